@@ -1,0 +1,110 @@
+"""The `hexforge` command: a thin shell over the library (parse, call, report, exit code)."""
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import typer
+from rich.console import Console
+from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+from builder.build import build_game
+from builder.model import SourceError, load_game
+from builder.paths import games, sources_dir
+
+app = typer.Typer(add_completion=False, no_args_is_help=True,
+                  help="Build VASSAL modules and counter sheets from declarative wargame sources.")
+out = Console(highlight=False)
+err = Console(stderr=True, highlight=False)
+
+
+def _report(exc: SourceError) -> None:
+    for p in exc.problems:
+        err.print(str(p), markup=False)
+    err.print(f"{len(exc.problems)} problem(s); nothing was written.", markup=False)
+
+
+def _known(slug: str) -> None:
+    if slug not in games():
+        err.print(f"unknown game {slug!r}; games: {', '.join(games()) or 'none'}", markup=False)
+        raise typer.Exit(2)
+
+
+@app.command("list")
+def list_games() -> None:
+    """The games found in sources/."""
+    for slug in games():
+        out.print(slug, markup=False)
+
+
+@app.command()
+def check(game: str) -> None:
+    """Load and validate a game's sources; print a summary or every problem."""
+    _known(game)
+    try:
+        g = load_game(sources_dir() / game)
+    except SourceError as exc:
+        _report(exc)
+        raise typer.Exit(1)
+    reconstructed = sum(x.provenance == "reconstructed" for x in [*g.units, *g.units_file.formations, *g.map.places])
+    out.print(f"{g.info.title}: {len(g.geometry.labels)} hexes, {len(g.units)} units in "
+              f"{len(g.formations)} formations, {sum(m.count for m in g.markers.values())} markers, "
+              f"{sum(c.count for c in g.chits)} chits, {len(g.scenarios)} scenario(s) "
+              f"({reconstructed} reconstructed items)", markup=False)
+
+
+@app.command()
+def build(game: str = typer.Argument(None, help="game slug (see `hexforge list`)"),
+          all_games: bool = typer.Option(False, "--all", help="build every game")) -> None:
+    """Write generated/<game>/<game>.vmod and map.png."""
+    slugs = games() if all_games else [game] if game else []
+    if not slugs:
+        err.print("name a game or use --all", markup=False)
+        raise typer.Exit(2)
+    for slug in slugs:
+        _known(slug)
+    failed = False
+    for slug in slugs:
+        t0 = time.perf_counter()
+        try:
+            with Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
+                          console=err, transient=True, disable=not err.is_terminal) as progress:
+                task = progress.add_task(f"{slug}: sources")
+                result = build_game(slug, step=lambda what: progress.update(task, description=f"{slug}: {what}"))
+        except SourceError as exc:
+            _report(exc)
+            failed = True
+            continue
+        files = ", ".join(str(p.relative_to(Path.cwd())) if p.is_relative_to(Path.cwd()) else str(p) for p in result.outputs)
+        out.print(f"{slug}: built {files} in {time.perf_counter() - t0:.2f} s", markup=False)
+    if failed:
+        raise typer.Exit(1)
+
+
+@app.command("fit-map")
+def fit_map(game: str) -> None:
+    """Reconstruct map-terrain.yaml from geography.yaml (see builder/model/geofit.py)."""
+    from builder.model import geofit
+    from builder.model.load import load_map
+    from builder.vassal.archive import write_atomic
+
+    _known(game)
+    root = sources_dir() / game
+    try:
+        m = load_map(root)
+    except SourceError as exc:
+        _report(exc)
+        raise typer.Exit(1)
+    data, errors = geofit.reconstruct(m, geofit.load_geography(root))
+    for name, e in sorted(errors.items(), key=lambda kv: -kv[1]):
+        out.print(f"  {name}: affine fit off by {e:.2f} hex", markup=False)
+    write_atomic(root / "map-terrain.yaml", geofit.dump(data).encode("utf-8"))
+    out.print(f"wrote {root / 'map-terrain.yaml'}", markup=False)
+
+
+def main() -> None:
+    try:
+        app()
+    except KeyboardInterrupt:
+        sys.exit(130)

@@ -1,0 +1,170 @@
+"""An exact port of VASSAL 3.7's HexGrid and HexGridNumbering arithmetic.
+
+VASSAL decides what a player sees as a hex's name; a reader that disagrees by one pixel
+reports the wrong hex.  So this module copies the Java code's integer truncation, its
+float32 hexagon and its `Area.contains` insideness rule (vassal-formats.md §5, verified
+against a Java harness).  Everything here works in board-local pixels.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+_f32 = np.float32
+
+
+def _round_f32(v) -> int:
+    """Java Math.round(float)."""
+    return int(math.floor(_f32(v) + _f32(0.5)))
+
+
+def _round_f64(v: float) -> int:
+    """Java Math.round(double)."""
+    return int(math.floor(v + 0.5))
+
+
+@dataclass(frozen=True)
+class GridParams:
+    """The attributes of VASSAL's HexGrid (dx, dy, x0, y0, sideways)."""
+
+    dx: float
+    dy: float
+    x0: int
+    y0: int
+    sideways: bool = False
+
+
+@dataclass(frozen=True)
+class NumberingParams:
+    """The attributes of VASSAL's HexGridNumbering that decide a location name."""
+
+    first: str = "H"
+    sep: str = ""
+    h_type: str = "N"
+    v_type: str = "N"
+    h_leading: int = 1
+    v_leading: int = 1
+    h_off: int = 1
+    v_off: int = 1
+    h_descend: bool = False
+    v_descend: bool = False
+    stagger: bool = True
+
+
+def raw_centre(g: GridParams, nx: int, ny: int) -> tuple[int, int]:
+    """Centre of raw cell (nx, ny) in board pixels (`hexPointCenterFromRawIndex`)."""
+    x = int(g.dx * nx + g.x0)
+    if nx % 2 == 0:
+        y = int(g.dy * ny + g.y0)
+    else:
+        y = int(g.dy * ny + int(g.dy / 2) + g.y0)
+    return (y, x) if g.sideways else (x, y)
+
+
+def _hex_polygon(cx: int, cy: int, dx: float, dy: float) -> list[tuple[int, int]]:
+    """`getSingleHexShape` in the un-rotated frame, float32 as in Java."""
+    x, y, fdx, fdy = _f32(cx), _f32(cy), _f32(dx), _f32(dy)
+    r = _f32(_f32(2) * fdx) / _f32(3)
+    h = _f32(_f32(0.5) * r)
+    yt, yb = _f32(y - _f32(0.5) * fdy), _f32(y + _f32(0.5) * fdy)
+    return [
+        (_round_f32(x - r), _round_f32(y)),
+        (_round_f32(x - h), _round_f32(yt)),
+        (_round_f32(x + h) + 1, _round_f32(yt)),
+        (_round_f32(x + r) + 1, _round_f32(y)),
+        (_round_f32(x + h) + 1, _round_f32(yb) + 1),
+        (_round_f32(x - h), _round_f32(yb) + 1),
+    ]
+
+
+def _area_contains(poly: list[tuple[int, int]], x: float, y: float) -> bool:
+    """java.awt.geom.Area.contains: left/top edges inside, right/bottom outside."""
+    xs = [p[0] for p in poly]
+    ys = [p[1] for p in poly]
+    if not (min(xs) <= x < max(xs) and min(ys) <= y < max(ys)):
+        return False
+    crossings = 0
+    for (x0, y0), (x1, y1) in zip(poly, poly[1:] + poly[:1]):
+        if y0 == y1:
+            continue
+        if y0 > y1:
+            x0, y0, x1, y1 = x1, y1, x0, y0
+        if y0 <= y < y1 and x < max(x0, x1):
+            if x < min(x0, x1) or x < x0 + (y - y0) * (x1 - x0) / (y1 - y0):
+                crossings += 1
+    return crossings % 2 == 1
+
+
+def snap(g: GridParams, x: float, y: float) -> tuple[int, int]:
+    """The hex centre VASSAL snaps board point (x, y) to (`snapToHex`)."""
+    if g.sideways:
+        x, y = y, x
+    gu = GridParams(g.dx, g.dy, g.x0, g.y0, False)
+    nx = math.floor((x - g.x0 + g.dx / 2) / g.dx)
+    if nx % 2 == 0:
+        ny = math.floor((y - g.y0 + g.dy / 2) / g.dy)
+    else:
+        ny = math.floor((y - g.y0) / g.dy)
+    c = raw_centre(gu, nx, ny)
+    if not _area_contains(_hex_polygon(*c, g.dx, g.dy), x, y):
+        offsets = [(-1, -1), (-1, 0), (1, -1), (1, 0)] if nx % 2 == 0 else [(-1, 0), (-1, 1), (1, 0), (1, 1)]
+        for ox, oy in offsets:
+            c2 = raw_centre(gu, nx + ox, ny + oy)
+            if _area_contains(_hex_polygon(*c2, g.dx, g.dy), x, y):
+                c = c2
+                break
+    return (c[1], c[0]) if g.sideways else c
+
+
+def _raw_col(g: GridParams, x: float, y: float) -> int:
+    if g.sideways:
+        x, y = y, x
+    return math.floor((x - g.x0) / g.dx + 0.5)
+
+
+def _raw_row(g: GridParams, x: float, y: float) -> int:
+    if g.sideways:
+        x, y = y, x
+    nx = _round_f64((x - g.x0) / g.dx)
+    if nx % 2 == 0:
+        return _round_f64((y - g.y0) / g.dy)
+    return _round_f64((y - g.y0 - g.dy / 2) / g.dy)
+
+
+def _part_name(v: int, kind: str, leading: int) -> str:
+    """`RegularGridNumbering.getName(int, char, int)`."""
+    s = "-" if v < 0 else ""
+    v = abs(v)
+    if kind == "A":
+        while True:
+            s += "ABCDEFGHIJKLMNOPQRSTUVWXYZ"[v % 26]
+            v -= 26
+            if v < 0:
+                return s
+    while leading > 0 and v < 10**leading:
+        s += "0"
+        leading -= 1
+    return s + str(v)
+
+
+def location_name(g: GridParams, n: NumberingParams, board_w: int, board_h: int, x: float, y: float) -> str:
+    """The grid location VASSAL shows for board point (x, y) (`HexGridNumbering.locationName`)."""
+    max_rows = math.floor(board_h / g.dx + 0.5)
+    max_cols = math.floor(board_w / g.dy + 0.5)
+    rc = _raw_col(g, x, y)
+    col, row = rc, _raw_row(g, x, y)
+    if n.v_descend and g.sideways:
+        col = max_rows - col
+    if n.h_descend and not g.sideways:
+        col = max_cols - col
+    if n.v_descend and not g.sideways:
+        row = max_rows - row
+    if n.h_descend and g.sideways:
+        row = max_cols - row
+    if n.stagger and rc % 2 != 0:
+        row += -1 if (n.h_descend if g.sideways else n.v_descend) else 1
+    row_name = _part_name(row + n.v_off, n.v_type, n.v_leading)
+    col_name = _part_name(col + n.h_off, n.h_type, n.h_leading)
+    return col_name + n.sep + row_name if n.first == "H" else row_name + n.sep + col_name

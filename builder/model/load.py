@@ -1,0 +1,177 @@
+"""Read `sources/<game>/` into a `Game`, or report every problem with file:line:column.
+
+Nothing is built while any problem remains: the caller gets a `SourceError` listing all of
+them at once, each with a hint for the fix.
+"""
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from pathlib import Path
+
+from pydantic import BaseModel, ValidationError
+
+from builder.geometry import HexMap
+from builder.geometry.javagrid import GridParams, NumberingParams
+from builder.model import schema as s
+from builder.model.game import Game
+from builder.model.yamlsource import Located, Loc, YamlProblem, load_located
+
+
+@dataclass(frozen=True)
+class SourceProblem:
+    file: str
+    line: int
+    column: int
+    message: str
+    hint: str = ""
+
+    def __str__(self) -> str:
+        hint = f" (hint: {self.hint})" if self.hint else ""
+        return f"{self.file}:{self.line}:{self.column}: {self.message}{hint}"
+
+
+class SourceError(Exception):
+    """The sources of a game have problems; `problems` lists all of them."""
+
+    def __init__(self, problems: list[SourceProblem]):
+        super().__init__(f"{len(problems)} problem(s) in the sources")
+        self.problems = sorted(problems, key=lambda p: (p.file, p.line, p.column, p.message))
+
+
+def did_you_mean(word: str, choices) -> str:
+    """A 'did you mean …' hint, or a list of what is allowed when nothing is close."""
+    choices = sorted({str(c) for c in choices})
+    close = difflib.get_close_matches(str(word), choices, n=1, cutoff=0.6)
+    if close:
+        return f"did you mean {close[0]!r}?"
+    if len(choices) <= 12:
+        return "expected one of: " + ", ".join(choices)
+    return ""
+
+
+class Collector:
+    """Gathers problems against located files."""
+
+    def __init__(self) -> None:
+        self.problems: list[SourceProblem] = []
+
+    def at(self, doc: Located, loc: Loc, message: str, hint: str = "") -> None:
+        m = doc.mark(loc)
+        self.problems.append(SourceProblem(m.file, m.line, m.column, message, hint))
+
+    def file(self, name: str, message: str, hint: str = "") -> None:
+        self.problems.append(SourceProblem(name, 1, 1, message, hint))
+
+
+_FIELDS = sorted({f for model in vars(s).values() if isinstance(model, type) and issubclass(model, BaseModel)
+                  for f in model.model_fields})
+
+
+def _validate(col: Collector, doc: Located, model: type[BaseModel]):
+    try:
+        return model.model_validate(doc.data if doc.data is not None else {})
+    except ValidationError as exc:
+        for err in exc.errors():
+            loc = tuple(err["loc"])
+            kind = err["type"]
+            if kind == "extra_forbidden":
+                col.at(doc, loc, f"unknown key {loc[-1]!r}", did_you_mean(loc[-1], _FIELDS))
+            elif kind == "missing":
+                col.at(doc, loc[:-1], f"missing key {loc[-1]!r}", f"add '{loc[-1]}:' here")
+            elif kind == "literal_error":
+                allowed = err.get("ctx", {}).get("expected", "")
+                col.at(doc, loc, f"{'.'.join(map(str, loc))}: {err['input']!r} is not allowed",
+                       did_you_mean(err["input"], [a.strip(" '") for a in str(allowed).replace(" or ", ",").split(",")]))
+            else:
+                where = ".".join(map(str, loc))
+                col.at(doc, loc, f"{where}: {err['msg']}" if where else err["msg"], _hint_for(kind))
+        return None
+
+
+def _hint_for(kind: str) -> str:
+    return {
+        "string_pattern_mismatch": "check the spelling and format of this value",
+        "int_parsing": "write a whole number",
+        "float_parsing": "write a number",
+        "bool_parsing": "write true or false",
+        "list_type": "write a YAML list ('- item' lines or [a, b])",
+        "dict_type": "write a YAML mapping ('key: value' lines)",
+        "model_type": "write a YAML mapping ('key: value' lines)",
+    }.get(kind, "")
+
+
+def _read(col: Collector, root: Path, rel: str, model: type[BaseModel], docs: dict[str, Located]):
+    path = root / rel
+    display = f"sources/{root.name}/{rel}"
+    if not path.is_file():
+        col.file(display, f"missing source file {rel}", f"create {display}")
+        return None
+    try:
+        doc = load_located(path, display)
+    except YamlProblem as exc:
+        col.problems.append(SourceProblem(exc.mark.file, exc.mark.line, exc.mark.column, exc.message, exc.hint))
+        return None
+    docs[rel] = doc
+    return _validate(col, doc, model)
+
+
+def _geometry(col: Collector, m: s.MapFile, doc: Located) -> HexMap | None:
+    g, n = m.grid, m.numbering
+    geo = HexMap(GridParams(g.dx, g.dy, g.x0, g.y0, g.sideways),
+                 NumberingParams(n.first, n.sep, n.h_type, n.v_type, n.h_leading, n.v_leading,
+                                 n.h_off, n.v_off, n.h_descend, n.v_descend, n.stagger),
+                 (m.board.width, m.board.height), g.area)
+    try:
+        if not geo.labels:
+            col.at(doc, ("grid", "area"), "no hex lies inside the grid area", "enlarge 'area' or move x0/y0")
+            return None
+    except ValueError as exc:
+        col.at(doc, ("numbering",), str(exc), "check the numbering offsets and 'stagger'")
+        return None
+    return geo
+
+
+def load_game(root: Path) -> Game:
+    """Load and check every source file of the game in `root` (sources/<slug>)."""
+    from builder.model.references import check_references
+
+    col = Collector()
+    if not root.is_dir():
+        raise SourceError([SourceProblem(str(root), 1, 1, "no such game folder", "see `hexforge list`")])
+    docs: dict[str, Located] = {}
+    files = {rel: _read(col, root, rel, model, docs) for rel, model in s.FILES.items()}
+    scenarios = {p.stem: _read(col, root, f"scenarios/{p.name}", s.ScenarioFile, docs)
+                 for p in sorted((root / "scenarios").glob("*.yaml"))}
+    if not scenarios:
+        col.file(f"sources/{root.name}/scenarios", "no scenario", "add scenarios/<name>.yaml")
+    tables = {p.stem: _read(col, root, f"tables/{p.name}", s.TableFile, docs)
+              for p in sorted((root / "tables").glob("*.yaml"))}
+    geo = _geometry(col, files["map.yaml"], docs["map.yaml"]) if files["map.yaml"] else None
+    if col.problems or geo is None:
+        raise SourceError(col.problems)
+    game = Game(root.name, root, files["game.yaml"], files["terrain.yaml"], files["map.yaml"],
+                files["map-terrain.yaml"], files["units.yaml"], files["markers.yaml"],
+                scenarios, tables, geo)
+    check_references(col, game, docs)
+    if col.problems:
+        raise SourceError(col.problems)
+    return game
+
+
+@dataclass(frozen=True)
+class MapOnly:
+    """map.yaml and its geometry alone: what the map-fitting tool needs before the rest exists."""
+
+    map: s.MapFile
+    geometry: HexMap
+
+
+def load_map(root: Path) -> MapOnly:
+    col = Collector()
+    docs: dict[str, Located] = {}
+    m = _read(col, root, "map.yaml", s.MapFile, docs)
+    geo = _geometry(col, m, docs["map.yaml"]) if m else None
+    if col.problems or geo is None:
+        raise SourceError(col.problems)
+    return MapOnly(m, geo)

@@ -1,0 +1,147 @@
+"""Cross-file checks: every name used in one file exists in another, every hex is on the map.
+
+Each check reports against the exact value that is wrong, with a 'did you mean' hint.
+"""
+from __future__ import annotations
+
+from collections import Counter
+
+from builder.model.game import Game
+from builder.model.load import Collector, did_you_mean
+from builder.model.yamlsource import Located
+
+
+def _unique(col: Collector, doc: Located, key: str, items, what: str) -> None:
+    seen = Counter(getattr(x, "id") for x in items)
+    for i, item in enumerate(items):
+        if seen[item.id] > 1:
+            col.at(doc, (key, i, "id"), f"duplicate {what} id {item.id!r}", "every id must be unique")
+
+
+def _hex(col: Collector, game: Game, doc: Located, loc, label: str) -> bool:
+    if label in game.geometry:
+        return True
+    col.at(doc, loc, f"hex {label!r} is not on the map", did_you_mean(label, game.geometry.labels))
+    return False
+
+
+def _game_file(col: Collector, game: Game, doc: Located) -> None:
+    sides = game.sides
+    for i, n in enumerate(game.info.nationalities):
+        if n.side not in sides:
+            col.at(doc, ("nationalities", i, "side"), f"unknown side {n.side!r}", did_you_mean(n.side, sides))
+    for i, c in enumerate(game.info.charts):
+        if c.table not in game.tables:
+            col.at(doc, ("charts", i, "table"), f"no table {c.table!r} in tables/", did_you_mean(c.table, game.tables))
+    if game.info.turns.last < game.info.turns.first:
+        col.at(doc, ("turns", "last"), "the last turn comes before the first", "")
+
+
+def _terrain(col: Collector, game: Game, docs: dict[str, Located]) -> None:
+    tdoc, mdoc, mtdoc = docs["terrain.yaml"], docs["map.yaml"], docs["map-terrain.yaml"]
+    _unique(col, tdoc, "hex_terrain", game.terrain.hex_terrain, "terrain")
+    _unique(col, tdoc, "hexside_features", game.terrain.hexside_features, "hexside feature")
+    kinds, features = game.hex_terrain_types, game.hexside_feature_types
+    if game.map.default_terrain not in kinds:
+        col.at(mdoc, ("default_terrain",), f"unknown terrain {game.map.default_terrain!r}",
+               did_you_mean(game.map.default_terrain, kinds))
+    seen = Counter(p.hex for p in game.map.places)
+    for i, p in enumerate(game.map.places):
+        _hex(col, game, mdoc, ("places", i, "hex"), p.hex)
+        if seen[p.hex] > 1:
+            col.at(mdoc, ("places", i, "hex"), f"two places share hex {p.hex}", "one place per hex")
+        if p.terrain and p.terrain not in kinds:
+            col.at(mdoc, ("places", i, "terrain"), f"unknown terrain {p.terrain!r}", did_you_mean(p.terrain, kinds))
+    for kind, hexes in game.map_terrain.hexes.items():
+        if kind not in kinds:
+            col.at(mtdoc, ("hexes", kind), f"unknown terrain {kind!r}", did_you_mean(kind, kinds))
+        for j, h in enumerate(hexes):
+            _hex(col, game, mtdoc, ("hexes", kind, j), h)
+    for feature, paths in game.map_terrain.hexside_paths.items():
+        if feature not in features:
+            col.at(mtdoc, ("hexside_paths", feature), f"unknown hexside feature {feature!r}", did_you_mean(feature, features))
+        for i, path in enumerate(paths):
+            ok = [_hex(col, game, mtdoc, ("hexside_paths", feature, i, "hexes", j), h) for j, h in enumerate(path.hexes)]
+            for j, (a, b) in enumerate(zip(path.hexes, path.hexes[1:])):
+                if ok[j] and ok[j + 1] and not game.geometry.adjacent(a, b):
+                    col.at(mtdoc, ("hexside_paths", feature, i, "hexes", j + 1),
+                           f"{path.name}: {a} and {b} are not adjacent", "a path lists neighbouring hexes in order")
+    for feature, runs in game.map_terrain.hexside_runs.items():
+        if feature not in features:
+            col.at(mtdoc, ("hexside_runs", feature), f"unknown hexside feature {feature!r}", did_you_mean(feature, features))
+        for i, run in enumerate(runs):
+            for j, side in enumerate(run.hexsides):
+                a, b = side.split("/")
+                loc = ("hexside_runs", feature, i, "hexsides", j)
+                if _hex(col, game, mtdoc, loc, a) and _hex(col, game, mtdoc, loc, b) and not game.geometry.adjacent(a, b):
+                    col.at(mtdoc, loc, f"{side} is not a hexside: {a} and {b} are not adjacent", "write two neighbouring hexes")
+    tracks = Counter(t.id for t in game.map.tracks)
+    for i, t in enumerate(game.map.tracks):
+        if tracks[t.id] > 1:
+            col.at(mdoc, ("tracks", i, "id"), f"duplicate track id {t.id!r}", "every id must be unique")
+        for box in t.captions:
+            if box not in t.boxes:
+                col.at(mdoc, ("tracks", i, "captions", box), f"no box {box!r} on track {t.id}", did_you_mean(box, t.boxes))
+
+
+def _units(col: Collector, game: Game, docs: dict[str, Located]) -> None:
+    udoc, mdoc = docs["units.yaml"], docs["markers.yaml"]
+    _unique(col, udoc, "formations", game.units_file.formations, "formation")
+    _unique(col, udoc, "units", game.units, "unit")
+    nats = game.nationalities
+    for i, f in enumerate(game.units_file.formations):
+        if f.nationality not in nats:
+            col.at(udoc, ("formations", i, "nationality"), f"unknown nationality {f.nationality!r}", did_you_mean(f.nationality, nats))
+    for i, u in enumerate(game.units):
+        if u.formation not in game.formations:
+            col.at(udoc, ("units", i, "formation"), f"unknown formation {u.formation!r}", did_you_mean(u.formation, game.formations))
+    _unique(col, mdoc, "markers", game.markers_file.markers, "marker")
+    _unique(col, mdoc, "chits", game.markers_file.chits, "chit")
+    for i, c in enumerate(game.markers_file.chits):
+        if c.nationality not in nats:
+            col.at(mdoc, ("chits", i, "nationality"), f"unknown nationality {c.nationality!r}", did_you_mean(c.nationality, nats))
+    for i, m in enumerate(game.markers_file.markers):
+        for j, face in enumerate(m.faces):
+            if face.side and face.side not in game.sides:
+                col.at(mdoc, ("markers", i, "faces", j, "side"), f"unknown side {face.side!r}", did_you_mean(face.side, game.sides))
+
+
+def _scenario(col: Collector, game: Game, doc: Located) -> None:
+    sc = game.scenarios[doc.file.rsplit("/", 1)[-1][:-5]]
+    units = {u.id for u in game.units}
+    for i, f in enumerate(sc.formations):
+        if f.formation not in game.formations:
+            col.at(doc, ("formations", i, "formation"), f"unknown formation {f.formation!r}", did_you_mean(f.formation, game.formations))
+        _hex(col, game, doc, ("formations", i, "hex"), f.hex)
+    for i, u in enumerate(sc.units):
+        if u.unit not in units:
+            col.at(doc, ("units", i, "unit"), f"unknown unit {u.unit!r}", did_you_mean(u.unit, units))
+        _hex(col, game, doc, ("units", i, "hex"), u.hex)
+    for i, m in enumerate(sc.markers):
+        marker = game.markers.get(m.marker)
+        if marker is None:
+            col.at(doc, ("markers", i, "marker"), f"unknown marker {m.marker!r}", did_you_mean(m.marker, game.markers))
+        elif m.face > len(marker.faces):
+            col.at(doc, ("markers", i, "face"), f"marker {m.marker} has {len(marker.faces)} face(s)", "use face 1 or 2")
+        if m.hex is not None:
+            _hex(col, game, doc, ("markers", i, "hex"), m.hex)
+        elif m.track not in game.tracks:
+            col.at(doc, ("markers", i, "track"), f"unknown track {m.track!r}", did_you_mean(m.track, game.tracks))
+        elif m.box not in game.tracks[m.track].boxes:
+            col.at(doc, ("markers", i, "box"), f"no box {m.box!r} on track {m.track}", did_you_mean(m.box, game.tracks[m.track].boxes))
+    placed = Counter(m.marker for m in sc.markers)
+    for i, m in enumerate(sc.markers):
+        marker = game.markers.get(m.marker)
+        if marker and placed[m.marker] > marker.count:
+            col.at(doc, ("markers", i, "marker"), f"{placed[m.marker]} {m.marker} markers placed, the game has {marker.count}",
+                   "raise 'count' in markers.yaml or place fewer")
+            placed[m.marker] = 0
+
+
+def check_references(col: Collector, game: Game, docs: dict[str, Located]) -> None:
+    _game_file(col, game, docs["game.yaml"])
+    _terrain(col, game, docs)
+    _units(col, game, docs)
+    for rel, doc in docs.items():
+        if rel.startswith("scenarios/"):
+            _scenario(col, game, doc)

@@ -1,0 +1,314 @@
+"""The shape of each source file, as pydantic models.
+
+These are the *file formats*: what an author may write, with types and allowed values.
+References between files (a unit's formation, a setup hex) are checked afterwards in
+`references.py`, where every problem still points back at its file:line.
+"""
+from __future__ import annotations
+
+import re
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
+
+Ident = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9 ._-]*$", max_length=40)]
+Colour = Annotated[str, StringConstraints(pattern=r"^#[0-9a-fA-F]{6}$")]
+HexId = Annotated[str, StringConstraints(pattern=r"^[0-9A-Za-z-]{2,8}$")]
+Text = Annotated[str, StringConstraints(min_length=1, max_length=200)]
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Sourced(Strict):
+    """Where a value came from: the printed game, or our reconstruction (with the reason)."""
+
+    provenance: Literal["rulebook", "reconstructed"] = "rulebook"
+    reason: str | None = None
+
+    @model_validator(mode="after")
+    def _reason_for_reconstructed(self):
+        if self.provenance == "reconstructed" and not self.reason:
+            raise ValueError("a reconstructed item needs a one-line 'reason'")
+        return self
+
+
+# ---- game.yaml ---------------------------------------------------------------------------
+class Side(Strict):
+    id: Ident
+    name: Text
+
+
+class Nationality(Strict):
+    id: Ident
+    name: Text
+    side: Ident
+    colour: Colour
+    text: Colour = "#000000"
+    rule: str | None = None
+
+
+class CounterSize(Sourced):
+    """Printed counter edge (inches) and its size in the module (pixels at 100 % zoom)."""
+
+    inches: float = Field(gt=0.2, lt=2.0)
+    pixels: int = Field(ge=32, le=160)
+
+
+class Turns(Sourced):
+    first: int = 1
+    last: int = Field(ge=1)
+    extension: bool = False
+    rule: str | None = None
+
+
+class Dice(Strict):
+    name: Text
+    dice: int | None = Field(default=None, ge=1, le=30)  # None: asks how many
+    sides: int = Field(default=6, ge=2, le=100)
+    tooltip: str = ""
+
+
+class Chart(Strict):
+    name: Text
+    table: Ident  # a file in tables/
+
+
+class GameFile(Strict):
+    title: Text
+    version: Text
+    description: str = ""
+    rulebook: str
+    sides: list[Side] = Field(min_length=2)
+    nationalities: list[Nationality] = Field(min_length=1)
+    counter: CounterSize
+    turns: Turns
+    dice: list[Dice] = []
+    charts: list[Chart] = []
+
+
+# ---- terrain.yaml ------------------------------------------------------------------------
+class HexTerrain(Sourced):
+    id: Ident
+    name: Text
+    colour: Colour
+    prohibited: bool = False
+    fortification: Literal["fort", "encampment"] | None = None
+    rule: str | None = None
+
+
+class HexsideFeature(Sourced):
+    id: Ident
+    name: Text
+    colour: Colour
+    width: float = Field(default=4, gt=0, le=30)
+    style: Literal["line", "dashed", "cliff"] = "line"
+    cost: float | None = Field(default=None, ge=0)  # MP to cross; None: no effect on cost
+    prohibited: bool = False  # crossing forbidden unless a costed feature shares the hexside
+    rule: str | None = None
+
+
+class TerrainFile(Strict):
+    hex_terrain: list[HexTerrain] = Field(min_length=1)
+    hexside_features: list[HexsideFeature] = []
+    hexside_default_cost: float = Field(gt=0)
+    hexside_default_rule: str | None = None
+
+
+# ---- map.yaml ----------------------------------------------------------------------------
+class Board(Strict):
+    name: Text
+    width: int = Field(ge=200, le=8000)
+    height: int = Field(ge=200, le=8000)
+    background: Colour = "#ffffff"
+
+
+class Grid(Sourced):
+    """VASSAL HexGrid parameters; `area` (x, y, w, h) bounds the hexes that exist."""
+
+    sideways: bool = False
+    dx: float = Field(gt=10, le=400)
+    dy: float = Field(gt=10, le=400)
+    x0: int
+    y0: int
+    area: tuple[int, int, int, int]
+
+
+class Numbering(Sourced):
+    """VASSAL HexGridNumbering parameters that reproduce the printed hex ids."""
+
+    first: Literal["H", "V"] = "H"
+    sep: str = ""
+    h_type: Literal["N", "A"] = "N"
+    v_type: Literal["N", "A"] = "N"
+    h_leading: int = Field(default=1, ge=0, le=3)
+    v_leading: int = Field(default=1, ge=0, le=3)
+    h_off: int = 1
+    v_off: int = 1
+    h_descend: bool = False
+    v_descend: bool = False
+    stagger: bool = True
+
+
+class Place(Sourced):
+    hex: HexId
+    name: Text
+    terrain: Ident | None = None
+    strategic: bool = False
+    vp: int = Field(default=0, ge=0)
+    exit: bool = False  # a map-edge hex such as "To Alexandria"
+
+
+class Track(Sourced):
+    """A row of boxes printed on the board (turn record, activation track...)."""
+
+    id: Ident
+    name: Text
+    origin: tuple[int, int]
+    box: tuple[int, int] = (70, 70)
+    boxes: list[Text] = Field(min_length=1)
+    captions: dict[str, str] = {}  # box -> small text printed under it
+    zone_format: str = "{track} {box}"
+
+
+class MapFile(Strict):
+    board: Board
+    grid: Grid
+    numbering: Numbering
+    default_terrain: Ident
+    places: list[Place] = []
+    tracks: list[Track] = []
+
+
+class HexPath(Sourced):
+    name: Text
+    hexes: list[HexId] = Field(min_length=2)
+
+
+class HexsideRun(Sourced):
+    name: Text
+    hexsides: list[Annotated[str, StringConstraints(pattern=r"^[0-9A-Za-z-]{2,8}/[0-9A-Za-z-]{2,8}$")]] = Field(min_length=1)
+
+
+class MapTerrainFile(Sourced):
+    hexes: dict[Ident, list[HexId]] = {}
+    hexside_paths: dict[Ident, list[HexPath]] = {}
+    hexside_runs: dict[Ident, list[HexsideRun]] = {}
+
+
+# ---- units.yaml --------------------------------------------------------------------------
+class Formation(Sourced):
+    id: Annotated[str, StringConstraints(pattern=r"^[A-Z0-9][A-Z0-9. ]{0,11}$")]
+    name: Text
+    nationality: Ident
+    stripe: Colour
+    chits: int = Field(default=0, ge=0, le=6)
+    garrison: bool = False
+
+
+class Unit(Sourced):
+    id: Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9-]{0,39}$")]
+    name: Text
+    short: Annotated[str, StringConstraints(min_length=1, max_length=10)]
+    formation: str
+    type: Literal["armor", "infantry"]
+    level: Literal["A", "B", "C", "D"]
+    ma: int = Field(ge=0, le=12)
+
+
+class UnitsFile(Strict):
+    formations: list[Formation] = Field(min_length=1)
+    units: list[Unit] = Field(min_length=1)
+
+
+# ---- markers.yaml ------------------------------------------------------------------------
+class Face(Strict):
+    text: str
+    colour: Colour
+    text_colour: Colour = "#000000"
+    side: Ident | None = None
+
+
+class Marker(Sourced):
+    id: Ident
+    name: Text
+    count: int = Field(ge=1, le=99)
+    faces: list[Face] = Field(min_length=1, max_length=2)
+    rule: str | None = None
+
+
+class Chit(Sourced):
+    """An activation chit not tied to one formation (e.g. DAK); formation chits come from units."""
+
+    id: Ident
+    name: Text
+    text: Text
+    nationality: Ident
+    stripe: Colour
+    count: int = Field(ge=1, le=9)
+    rule: str | None = None
+
+
+class MarkersFile(Strict):
+    markers: list[Marker] = []
+    chits: list[Chit] = []
+
+
+# ---- scenarios/*.yaml --------------------------------------------------------------------
+class FormationSetup(Strict):
+    formation: str
+    hex: HexId
+
+
+class UnitSetup(Strict):
+    unit: str
+    hex: HexId
+    reduced: bool = False
+
+
+class MarkerSetup(Strict):
+    marker: Ident
+    hex: HexId | None = None
+    track: Ident | None = None
+    box: str | None = None
+    face: int = Field(default=1, ge=1, le=2)
+
+    @model_validator(mode="after")
+    def _one_place(self):
+        if (self.hex is None) == (self.track is None):
+            raise ValueError("give either 'hex' or 'track' + 'box'")
+        if self.track is not None and self.box is None:
+            raise ValueError("a marker on a track needs 'box'")
+        return self
+
+
+class ScenarioFile(Sourced):
+    name: Text
+    description: str = ""
+    rule: str | None = None
+    first_turn: int = 1
+    formations: list[FormationSetup] = []
+    units: list[UnitSetup] = []
+    markers: list[MarkerSetup] = []
+    chits_to_owner: bool = True
+
+
+# ---- tables/*.yaml -----------------------------------------------------------------------
+class TableFile(Sourced):
+    """A rules table: free structure under `data`, a title and its rule section."""
+
+    title: Text
+    rule: str
+    summary: list[str] = []
+    data: dict
+
+
+FILES = {
+    "game.yaml": GameFile,
+    "terrain.yaml": TerrainFile,
+    "map.yaml": MapFile,
+    "map-terrain.yaml": MapTerrainFile,
+    "units.yaml": UnitsFile,
+    "markers.yaml": MarkersFile,
+}

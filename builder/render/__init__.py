@@ -1,0 +1,1 @@
+"""Pictures from the game model: counter faces and the map board (one renderer each)."""

@@ -1,0 +1,131 @@
+"""Counter faces (rule 2.1 of Bravery in the Sand): one drawing for the module and the print.
+
+`draw_*` take the edge length in pixels, so the module's 64 px art and a 300 dpi print sheet
+come from the same code.  Drawing happens at 4x and is reduced, for smooth edges.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PIL import Image, ImageDraw
+
+from builder.model import schema as s
+from builder.model.game import ChitSpec, Game
+from builder.render.fonts import fit, font
+
+SS = 4  # supersampling factor
+
+
+@dataclass(frozen=True)
+class FaceArt:
+    """One face to draw: its archive file name and how to draw it."""
+
+    file: str
+    kind: str  # unit | marker | chit
+    ref: str
+    face: int  # 1 full / first face, 2 reduced / second face
+
+
+def _luma(hex_colour: str) -> float:
+    r, g, b = (int(hex_colour[i:i + 2], 16) for i in (1, 3, 5))
+    return 0.299 * r + 0.587 * g + 0.114 * b
+
+
+def _ink_on(colour: str) -> str:
+    return "#000000" if _luma(colour) > 140 else "#ffffff"
+
+
+def _canvas(px: int, colour: str) -> tuple[Image.Image, ImageDraw.ImageDraw, int]:
+    n = px * SS
+    img = Image.new("RGB", (n, n), colour)
+    d = ImageDraw.Draw(img)
+    d.rectangle([0, 0, n - 1, n - 1], outline="#202020", width=max(1, n // 64))
+    return img, d, n
+
+
+def _finish(img: Image.Image, px: int) -> Image.Image:
+    return img.resize((px, px), Image.LANCZOS)
+
+
+def _centred(d: ImageDraw.ImageDraw, xy, text: str, f, fill: str) -> None:
+    d.text(xy, text, font=f, fill=fill, anchor="mm")
+
+
+def _unit_symbol(d: ImageDraw.ImageDraw, box, kind: str, ink: str, width: int) -> None:
+    """NATO symbol: a frame with an oval track (armor) or a cross (infantry)."""
+    x0, y0, x1, y1 = box
+    d.rectangle(box, outline=ink, width=width)
+    if kind == "armor":
+        h = (y1 - y0) * 0.28
+        w = (x1 - x0) * 0.22
+        d.rounded_rectangle([x0 + w, y0 + h, x1 - w, y1 - h], radius=(y1 - y0) * 0.22, outline=ink, width=width)
+    else:
+        d.line([x0, y0, x1, y1], fill=ink, width=width)
+        d.line([x0, y1, x1, y0], fill=ink, width=width)
+
+
+def draw_unit(game: Game, unit: s.Unit, reduced: bool, px: int) -> Image.Image:
+    """A unit face: division stripe, symbol, name, Strength Level and MA; reduced gets the diagonal stripe."""
+    formation = game.formations[unit.formation]
+    nat = game.nationality_of_unit(unit)
+    img, d, n = _canvas(px, nat.colour)
+    ink = nat.text
+    stripe_h = int(n * 0.24)
+    d.rectangle([n * 0.03, n * 0.03, n * 0.97, stripe_h], fill=formation.stripe)
+    label = formation.id
+    _centred(d, (n / 2, n * 0.03 + (stripe_h - n * 0.03) / 2), label,
+             fit(label, "bold", int(n * 0.19), n * 0.88), _ink_on(formation.stripe))
+    if reduced:
+        band = n * 0.16
+        d.polygon([(0, n - band), (n - band, 0), (n, 0), (n, band), (band, n), (0, n)], fill="#f7f3e8")
+    sym = (n * 0.30, n * 0.31, n * 0.70, n * 0.57)
+    _unit_symbol(d, sym, unit.type, ink, max(2, n // 40))
+    _centred(d, (n / 2, n * 0.675), unit.short, fit(unit.short, "semibold", int(n * 0.15), n * 0.9), ink)
+    big = font("bold", int(n * 0.25))
+    d.text((n * 0.10, n * 0.95), unit.level, font=big, fill=ink, anchor="ls")
+    d.text((n * 0.90, n * 0.95), str(unit.ma), font=big, fill=ink, anchor="rs")
+    return _finish(img, px)
+
+
+def draw_marker(marker: s.Marker, face: int, px: int) -> Image.Image:
+    f = marker.faces[face - 1]
+    img, d, n = _canvas(px, f.colour)
+    words = f.text.split()
+    lines = words if len(words) > 1 else [f.text]
+    size = int(n * 0.62 / max(1, len(lines)))
+    fnt = min((fit(w, "bold", size, n * 0.86) for w in lines), key=lambda x: x.size)
+    step = fnt.size * 1.05
+    top = n / 2 - step * (len(lines) - 1) / 2
+    for i, w in enumerate(lines):
+        _centred(d, (n / 2, top + i * step), w, fnt, f.text_colour)
+    return _finish(img, px)
+
+
+def draw_chit(game: Game, chit: ChitSpec, px: int) -> Image.Image:
+    nat = game.nationalities[chit.nationality]
+    img, d, n = _canvas(px, nat.colour)
+    d.rectangle([n * 0.03, n * 0.32, n * 0.97, n * 0.68], fill=chit.stripe)
+    _centred(d, (n / 2, n / 2), chit.text, fit(chit.text, "black", int(n * 0.30), n * 0.86), _ink_on(chit.stripe))
+    _centred(d, (n / 2, n * 0.18), "ACTIVATION", fit("ACTIVATION", "semibold", int(n * 0.13), n * 0.86), nat.text)
+    _centred(d, (n / 2, n * 0.84), nat.name.upper(), fit(nat.name.upper(), "semibold", int(n * 0.13), n * 0.86), nat.text)
+    return _finish(img, px)
+
+
+def all_faces(game: Game) -> list[FaceArt]:
+    """Every face image the module and the sheets need, in a stable order."""
+    out = []
+    for u in game.units:
+        out += [FaceArt(f"unit-{u.id}-full.png", "unit", u.id, 1), FaceArt(f"unit-{u.id}-reduced.png", "unit", u.id, 2)]
+    for m in game.markers_file.markers:
+        out += [FaceArt(f"marker-{m.id}-{i}.png", "marker", m.id, i) for i in range(1, len(m.faces) + 1)]
+    out += [FaceArt(f"{c.id}.png", "chit", c.id, 1) for c in game.chits]
+    return out
+
+
+def draw_face(game: Game, art: FaceArt, px: int) -> Image.Image:
+    if art.kind == "unit":
+        unit = next(u for u in game.units if u.id == art.ref)
+        return draw_unit(game, unit, art.face == 2, px)
+    if art.kind == "marker":
+        return draw_marker(game.markers[art.ref], art.face, px)
+    return draw_chit(game, next(c for c in game.chits if c.id == art.ref), px)

@@ -1,0 +1,188 @@
+"""The module's buildFile.xml, written from the game model (vassal-formats.md §2).
+
+Elements are VASSAL class names; attributes are written sorted, as VASSAL itself saves
+them, so the file is stable byte for byte.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from lxml import etree
+
+from builder.model.game import Game
+from builder.vassal import pieces as p
+from builder.vassal.counters import CounterDef, counter_defs, prototypes
+
+VASSAL_VERSION = "3.7.0"  # oldest 3.7: every 3.7.x opens it without a "newer version" warning
+MAP_ID = "Main Map"
+MUG = "Mug"
+V = "VASSAL.build."
+
+
+@dataclass(frozen=True)
+class ModulePlan:
+    """The decisions shared by the build file and the predefined setups."""
+
+    game: Game
+    defs: list[CounterDef]
+    gpids: dict[str, str]  # counter key -> palette gpid
+    help_files: list[tuple[str, str]]  # (title, archive path)
+    setups: list[tuple[str, str]]  # (menu name, archive path)
+
+    @property
+    def mug_centre(self) -> tuple[int, int]:
+        x, y, w, h = self.mug_rect
+        return x + w // 2, y + h // 2
+
+    @property
+    def mug_rect(self) -> tuple[int, int, int, int]:
+        t = self.game.tracks.get("pools")
+        if t is None:
+            return (10, 10, 64, 64)
+        x, y, w, h = self.game.track_box_rect("pools", t.boxes[-1])
+        return (x + w + 20, y, 100, h)
+
+
+def plan(game: Game, help_files, setups) -> ModulePlan:
+    defs = counter_defs(game)
+    return ModulePlan(game, defs, {d.key: str(i + 1) for i, d in enumerate(defs)}, help_files, setups)
+
+
+def _el(parent, cls: str, text: str | None = None, **attrs):
+    e = etree.SubElement(parent, cls if cls.startswith("VASSAL.") else V + cls)
+    for k in sorted(attrs):
+        v = attrs[k]
+        e.set(k, "true" if v is True else "false" if v is False else str(v))
+    if text is not None:
+        e.text = text
+    return e
+
+
+def build_xml(pl: ModulePlan) -> bytes:
+    g = pl.game
+    root = etree.Element(V + "GameModule")
+    for k, v in sorted({"ModuleOther1": "", "ModuleOther2": "", "VassalVersion": VASSAL_VERSION,
+                        "description": g.info.description, "name": g.info.title,
+                        "nextPieceSlotId": str(len(pl.defs) + 1), "version": g.info.version}.items()):
+        root.set(k, v)
+    _el(root, "module.BasicCommandEncoder")
+    doc = _el(root, "module.Documentation")
+    _el(doc, "module.documentation.AboutScreen", fileName="about.png", title=f"About {g.info.title}")
+    for title, path in pl.help_files:
+        _el(doc, "module.documentation.HelpFile", fileName=path, fileType="archive", title=title)
+    roster = _el(root, "module.PlayerRoster", buttonKeyStroke="", buttonText="Retire", buttonToolTip="Switch sides")
+    for side in g.info.sides:
+        etree.SubElement(roster, "entry").text = side.name
+    _el(root, "module.GlobalOptions", autoReport="Always", chatterHTMLSupport="Never", hotKeysOnClosedWindows="Never",
+        inventoryForAll="Always", nonOwnerUnmaskable="Never", playerIdFormat="$PlayerName$",
+        promptString="Opponents can unmask pieces")
+    _el(root, "module.Chatter")
+    _el(root, "module.KeyNamer")
+    _el(root, "VASSAL.i18n.Language")
+    _el(root, "module.gamepieceimage.GamePieceImageDefinitions")
+    _el(root, "module.properties.GlobalProperties")
+    _el(root, "module.properties.GlobalTranslatableMessages")
+    protos = _el(root, "module.PrototypesContainer")
+    for name, traits in prototypes(g).items():
+        _el(protos, "module.PrototypeDefinition", p.add_piece(None, traits), description="", name=name)
+    _map(root, pl)
+    _palette(root, pl)
+    for dice in g.info.dice:
+        n = dice.dice or 2
+        _el(root, "module.DiceButton", addToTotal="0", canDisable=False, hotkey="", icon="/images/die.gif",
+            keepCount="1", keepDice=False, keepOption=">", lockAdd=False, lockDice=False, lockPlus=False,
+            lockSides=False, nDice=str(n), nSides=str(dice.sides), name=dice.name, plus="0",
+            prompt=dice.dice is None, propertyGate="", reportFormat="** $name$ = $result$ *** &lt;$PlayerName$&gt;",
+            reportTotal=False, sortDice=False, text=dice.name, tooltip=dice.tooltip or dice.name)
+    _turns(root, g)
+    _el(root, "module.Inventory", centerOnPiece=True, drawPieces=True, foldersOnly=False, forwardKeystroke=True,
+        groupBy="Side,Formation", hotkey="", icon="", include="", leafFormat="$PieceName$ ($LocationName$)",
+        name="Order of Battle", nonLeafFormat="$PropertyValue$", pieceZoom="0.33", showMenu=True, sides="",
+        sortFormat="$PieceName$", sortPieces=True, sorting="alpha", text="OOB", tooltip="Units by side and division")
+    _el(root, "module.NotesWindow", buttonText="Notes", hotkey="", icon="/images/notes.gif", tooltip="Notes")
+    for name, path in pl.setups:
+        _el(root, "module.PredefinedSetup", file=path, isMenu=False, name=name, useFile=True)
+    etree.indent(root, space="    ")
+    return etree.tostring(root, xml_declaration=True, encoding="UTF-8", standalone=False) + b"\n"
+
+
+def _map(root, pl: ModulePlan) -> None:
+    g = pl.game
+    m = _el(root, "module.Map", allowMultiple=False, backgroundcolor="255,255,255", buttonName="Map",
+            changeFormat="$message$", color="0,0,0", createFormat="$pieceName$ created in $location$ *",
+            description="", edgeHeight="0", edgeWidth="0", hotkey="", icon="/images/map.gif", launch=False,
+            mapName=MAP_ID, markMoved="Always", markUnmovedHotkey="", markUnmovedIcon="/images/unmoved.gif",
+            markUnmovedReport="", markUnmovedText="", markUnmovedTooltip="Mark all pieces as not moved",
+            moveKey="", moveToFormat="$pieceName$ moves $previousLocation$ -> $location$ *",
+            moveWithinFormat="$pieceName$ moves $previousLocation$ -> $location$ *",
+            onlyReportChangedLocation=False, thickness="3")
+    picker = _el(m, "module.map.BoardPicker", addColumnText="Add column", addRowText="Add row",
+                 boardPrompt="Select board", slotHeight="125", slotScale="0.2", slotWidth="350", title="Choose Boards")
+    board = _el(picker, "module.map.boardPicker.Board", image="map.png", name=g.map.board.name, reversible=False)
+    zoned = _el(board, "module.map.boardPicker.board.ZonedGrid")
+    _el(zoned, "module.map.boardPicker.board.mapgrid.ZonedGridHighlighter")
+    for t in g.map.tracks:
+        for box in t.boxes:
+            x, y, w, h = g.track_box_rect(t.id, box)
+            _el(zoned, "module.map.boardPicker.board.mapgrid.Zone", highlightProperty="", locationFormat="$name$",
+                name=g.zone_name(t.id, box), path=f"{x},{y};{x + w},{y};{x + w},{y + h};{x},{y + h}",
+                useHighlight=False, useParentGrid=False)
+    gr, n = g.map.grid, g.map.numbering
+    hexgrid = _el(zoned, "module.map.boardPicker.board.HexGrid", color="0,0,0", cornersLegal=False,
+                  dotsVisible=False, dx=repr(float(gr.dx)), dy=repr(float(gr.dy)), edgesLegal=False,
+                  sideways=gr.sideways, snapTo=True, visible=False, x0=str(gr.x0), y0=str(gr.y0))
+    _el(hexgrid, "module.map.boardPicker.board.mapgrid.HexGridNumbering", color="0,0,0", first=n.first,
+        fontSize="9", hDescend=n.h_descend, hDrawOff="0", hLeading=str(n.h_leading), hOff=str(n.h_off),
+        hType=n.h_type, locationFormat="$gridLocation$", rotateText="0", sep=n.sep, stagger=n.stagger,
+        vDescend=n.v_descend, vDrawOff="0", vLeading=str(n.v_leading), vOff=str(n.v_off), vType=n.v_type,
+        visible=False)
+    _el(m, "module.map.StackMetrics", bottom="40,0", disabled=False, down="37,0", exSepX="6", exSepY="18",
+        top="38,0", unexSepX="3", unexSepY="5", up="39,0")
+    for helper in ("ForwardToKeyBuffer", "Scroller", "ForwardToChatter", "MenuDisplayer", "MapCenterer",
+                   "StackExpander", "PieceMover", "KeyBufferer"):
+        _el(m, f"module.map.{helper}")
+    _el(m, "module.map.ImageSaver", buttonText="", hotkey="", icon="/images/camera.gif", tooltip="Save map as PNG image")
+    _el(m, "module.map.CounterDetailViewer", delay="700", display="from top-most layer only", hotkey="",
+        minDisplayPieces="2", showgraph=True, showtext=True, version="3", zoomlevel="1.0")
+    _el(m, "module.map.Zoomer", zoomLevels="0.5,0.75,1.0,1.25,1.6,2.0", zoomStart="4")
+    _el(m, "module.map.HighlightLastMoved", color="255,0,0", enabled=True, thickness="2")
+    _el(m, "module.properties.GlobalProperties")
+    x, y, w, h = pl.mug_rect
+    _el(m, "module.map.DrawPile", allowMultiple=False, allowSelect=False, canSave=False, color="0,0,0",
+        draw=True, drawFaceUp=False, expressionCounting=False, faceDown="Never", height=str(h - 16),
+        hotkeyOnEmpty=False, maxStack="10", name=MUG, owningBoard=g.map.board.name, reshufflable=False,
+        reversible=False, shuffle="Always", width=str(w - 16), x=str(x + w // 2), y=str(y + h // 2))
+
+
+def _palette(root, pl: ModulePlan) -> None:
+    size = pl.game.info.counter.pixels
+    win = _el(root, "module.PieceWindow", defaultWidth="0", hidden=False, hotkey="67,195", icon="/images/counter.gif",
+              name="Counters", scale="1.0", text="Counters", tooltip="Show the counters")
+    tabs = _el(win, "widget.TabWidget", entryName="Counters")
+    lists: dict[str, object] = {}
+    panels: dict[tuple[str, str], object] = {}
+    for d in pl.defs:
+        tab, panel = d.palette
+        if tab not in lists:
+            lists[tab] = _el(tabs, "widget.ListWidget", divider="200", entryName=tab, height="0", scale="1.0", width="0")
+        if (tab, panel) not in panels:
+            panels[(tab, panel)] = _el(lists[tab], "widget.PanelWidget", entryName=panel, fixed=False,
+                                       nColumns="6", scale="1.0", vert=False)
+        gpid = pl.gpids[d.key]
+        _el(panels[(tab, panel)], "widget.PieceSlot", p.add_piece(None, d.with_gpid(gpid)),
+            entryName=d.name, gpid=gpid, height=str(size), width=str(size))
+
+
+def _turns(root, g: Game) -> None:
+    t = _el(root, "module.turn.TurnTracker", buttonText="Turn", hotkey="", icon="", length="-1",
+            lengthStyle="Maximum", name="Turn", nexthotkey="39,130", prevhotkey="37,130",
+            reportFormat="* &lt;$PlayerId$&gt; Turn Updated from $oldTurn$ to $newTurn$",
+            turnFormat="Turn $level1$: $level2$")
+    level = _el(t, "module.turn.CounterTurnLevel", incr="1", loop=False, loopLimit="-1", name="Turn",
+                property="Turn", start=str(g.info.turns.first), turnFormat="$value$")
+    phases = g.tables.get("sequence")
+    names = phases.data.get("phases", []) if phases else []
+    if names:
+        _el(level, "module.turn.ListTurnLevel", configFirst=False, configList=False,
+            list=",".join(x["name"].replace(",", "\\,") for x in names), name="Phase", property="Phase",
+            turnFormat="$value$")

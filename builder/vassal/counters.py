@@ -1,0 +1,111 @@
+"""Which VASSAL piece each counter becomes: its traits, prototype and palette place.
+
+One definition per counter kind serves the palette (PieceSlot text) and the predefined
+setup (AddPiece in the .vsav, with prototypes expanded as VASSAL does when it creates a
+piece).  Every rule-relevant fact of a counter is a piece property (Marker trait), so the
+auditor can read side, formation, type, level and MA from any log.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from builder.model.game import ChitSpec, Game
+from builder.model import schema as s
+from builder.render.counters import FaceArt, all_faces
+from builder.vassal import pieces as p
+from builder.vassal.pieces import Trait
+from builder.vassal.sequence import split
+
+MOVE_REPORT = "$location$: $oldPieceName$ becomes $newPieceName$ *"
+
+
+@dataclass(frozen=True)
+class CounterDef:
+    key: str           # unit / marker / chit id
+    name: str          # the piece's base name
+    palette: tuple[str, str]  # (tab, panel)
+    traits: tuple[Trait, ...]  # outermost first; BasicPiece last (gpid filled per use)
+    count: int
+
+    def with_gpid(self, gpid: str, where=None, level: int | None = None) -> list[Trait]:
+        traits = list(self.traits)
+        basic = traits[-1]
+        _, _, image, name = split(basic.type[len("piece;"):], ";")
+        traits[-1] = p.basic_piece(image, name, gpid, where)
+        if level is not None:
+            traits = [Trait(t.type, str(level)) if t.prefix == "emb2;" else t for t in traits]
+        return traits
+
+
+def side_prototype_name(side: s.Side) -> str:
+    return f"{side.name} Unit"
+
+
+def prototypes(game: Game) -> dict[str, list[Trait]]:
+    """Prototype name -> its traits (ending with the placeholder BasicPiece)."""
+    out = {}
+    for side in game.info.sides:
+        out[side_prototype_name(side)] = [
+            p.report([p.FLIP_KEY], MOVE_REPORT, "Report flips"),
+            p.restricted([side.name]),
+            p.mark_moved(),
+            p.placeholder_piece(),
+        ]
+    out["Marker"] = [p.report([p.FLIP_KEY], MOVE_REPORT, "Report flips"), p.placeholder_piece()]
+    out["Chit"] = [p.placeholder_piece()]
+    return out
+
+
+def expand(traits: list[Trait], protos: dict[str, list[Trait]]) -> list[Trait]:
+    """Replace prototype traits by the prototype's traits (PieceCloner.clonePiece)."""
+    out: list[Trait] = []
+    for t in traits:
+        if t.prefix == "prototype;":
+            out.extend(expand(protos[t.type[len("prototype;"):]][:-1], protos))
+        else:
+            out.append(t)
+    return out
+
+
+def _faces(game: Game) -> dict[tuple[str, str, int], str]:
+    return {(a.kind, a.ref, a.face): a.file for a in all_faces(game)}
+
+
+def unit_name(game: Game, unit: s.Unit) -> str:
+    return f"{unit.name} ({unit.formation})"
+
+
+def counter_defs(game: Game) -> list[CounterDef]:
+    """Every counter kind, grouped for the palette: by side and formation, then markers."""
+    faces = _faces(game)
+    out: list[CounterDef] = []
+    for unit in game.units:
+        side, nat = game.side_of_unit(unit), game.nationality_of_unit(unit)
+        full, reduced = faces[("unit", unit.id, 1)], faces[("unit", unit.id, 2)]
+        props = {"Kind": "unit", "UnitId": unit.id, "Side": side.name, "Nationality": nat.name,
+                 "Formation": unit.formation, "UnitType": unit.type, "StrengthLevel": unit.level,
+                 "MA": str(unit.ma)}
+        traits = (p.two_sided_layer("Step", (full, reduced), ("", "+ (reduced)")),
+                  p.prototype(side_prototype_name(side)), p.properties(props),
+                  p.basic_piece(full, unit_name(game, unit)))
+        formation = game.formations[unit.formation]
+        out.append(CounterDef(unit.id, unit_name(game, unit), (side.name, f"{formation.id} - {formation.name}"),
+                              traits, 1))
+    for m in game.markers_file.markers:
+        images = [faces[("marker", m.id, i)] for i in range(1, len(m.faces) + 1)]
+        props = {"Kind": "marker", "MarkerId": m.id}
+        traits: tuple[Trait, ...] = (p.prototype("Marker"), p.properties(props), p.basic_piece(images[0], m.name))
+        if len(images) == 2:
+            names = tuple(f"+ ({game.sides[f.side].name})" if f.side else "" for f in m.faces)
+            traits = (p.two_sided_layer("Face", (images[0], images[1]), names),) + traits
+        out.append(CounterDef(m.id, m.name, ("Markers", "Markers"), traits, m.count))
+    for c in game.chits:
+        out.append(_chit_def(game, c, faces[("chit", c.id, 1)]))
+    return out
+
+
+def _chit_def(game: Game, c: ChitSpec, image: str) -> CounterDef:
+    side = game.sides[game.nationalities[c.nationality].side]
+    props = {"Kind": "chit", "ChitId": c.id, "Side": side.name, "Formation": c.formation or c.text}
+    traits = (p.prototype("Chit"), p.properties(props), p.basic_piece(image, c.name))
+    return CounterDef(c.id, c.name, ("Markers", f"{side.name} activation chits"), traits, c.count)

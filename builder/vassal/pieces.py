@@ -1,0 +1,107 @@
+"""Game-piece definitions: traits and their nested TAB encoding (vassal-formats.md §3).
+
+A piece is a chain of traits, outermost first, ending with the BasicPiece.  Each trait is a
+(type, state) pair; `chain` nests them the way `Decorator.getType/getState` does and
+`unchain` takes them apart again (the log reader uses it too).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from builder.vassal.sequence import join, split
+
+FLIP_KEY = "70,130"  # Ctrl+F
+CTRL = 130
+
+
+@dataclass(frozen=True)
+class Trait:
+    type: str
+    state: str = ""
+
+    @property
+    def prefix(self) -> str:
+        """The factory key VASSAL dispatches on: up to and including the first ';'."""
+        i = self.type.find(";")
+        return self.type if i < 0 else self.type[: i + 1]
+
+    @property
+    def fields(self) -> list[str]:
+        return split(self.type[len(self.prefix):], ";")
+
+
+def chain(traits: list[Trait]) -> tuple[str, str]:
+    """Nest traits (outermost first, BasicPiece last) into one type and one state string."""
+    typ, state = traits[-1].type, traits[-1].state
+    for t in reversed(traits[:-1]):
+        typ, state = join([t.type, typ], "\t"), join([t.state, state], "\t")
+    return typ, state
+
+
+def unchain(typ: str, state: str) -> list[Trait]:
+    """Split a nested type/state pair back into traits, outermost first."""
+    out = []
+    while True:
+        tt, ss = split(typ, "\t"), split(state, "\t")
+        out.append(Trait(tt[0], ss[0] if ss else ""))
+        if len(tt) < 2:
+            return out
+        typ, state = tt[1], (ss[1] if len(ss) > 1 else "")
+
+
+def add_piece(piece_id: str | None, traits: list[Trait]) -> str:
+    """The AddPiece command text `+/id/type/state` (PieceSlot and save form)."""
+    typ, state = chain(traits)
+    return "+/" + join([piece_id or "null", typ, state], "/")
+
+
+# ---- trait constructors ---------------------------------------------------------------
+def basic_piece(image: str, name: str, gpid: str = "", where: tuple[str, int, int] | None = None) -> Trait:
+    map_id, x, y = where or ("null", 0, 0)
+    return Trait("piece;" + join(["", "", image, name], ";"), join([map_id, x, y, gpid, 0], ";"))
+
+
+def properties(props: dict[str, str]) -> Trait:
+    """Marker trait: fixed piece properties readable as $Name$ and by the auditor."""
+    return Trait("mark;" + join(props.keys(), ","), join(props.values(), ","))
+
+
+def two_sided_layer(name: str, images: tuple[str, str], level_names: tuple[str, str],
+                    menu: str = "Flip", key: str = FLIP_KEY, level: int = 1) -> Trait:
+    """An always-active two-level Layer stepped by `key` (pattern B of §3.6); state = level."""
+    fields = [
+        "", CTRL, "",                 # activate command, modifiers, key (unused)
+        menu, CTRL, "",               # increase command
+        "", CTRL, "",                 # decrease command
+        "", "", "1",                  # reset command, key, level
+        False, 0, 0,                  # draw underneath, x/y offset
+        join(images, ","), join(level_names, ","),
+        True, name, "", "",           # loop levels, layer name, random key/text
+        False, "", 1, 1,              # follow property, property, first level value, version
+        True, "", key, "",            # always active, activate/increase/decrease keys
+        "", 1.0, "", True,            # description, scale, only-if property, state
+    ]
+    return Trait("emb2;" + join(fields, ";"), str(level))
+
+
+def prototype(name: str) -> Trait:
+    return Trait("prototype;" + name, "")
+
+
+def report(keys: list[str], fmt: str, description: str = "") -> Trait:
+    return Trait("report;" + join([join(keys, ","), fmt, "", "", description, False], ";"), "-1")
+
+
+def restricted(sides: list[str]) -> Trait:
+    """Only players of these sides may move the piece or use its menu."""
+    return Trait("restrict;" + join([join(sides, ","), False, True, ""], ";"), "")
+
+
+def mark_moved() -> Trait:
+    return Trait("markmoved;" + join(["moved.gif", 0, 0, "Mark Moved", "77,130", "", False,
+                                       "Mark Moved", "", "Mark Not Moved", ""], ";"), "false")
+
+
+def placeholder_piece() -> Trait:
+    """The innermost BasicPiece of a prototype definition, discarded when spliced in."""
+    return Trait("piece;;;;", "null;0;0;;0")

@@ -1,0 +1,61 @@
+"""VASSAL's SequenceEncoder: delimiter-joined tokens, escaped once per nesting level.
+
+Exact rules of `tools/SequenceEncoder.java` (3.7), vassal-formats.md §3.1.  Shared by the
+piece encoder, the save writer and the log reader.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+
+def join(tokens: Iterable[object], delim: str) -> str:
+    """Encode tokens; None and "" are empty tokens, bools and numbers as Java prints them."""
+    out = []
+    for tok in tokens:
+        s = _java_str(tok)
+        quote = bool(s) and (s[0] == "\\" or (s[0] == "'" and s[-1] == "'"))
+        escaped = s.replace(delim, "\\" + delim)
+        out.append("'" + escaped + "'" if quote else escaped)
+    return delim.join(out)
+
+
+def _java_str(tok: object) -> str:
+    if tok is None:
+        return ""
+    if isinstance(tok, bool):
+        return "true" if tok else "false"
+    if isinstance(tok, float):
+        return repr(tok) if not tok.is_integer() else f"{tok:.1f}"
+    return str(tok)
+
+
+def split(value: str | None, delim: str) -> list[str]:
+    """Decode tokens (`SequenceEncoder.Decoder`); tolerant of any input, never raises."""
+    if value is None:
+        return []
+    out: list[str] = []
+    start, n = 0, len(value)
+    while True:
+        if start == n:
+            out.append("")
+            return out
+        buf: list[str] = []
+        i, tok = start, None
+        while i < n:
+            if value[i] == delim:
+                if i > 0 and value[i - 1] == "\\":
+                    buf.append(value[start:i - 1])
+                    start = i
+                else:
+                    tok = "".join(buf) + value[start:i]
+                    start = i + 1
+                    break
+            i += 1
+        last = tok is None
+        if last:
+            tok = "".join(buf) + value[start:]
+        if len(tok) > 1 and tok[0] == "'" and tok[-1] == "'":
+            tok = tok[1:-1]
+        out.append(tok)
+        if last:
+            return out

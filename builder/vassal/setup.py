@@ -1,0 +1,51 @@
+"""A scenario's set-up card as a predefined setup (.vsav): every piece on its hex or box.
+
+Rule 3 of Bravery in the Sand: all units of a division in its hex, control markers in the
+strategic hexes, the turn marker on turn 1, each player's chits in his pool.
+"""
+from __future__ import annotations
+
+from builder.model import schema as s
+from builder.vassal import pieces as p
+from builder.vassal.buildfile import MAP_ID, ModulePlan
+from builder.vassal.counters import expand, prototypes
+from builder.vassal.savefile import board_picker_command, save_text, stack_command
+
+FIRST_ID = 1700000000000  # piece ids look like VASSAL's (13-digit) and never depend on the clock
+
+
+def placements(pl: ModulePlan, sc: s.ScenarioFile) -> list[tuple[str, int, tuple[int, int]]]:
+    """(counter key, layer level, board point) for every piece of the set-up, in stacking order."""
+    g = pl.game
+    out: list[tuple[str, int, tuple[int, int]]] = []
+    for f in sc.formations:
+        out += [(u.id, 1, g.geometry.centre(f.hex)) for u in g.units if u.formation == f.formation]
+    out += [(u.unit, 2 if u.reduced else 1, g.geometry.centre(u.hex)) for u in sc.units]
+    for m in sc.markers:
+        where = g.geometry.centre(m.hex) if m.hex else g.track_box_centre(m.track, m.box)
+        out.append((m.marker, m.face, where))
+    if sc.chits_to_owner and "pools" in g.tracks:
+        for c in g.chits:
+            side = g.sides[g.nationalities[c.nationality].side]
+            out += [(c.id, 1, g.track_box_centre("pools", side.name))] * c.count
+    return out
+
+
+def setup_save(pl: ModulePlan, sc: s.ScenarioFile) -> str:
+    """The savedGame text of a scenario."""
+    defs = {d.key: d for d in pl.defs}
+    protos = prototypes(pl.game)
+    stacks: dict[tuple[int, int], list[str]] = {}
+    commands: list[str] = []
+    next_id = FIRST_ID
+    for key, level, (x, y) in placements(pl, sc):
+        piece_id = str(next_id)
+        next_id += 1
+        d = defs[key]
+        traits = expand(d.with_gpid(pl.gpids[key], (MAP_ID, x, y), level), protos)
+        commands.append(p.add_piece(piece_id, traits))
+        stacks.setdefault((x, y), []).append(piece_id)
+    for (x, y), ids in stacks.items():
+        commands.append(stack_command(str(next_id), MAP_ID, x, y, ids))
+        next_id += 1
+    return save_text(commands, [board_picker_command(MAP_ID, pl.game.map.board.name)])
