@@ -6,10 +6,9 @@ References between files (a unit's formation, a setup hex) are checked afterward
 """
 from __future__ import annotations
 
-import re
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
 Ident = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9 ._-]*$", max_length=40)]
 Colour = Annotated[str, StringConstraints(pattern=r"^#[0-9a-fA-F]{6}$")]
@@ -172,6 +171,16 @@ class Track(Sourced):
     zone_format: str = "{track} {box}"
 
 
+class Deck(Strict):
+    """A draw cup or pile on the board (VASSAL DrawPile): pieces put in, drawn at random."""
+
+    name: Text
+    origin: tuple[int, int]
+    box: tuple[int, int] = (100, 80)
+    shuffle: bool = True  # every draw takes a random piece
+    rule: str | None = None
+
+
 class MapFile(Strict):
     board: Board
     grid: Grid
@@ -179,6 +188,7 @@ class MapFile(Strict):
     default_terrain: Ident
     places: list[Place] = []
     tracks: list[Track] = []
+    decks: list[Deck] = []
 
 
 class HexPath(Sourced):

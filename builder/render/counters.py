@@ -111,6 +111,16 @@ def draw_chit(game: Game, chit: ChitSpec, px: int) -> Image.Image:
     return _finish(img, px)
 
 
+def draw_moved_flag(px: int = 18) -> Image.Image:
+    """The small flag VASSAL shows on a piece that moved this turn (Mark When Moved)."""
+    n = px * SS
+    img = Image.new("RGBA", (n, n), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    d.ellipse([SS, SS, n - SS, n - SS], fill="#c0392b", outline="#ffffff", width=2 * SS)
+    d.text((n / 2, n / 2), "M", font=font("black", int(n * 0.6)), fill="#ffffff", anchor="mm")
+    return img.resize((px, px), Image.LANCZOS)
+
+
 def all_faces(game: Game) -> list[FaceArt]:
     """Every face image the module and the sheets need, in a stable order."""
     out = []

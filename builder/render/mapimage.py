@@ -37,6 +37,7 @@ def render_map(game: Game, setup_labels: dict[str, list[str]] | None = None) -> 
     if setup_labels:
         _setup_labels(game, d, setup_labels)
     _tracks(game, d)
+    _decks(game, d)
     _cartouche(game, d)
     return img.resize((b.width, b.height), Image.LANCZOS)
 
@@ -115,7 +116,16 @@ def _places(game: Game, d: ImageDraw.ImageDraw) -> None:
         f = fit(name, "bold", 13 * SS, 90 * SS)
         _halo_text(d, (cx * SS, (cy + 21) * SS), name, f, INK)
         if p.exit:
-            _halo_text(d, (cx * SS, (cy - 4) * SS), "\u21e8" if "Alex" in p.name else "\u21e6", font("bold", 20 * SS), "#b0281e")
+            _exit_arrow(d, game, cx, cy - 4)
+
+
+def _exit_arrow(d, game: Game, cx: float, cy: float) -> None:
+    """An arrow pointing off the nearer side edge of the board (exit hexes)."""
+    right = cx > game.map.board.width / 2
+    k = 1 if right else -1
+    x0, x1 = cx - 14 * k, cx + 10 * k
+    d.line([(x0 * SS, cy * SS), (x1 * SS, cy * SS)], fill="#b0281e", width=4 * SS)
+    d.polygon([((x1 + 8 * k) * SS, cy * SS), (x1 * SS, (cy - 7) * SS), (x1 * SS, (cy + 7) * SS)], fill="#b0281e")
 
 
 def _fort(d, cx, cy, r) -> None:
@@ -183,16 +193,27 @@ def _tracks(game: Game, d: ImageDraw.ImageDraw) -> None:
                        fill="#b0281e", anchor="mm")
 
 
+def _decks(game: Game, d: ImageDraw.ImageDraw) -> None:
+    """A draw cup: a rounded outline with its name (the pieces sit in the middle)."""
+    for deck in game.map.decks:
+        (x, y), (w, h) = deck.origin, deck.box
+        d.rounded_rectangle([x * SS, y * SS, (x + w) * SS, (y + h) * SS], radius=18 * SS, fill="#e9dfc6",
+                            outline=INK, width=3 * SS)
+        d.text(((x + w / 2) * SS, (y - 4) * SS), deck.name.upper(), font=font("bold", 13 * SS), fill=INK, anchor="ms")
+
+
 def _cartouche(game: Game, d: ImageDraw.ImageDraw) -> None:
-    """Title and terrain key, in the sea corner (top right) of the board."""
+    """Title and terrain key on a panel in the top right corner of the board."""
     b = game.map.board
     x1, y1 = b.width - 30, 34
+    d.rounded_rectangle([(x1 - 330) * SS, (y1 - 14) * SS, (x1 + 14) * SS, (y1 + 222) * SS], radius=10 * SS,
+                        fill="#f4ecd8", outline="#1d3047", width=2 * SS)
     title = game.info.title.upper()
-    d.text((x1 * SS, y1 * SS), title, font=font("black", 34 * SS), fill="#1d3047", anchor="ra")
+    d.text(((x1 - 8) * SS, y1 * SS), title, font=fit(title, "black", 34 * SS, 315 * SS), fill="#1d3047", anchor="ra")
     sub = "Operation Crusader  20 Nov - 3 Dec 1941" if "Crusader" in game.info.description else game.info.description[:60]
-    d.text((x1 * SS, (y1 + 44) * SS), sub, font=font("semibold", 15 * SS), fill="#1d3047", anchor="ra")
+    d.text(((x1 - 8) * SS, (y1 + 44) * SS), sub, font=font("semibold", 15 * SS), fill="#1d3047", anchor="ra")
     ky = y1 + 76
-    kx = x1 - 250
+    kx = x1 - 300
     for f in game.terrain.hexside_features:
         if f.style == "cliff":
             d.line([(kx * SS, ky * SS), ((kx + 40) * SS, ky * SS)], fill=f.colour, width=int(f.width * SS))

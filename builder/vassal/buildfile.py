@@ -15,7 +15,6 @@ from builder.vassal.counters import CounterDef, counter_defs, prototypes
 
 VASSAL_VERSION = "3.7.0"  # oldest 3.7: every 3.7.x opens it without a "newer version" warning
 MAP_ID = "Main Map"
-MUG = "Mug"
 V = "VASSAL.build."
 
 
@@ -28,19 +27,6 @@ class ModulePlan:
     gpids: dict[str, str]  # counter key -> palette gpid
     help_files: list[tuple[str, str]]  # (title, archive path)
     setups: list[tuple[str, str]]  # (menu name, archive path)
-
-    @property
-    def mug_centre(self) -> tuple[int, int]:
-        x, y, w, h = self.mug_rect
-        return x + w // 2, y + h // 2
-
-    @property
-    def mug_rect(self) -> tuple[int, int, int, int]:
-        t = self.game.tracks.get("pools")
-        if t is None:
-            return (10, 10, 64, 64)
-        x, y, w, h = self.game.track_box_rect("pools", t.boxes[-1])
-        return (x + w + 20, y, 100, h)
 
 
 def plan(game: Game, help_files, setups) -> ModulePlan:
@@ -147,11 +133,13 @@ def _map(root, pl: ModulePlan) -> None:
     _el(m, "module.map.Zoomer", zoomLevels="0.5,0.75,1.0,1.25,1.6,2.0", zoomStart="4")
     _el(m, "module.map.HighlightLastMoved", color="255,0,0", enabled=True, thickness="2")
     _el(m, "module.properties.GlobalProperties")
-    x, y, w, h = pl.mug_rect
-    _el(m, "module.map.DrawPile", allowMultiple=False, allowSelect=False, canSave=False, color="0,0,0",
-        draw=True, drawFaceUp=False, expressionCounting=False, faceDown="Never", height=str(h - 16),
-        hotkeyOnEmpty=False, maxStack="10", name=MUG, owningBoard=g.map.board.name, reshufflable=False,
-        reversible=False, shuffle="Always", width=str(w - 16), x=str(x + w // 2), y=str(y + h // 2))
+    for deck in g.map.decks:
+        (x, y), (w, h) = deck.origin, deck.box
+        _el(m, "module.map.DrawPile", allowMultiple=False, allowSelect=False, canSave=False, color="0,0,0",
+            draw=True, drawFaceUp=False, expressionCounting=False, faceDown="Never", height=str(h - 16),
+            hotkeyOnEmpty=False, maxStack="10", name=deck.name, owningBoard=g.map.board.name,
+            reshufflable=False, reversible=False, shuffle="Always" if deck.shuffle else "Never",
+            width=str(w - 16), x=str(x + w // 2), y=str(y + h // 2))
 
 
 def _palette(root, pl: ModulePlan) -> None:

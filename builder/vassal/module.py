@@ -8,11 +8,12 @@ from html import escape
 from PIL import Image, ImageDraw
 
 from builder.model.game import Game
-from builder.render.counters import all_faces, draw_face
+from builder.render.counters import all_faces, draw_face, draw_moved_flag
 from builder.render.fonts import font
 from builder.render.mapimage import render_map
 from builder.vassal.archive import zip_bytes_entries
 from builder.vassal.buildfile import VASSAL_VERSION, build_xml, plan
+from builder.vassal.pieces import MOVED_IMAGE
 from builder.vassal.savefile import moduledata_xml, obfuscate, savedata_xml
 from builder.vassal.setup import setup_save
 
@@ -91,7 +92,8 @@ def build_vmod(game: Game, step: Callable[[str], None] = lambda _: None) -> tupl
     images = [(f"images/{a.file}", png(draw_face(game, a, px))) for a in all_faces(game)]
     step("map")
     board_png = map_png(game)
-    images = [("images/map.png", board_png), ("images/about.png", _about(game))] + images
+    images = [("images/map.png", board_png), ("images/about.png", _about(game)),
+              (f"images/{MOVED_IMAGE}", png(draw_moved_flag()))] + images
     help_files = [(c.name, f"help/{c.table}.html") for c in game.info.charts]
     help_pages = [(f"help/{c.table}.html", _table_page(game, c.table)) for c in game.info.charts]
     if "sequence" in game.tables:

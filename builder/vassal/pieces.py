@@ -97,8 +97,11 @@ def restricted(sides: list[str]) -> Trait:
     return Trait("restrict;" + join([join(sides, ","), False, True, ""], ";"), "")
 
 
+MOVED_IMAGE = "moved.png"
+
+
 def mark_moved() -> Trait:
-    return Trait("markmoved;" + join(["moved.gif", 0, 0, "Mark Moved", "77,130", "", False,
+    return Trait("markmoved;" + join([MOVED_IMAGE, 20, -24, "Mark Moved", "77,130", "", False,
                                        "Mark Moved", "", "Mark Not Moved", ""], ";"), "false")
 
 
