@@ -64,3 +64,20 @@ def moduledata_xml(name: str, module_version: str, vassal_version: str, date_ms:
 
 def _xml(s: str) -> str:
     return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+
+
+def decode_tree(cmd: str):
+    """Split an encoded command into its tree: a leaf string, or [head, *subs] (§4.3)."""
+    from builder.vassal.sequence import split
+
+    toks = split(cmd, ESC)
+    if len(toks) == 1 and toks[0] == cmd:
+        return cmd
+    return [decode_tree(t) for t in toks]
+
+
+def leaves(tree) -> list[str]:
+    """Every leaf command of a tree, depth first."""
+    if isinstance(tree, str):
+        return [tree]
+    return [leaf for sub in tree for leaf in leaves(sub)]

@@ -1,0 +1,35 @@
+"""Shared fixtures: the real game loaded once, and one module built into a scratch root."""
+from __future__ import annotations
+
+import io
+import shutil
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from builder.build import build_game
+from builder.model import load_game
+from builder.paths import ROOT
+
+SLUG = "bravery-in-the-sand"
+
+
+@pytest.fixture(scope="session")
+def game():
+    return load_game(ROOT / "sources" / SLUG)
+
+
+def copy_sources(dest: Path, slug: str = SLUG) -> Path:
+    shutil.copytree(ROOT / "sources" / slug, dest / "sources" / slug)
+    return dest / "sources" / slug
+
+
+@pytest.fixture(scope="session")
+def built(tmp_path_factory):
+    """(root, vmod bytes, zipfile) of one build of the real sources in a scratch root."""
+    root = tmp_path_factory.mktemp("build")
+    copy_sources(root)
+    result = build_game(SLUG, root=root)
+    vmod = next(p for p in result.outputs if p.suffix == ".vmod").read_bytes()
+    return root, vmod, zipfile.ZipFile(io.BytesIO(vmod))
