@@ -15,8 +15,8 @@ from builder.paths import games, sources_dir
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Build VASSAL modules and counter sheets from declarative wargame sources.")
-out = Console(highlight=False)
-err = Console(stderr=True, highlight=False)
+out = Console(highlight=False, soft_wrap=True)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
 def _report(exc: SourceError) -> None:

@@ -1,0 +1,1 @@
+"""Reading VASSAL saves and logs of any module: container, commands, steps."""

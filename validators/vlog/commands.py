@@ -1,0 +1,192 @@
+"""Typed VASSAL commands, parsed from one leaf of the command tree (vassal-formats.md §4.5-4.7).
+
+Field orders are VASSAL's.  Anything no known prefix claims becomes `Unknown`: kept and
+reported, never fatal, exactly as VASSAL ignores a string no encoder claims.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from builder.vassal.sequence import split
+
+
+@dataclass(frozen=True)
+class AddPiece:
+    id: str | None
+    type: str
+    state: str
+
+
+@dataclass(frozen=True)
+class RemovePiece:
+    id: str
+
+
+@dataclass(frozen=True)
+class ChangePiece:
+    id: str
+    new_state: str
+    old_state: str | None
+
+
+@dataclass(frozen=True)
+class MovePiece:
+    id: str
+    new_map: str | None
+    new_x: int
+    new_y: int
+    new_under: str | None
+    old_map: str | None
+    old_x: int
+    old_y: int
+    old_under: str | None
+    player: str | None
+
+
+@dataclass(frozen=True)
+class Chat:
+    text: str
+
+
+@dataclass(frozen=True)
+class PlayerJoin:
+    user: str
+    name: str
+    side: str
+
+
+@dataclass(frozen=True)
+class PlayerRemove:
+    user: str
+
+
+@dataclass(frozen=True)
+class BoardPicker:
+    map_id: str
+    boards: tuple[tuple[str, bool, int, int], ...]  # name, reversed, column, row
+
+
+@dataclass(frozen=True)
+class Turn:
+    tracker: str
+    state: str
+
+
+@dataclass(frozen=True)
+class PropertyChange:
+    name: str
+    old: str
+    new: str
+    container: str
+
+
+@dataclass(frozen=True)
+class PropertyRestore:
+    name: str
+    value: str
+    container: str
+
+
+@dataclass(frozen=True)
+class SpecialDice:
+    """A Special Dice button's results (`SHOW_RESULTS`): button name and the face indexes rolled."""
+
+    name: str
+    results: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class UndoMarker:
+    start: bool
+
+
+@dataclass(frozen=True)
+class Marker:
+    """Framing and bookkeeping with no effect on the board (begin/end save, at-start marker, notes...)."""
+
+    kind: str
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class Unknown:
+    text: str
+
+
+Command = (AddPiece | RemovePiece | ChangePiece | MovePiece | Chat | PlayerJoin | PlayerRemove | BoardPicker
+           | Turn | PropertyChange | PropertyRestore | SpecialDice | UndoMarker | Marker | Unknown)
+
+_MARKERS = {"begin_save": "begin_save", "end_save": "end_save", "SETUP_STACK\t": "setup_stack"}
+_NOTES = ("NOTES\t", "PNOTES\t", "PNOTE\t", "SNOTE\t")
+
+
+def _int(s: str) -> int:
+    try:
+        return int(s)
+    except ValueError:
+        return 0
+
+
+def _null(s: str | None) -> str | None:
+    return None if s in (None, "", "null") else s
+
+
+def parse(text: str) -> Command:
+    """One leaf command, by its prefix, in VASSAL's dispatch order."""
+    if text == "":
+        return Marker("null")
+    if text in _MARKERS or text.startswith("SETUP_STACK\t"):
+        return Marker(_MARKERS.get(text, "setup_stack"))
+    if text.startswith("UNDO\t"):
+        return UndoMarker(text[5:] == "true")
+    if text[:2] in ("+/", "-/", "D/", "M/"):
+        return _piece_command(text)
+    if text.startswith("CHAT"):
+        return Chat(text[4:])
+    if text.startswith("PLAYER\t"):
+        f = split(text, "\t") + ["", "", ""]
+        return PlayerJoin(f[1], f[2], f[3])
+    if text.startswith("PYREMOVE\t"):
+        return PlayerRemove(text[len("PYREMOVE\t"):])
+    if text.startswith("MutableProperty\t"):
+        f = split(text, "\t") + ["", "", "", ""]
+        return PropertyChange(f[1], f[2], f[3], f[4])
+    if text.startswith("GlobalProperty\t"):
+        f = split(text, ";") + ["", "", ""]
+        return PropertyRestore(f[1], f[2], f[3])
+    if text.startswith("TURN"):
+        f = split(text, "\t")
+        return Turn(f[0][4:], f[1] if len(f) > 1 else "")
+    if text.startswith("SHOW_RESULTS\t"):
+        f = split(text, "\t") + [""]
+        return SpecialDice(f[1], tuple(f[2:-1]))
+    if text.startswith(_NOTES):
+        return Marker("notes", text)
+    head = text.split("\t", 1)[0]
+    if head.endswith("BoardPicker") and "\t" in text:
+        return _board_picker(text)
+    return Unknown(text)
+
+
+def _piece_command(text: str) -> Command:
+    kind, body = text[:2], text[2:]
+    if kind == "-/":
+        return RemovePiece(body)
+    f = split(body, "/")
+    if kind == "+/":
+        f += ["", "", ""]
+        return AddPiece(_null(f[0]), f[1], f[2])
+    if kind == "D/":
+        return ChangePiece(f[0], f[1] if len(f) > 1 else "", f[2] if len(f) > 2 else None)
+    f += [""] * 10
+    return MovePiece(f[0], _null(f[1]), _int(f[2]), _int(f[3]), _null(f[4]), _null(f[5]), _int(f[6]), _int(f[7]),
+                     _null(f[8]), _null(f[9]))
+
+
+def _board_picker(text: str) -> BoardPicker:
+    f = split(text, "\t")
+    boards = []
+    for i in range(1, len(f) - 2, 3):
+        name, _, rev = f[i].partition("/")
+        boards.append((name, rev == "rev", _int(f[i + 1]), _int(f[i + 2])))
+    return BoardPicker(f[0][: -len("BoardPicker")], tuple(boards))
