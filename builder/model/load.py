@@ -60,6 +60,11 @@ class Collector:
         m = doc.mark(loc)
         self.problems.append(SourceProblem(m.file, m.line, m.column, message, hint))
 
+    def at_key(self, doc: Located, loc: Loc, message: str, hint: str = "") -> None:
+        """A problem with the key itself (unknown, misspelt), not with the value under it."""
+        m = doc.key_mark(loc)
+        self.problems.append(SourceProblem(m.file, m.line, m.column, message, hint))
+
     def file(self, name: str, message: str, hint: str = "") -> None:
         self.problems.append(SourceProblem(name, 1, 1, message, hint))
 
@@ -76,7 +81,7 @@ def _validate(col: Collector, doc: Located, model: type[BaseModel]):
             loc = tuple(err["loc"])
             kind = err["type"]
             if kind == "extra_forbidden":
-                col.at(doc, loc, f"unknown key {loc[-1]!r}", did_you_mean(loc[-1], _FIELDS))
+                col.at_key(doc, loc, f"unknown key {loc[-1]!r}", did_you_mean(loc[-1], _FIELDS))
             elif kind == "missing":
                 col.at(doc, loc[:-1], f"missing key {loc[-1]!r}", f"add '{loc[-1]}:' here")
             elif kind == "literal_error":
@@ -85,7 +90,11 @@ def _validate(col: Collector, doc: Located, model: type[BaseModel]):
                        did_you_mean(err["input"], [a.strip(" '") for a in str(allowed).replace(" or ", ",").split(",")]))
             else:
                 where = ".".join(map(str, loc))
-                col.at(doc, loc, f"{where}: {err['msg']}" if where else err["msg"], _hint_for(kind))
+                message = f"{where}: {err['msg']}" if where else err["msg"]
+                if loc and loc[-1] == "[key]":  # a bad mapping key: point at the key, not its value
+                    col.at_key(doc, loc[:-1], message, _hint_for(kind))
+                else:
+                    col.at(doc, loc, message, _hint_for(kind))
         return None
 
 

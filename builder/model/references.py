@@ -54,12 +54,12 @@ def _terrain(col: Collector, game: Game, docs: dict[str, Located]) -> None:
             col.at(mdoc, ("places", i, "terrain"), f"unknown terrain {p.terrain!r}", did_you_mean(p.terrain, kinds))
     for kind, hexes in game.map_terrain.hexes.items():
         if kind not in kinds:
-            col.at(mtdoc, ("hexes", kind), f"unknown terrain {kind!r}", did_you_mean(kind, kinds))
+            col.at_key(mtdoc, ("hexes", kind), f"unknown terrain {kind!r}", did_you_mean(kind, kinds))
         for j, h in enumerate(hexes):
             _hex(col, game, mtdoc, ("hexes", kind, j), h)
     for feature, paths in game.map_terrain.hexside_paths.items():
         if feature not in features:
-            col.at(mtdoc, ("hexside_paths", feature), f"unknown hexside feature {feature!r}", did_you_mean(feature, features))
+            col.at_key(mtdoc, ("hexside_paths", feature), f"unknown hexside feature {feature!r}", did_you_mean(feature, features))
         for i, path in enumerate(paths):
             ok = [_hex(col, game, mtdoc, ("hexside_paths", feature, i, "hexes", j), h) for j, h in enumerate(path.hexes)]
             for j, (a, b) in enumerate(zip(path.hexes, path.hexes[1:])):
@@ -68,7 +68,7 @@ def _terrain(col: Collector, game: Game, docs: dict[str, Located]) -> None:
                            f"{path.name}: {a} and {b} are not adjacent", "a path lists neighbouring hexes in order")
     for feature, runs in game.map_terrain.hexside_runs.items():
         if feature not in features:
-            col.at(mtdoc, ("hexside_runs", feature), f"unknown hexside feature {feature!r}", did_you_mean(feature, features))
+            col.at_key(mtdoc, ("hexside_runs", feature), f"unknown hexside feature {feature!r}", did_you_mean(feature, features))
         for i, run in enumerate(runs):
             for j, side in enumerate(run.hexsides):
                 a, b = side.split("/")
@@ -81,7 +81,7 @@ def _terrain(col: Collector, game: Game, docs: dict[str, Located]) -> None:
             col.at(mdoc, ("tracks", i, "id"), f"duplicate track id {t.id!r}", "every id must be unique")
         for box in t.captions:
             if box not in t.boxes:
-                col.at(mdoc, ("tracks", i, "captions", box), f"no box {box!r} on track {t.id}", did_you_mean(box, t.boxes))
+                col.at_key(mdoc, ("tracks", i, "captions", box), f"no box {box!r} on track {t.id}", did_you_mean(box, t.boxes))
 
 
 def _units(col: Collector, game: Game, docs: dict[str, Located]) -> None:
@@ -122,7 +122,8 @@ def _scenario(col: Collector, game: Game, doc: Located) -> None:
         if marker is None:
             col.at(doc, ("markers", i, "marker"), f"unknown marker {m.marker!r}", did_you_mean(m.marker, game.markers))
         elif m.face > len(marker.faces):
-            col.at(doc, ("markers", i, "face"), f"marker {m.marker} has {len(marker.faces)} face(s)", "use face 1 or 2")
+            col.at(doc, ("markers", i, "face"), f"marker {m.marker} has {len(marker.faces)} face(s)",
+                   "use face 1, its only face" if len(marker.faces) == 1 else f"use face 1 to {len(marker.faces)}")
         if m.hex is not None:
             _hex(col, game, doc, ("markers", i, "hex"), m.hex)
         elif m.track not in game.tracks:

@@ -6,7 +6,7 @@ a bad reference) can name the exact place to fix.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +37,7 @@ class Located:
     file: str
     data: Any
     marks: dict[Loc, Mark]
+    keys: dict[Loc, Mark] = field(default_factory=dict)  # position of the key naming each mapping value
 
     def mark(self, loc: Loc) -> Mark:
         """The position of the deepest known value on `loc` (the file start if none)."""
@@ -47,13 +48,24 @@ class Located:
             loc = loc[:-1]
         return self.marks.get((), Mark(self.file, 1, 1))
 
+    def key_mark(self, loc: Loc) -> Mark:
+        """The position of the key that names `loc` (a value under it may start lines later)."""
+        loc = tuple(loc)
+        return self.keys[loc] if loc in self.keys else self.mark(loc)
+
 
 def _mark(file: str, node: yaml.Node) -> Mark:
     return Mark(file, node.start_mark.line + 1, node.start_mark.column + 1)
 
 
-def _convert(file: str, node: yaml.Node, loc: Loc, marks: dict[Loc, Mark]) -> Any:
+def _convert(file: str, node: yaml.Node, loc: Loc, marks: dict[Loc, Mark], keys: dict[Loc, Mark],
+             open_nodes: frozenset[int] = frozenset()) -> Any:
     marks[loc] = _mark(file, node)
+    if isinstance(node, (yaml.MappingNode, yaml.SequenceNode)):
+        if id(node) in open_nodes:
+            raise YamlProblem(_mark(file, node), "invalid YAML: an alias refers to the collection that contains it",
+                              "an '*alias' cannot repeat its own '&anchor' from inside it")
+        open_nodes = open_nodes | {id(node)}
     if isinstance(node, yaml.MappingNode):
         out: dict[Any, Any] = {}
         for key_node, value_node in node.value:
@@ -63,10 +75,11 @@ def _convert(file: str, node: yaml.Node, loc: Loc, marks: dict[Loc, Mark]) -> An
             if key in out:
                 raise YamlProblem(_mark(file, key_node), f"duplicate key {key!r}",
                                   "each key may appear once in a mapping; remove or rename one")
-            out[key] = _convert(file, value_node, loc + (key,), marks)
+            keys[loc + (key,)] = _mark(file, key_node)
+            out[key] = _convert(file, value_node, loc + (key,), marks, keys, open_nodes)
         return out
     if isinstance(node, yaml.SequenceNode):
-        return [_convert(file, item, loc + (i,), marks) for i, item in enumerate(node.value)]
+        return [_convert(file, item, loc + (i,), marks, keys, open_nodes) for i, item in enumerate(node.value)]
     return yaml.SafeLoader.construct_object(_SAFE, node, deep=True)
 
 
@@ -75,26 +88,41 @@ _SAFE = yaml.SafeLoader("")
 
 def load_located(path: Path, display: str) -> Located:
     """Parse one YAML file, keeping positions.  Raises YamlProblem."""
+    raw = path.read_bytes()
     try:
-        text = path.read_text(encoding="utf-8")
+        text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise YamlProblem(Mark(display, 1, 1), f"not UTF-8 text ({exc.reason} at byte {exc.start})",
-                          "save the file as UTF-8") from None
+        before = raw[:exc.start]
+        line_start = before.rfind(b"\n") + 1
+        column = len(before[line_start:].decode("utf-8", "replace")) + 1
+        raise YamlProblem(Mark(display, before.count(b"\n") + 1, column),
+                          f"not UTF-8 text ({exc.reason} at byte {exc.start})", "save the file as UTF-8") from None
     try:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.MarkedYAMLError as exc:
         m = exc.problem_mark or exc.context_mark
+        message = f"invalid YAML: {exc.problem or exc.context}"
+        hint = "check indentation, quoting and that every ':' is followed by a space"
+        c = exc.context_mark
+        if (c and exc.problem_mark and c.line != exc.problem_mark.line and exc.context
+                and exc.context in ("while parsing a flow sequence", "while parsing a flow mapping",
+                                "while scanning a quoted scalar")):
+            # An unclosed bracket or quote is only noticed lines later: point at where it opens.
+            opener = c.buffer[c.pointer] if c.buffer and c.pointer < len(c.buffer) else "bracket"
+            message += f" at line {exc.problem_mark.line + 1}, in the {opener!r} opened here"
+            hint = f"close the {opener!r}" + (" or separate its items with ','" if opener in "[{" else "")
+            m = c
         mark = Mark(display, m.line + 1, m.column + 1) if m else Mark(display, 1, 1)
-        raise YamlProblem(mark, f"invalid YAML: {exc.problem or exc.context}",
-                          "check indentation, quoting and that every ':' is followed by a space") from None
+        raise YamlProblem(mark, message, hint) from None
     except yaml.YAMLError as exc:
         raise YamlProblem(Mark(display, 1, 1), f"invalid YAML: {exc}") from None
     marks: dict[Loc, Mark] = {}
+    keys: dict[Loc, Mark] = {}
     if node is None:
         return Located(display, None, {(): Mark(display, 1, 1)})
     try:
-        data = _convert(display, node, (), marks)
+        data = _convert(display, node, (), marks, keys)
     except yaml.constructor.ConstructorError as exc:
         m = exc.problem_mark
         raise YamlProblem(Mark(display, m.line + 1, m.column + 1), f"invalid YAML value: {exc.problem}") from None
-    return Located(display, data, marks)
+    return Located(display, data, marks, keys)

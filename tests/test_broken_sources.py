@@ -1,0 +1,241 @@
+"""Broken source files: each problem is reported at the right file:line, and nothing is written.
+
+Every case copies sources/bravery-in-the-sand into a temporary root, breaks one thing with a
+single text replacement and checks the problem list that `load_game` raises.  The expected
+line is the line where the replaced text begins in the broken file, unless the case names a
+snippet of the broken file (`at`) whose line is where the problem belongs (a missing key is
+reported at its parent mapping, a bad path step at the second hex of the pair, ...).
+"""
+from __future__ import annotations
+
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import builder.paths
+from builder.build import build_game
+from builder.cli import app
+from builder.model import SourceError, SourceProblem, load_game
+
+SLUG = "bravery-in-the-sand"
+REPO_SOURCES = Path(__file__).resolve().parent.parent / "sources" / SLUG
+
+
+@pytest.fixture
+def game_dir(tmp_path: Path) -> Path:
+    """A private copy of the game's sources under tmp_path/sources/<slug>."""
+    dest = tmp_path / "sources" / SLUG
+    shutil.copytree(REPO_SOURCES, dest)
+    return dest
+
+
+def break_file(game_dir: Path, rel: str, old: str, new: str | bytes, at: str | None = None) -> int:
+    """Replace the one occurrence of `old` in `rel` by `new`; return the expected problem line.
+
+    That is the 1-based line where the replaced text begins in the broken file, or, with `at`,
+    the line where the (unique) snippet `at` begins in the broken file.
+    """
+    path = game_dir / rel
+    data = path.read_bytes()
+    old_b = old.encode("utf-8")
+    new_b = new if isinstance(new, bytes) else new.encode("utf-8")
+    assert data.count(old_b) == 1, f"{old!r} occurs {data.count(old_b)} times in {rel}"
+    start = data.index(old_b)
+    broken = data.replace(old_b, new_b, 1)
+    path.write_bytes(broken)
+    if at is not None:
+        at_b = at.encode("utf-8")
+        assert broken.count(at_b) == 1, f"{at!r} occurs {broken.count(at_b)} times in the broken {rel}"
+        start = broken.index(at_b)
+    return broken[:start].count(b"\n") + 1
+
+
+def problems_of(game_dir: Path) -> list[SourceProblem]:
+    with pytest.raises(SourceError) as info:
+        load_game(game_dir)
+    problems = info.value.problems
+    assert problems, "a SourceError must list at least one problem"
+    assert all(isinstance(p, SourceProblem) for p in problems)
+    return problems
+
+
+def find(problems: list[SourceProblem], rel: str, line: int, fragment: str) -> SourceProblem:
+    """The problem in `rel` at `line` whose message contains `fragment` (fails with the full list)."""
+    for p in problems:
+        if p.file.endswith(f"{SLUG}/{rel}") and p.line == line and fragment in p.message:
+            return p
+    listing = "\n".join(f"  {p}" for p in problems)
+    pytest.fail(f"no problem '{fragment}' at {rel}:{line}; got:\n{listing}")
+
+
+@dataclass(frozen=True)
+class Case:
+    id: str
+    file: str
+    old: str
+    new: str | bytes
+    fragment: str
+    hint: str | None = None  # a fragment the hint must contain
+    at: str | None = None  # a snippet of the broken file where the problem belongs
+
+    def param(self):
+        return pytest.param(self, id=self.id)
+
+
+CASES = [
+    # ---- not YAML at all -----------------------------------------------------------------
+    Case("yaml-bad-indentation", "map.yaml", "  dy: 96 ", "   dy: 96 ", "invalid YAML", hint="indentation"),
+    Case("yaml-unclosed-bracket", "map.yaml", "area: [20, 20, 1400, 785]", "area: [20, 20, 1400, 785",
+         "expected ',' or ']'"),
+    Case("yaml-duplicate-key", "units.yaml", '    short: "I/8 Pz"\n', '    short: "I/8 Pz"\n    short: "I/8"\n',
+         "duplicate key 'short'", hint="each key may appear once", at='    short: "I/8"\n'),
+    Case("yaml-unclosed-quote", "scenarios/campaign.yaml", "{marker: rommel, track: spare, box: Markers}",
+         '{marker: rommel, track: spare, box: "Markers}', "invalid YAML", hint="close the '\"'",
+         at='"Markers}'),
+    Case("yaml-recursive-alias", "game.yaml", "title: Bravery in the Sand\n", "title: &t [*t]\n",
+         "an alias refers to the collection that contains it"),
+    Case("not-utf8", "game.yaml", "title: Bravery in the Sand\n", b"title: Bravoure dans le d\xe9sert\n", "not UTF-8",
+         hint="UTF-8"),
+    # ---- schema: keys, types and allowed values -----------------------------------------
+    Case("unknown-key-typo", "game.yaml", "title: Bravery in the Sand\n", "titel: Bravery in the Sand\n",
+         "unknown key 'titel'", hint="did you mean 'title'"),
+    Case("unknown-key-over-a-block", "game.yaml", "counter:\n", "countr:\n", "unknown key 'countr'",
+         hint="did you mean 'counter'"),
+    Case("missing-required-key", "terrain.yaml", 'hexside_default_cost: 2        # rule 6.1.3: desert hexside\n', "",
+         "missing key 'hexside_default_cost'", hint="add 'hexside_default_cost:'", at="hex_terrain:\n"),
+    Case("strength-level-not-A-D", "units.yaml", 'short: "I/8 Pz"\n    formation: "15PZ"\n    type: armor\n    level: A',
+         'short: "I/8 Pz"\n    formation: "15PZ"\n    type: armor\n    level: E', "'E' is not allowed",
+         hint="A, B, C, D", at="level: E"),
+    Case("movement-not-a-number", "units.yaml", 'short: "II/8 Pz"\n    formation: "15PZ"\n    type: armor\n    level: A\n    ma: 3',
+         'short: "II/8 Pz"\n    formation: "15PZ"\n    type: armor\n    level: A\n    ma: three', "units.1.ma",
+         hint="whole number", at="ma: three"),
+    Case("bad-colour", "terrain.yaml", '{id: desert, name: Desert, colour: "#ead9ae"',
+         '{id: desert, name: Desert, colour: "#12345"', "hex_terrain.0.colour"),
+    Case("reconstructed-without-reason", "map.yaml",
+         "exit: true, provenance: reconstructed, reason: the coast road leaves the map east of Halfaya Pass}",
+         "exit: true, provenance: reconstructed}", "needs a one-line 'reason'", at='{hex: "0314"'),
+    Case("marker-face-out-of-range", "scenarios/campaign.yaml", "{marker: rommel, track: spare, box: Markers}",
+         "{marker: rommel, track: spare, box: Markers, face: 3}", "markers.22.face"),
+    # ---- references between files ---------------------------------------------------------
+    Case("unit-formation-typo", "units.yaml", 'short: "I/8 Pz"\n    formation: "15PZ"',
+         'short: "I/8 Pz"\n    formation: "15PX"', "unknown formation '15PX'", hint="did you mean '15PZ'",
+         at='formation: "15PX"'),
+    Case("duplicate-unit-id", "units.yaml", "- id: 15pz-8pz-2", "- id: 15pz-8pz-1", "duplicate unit id '15pz-8pz-1'"),
+    Case("scenario-hex-off-map", "scenarios/campaign.yaml", '{formation: 15PZ, hex: "0608"}',
+         '{formation: 15PZ, hex: "0999"}', "hex '0999' is not on the map"),
+    Case("scenario-unknown-formation", "scenarios/campaign.yaml", "{formation: 21PZ,", "{formation: 21PX,",
+         "unknown formation '21PX'", hint="did you mean '21PZ'"),
+    Case("scenario-unknown-unit", "scenarios/campaign.yaml", "markers:\n  # rule 3: Commonwealth control",
+         'units:\n  - {unit: 15pz-115sx, hex: "0608"}\nmarkers:\n  # rule 3: Commonwealth control',
+         "unknown unit '15pz-115sx'", hint="did you mean '15pz-115sr'", at="{unit: 15pz-115sx"),
+    Case("marker-face-beyond-its-faces", "scenarios/campaign.yaml", "{marker: rommel, track: spare, box: Markers}",
+         "{marker: rommel, track: spare, box: Markers, face: 2}", "marker rommel has 1 face(s)",
+         hint="use face 1, its only face"),
+    Case("place-unknown-terrain", "map.yaml", '{hex: "0904", name: Tobruk, terrain: fort,',
+         '{hex: "0904", name: Tobruk, terrain: frot,', "unknown terrain 'frot'", hint="did you mean 'fort'"),
+    Case("road-path-not-adjacent", "map-terrain.yaml", "- '0802'", "- '0302'", "0801 and 0302 are not adjacent"),
+    Case("map-terrain-unknown-terrain-key", "map-terrain.yaml", "  sea:\n", "  sae:\n", "unknown terrain 'sae'",
+         hint="did you mean 'sea'"),
+    Case("hexside-run-not-a-hexside", "map-terrain.yaml", "- '0605/0705'\n    - '0606/0705'\n  - name: Sidi Rezegh escarpment (northern)",
+         "- '0605/0709'\n    - '0606/0705'\n  - name: Sidi Rezegh escarpment (northern)", "0605/0709 is not a hexside"),
+    Case("formation-unknown-nationality", "units.yaml", '- id: "15PZ"\n    name: "15th Panzer Division"\n    nationality: german',
+         '- id: "15PZ"\n    name: "15th Panzer Division"\n    nationality: germn', "unknown nationality 'germn'",
+         hint="did you mean 'german'", at="nationality: germn"),
+]
+
+
+@pytest.mark.parametrize("case", [c.param() for c in CASES])
+def test_broken_source_is_reported_at_its_line(game_dir: Path, case: Case):
+    line = break_file(game_dir, case.file, case.old, case.new, case.at)
+    problem = find(problems_of(game_dir), case.file, line, case.fragment)
+    assert problem.file == f"sources/{SLUG}/{case.file}"
+    assert problem.column >= 1
+    assert str(problem).startswith(f"sources/{SLUG}/{case.file}:{line}:{problem.column}: ")
+    if case.hint is not None:
+        assert case.hint in problem.hint, f"hint {problem.hint!r} lacks {case.hint!r}"
+
+
+def test_missing_source_file_is_reported_at_its_first_line(game_dir: Path):
+    (game_dir / "markers.yaml").unlink()
+    problem = find(problems_of(game_dir), "markers.yaml", 1, "missing source file")
+    assert (problem.line, problem.column) == (1, 1)
+    assert str(problem).startswith(f"sources/{SLUG}/markers.yaml:1:1: missing source file")
+
+
+def test_the_unchanged_sources_load(game_dir: Path):
+    """The baseline: without a mutation the copy loads, so every failure above is the mutation's."""
+    game = load_game(game_dir)
+    assert game.slug == SLUG
+
+
+# ---- the command line ------------------------------------------------------------------------
+@pytest.fixture
+def cli_root(tmp_path: Path, game_dir: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setattr(builder.paths, "ROOT", tmp_path)
+    return tmp_path
+
+
+def _stderr(result) -> str:
+    # typer >= 0.15 (and click >= 8.2) keep stderr apart from stdout; `output` mixes both.
+    return result.stderr
+
+
+def _flat(text: str) -> str:
+    # Tolerate the console wrapping a long message over several lines.
+    return " ".join(text.split())
+
+
+def test_problems_in_several_files_are_all_reported_at_once(cli_root: Path, game_dir: Path):
+    # Both are cross-file problems, found in the same pass (schema problems stop the loader
+    # before the cross-file checks, whose input they would make meaningless).
+    units_line = break_file(game_dir, "units.yaml", 'short: "I/8 Pz"\n    formation: "15PZ"',
+                            'short: "I/8 Pz"\n    formation: "15PX"', at='formation: "15PX"')
+    scenario_line = break_file(game_dir, "scenarios/campaign.yaml", '{formation: 15PZ, hex: "0608"}',
+                               '{formation: 15PZ, hex: "0999"}')
+
+    problems = problems_of(game_dir)
+    assert len(problems) == 2, "\n".join(map(str, problems))
+    find(problems, "units.yaml", units_line, "unknown formation '15PX'")
+    find(problems, "scenarios/campaign.yaml", scenario_line, "hex '0999' is not on the map")
+
+    result = CliRunner().invoke(app, ["check", SLUG])
+    assert result.exit_code == 1, result.output
+    err = _flat(_stderr(result))
+    assert f"sources/{SLUG}/units.yaml:{units_line}:" in err
+    assert f"sources/{SLUG}/scenarios/campaign.yaml:{scenario_line}:" in err
+    assert f"{len(problems)} problem(s); nothing was written." in err
+    assert not (cli_root / "generated").exists()
+
+
+def test_failed_build_exits_1_prints_file_line_and_writes_nothing(cli_root: Path, game_dir: Path):
+    line = break_file(game_dir, "scenarios/campaign.yaml", '{formation: 15PZ, hex: "0608"}',
+                      '{formation: 15PZ, hex: "0999"}')
+    result = CliRunner().invoke(app, ["build", SLUG])
+    assert result.exit_code == 1, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    err = _flat(_stderr(result))
+    assert f"sources/{SLUG}/scenarios/campaign.yaml:{line}:" in err
+    assert "hex '0999' is not on the map" in err
+    assert "nothing was written" in err
+    assert "built" not in result.stdout
+    assert not (cli_root / "generated" / SLUG).exists()
+    assert not (cli_root / "generated").exists()
+
+
+def test_failed_build_leaves_the_previous_outputs_byte_identical(tmp_path: Path, game_dir: Path):
+    result = build_game(SLUG, root=tmp_path)
+    out = tmp_path / "generated" / SLUG
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    assert {f"{SLUG}.vmod", "map.png"} <= set(before) == {p.name for p in result.outputs}
+    assert all(before.values())
+
+    break_file(game_dir, "units.yaml", 'short: "I/8 Pz"\n    formation: "15PZ"', 'short: "I/8 Pz"\n    formation: "15PX"')
+    with pytest.raises(SourceError) as info:
+        build_game(SLUG, root=tmp_path)
+    assert any("unknown formation '15PX'" in p.message for p in info.value.problems)
+
+    after = {p.name: p.read_bytes() for p in out.iterdir()}
+    assert after == before  # same files (no temporaries left behind), same bytes
