@@ -1,0 +1,1 @@
+"""Replaying a game record into board states, step by step."""
