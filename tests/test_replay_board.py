@@ -46,3 +46,31 @@ def test_our_own_setup_replays_to_rule_3(built, game):
     assert len(control) == 13
     units = [p for p in board.on_map() if p.properties().get("Kind") == "unit"]
     assert len(units) == len(game.units) and all(p.layer_level("Step") == 1 for p in units)
+
+
+@pytest.mark.parametrize("log,build,sizes", [
+    ("kassala-3.7", "engine-logs/kassala-numbered.buildFile.xml", {"Kassala": (5000, 5000)}),
+    ("ragnarok-3.7", "ragnarok/buildFile.xml", {"Map": (3300, 2450)}),
+    ("ragnarok-3.8", "ragnarok/buildFile.xml", {"Map": (3300, 2450)}),
+])
+def test_location_names_match_the_engine(log, build, sizes):
+    """Hex grids (plain and sideways-descending in a zone), square-grid zones, named zones."""
+    from validators.vlog.modulegrid import read_module_grids
+
+    maps = read_module_grids((ENGINE.parent / build).read_bytes(), board_sizes=sizes)
+    expected = json.loads((ENGINE / f"{log}.expected.json").read_text())["pieces_after_log"]
+    for e in expected:
+        x, y = map(int, e["pos"].split(","))
+        assert maps[e["map"]].location(x, y) == e["location"], e
+
+
+def test_our_module_names_hexes_like_our_geometry(built, game):
+    from validators.vlog.modulegrid import read_vmod_grids
+
+    root, _, _ = built
+    (spec,) = read_vmod_grids(root / "generated" / "bravery-in-the-sand" / "bravery-in-the-sand.vmod").values()
+    for label in game.geometry.labels:
+        assert spec.location(*game.geometry.centre(label)) == label
+    assert spec.location(*game.track_box_centre("turn", "3")) == "Turn 3"
+    deck = game.map.decks[0]
+    assert spec.location(deck.origin[0] + deck.box[0] // 2, deck.origin[1] + deck.box[1] // 2) == "Mug"

@@ -79,7 +79,7 @@ def _hex_polygon(cx: int, cy: int, dx: float, dy: float) -> list[tuple[int, int]
     ]
 
 
-def _area_contains(poly: list[tuple[int, int]], x: float, y: float) -> bool:
+def polygon_contains(poly: list[tuple[int, int]], x: float, y: float) -> bool:
     """java.awt.geom.Area.contains: left/top edges inside, right/bottom outside."""
     xs = [p[0] for p in poly]
     ys = [p[1] for p in poly]
@@ -108,11 +108,11 @@ def snap(g: GridParams, x: float, y: float) -> tuple[int, int]:
     else:
         ny = math.floor((y - g.y0) / g.dy)
     c = raw_centre(gu, nx, ny)
-    if not _area_contains(_hex_polygon(*c, g.dx, g.dy), x, y):
+    if not polygon_contains(_hex_polygon(*c, g.dx, g.dy), x, y):
         offsets = [(-1, -1), (-1, 0), (1, -1), (1, 0)] if nx % 2 == 0 else [(-1, 0), (-1, 1), (1, 0), (1, 1)]
         for ox, oy in offsets:
             c2 = raw_centre(gu, nx + ox, ny + oy)
-            if _area_contains(_hex_polygon(*c2, g.dx, g.dy), x, y):
+            if polygon_contains(_hex_polygon(*c2, g.dx, g.dy), x, y):
                 c = c2
                 break
     return (c[1], c[0]) if g.sideways else c
