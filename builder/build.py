@@ -1,15 +1,18 @@
-"""Build one game: load the sources, render, write the module and the map atomically.
+"""Build one game: load the sources, render, write the module, the map and the counter sheets atomically.
 
 Nothing is written unless the sources load without a problem and every output is ready.
 """
 from __future__ import annotations
 
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from builder.model import load_game
+from builder.model import SourceError, load_game
+from builder.model.load import SourceProblem
 from builder.paths import generated_dir, sources_dir
+from builder.render.sheets import SheetError, render_sheets, sheet_options
 from builder.vassal.archive import write_atomic
 from builder.vassal.module import build_vmod
 
@@ -24,10 +27,19 @@ def build_game(slug: str, root: Path | None = None, step: Callable[[str], None] 
     """Raises SourceError (nothing written) when the sources have problems."""
     step("sources")
     game = load_game(sources_dir(root) / slug)
-    vmod, board_png = build_vmod(game, step)
+    try:
+        sheet = sheet_options(game)  # the print settings of game.yaml
+    except SheetError as exc:
+        raise SourceError([SourceProblem(f"sources/{slug}/game.yaml", 1, 1, str(exc), "see `hexforge sheets --help`")])
+    with ThreadPoolExecutor(1) as pool:  # the counter sheet PDF is drawn beside the module
+        pdf = pool.submit(render_sheets, game, sheet)
+        vmod, board_png = build_vmod(game, step)
+        step("counter sheets")
+        pdf_bytes = pdf.result()
     step("write")
     out = generated_dir(root) / slug
-    outputs = [(out / f"{slug}.vmod", vmod), (out / "map.png", board_png)]
+    outputs = [(out / f"{slug}.vmod", vmod), (out / "map.png", board_png),
+               (out / f"{slug}-counters.pdf", pdf_bytes)]
     for path, data in outputs:
         write_atomic(path, data)
     return BuildResult(slug, [p for p, _ in outputs])

@@ -82,6 +82,47 @@ def build(game: str = typer.Argument(None, help="game slug (see `hexforge list`)
         raise typer.Exit(1)
 
 
+@app.command()
+def sheets(game: str = typer.Argument(None, help="game slug (see `hexforge list`)"),
+           all_games: bool = typer.Option(False, "--all", help="every game"),
+           page: str = typer.Option(None, "--page", help="a4 | letter (default: game.yaml print.page)"),
+           margin: str = typer.Option(None, "--margin", help="page margin, e.g. 10mm or 0.5in (default: game.yaml)"),
+           bleed: str = typer.Option(None, "--bleed", help="art past each cut line, e.g. 1/16in or 1.5mm; 0: none"),
+           layout: str = typer.Option("duplex", "--layout", help="duplex (backs on the next page) | fold"),
+           dpi: int = typer.Option(300, "--dpi", help="counter art resolution, 300 to 1200")) -> None:
+    """Write generated/<game>/<game>-counters.pdf: print-ready counter sheets, fronts and backs."""
+    from builder.paths import generated_dir
+    from builder.render.sheets import SheetError, render_sheets, sheet_options
+    from builder.vassal.archive import write_atomic
+
+    slugs = games() if all_games else [game] if game else []
+    if not slugs:
+        err.print("name a game or use --all", markup=False)
+        raise typer.Exit(2)
+    for slug in slugs:
+        _known(slug)
+    failed = False
+    for slug in slugs:
+        t0 = time.perf_counter()
+        try:
+            g = load_game(sources_dir() / slug)
+        except SourceError as exc:
+            _report(exc)
+            failed = True
+            continue
+        try:
+            opts = sheet_options(g, page=page, margin=margin, bleed=bleed, layout=layout, dpi=dpi)
+        except SheetError as exc:
+            err.print(f"{slug}: {exc}", markup=False)
+            raise typer.Exit(2)
+        path = generated_dir() / slug / f"{slug}-counters.pdf"
+        write_atomic(path, render_sheets(g, opts))
+        shown = path.relative_to(Path.cwd()) if path.is_relative_to(Path.cwd()) else path
+        out.print(f"{slug}: wrote {shown} ({opts.page}, {opts.layout}) in {time.perf_counter() - t0:.2f} s", markup=False)
+    if failed:
+        raise typer.Exit(1)
+
+
 @app.command("fit-map")
 def fit_map(game: str) -> None:
     """Reconstruct map-terrain.yaml from geography.yaml (see builder/model/geofit.py)."""

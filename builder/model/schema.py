@@ -74,6 +74,20 @@ class Chart(Strict):
     table: Ident  # a file in tables/
 
 
+# a printed length: 10mm, 0.5in, 1/16in, 0.4cm, 12pt, 0.25" (0 alone is allowed)
+Length = Annotated[str, StringConstraints(
+    pattern=r'^\s*(0|(\d+(\.\d+)?|\d+/\d+)\s*(mm|cm|in|pt|"))\s*$')]
+
+
+class PrintSettings(Sourced):
+    """Counter sheets (`hexforge sheets`): paper, margins, bleed and the sheet title."""
+
+    page: Literal["a4", "letter"] = "a4"
+    margin: Length = "10mm"
+    bleed: Length = "0"
+    title: str | None = Field(default=None, max_length=80)
+
+
 class GameFile(Strict):
     title: Text
     version: Text
@@ -85,6 +99,7 @@ class GameFile(Strict):
     turns: Turns
     dice: list[Dice] = []
     charts: list[Chart] = []
+    print: PrintSettings = PrintSettings()
 
 
 # ---- terrain.yaml ------------------------------------------------------------------------

@@ -44,7 +44,7 @@ def _canvas(px: int, colour: str) -> tuple[Image.Image, ImageDraw.ImageDraw, int
 
 
 def _finish(img: Image.Image, px: int) -> Image.Image:
-    return img.resize((px, px), Image.LANCZOS)
+    return img.reduce(SS) if img.width == px * SS else img.resize((px, px), Image.LANCZOS)
 
 
 def _centred(d: ImageDraw.ImageDraw, xy, text: str, f, fill: str) -> None:
@@ -118,7 +118,7 @@ def draw_moved_flag(px: int = 18) -> Image.Image:
     d = ImageDraw.Draw(img)
     d.ellipse([SS, SS, n - SS, n - SS], fill="#c0392b", outline="#ffffff", width=2 * SS)
     d.text((n / 2, n / 2), "M", font=font("black", int(n * 0.6)), fill="#ffffff", anchor="mm")
-    return img.resize((px, px), Image.LANCZOS)
+    return img.reduce(SS) if img.width == px * SS else img.resize((px, px), Image.LANCZOS)
 
 
 def all_faces(game: Game) -> list[FaceArt]:
