@@ -123,7 +123,9 @@ def test_module_components_players_expect(built):
     root = _xml(z)
     assert [e.text for e in root.find(V + "module.PlayerRoster")] == ["Axis", "Commonwealth"]
     dice = {e.get("name"): e for e in root.iter(V + "module.DiceButton")}
-    assert dice["1d6"].get("nDice") == "1" and dice["Nd6"].get("prompt") == "true"
+    assert dice["Axis 1d6"].get("nDice") == "1" and dice["Axis dice"].get("prompt") == "true"
+    assert dice["Commonwealth 1d6"].get("nDice") == "1" and dice["Commonwealth dice"].get("prompt") == "true"
+    assert all("$result$" in d.get("reportFormat") for d in dice.values())  # every die is reported
     (deck,) = list(root.iter(V + "module.map.DrawPile"))
     assert deck.get("shuffle") == "Always" and deck.get("name") == "Mug"
     (counter,) = list(root.iter(V + "module.turn.CounterTurnLevel"))

@@ -30,6 +30,9 @@ def _game_file(col: Collector, game: Game, doc: Located) -> None:
     for i, n in enumerate(game.info.nationalities):
         if n.side not in sides:
             col.at(doc, ("nationalities", i, "side"), f"unknown side {n.side!r}", did_you_mean(n.side, sides))
+    for i, d in enumerate(game.info.dice):
+        if d.side is not None and d.side not in sides:
+            col.at(doc, ("dice", i, "side"), f"unknown side {d.side!r}", did_you_mean(d.side, sides))
     for i, c in enumerate(game.info.charts):
         if c.table not in game.tables:
             col.at(doc, ("charts", i, "table"), f"no table {c.table!r} in tables/", did_you_mean(c.table, game.tables))

@@ -67,6 +67,7 @@ class Dice(Strict):
     dice: int | None = Field(default=None, ge=1, le=30)  # None: asks how many
     sides: int = Field(default=6, ge=2, le=100)
     tooltip: str = ""
+    side: Ident | None = None  # the side this button rolls for: the log then shows who rolled
 
 
 class Chart(Strict):

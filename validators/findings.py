@@ -1,0 +1,58 @@
+"""What the auditor reports: one `Finding` per broken rule (or game-ending event), with the
+numbers that explain it.  A finding never stops the replay: VASSAL already applied the move,
+so later checks must see the real board (style.md principle 5).
+"""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+
+@dataclass(frozen=True)
+class Finding:
+    step: int  # 1-based index of the logged step (0: the starting position)
+    turn: int | None
+    side: str | None  # the side that acted, when known
+    piece: str | None  # piece name as VASSAL shows it
+    from_hex: str | None
+    to_hex: str | None
+    rule: str  # rulebook number, e.g. "6.1.4"
+    message: str  # explanation with the numbers, e.g. "cost 3.5 MP via 0605-0606-0607 > MA 3"
+    kind: str = "violation"  # violation | event (e.g. a decisive victory, 13.1)
+    path: tuple[str, ...] = field(default=())  # hexes of the move, for the map picture
+    phase: str | None = None
+
+    def to_json(self) -> dict:
+        d = asdict(self)
+        d["from"], d["to"] = d.pop("from_hex"), d.pop("to_hex")
+        d["path"] = list(self.path)
+        return d
+
+
+@dataclass(frozen=True)
+class MatchSummary:
+    """Facts about the whole match, for the report header."""
+
+    steps: int
+    turns: tuple[int, ...]
+    dice_by_side: dict[str, int]
+    undo_count: int
+    last_turn: int | None = None
+
+
+@dataclass(frozen=True)
+class AuditReport:
+    game: str
+    log: str
+    summary: MatchSummary
+    findings: tuple[Finding, ...]
+
+    @property
+    def violations(self) -> list[Finding]:
+        return [f for f in self.findings if f.kind == "violation"]
+
+    def to_json(self) -> dict:
+        return {"game": self.game, "log": self.log, "steps": self.summary.steps,
+                "summary": {"turns": list(self.summary.turns), "dice_by_side": self.summary.dice_by_side,
+                            "undo_count": self.summary.undo_count, "last_turn": self.summary.last_turn},
+                "violations": [f.to_json() for f in self.violations],
+                "events": [f.to_json() for f in self.findings if f.kind != "violation"]}
