@@ -74,3 +74,24 @@ def test_our_module_names_hexes_like_our_geometry(built, game):
     assert spec.location(*game.track_box_centre("turn", "3")) == "Turn 3"
     deck = game.map.decks[0]
     assert spec.location(deck.origin[0] + deck.box[0] // 2, deck.origin[1] + deck.box[1] // 2) == "Mug"
+
+
+def test_zxvt_final_positions_are_the_ones_its_chat_lines_announce():
+    """A 3.2.17 log: every 'X created in L' report names the location our replay computes."""
+    import re
+
+    from validators.replay.replayer import Added, Replayer, Said
+    from validators.vlog.modulegrid import read_module_grids
+
+    zxvt = ENGINE.parent / "zxvt"
+    replayer = Replayer(read_record(zxvt / "5x5_startup.vlog"), read_module_grids((zxvt / "buildFile").read_bytes()))
+    announced, placed = {}, {}
+    for _, events in replayer.steps():
+        for e in events:
+            if isinstance(e, Said) and (m := re.match(r"\* (.+) created in (\S+)", e.text)):
+                announced.setdefault(m[1], []).append(m[2])
+            elif isinstance(e, Added):
+                placed.setdefault(e.piece.name, []).append(e.where.label)
+    assert announced == placed and len(announced) == 4
+    final = sorted((p.name, replayer.piece_where(p).label) for p in replayer.board.on_map())
+    assert final == sorted((name, loc) for name, locs in announced.items() for loc in locs)

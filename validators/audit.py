@@ -1,0 +1,42 @@
+"""Audit one log: read it, replay it, run the game's rules, summarise the match."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from builder.model.game import Game
+from builder.vassal.buildfile import build_xml, plan
+from validators.findings import AuditReport, MatchSummary
+from validators.games import rules_for
+from validators.replay.replayer import Replayer
+from validators.vlog.container import LogFormatError
+from validators.vlog.modulegrid import MapSpec, read_module_grids
+from validators.vlog.reader import GameRecord, read_record
+
+
+def module_grids(game: Game) -> dict[str, MapSpec]:
+    """Location names exactly as in the module we build for this game (no images needed)."""
+    b = game.map.board
+    return read_module_grids(build_xml(plan(game, [], [])), board_sizes={b.name: (b.width, b.height)})
+
+
+def check_module(game: Game, record: GameRecord) -> None:
+    """Refuse a log written with another game's module (its moduledata names the module)."""
+    name = record.source.metadata.get("module.name")
+    if name and name != game.info.title:
+        raise LogFormatError(f"{record.source.path}: a log of module {name!r}, not {game.info.title!r}")
+
+
+def audit_record(game: Game, record: GameRecord, grids: dict[str, MapSpec] | None = None) -> AuditReport:
+    check_module(game, record)
+    replayer = Replayer(record, grids or module_grids(game))
+    auditor = rules_for(game.slug)(game, replayer)
+    findings = auditor.run()
+    turns = sorted({f.turn for f in findings if f.turn is not None} | ({auditor.turn} if auditor.turn else set()))
+    summary = MatchSummary(len(record.steps), tuple(turns), dict(sorted(auditor.dice_by_side.items())),
+                           sum(1 for s in record.steps if s.is_undo), auditor.turn)
+    return AuditReport(game.slug, record.source.path, summary, tuple(findings))
+
+
+def audit_file(game: Game, log: Path, grids: dict[str, MapSpec] | None = None) -> AuditReport:
+    """Raises LogFormatError when the file cannot be read as a log of this game."""
+    return audit_record(game, read_record(log), grids)

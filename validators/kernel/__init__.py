@@ -1,0 +1,1 @@
+"""Rules machinery shared by every game: terrain costs and path search, read from the sources."""

@@ -1,0 +1,201 @@
+"""From logged commands to game events: who moved what from where to where, flips, dice.
+
+The replayer applies each effective step to a `Board` and describes what changed in terms a
+rules module reads: `Moved`, `Flipped`, `Added`, `Removed`, `Rolled`, `TurnChanged`, `Said`.
+Steps undone in the log (VASSAL 3.6.7+ undo markers) are treated as never made: the undone
+step and the undo step are both left out, which leaves the same board.
+"""
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from builder.vassal.sequence import split
+from validators.replay.board import Board, Piece
+from validators.vlog.commands import AddPiece, ChangePiece, Chat, MovePiece, RemovePiece, Turn
+from validators.vlog.modulegrid import OFFBOARD, MapSpec
+from validators.vlog.reader import GameRecord, Step
+
+_DICE = re.compile(r"^\*{2,3} (?P<name>.+?) = (?P<result>-?\d+(?:,-?\d+)*) \*\*\*\s*(?:<|&lt;)(?P<player>.*?)(?:>|&gt;)\s*$")
+
+
+@dataclass(frozen=True)
+class Where:
+    map: str | None
+    x: int
+    y: int
+    label: str  # hex label, zone or deck name, or "offboard"
+
+
+@dataclass(frozen=True)
+class Moved:
+    piece: Piece
+    old: Where
+    new: Where
+    player: str | None
+
+
+@dataclass(frozen=True)
+class Flipped:
+    piece: Piece
+    layer: str
+    old: int
+    new: int
+    where: Where
+
+
+@dataclass(frozen=True)
+class Added:
+    piece: Piece
+    where: Where
+
+
+@dataclass(frozen=True)
+class Removed:
+    piece: Piece
+    where: Where
+
+
+@dataclass(frozen=True)
+class Rolled:
+    button: str
+    dice: tuple[int, ...]
+    player: str
+
+
+@dataclass(frozen=True)
+class TurnChanged:
+    turn: int | None
+    phase_index: int | None
+
+
+@dataclass(frozen=True)
+class Said:
+    text: str
+
+
+Event = Moved | Flipped | Added | Removed | Rolled | TurnChanged | Said
+
+
+def parse_dice(chat: str) -> Rolled | None:
+    m = _DICE.match(html.unescape(chat) if "&" in chat and "&lt;" not in chat else chat)
+    if not m:
+        return None
+    return Rolled(m["name"], tuple(int(x) for x in m["result"].split(",")), html.unescape(m["player"]))
+
+
+def parse_turn_state(state: str) -> TurnChanged:
+    """TURN state: currentLevel | level1 (current;sub;loop;limit;sublevel...) (§4.6)."""
+    levels = split(state, "|")
+    if len(levels) < 2:
+        return TurnChanged(None, None)
+    top = split(levels[1], ";")
+    try:
+        turn = int(top[0])
+    except (ValueError, IndexError):
+        turn = None
+    phase = None
+    if len(top) > 4 and top[4]:
+        try:
+            phase = int(split(top[4], ";")[0])
+        except ValueError:
+            phase = None
+    return TurnChanged(turn, phase)
+
+
+def effective_steps(record: GameRecord) -> list[Step]:
+    """The steps that count: every undo retracts the latest step not yet retracted."""
+    done: list[Step] = []
+    for step in record.steps:
+        if step.is_undo:
+            if done:
+                done.pop()
+        else:
+            done.append(step)
+    return done
+
+
+class Replayer:
+    def __init__(self, record: GameRecord, grids: dict[str, MapSpec]):
+        self.record, self.grids = record, grids
+        self.board = Board()
+        self._where: dict[tuple[str | None, int, int], Where] = {}
+        self.initial_turn = TurnChanged(None, None)
+        for c in record.setup:
+            self.board.apply(c)
+            if isinstance(c, Turn):
+                self.initial_turn = parse_turn_state(c.state)
+
+    def where(self, map_id: str | None, x: int, y: int) -> Where:
+        key = (map_id, x, y)
+        found = self._where.get(key)
+        if found is None:
+            spec = self.grids.get(map_id or "")
+            found = self._where[key] = Where(map_id, x, y, spec.location(x, y) if spec else OFFBOARD)
+        return found
+
+    def piece_where(self, p: Piece) -> Where:
+        return self.where(p.map, p.x, p.y)
+
+    def steps(self) -> Iterator[tuple[Step, list[Event]]]:
+        for step in effective_steps(self.record):
+            yield step, self._apply(step)
+
+    def _apply(self, step: Step) -> list[Event]:
+        events: list[Event] = []
+        for c in step.commands:
+            if isinstance(c, MovePiece):
+                events += self._move(c)
+            elif isinstance(c, ChangePiece) and c.id in self.board.pieces:
+                events += self._change(c)
+            elif isinstance(c, AddPiece):
+                self.board.apply(c)
+                if c.type != "stack" and c.id in self.board.pieces:
+                    p = self.board.pieces[c.id]
+                    events.append(Added(p, self.piece_where(p)))
+            elif isinstance(c, RemovePiece):
+                p = self.board.pieces.get(c.id)
+                where = self.piece_where(p) if p else None
+                self.board.apply(c)
+                if p:
+                    events.append(Removed(p, where))
+            elif isinstance(c, Chat):
+                roll = parse_dice(c.text)
+                events.append(roll if roll else Said(c.text))
+            elif isinstance(c, Turn):
+                events.append(parse_turn_state(c.state))
+            else:
+                self.board.apply(c)
+        return events
+
+    def _move(self, c: MovePiece) -> list[Event]:
+        if c.id in self.board.stacks:
+            ids = list(self.board.stacks[c.id].children)
+        else:
+            ids = [c.id]
+        before = {i: self.piece_where(self.board.pieces[i]) for i in ids if i in self.board.pieces}
+        self.board.apply(c)
+        return [Moved(self.board.pieces[i], old, self.piece_where(self.board.pieces[i]), c.player)
+                for i, old in before.items() if i in self.board.pieces]
+
+    def _change(self, c: ChangePiece) -> list[Event]:
+        p = self.board.pieces[c.id]
+        old_levels = _layers(p)
+        old_where = self.piece_where(p)
+        self.board.apply(c)
+        new_levels = _layers(p)
+        return [Flipped(p, name, old_levels[name], level, old_where)
+                for name, level in new_levels.items() if old_levels.get(name) not in (None, level)]
+
+
+def _layers(p: Piece) -> dict[str, int]:
+    out = {}
+    for t in p.traits:
+        if t.prefix == "emb2;" and len(t.fields) > 18:
+            try:
+                out[t.fields[18]] = int(t.state)
+            except ValueError:
+                pass
+    return out
