@@ -219,7 +219,7 @@ class Auditor(BaseAuditor):
         if act.start_hex is None:
             act.start_hex = old
             act.trail = [old]
-            act.members = {q.id for q in self.units_in(old) if (u := self.unit_of(q)) and u.formation == act.formation}
+            act.members = {q.id for q in self.units_in(old) + [p] if (u := self.unit_of(q)) and u.formation == act.formation}
         if unit.formation == act.formation and p.id in act.members:
             return True
         if unit.formation == act.formation:
@@ -267,8 +267,13 @@ class Auditor(BaseAuditor):
         allowance = self._allowance(act, unit)
         path = trail[: trail.index(new, i) + 1] if new in trail else trail
         if spent > allowance + 1e-9:
-            self.find("6.2", f"cost {spent:g} MP via {'-'.join(path[path.index(act.start_hex):])} > MA {allowance:g}",
-                      p, act.start_hex, new, path)
+            direct = crossing(self.game, old, new) if self.game.geometry.adjacent(old, new) else None
+            via = '-'.join(path[path.index(act.start_hex):])
+            if direct is not None and direct.cost is None:
+                self.find(direct.rule or "6.1", f"{old} to {new} crosses a {direct.why} hexside: movement is "
+                          f"prohibited (the way round costs {spent:g} MP via {via} > MA {allowance:g})", p, old, new)
+            else:
+                self.find("6.2", f"cost {spent:g} MP via {via} > MA {allowance:g}", p, act.start_hex, new, path)
         if self._enemies(new, act.side) and not self._may_pass(act, new):
             act.stopped |= {q.id for q in self.units_in(new, act.side)} | {p.id}
             act.combat = act.combat if act.combat and act.combat.hex == new else self._open_combat(new, act.side)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from builder.vassal.pieces import Trait, unchain
-from builder.vassal.sequence import split
+from builder.vassal.sequence import join, split
 from validators.vlog.commands import AddPiece, ChangePiece, Command, MovePiece, RemovePiece
 
 
@@ -77,6 +77,7 @@ class Stack:
     x: int
     y: int
     children: list[str] = field(default_factory=list)
+    deck: bool = False  # a draw pile: pieces dropped on it join it even when it is empty
 
 
 def _position(state: str) -> tuple[str | None, int, int]:
@@ -109,6 +110,9 @@ class Board:
         if c.type == "stack":
             self._set_stack(pid, c.state)
             return
+        if c.type.startswith("deck;"):
+            self._set_deck(pid, c.state)
+            return
         p = Piece(pid, c.type, c.state)
         self.pieces[pid] = p
         self._place_from_state(p)
@@ -124,6 +128,9 @@ class Board:
             self._leave_stack(p)
 
     def _change(self, c: ChangePiece) -> None:
+        if c.id in self.stacks and self.stacks[c.id].deck:
+            self._set_deck(c.id, c.new_state)
+            return
         if c.id in self.stacks or (c.id not in self.pieces and split(c.new_state, ";")[-1:][0].startswith("@@")):
             self._set_stack(c.id, c.new_state)
             return
@@ -178,6 +185,14 @@ class Board:
                 p.stack = sid
                 self._set_pos(p, map_id, x, y)
 
+    def _set_deck(self, did: str, state: str) -> None:
+        """Deck state: map;x;y;faceDown;id,id,... (counters/Deck.getState)."""
+        f = split(state, ";")
+        map_id, x, y = _position(state)
+        children = [i for i in split(f[4], ",") if i] if len(f) > 4 else []
+        self._set_stack(did, join([map_id or "null", x, y, *children], ";"))
+        self.stacks[did].deck = True
+
     def _place_from_state(self, p: Piece) -> None:
         map_id, x, y = _position(p.traits[-1].state)
         self._set_pos(p, map_id, x, y)
@@ -194,7 +209,7 @@ class Board:
 
     def _stack_at(self, map_id: str | None, x: int, y: int) -> Stack | None:
         for s in self.stacks.values():
-            if s.map == map_id and s.x == x and s.y == y and s.children:
+            if s.map == map_id and s.x == x and s.y == y and (s.children or s.deck):
                 return s
         return None
 
