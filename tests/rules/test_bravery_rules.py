@@ -13,6 +13,10 @@ from tests.conftest import SLUG
 FORMATION_UNITS = {
     "15PZ": ["15pz-8pz-1", "15pz-8pz-2", "15pz-115sr", "15pz-33ar"],
     "7A": ["7a-7h", "7a-2rtr", "7a-6rtr", "7a-7sg"],
+    "ARI": ["ari-132tk", "ari-8bers", "ari-132ar"],
+    "90LT": ["90lt-155ir", "90lt-361ar", "90lt-iii-347"],
+    "PAV": ["pav-27inf", "pav-28inf"],
+    "21PZ": ["21pz-5pz-1", "21pz-5pz-2", "21pz-104sr", "21pz-155ar"],
 }
 
 
@@ -35,11 +39,11 @@ def rules(findings) -> list[str]:
     return [f.rule for f in findings if f.kind == "violation"]
 
 
-def start(w: LogWriter, phase: str = "Activations") -> None:
-    w.turn(1, "Chits into the mug")
-    for chit in ("chit-15pz#1", "chit-7a"):
+def start(w: LogWriter, phase: str = "Activations", chits=("chit-15pz#1", "chit-7a"), turn: int = 1) -> None:
+    w.turn(turn, "Chits into the mug")
+    for chit in chits:
         w.move(chit, "Mug")
-    w.turn(1, phase)
+    w.turn(turn, phase)
 
 
 def move_all(w: LogWriter, formation: str, *hexes: str) -> None:
@@ -119,3 +123,151 @@ def test_undone_moves_are_never_made(play):
         w.move("15pz-8pz-1", "0607")  # illegal (no chit) ...
         w.undo()  # ... and taken back
     assert rules(play(script)) == []
+
+
+def ari_attacks_22a(w: LogWriter, axis_dice=(6, 2, 3), cw_dice=(6, 6, 1)) -> None:
+    """Ariete (3 x C) moves along the track into 22nd Armoured (3 x B armor) at 0404 and fights a round."""
+    start(w, chits=("chit-ari", "chit-22a"))
+    w.move("chit-ari", "Activation 8")
+    move_all(w, "ARI", "0404")
+    w.roll("Axis dice", list(axis_dice), "Axis")
+    w.roll("Commonwealth dice", list(cw_dice), "Commonwealth")
+
+
+def test_7_combat_round_damage_and_retreat_by_the_book(play):
+    def script(w):
+        ari_attacks_22a(w)  # Axis 1 hit (a 6), Commonwealth 2 hits
+        w.flip("ari-132tk")
+        w.flip("ari-8bers")
+        w.flip("22a-2rgh")
+        move_all(w, "ARI", "0403")  # damaged: may retreat, back where it came from
+    assert rules(play(script)) == []
+
+
+def test_6_4_entering_an_enemy_hex_ends_movement(play):
+    def script(w):
+        start(w, chits=("chit-ari",))
+        w.move("chit-ari", "Activation 8")
+        move_all(w, "ARI", "0404")
+        w.move("ari-132tk", "0304")
+    assert rules(play(script)) == ["6.4"]
+
+
+def test_7_1_1_one_die_per_combat_strength_point(play):
+    def script(w):
+        ari_attacks_22a(w, axis_dice=(6, 2))  # Ariete has strength 3
+        w.flip("ari-132tk")
+        w.flip("ari-8bers")
+        w.flip("22a-2rgh")
+    found = [f for f in play(script) if f.kind == "violation"]
+    assert [f.rule for f in found] == ["7.1.1"]
+    assert "Axis rolled 2 dice in 0404; Combat Strength 3 gives 3" in found[0].message
+
+
+def test_7_2_3_damage_equals_the_enemy_hits(play):
+    def script(w):
+        ari_attacks_22a(w)
+        w.flip("ari-132tk")  # only 1 of the 2 hits taken
+        w.flip("22a-2rgh")
+        w.roll("Axis dice", [1, 1], "Axis")  # next round (strength 2.5): the first round closes
+        w.roll("Commonwealth dice", [1, 1], "Commonwealth")
+    assert rules(play(script)) == ["7.2.3"]
+
+
+def test_7_3_3_no_retreat_without_damage(play):
+    def script(w):
+        ari_attacks_22a(w, axis_dice=(1, 2, 3), cw_dice=(6, 1, 1))
+        w.flip("ari-132tk")
+        for u in ("22a-2rgh", "22a-3cly", "22a-4cly"):
+            w.move(u, "0405")  # the Commonwealth took no damage
+    assert rules(play(script)) == ["7.3.3"]
+
+
+def test_7_4_tank_recovery_needs_a_success(play):
+    def legal(w):
+        ari_attacks_22a(w, axis_dice=(6, 1, 1), cw_dice=(6, 1, 1))
+        w.flip("ari-132tk")
+        w.flip("22a-2rgh")
+        move_all(w, "ARI", "0403")  # Axis retreats; the Commonwealth stays and may recover
+        w.roll("Commonwealth dice", [6], "Commonwealth")  # 7.4.3: a 6 recovers
+        w.flip("22a-2rgh")
+
+    def illegal(w):
+        ari_attacks_22a(w, axis_dice=(6, 1, 1), cw_dice=(6, 1, 1))
+        w.flip("ari-132tk")
+        w.flip("22a-2rgh")
+        move_all(w, "ARI", "0403")
+        w.roll("Commonwealth dice", [5], "Commonwealth")  # a 5 is not enough for British armor
+        w.flip("22a-2rgh")
+    assert rules(play(legal)) == []
+    assert rules(play(illegal)) == ["7.4"]
+
+
+def test_6_6_italian_infantry_moves_only_with_a_german_stack(play):
+    def legal(w):
+        start(w, chits=("chit-90lt", "chit-dak#1"))
+        w.move("chit-90lt", "Activation 8")
+        move_all(w, "90LT", "0704")  # into Pavia's hex
+        w.move("chit-dak#1", "Activation 7")  # DAK: any one German division
+        move_all(w, "90LT", "0605")
+        move_all(w, "PAV", "0605")  # road hexside: 1/2 MP of Pavia's 1
+
+    def illegal(w):
+        start(w, chits=("chit-15pz#1",))
+        w.move("chit-15pz#1", "Activation 8")
+        w.move("pav-27inf", "0605")  # 15PZ is not in Pavia's hex
+    assert rules(play(legal)) == []
+    assert rules(play(illegal)) == ["6.6"]
+
+
+def test_10_1_rommel_directive_from_turn_4(play):
+    def script(w):
+        start(w, chits=("chit-dak#1",))
+        w.move("chit-dak#1", "Activation 8")
+        w.move("rommel", "Activation 8")
+    assert rules(play(script)) == ["10.1"]
+
+
+def test_11_replacements_and_5_1_4(play):
+    def script(w):
+        ari_attacks_22a(w, axis_dice=(6, 1, 1), cw_dice=(6, 1, 1))
+        w.flip("ari-132tk")
+        w.flip("22a-2rgh")
+        move_all(w, "ARI", "0403")
+        w.move("chit-ari", "Axis chits")  # rule 4: chits go back to their owners
+        w.move("chit-22a", "Commonwealth chits")
+        w.turn(2, "Replacements")
+        w.flip("22a-2rgh")  # 11.1: one replacement point brings it back to full strength
+        w.turn(2, "Chits into the mug")
+        w.move("chit-22a", "Mug")
+        w.turn(2, "Activations")
+        w.move("chit-22a", "Activation 9")  # 11.4 / 5.1.4: not this turn
+    assert rules(play(script)) == ["5.1.4"]
+
+
+def test_11_1_replacements_only_from_turn_2(play):
+    def script(w):
+        ari_attacks_22a(w, axis_dice=(6, 1, 1), cw_dice=(6, 1, 1))
+        w.flip("ari-132tk")
+        w.flip("22a-2rgh")
+        move_all(w, "ARI", "0403")
+        w.turn(1, "End of turn")
+        w.turn(1, "Replacements")  # going back to the phase: still turn 1
+        w.flip("22a-2rgh")
+    assert rules(play(script)) == ["11.1"]
+
+
+def test_12_1_control_follows_the_units_and_13_1_1_1(play):
+    def legal(w):
+        start(w, chits=("chit-21pz#1",))
+        w.move("chit-21pz#1", "Activation 8")
+        move_all(w, "21PZ", "0511")  # into Sidi Azeiz (Commonwealth control, empty)
+        w.flip("control@0511")
+
+    def illegal(w):
+        start(w)
+        w.flip("control@0904")  # Tobruk to the Axis with 70D inside
+    assert rules(play(legal)) == []
+    found = play(illegal)
+    assert [f.rule for f in found if f.kind == "violation"] == ["12.1"]
+    assert [f.rule for f in found if f.kind == "event"] == ["13.1.1.1"]

@@ -53,6 +53,7 @@ class Combat:
     fortified: bool = False
     retreated: set[str] = field(default_factory=set)
     recovery: dict[str, int] = field(default_factory=dict)  # successes left for a side
+    reported: set[tuple[str, str]] = field(default_factory=set)  # (rule, side) already reported once
     before: dict[str, list[tuple[int, bool]]] = field(default_factory=dict)  # (level index, reduced) at round start
     damage_levels: dict[str, list[int]] = field(default_factory=dict)  # level index of each damage point this round
 
@@ -216,7 +217,7 @@ class Auditor(BaseAuditor):
         nat = formation.nationality
         if act.formation is None and nat == "german" and not formation.garrison:
             act.formation = unit.formation  # 5.1.5: the DAK chit activates any one German division
-        if act.start_hex is None:
+        if act.start_hex is None and (unit.formation == act.formation):
             act.start_hex = old
             act.trail = [old]
             act.members = {q.id for q in self.units_in(old) + [p] if (u := self.unit_of(q)) and u.formation == act.formation}
@@ -228,7 +229,7 @@ class Auditor(BaseAuditor):
             return False
         italian_foot = nat == "italian" and formation.chits == 0 and unit.type == "infantry"
         german_act = act.formation and self.game.formations[act.formation].nationality == "german"
-        if italian_foot and german_act and old == act.start_hex and p.id not in act.spent and act.italians in (None, unit.formation):
+        if italian_foot and german_act and act.start_hex and old == act.start_hex and p.id not in act.spent and act.italians in (None, unit.formation):
             act.italians = unit.formation  # 6.6: one Italian infantry division may go with the German stack
             act.members.add(p.id)
             return True
@@ -490,7 +491,8 @@ class Auditor(BaseAuditor):
         alone = [q for q in self.units_in(old, side) if q.id != p.id]
         single_reduced = not alone and self.reduced(p)
         if not c.damaged_total.get(side) and not (side == c.defender and single_reduced) and not (
-                c.fortified and side == c.attacker):
+                c.fortified and side == c.attacker) and ("7.3.3", side) not in c.reported:
+            c.reported.add(("7.3.3", side))
             self.find("7.3.3", f"{side} took no damage in {old} and may not retreat", p, old, new)
         if not self.game.geometry.adjacent(old, new):
             self.find("7.3.5", f"a retreat goes to an adjacent hex; {new} is {self.game.geometry.distance(old, new)} hexes away",
@@ -574,7 +576,7 @@ class Auditor(BaseAuditor):
             for i in act.members:
                 p = self.replayer.board.pieces.get(i)
                 h = self.hex_of(p) if p else None
-                if h and h != act.trail[-1] and h != act.start_hex and self._enemies(h, act.side):
+                if h and h in act.trail[1:-1] and self._enemies(h, act.side):
                     self.find("6", f"units may not be dropped off in a hex with enemy units ({h})", p, act.start_hex, h)
         self.activation = None
 
