@@ -191,6 +191,8 @@ class Auditor(BaseAuditor):
             return
         combat = self._combat_at(old)
         if combat and self.side_of(e.piece) in (combat.attacker, combat.defender) and combat.rounds:
+            if combat.rolls:
+                self._close_round(combat)  # a retreat comes after the damage of the round
             self._retreat(e.piece, unit, combat, old, new)
             return
         self._activated_move(e.piece, unit, old, new)
