@@ -30,30 +30,28 @@ def _java_str(tok: object) -> str:
 
 
 def split(value: str | None, delim: str) -> list[str]:
-    """Decode tokens (`SequenceEncoder.Decoder`); tolerant of any input, never raises."""
+    """Decode tokens (`SequenceEncoder.Decoder`); tolerant of any input, never raises.
+
+    A delimiter preceded by a backslash (in the raw text, as VASSAL checks it) is part of
+    the token, and that one backslash is dropped; a token wrapped in single quotes loses them.
+    """
     if value is None:
         return []
     out: list[str] = []
-    start, n = 0, len(value)
+    n, start = len(value), 0
     while True:
         if start == n:
             out.append("")
             return out
-        buf: list[str] = []
-        i, tok = start, None
-        while i < n:
-            if value[i] == delim:
-                if i > 0 and value[i - 1] == "\\":
-                    buf.append(value[start:i - 1])
-                    start = i
-                else:
-                    tok = "".join(buf) + value[start:i]
-                    start = i + 1
-                    break
-            i += 1
-        last = tok is None
-        if last:
-            tok = "".join(buf) + value[start:]
+        parts: list[str] = []
+        seg, i = start, value.find(delim, start)
+        while i > 0 and value[i - 1] == "\\":
+            parts.append(value[seg:i - 1])
+            seg, i = i, value.find(delim, i + 1)
+        last = i == -1
+        tok = "".join(parts) + (value[seg:] if last else value[seg:i])
+        if not last:
+            start = i + 1
         if len(tok) > 1 and tok[0] == "'" and tok[-1] == "'":
             tok = tok[1:-1]
         out.append(tok)

@@ -254,7 +254,7 @@ class Auditor(BaseAuditor):
             segment = trail[i:trail.index(new, i + 1) + 1]
             cost = sum(crossing(self.game, a, b).cost or 0 for a, b in zip(segment, segment[1:]))
         elif i == len(trail) - 1:
-            enemy = frozenset(h for h in self.game.geometry.labels if self._enemies(h, act.side)) - {new}
+            enemy = frozenset(self.occupied_by_enemy(act.side) - {new})
             found = cheapest_path(self.game, old, new, enemy)
             if found is None:
                 self._no_path(p, old, new)

@@ -25,6 +25,8 @@ class BaseAuditor:
         self.side_acting: str | None = None
         self.dice_buttons = {d.name: d.side for d in game.info.dice}
         self.dice_by_side: dict[str, int] = {}
+        self._index: dict[str, list[Piece]] = {}
+        self._index_version = -1
 
     # -- the board as units ---------------------------------------------------------------
     def unit_of(self, p: Piece) -> s.Unit | None:
@@ -37,14 +39,30 @@ class BaseAuditor:
         where = self.replayer.piece_where(p)
         return where.label if where.label in self.game.geometry else None
 
+    def _by_hex(self) -> dict[str, list[Piece]]:
+        """Pieces by hex, rebuilt only when the board has changed since the last look."""
+        board = self.replayer.board
+        if self._index_version != board.version:
+            index: dict[str, list[Piece]] = {}
+            for p in board.on_map():
+                h = self.hex_of(p)
+                if h is not None:
+                    index.setdefault(h, []).append(p)
+            self._index, self._index_version = index, board.version
+        return self._index
+
     def pieces_in(self, hex_id: str) -> list[Piece]:
-        return [p for p in self.replayer.board.on_map() if self.hex_of(p) == hex_id]
+        return list(self._by_hex().get(hex_id, ()))
 
     def units_in(self, hex_id: str, side: str | None = None) -> list[Piece]:
-        return [p for p in self.pieces_in(hex_id) if self.unit_of(p) and (side is None or self.side_of(p) == side)]
+        return [p for p in self._by_hex().get(hex_id, ()) if self.unit_of(p) and (side is None or self.side_of(p) == side)]
 
     def units_on_map(self) -> list[Piece]:
-        return [p for p in self.replayer.board.on_map() if self.unit_of(p) and self.hex_of(p)]
+        return [p for ps in self._by_hex().values() for p in ps if self.unit_of(p)]
+
+    def occupied_by_enemy(self, side: str) -> set[str]:
+        """Hexes holding units of another side than `side`."""
+        return {h for h, ps in self._by_hex().items() if any(self.unit_of(p) and self.side_of(p) != side for p in ps)}
 
     @staticmethod
     def reduced(p: Piece) -> bool:
@@ -73,7 +91,8 @@ class BaseAuditor:
         if isinstance(e, Rolled):
             side = self.dice_buttons.get(e.button)
             if side:
-                self.dice_by_side[side] = self.dice_by_side.get(side, 0) + len(e.dice)
+                name = self.game.sides[side].name if side in self.game.sides else side
+                self.dice_by_side[name] = self.dice_by_side.get(name, 0) + len(e.dice)
         handler = {Moved: self.on_moved, Flipped: self.on_flipped, Added: self.on_added, Removed: self.on_removed,
                    Rolled: self.on_rolled, TurnChanged: self.on_turn, Said: self.on_said}[type(e)]
         handler(e)

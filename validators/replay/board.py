@@ -22,10 +22,15 @@ class Piece:
     x: int = 0
     y: int = 0
     stack: str | None = None  # id of the Stack holding it
+    _parsed: tuple = field(default=("", "", []), repr=False, compare=False)
+    _props: tuple = field(default=(None, {}), repr=False, compare=False)
 
     @property
     def traits(self) -> list[Trait]:
-        return unchain(self.type, self.state)
+        """The traits, parsed once per state (parsing is the costly part of a replay)."""
+        if self._parsed[0] is not self.type or self._parsed[1] is not self.state:
+            self._parsed = (self.type, self.state, unchain(self.type, self.state))
+        return self._parsed[2]
 
     @property
     def name(self) -> str:
@@ -39,10 +44,14 @@ class Piece:
 
     def properties(self) -> dict[str, str]:
         """Marker-trait properties (fixed properties such as Side or UnitId)."""
+        traits = self.traits
+        if self._props[0] is traits:
+            return self._props[1]
         out: dict[str, str] = {}
-        for t in self.traits:
+        for t in traits:
             if t.prefix == "mark;":
                 out.update(zip(split(t.type[5:], ","), split(t.state, ",")))
+        self._props = (traits, out)
         return out
 
     def layer_level(self, layer: str) -> int:
@@ -93,8 +102,10 @@ class Board:
         self.pieces: dict[str, Piece] = {}
         self.stacks: dict[str, Stack] = {}
         self._next_local = 0
+        self.version = 0  # bumped by every command, so views of the board know when to refresh
 
     def apply(self, c: Command) -> None:
+        self.version += 1
         if isinstance(c, AddPiece):
             self._add(c)
         elif isinstance(c, RemovePiece):

@@ -1,0 +1,85 @@
+"""Audit speed and memory on generated logs, against a plain decode of the same file.
+
+Run: .venv/bin/python benchmarks/audit_bench.py [--steps 10000 ...]
+Writes a log of N steps with the test log writer (units of two divisions marching up and
+down the Via Balbia, dice, turn changes), then reports, for each size: the seconds of a plain
+decode (read + parse the file), the seconds of the full audit, steps per second, and the peak
+resident memory of the audit, each measured in a fresh process.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+SLUG = "bravery-in-the-sand"
+
+
+def make_log(path: Path, steps: int) -> None:
+    from validators.vlog.writer import LogWriter
+
+    w = LogWriter(ROOT / "generated" / SLUG / f"{SLUG}.vmod")
+    w.turn(1, "Chits into the mug")
+    w.move("chit-15pz#1", "Mug")
+    w.turn(1, "Activations")
+    w.move("chit-15pz#1", "Activation 8")
+    units = ["15pz-8pz-1", "15pz-8pz-2", "15pz-115sr", "15pz-33ar"]
+    route = ["0607", "0608"]
+    i = 0
+    while len(w.steps) < steps:
+        for u in units:
+            w.move(u, route[i % 2])
+        w.roll("Axis dice", [1 + (i % 6), 1 + ((i * 5) % 6)], "Axis")
+        i += 1
+    w.write(path)
+
+
+def measure(kind: str, log: Path) -> dict:
+    """Run one measurement in a fresh process: {seconds, peak_mb}."""
+    code = f"""
+import json, resource, sys, time
+sys.path.insert(0, {str(ROOT)!r})
+from pathlib import Path
+t0 = time.perf_counter()
+if {kind!r} == "decode":
+    from validators.vlog.reader import read_record
+    read_record(Path({str(log)!r}))
+else:
+    from builder.model import load_game
+    from validators.audit import audit_file
+    game = load_game(Path({str(ROOT / 'sources' / SLUG)!r}))
+    t0 = time.perf_counter()
+    audit_file(game, Path({str(log)!r}))
+print(json.dumps({{"seconds": time.perf_counter() - t0,
+                  "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}}))
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return json.loads(out.stdout)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--steps", type=int, nargs="+", default=[1000, 10000])
+    args = ap.parse_args()
+    if not (ROOT / "generated" / SLUG / f"{SLUG}.vmod").exists():
+        subprocess.run([sys.executable, "-m", "validators.cli", "build", SLUG], check=True, cwd=ROOT)
+    with tempfile.TemporaryDirectory() as tmp:
+        print(f"{'steps':>7} {'decode s':>9} {'audit s':>8} {'audit/decode':>12} {'steps/s':>9} {'peak MB':>8}")
+        for n in args.steps:
+            log = Path(tmp) / f"{n}.vlog"
+            make_log(log, n)
+            dec, aud = measure("decode", log), measure("audit", log)
+            print(f"{n:7d} {dec['seconds']:9.3f} {aud['seconds']:8.3f} {aud['seconds'] / dec['seconds']:12.1f} "
+                  f"{n / aud['seconds']:9.0f} {aud['peak_mb']:8.1f}")
+
+
+if __name__ == "__main__":
+    del resource, time
+    main()
