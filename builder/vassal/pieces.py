@@ -7,6 +7,7 @@ A piece is a chain of traits, outermost first, ending with the BasicPiece.  Each
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 from builder.vassal.sequence import join, split
 
@@ -25,7 +26,7 @@ class Trait:
         i = self.type.find(";")
         return self.type if i < 0 else self.type[: i + 1]
 
-    @property
+    @cached_property
     def fields(self) -> list[str]:
         return split(self.type[len(self.prefix):], ";")
 

@@ -85,6 +85,7 @@ class Auditor(BaseAuditor):
         self.passed: dict[str, str] = {}  # strategic hex -> side that last passed through (12.1.1)
         self.ended_victory: set[str] = set()
         self.on_map_at_turn_start: set[str] = set()
+        self._victory_dirty = True
         self._new_turn(self.turn or 1)
 
     # ---- turn and phase ------------------------------------------------------------------
@@ -178,6 +179,9 @@ class Auditor(BaseAuditor):
     def _unit_moved(self, e: Moved) -> None:
         unit = self.unit_of(e.piece)
         old, new = e.old.label, e.new.label
+        if new in self.eliminated or old in self.eliminated:
+            self._victory_dirty = True
+        self._passes(self.side_of(e.piece), [new])
         if new in self.eliminated:
             self._damage(e.piece, unit, old, eliminated=True)
             return
@@ -265,6 +269,7 @@ class Auditor(BaseAuditor):
             self.find("6", f"the stack cannot divide: it went on to {trail[-1]}, this unit turned off at {old} to {new}",
                       p, old, new)
             return
+        self._passes(act.side, segment)
         spent = act.spent.get(p.id, 0.0) + cost
         act.spent[p.id] = spent
         allowance = self._allowance(act, unit)
@@ -441,6 +446,7 @@ class Auditor(BaseAuditor):
                       f"unit(s) remained in {c.hex}", p, c.hex)
 
     def on_flipped(self, e: Flipped) -> None:
+        self._victory_dirty = True
         if e.layer == "Face" and e.piece.properties().get("MarkerId") == "control":
             self._control_flipped(e)
             return
@@ -536,16 +542,16 @@ class Auditor(BaseAuditor):
                       e.piece, to_hex=hex_id, side=side)
 
     def after_step(self, step) -> None:
-        sides_at: dict[str, set[str]] = {}
-        for p in self.units_on_map():
-            h = self.hex_of(p)
-            if h in self.game.places and self.game.places[h].strategic:
-                sides_at.setdefault(h, set()).add(self.side_of(p))
-        for h, present in sides_at.items():
-            if len(present) == 1:
-                self.passed[h] = next(iter(present))
-        if self.started:
+        if self.started and self._victory_dirty:
+            self._victory_dirty = False
             self._victory()
+
+    def _passes(self, side: str | None, hexes) -> None:
+        """12.1.1: an empty strategic hex belongs to the side that last passed through it."""
+        for h in hexes:
+            place = self.game.places.get(h)
+            if place and place.strategic and side:
+                self.passed[h] = side
 
     def _victory(self) -> None:
         """13.1: decisive victories end the game at once; reported as events where they occur."""
@@ -583,6 +589,7 @@ class Auditor(BaseAuditor):
         self.activation = None
 
     def on_removed(self, e: Removed) -> None:
+        self._victory_dirty = True
         unit = self.unit_of(e.piece)
         if unit and e.where and e.where.label in self.game.geometry:
             self._damage(e.piece, unit, e.where.label, eliminated=True)
