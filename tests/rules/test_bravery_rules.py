@@ -271,3 +271,43 @@ def test_12_1_control_follows_the_units_and_13_1_1_1(play):
     found = play(illegal)
     assert [f.rule for f in found if f.kind == "violation"] == ["12.1"]
     assert [f.rule for f in found if f.kind == "event"] == ["13.1.1.1"]
+
+
+def events(findings) -> list[str]:
+    return [f.rule for f in findings if f.kind == "event"]
+
+
+def test_13_1_2_2_relief_of_the_west(play):
+    def script(w):
+        for u in ("2sa-3bde", "2sa-4bde", "2sa-6bde"):
+            w.move(u, "0901")  # set-up adjustments (rule 3 findings), then play starts
+        start(w)
+    assert events(play(script)) == ["13.1.2.2"]
+
+
+def test_13_1_1_3_breakthrough_needs_a_line_clear_of_enemy_markers(play):
+    def blocked(w):
+        for u in FORMATION_UNITS["15PZ"]:
+            w.move(u, "0314")
+        start(w)
+
+    def open_road(w):
+        for u in FORMATION_UNITS["15PZ"]:
+            w.move(u, "0314")
+        w.flip("control@0412")  # Fort Capuzzo no longer blocks the coast road
+        start(w)
+    assert events(play(blocked)) == []
+    assert events(play(open_road)) == ["13.1.1.3"]
+
+
+def test_8_1_5_a_german_stack_under_a_combined_attack_marker_stays(play):
+    def script(w, leave: bool):
+        start(w, chits=("chit-15pz#1", "chit-15pz#2"))
+        w.move("chit-15pz#1", "Activation 8")
+        move_all(w, "15PZ", "0607", "0606", "0605", "0704", "0805", "0904")  # 3 MP into Tobruk
+        w.move("combined-attack#1", "0904")  # 8.1.2: declared; the activation ends
+        w.move("chit-15pz#2", "Activation 7")
+        if leave:
+            w.move("15pz-8pz-1", "0805")
+    assert rules(play(lambda w: script(w, False))) == []
+    assert rules(play(lambda w: script(w, True))) == ["8.1.5"]

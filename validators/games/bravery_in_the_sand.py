@@ -54,6 +54,7 @@ class Combat:
     retreated: set[str] = field(default_factory=set)
     recovery: dict[str, int] = field(default_factory=dict)  # successes left for a side
     reported: set[tuple[str, str]] = field(default_factory=set)  # (rule, side) already reported once
+    min_rounds: int = 1  # 8.2.4: as many rounds as attacking stacks
     before: dict[str, list[tuple[int, bool]]] = field(default_factory=dict)  # (level index, reduced) at round start
     damage_levels: dict[str, list[int]] = field(default_factory=dict)  # level index of each damage point this round
 
@@ -102,6 +103,7 @@ class Auditor(BaseAuditor):
         self.turn = turn
         self.next_box = self.first_box.get(turn, self.first_box.get("ext"))
         self.replaced, self.replacement_points = {}, 0.0
+        self.under_ca: dict[str, str] = {}  # unit -> hex where it waits under a Combined Attack Marker
         self.on_map_at_turn_start = {u.formation for p in self.units_on_map() if (u := self.unit_of(p))}
 
     def _start_play(self) -> None:
@@ -162,6 +164,8 @@ class Auditor(BaseAuditor):
             if act.trail and e.new.label == act.trail[-1]:
                 act.ended = True  # 8.1.2: the declaration ends the activation
                 act.combat = None
+                for i in self._under_combined_attack(e.new.label, act.side):
+                    self.under_ca[i] = e.new.label  # 8.4.1: until the end of the turn
 
     def _rommel(self, marker: Piece) -> None:
         """10.1: from turn 4, once a turn, on a DAK chit."""
@@ -215,6 +219,10 @@ class Auditor(BaseAuditor):
             return
         if p.id in act.stopped:
             self.find("6.4", f"movement ended when the stack entered the enemy hex {old}", p, old, new)
+            return
+        if self._nationality(p) == "german" and self.under_ca.get(p.id) == old and self._enemies(old, side):
+            self.find("8.1.5", f"a German stack under a Combined Attack Marker in {old} may attack or wait, "
+                      "not move out", p, old, new)
             return
         self._trail_move(act, p, unit, old, new)
 
@@ -348,6 +356,8 @@ class Auditor(BaseAuditor):
                 self.find("9.2", f"combat against a controlled fort or encampment ({c.hex}) lasts one round", side=side,
                           to_hex=c.hex)
             c.rounds += 1
+            if c.rounds == 1:
+                c.min_rounds = 1 + self._combined_markers(c.hex, c.attacker)
             c.before = {x: [(self._level_index(q), self.reduced(q)) for q in self._combatants(c, x)]
                         for x in (c.attacker, c.defender)}
         units = self._combatants(c, side)
@@ -368,6 +378,12 @@ class Auditor(BaseAuditor):
         act = self.activation
         marked = self._under_combined_attack(c.hex, side)
         return [q for q in units if q.id in act.members or q.id in marked]
+
+    def _combined_markers(self, hex_id: str, side: str) -> int:
+        """Combined Attack Markers of `side` in a hex (their face shows the side)."""
+        faces = self.game.markers["combined-attack"].faces if "combined-attack" in self.game.markers else []
+        return sum(1 for q in self.pieces_in(hex_id) if q.properties().get("MarkerId") == "combined-attack"
+                   and faces and self.side_name.get(faces[max(0, q.layer_level("Face") - 1)].side or "") == side)
 
     def _under_combined_attack(self, hex_id: str, side: str) -> set[str]:
         out: set[str] = set()
@@ -493,8 +509,14 @@ class Auditor(BaseAuditor):
             self.find("11.1", f"{self.replacement_points:g} replacement points used in turn {self.turn}; 2 a turn", p)
 
     def _retreat(self, p: Piece, unit: s.Unit, c: Combat, old: str, new: str) -> None:
-        """7.3.3-7.3.5: who may retreat, and where to."""
+        """7.3.3-7.3.5: who may retreat, and where to; 8.2.4 not before the Combined Attack's rounds."""
         side = self.side_of(p)
+        enemy = c.defender if side == c.attacker else c.attacker
+        if c.rounds < c.min_rounds and not c.fortified and self._combatants(c, enemy) \
+                and ("8.2.4", side) not in c.reported:
+            c.reported.add(("8.2.4", side))
+            self.find("8.2.4", f"a Combined Attack of {c.min_rounds} stacks lasts at least {c.min_rounds} rounds; "
+                      f"{side} retreated after {c.rounds}", p, old, new)
         c.retreated.add(side)
         alone = [q for q in self.units_in(old, side) if q.id != p.id]
         single_reduced = not alone and self.reduced(p)
@@ -554,16 +576,58 @@ class Auditor(BaseAuditor):
                 self.passed[h] = side
 
     def _victory(self) -> None:
-        """13.1: decisive victories end the game at once; reported as events where they occur."""
-        axis, cw = self.side_name.get("axis"), self.side_name.get("commonwealth")
-        tobruk = next((p.hex for p in self.game.map.places if p.name == "Tobruk"), None)
-        if tobruk and self._controller(tobruk) == axis:
-            self._event("13.1.1.1", f"Axis decisive victory: Tobruk ({tobruk}) is under Axis control", axis)
-        if self._tank_strength(cw) <= 2.5:
-            self._event("13.1.1.2", f"Axis decisive victory: Commonwealth tank strength {self._tank_strength(cw):g} <= 2.5", axis)
-        if self._tank_strength(axis, "german") <= 2.5:
-            self._event("13.1.2.1", f"Commonwealth decisive victory: German tank strength "
-                        f"{self._tank_strength(axis, 'german'):g} <= 2.5", cw)
+        """13.1: decisive victories end the game at once; reported as events where they occur.
+
+        The conditions are data (tables/victory.yaml)."""
+        v = self.game.tables["victory"].data if "victory" in self.game.tables else {}
+        name = self.side_name
+        for c in v.get("control", []):
+            if self._controller(c["hex"]) == name[c["winner"]]:
+                self._event(c["rule"], f"{name[c['winner']]} decisive victory: {c['hex']} is under its control",
+                            name[c["winner"]])
+        for c in v.get("tanks", []):
+            strength = self._tank_strength(name[c["side"]], c.get("nationality"))
+            if strength <= c["at_most"]:
+                self._event(c["rule"], f"{name[c['winner']]} decisive victory: {name[c['side']]} "
+                            f"{c.get('nationality', '')} tank strength {strength:g} <= {c['at_most']:g}".replace("  ", " "),
+                            name[c["winner"]])
+        for c in v.get("breakthrough", []):
+            self._breakthrough(c)
+        for c in v.get("relief", []):
+            strength = self._strength(c["hex"], name[c["side"]])
+            blockers = [h for h in c["hexes"] if any(self._nationality(q) == c["clear_of"] for q in self.units_in(h))]
+            if strength >= c["strength"] and not blockers:
+                self._event(c["rule"], f"{name[c['winner']]} decisive victory: Combat Strength {strength:g} in "
+                            f"{c['hex']} and no {c['clear_of']} units in {', '.join(c['hexes'])}", name[c["winner"]])
+
+    def _breakthrough(self, c: dict) -> None:
+        """13.1.1.3: strength in an exit hex, and a road/track line home avoiding enemy control markers."""
+        winner = self.side_name[c["winner"]]
+        for start in c["from"]:
+            strength = sum(0.5 if self.reduced(q) else 1.0 for q in self.units_in(start, winner)
+                           if self._nationality(q) == c["nationality"])
+            if strength < c["strength"]:
+                continue
+            seen, todo = {start}, [start]
+            while todo:
+                a = todo.pop()
+                if a in c["to"] and self._controller(a) == winner:
+                    self._event(c["rule"], f"{winner} decisive victory: {c['nationality']} Combat Strength "
+                                f"{strength:g} in {start}, connected by road or track to {a}", winner)
+                    return
+                for b in self.game.geometry.neighbours(a):
+                    feats = self.game.hexside_features.get(tuple(sorted((a, b))), frozenset())
+                    enemy_marker = self._controller(b) not in (None, winner)
+                    if b not in seen and feats & set(c["features"]) and not enemy_marker:
+                        seen.add(b)
+                        todo.append(b)
+
+    def _strength(self, hex_id: str, side: str) -> float:
+        return sum(0.5 if self.reduced(q) else 1.0 for q in self.units_in(hex_id, side))
+
+    def _nationality(self, p: Piece) -> str | None:
+        u = self.unit_of(p)
+        return self.game.formations[u.formation].nationality if u else None
 
     def _tank_strength(self, side: str | None, nationality: str | None = None) -> float:
         return sum(0.5 if self.reduced(p) else 1.0 for p in self.units_on_map()
