@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from builder.model.game import ChitSpec, Game
 from builder.model import schema as s
-from builder.render.counters import FaceArt, all_faces
+from builder.render.counters import all_faces
 from builder.vassal import pieces as p
 from builder.vassal.pieces import Trait
 from builder.vassal.sequence import split

@@ -5,7 +5,6 @@ rule number, and nothing else (issue 4 acceptance).
 """
 from __future__ import annotations
 
-import pytest
 
 from tests.conftest import SLUG
 from validators.audit import audit_file

@@ -2,7 +2,6 @@
 illegal case each, written as real-format logs and audited as a player's log would be."""
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 

@@ -1,0 +1,47 @@
+"""What the Bravery in the Sand auditor remembers between events: the activation and its combat."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+LEVELS = "ABCD"  # Strength Levels, strongest first (2.1.1)
+
+
+@dataclass
+class Activation:
+    """One drawn chit and what it set moving (5.2)."""
+
+    chit: str
+    side: str
+    formation: str | None  # None: a DAK chit before the German division is chosen (5.1.5)
+    box: int
+    rommel: bool = False
+    start_hex: str | None = None
+    trail: list[str] = field(default_factory=list)  # hexes the stack passed, in order
+    members: set[str] = field(default_factory=set)  # piece ids of the activated stack
+    italians: str | None = None  # the Italian infantry division moving with it (6.6)
+    spent: dict[str, float] = field(default_factory=dict)
+    stopped: set[str] = field(default_factory=set)  # entered an enemy hex (6.4)
+    combat: Combat | None = None
+    ended: bool = False  # a Combined Attack was declared (8.1.2)
+
+
+@dataclass
+class Combat:
+    """A combat in one hex: rounds of simultaneous fire, damage, retreats, recovery (7)."""
+
+    hex: str
+    attacker: str
+    defender: str
+    rolls: dict[str, tuple[int, ...]] = field(default_factory=dict)
+    hits: dict[str, int] = field(default_factory=dict)  # hits scored BY a side this round
+    damage: dict[str, int] = field(default_factory=dict)  # damage points applied TO a side this round
+    damaged_total: dict[str, int] = field(default_factory=dict)  # over the whole combat (7.3.3)
+    damaged_armor: dict[str, set[str]] = field(default_factory=dict)
+    rounds: int = 0
+    fortified: bool = False
+    retreated: set[str] = field(default_factory=set)
+    recovery: dict[str, int] = field(default_factory=dict)  # successes left for a side
+    reported: set[tuple[str, str]] = field(default_factory=set)  # (rule, side) already reported once
+    min_rounds: int = 1  # 8.2.4: as many rounds as attacking stacks
+    before: dict[str, list[tuple[int, bool]]] = field(default_factory=dict)  # (level index, reduced) at round start
+    damage_levels: dict[str, list[int]] = field(default_factory=dict)  # level index of each damage point this round
