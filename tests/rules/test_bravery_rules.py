@@ -45,10 +45,11 @@ def start(w: LogWriter, phase: str = "Activations", chits=("chit-15pz#1", "chit-
     w.turn(turn, phase)
 
 
-def move_all(w: LogWriter, formation: str, *hexes: str) -> None:
+def move_all(w: LogWriter, formation: str, *hexes: str, skip=()) -> None:
     for h in hexes:
         for u in FORMATION_UNITS[formation]:
-            w.move(u, h)
+            if u not in skip:
+                w.move(u, h)
 
 
 def test_a_chit_draw_and_a_legal_road_move(play):
@@ -310,3 +311,72 @@ def test_8_1_5_a_german_stack_under_a_combined_attack_marker_stays(play):
             w.move("15pz-8pz-1", "0805")
     assert rules(play(lambda w: script(w, False))) == []
     assert rules(play(lambda w: script(w, True))) == ["8.1.5"]
+
+
+def test_7_2_1_half_the_damage_on_the_highest_strength_level(play):
+    def script(w, on_armor: bool):
+        start(w)
+        w.move("chit-15pz#1", "Activation 8")
+        move_all(w, "15PZ", "0607", "0606", "0605", "0704", "0805", "0904")  # into Tobruk, a fort
+        w.roll("Axis dice", [1, 1, 1, 1], "Axis")
+        w.roll("Commonwealth dice", [5, 5, 1, 1, 1, 1, 1], "Commonwealth")  # 9.4: hits on 5+
+        w.flip("15pz-8pz-1" if on_armor else "15pz-33ar")  # the A armor must take one of the 2
+        w.flip("15pz-115sr")
+        move_all(w, "15PZ", "0805")  # 9.2: one round, then the attackers retreat
+    assert rules(play(lambda w: script(w, True))) == []
+    assert rules(play(lambda w: script(w, False))) == ["7.2.1"]
+
+
+def test_7_2_2_full_units_are_reduced_before_any_is_eliminated(play):
+    def script(w, by_the_book: bool):
+        ari_attacks_22a(w, axis_dice=(1, 1, 1), cw_dice=(6, 6, 6))
+        w.flip("ari-132tk")
+        if by_the_book:
+            w.flip("ari-8bers")
+            w.flip("ari-132ar")
+        else:
+            w.move("ari-132tk", "Axis eliminated")  # a reduced unit eliminated while two are full
+            w.flip("ari-8bers")
+        move_all(w, "ARI", "0403", skip=("ari-132tk",))
+    assert rules(play(lambda w: script(w, True))) == []
+    assert rules(play(lambda w: script(w, False))) == ["7.2.2"]
+
+
+def test_7_3_5_no_retreat_into_enemy_units(play):
+    def script(w):
+        ari_attacks_22a(w)
+        w.flip("ari-132tk")
+        w.flip("ari-8bers")
+        w.flip("22a-2rgh")
+        move_all(w, "ARI", "0304")  # 1st South African Division is there
+    assert rules(play(script)) == ["7.3.5"]
+
+
+def test_11_2_returned_units_come_back_in_a_controlled_strategic_hex(play):
+    def script(w, hex_id: str):
+        ari_attacks_22a(w, axis_dice=(6, 6, 6), cw_dice=(1, 1, 1))
+        for u in ("22a-2rgh", "22a-3cly", "22a-4cly"):
+            w.flip(u)
+        w.roll("Axis dice", [6, 1, 1], "Axis")  # round 2
+        w.roll("Commonwealth dice", [1], "Commonwealth")
+        w.move("22a-2rgh", "Commonwealth eliminated")
+        for u in ("22a-3cly", "22a-4cly"):
+            w.move(u, "0405")  # damaged: may retreat
+        w.move("chit-ari", "Axis chits")
+        w.move("chit-22a", "Commonwealth chits")
+        w.turn(2, "Replacements")
+        w.move("22a-2rgh", hex_id)  # one point: back at reduced strength
+    assert rules(play(lambda w: script(w, "0308"))) == []  # Gabr Saleh, Commonwealth control
+    assert rules(play(lambda w: script(w, "0403"))) == ["11.2"]  # Bir el Gubi is Axis
+
+
+def test_10_1_1_the_rommel_directive_gives_ma_4(play):
+    def script(w, rommel: bool):
+        start(w, chits=("chit-dak#1",), turn=4)
+        w.move("chit-dak#1", "Activation 11")
+        if rommel:
+            w.move("rommel", "Activation 11")
+        w.move("15pz-8pz-1", "0508")
+        w.move("15pz-8pz-1", "0408")  # 4 MP of desert
+    assert rules(play(lambda w: script(w, True))) == []
+    assert rules(play(lambda w: script(w, False))) == ["6.2"]

@@ -172,13 +172,20 @@ class CombatRules(BaseAuditor):
                 c.fortified and side == c.attacker) and ("7.3.3", side) not in c.reported:
             c.reported.add(("7.3.3", side))
             self.find("7.3.3", f"{side} took no damage in {old} and may not retreat", p, old, new)
+        problem = self._retreat_problem(side, old, new)
+        if problem and ("7.3.5", f"{side} {new}") not in c.reported:
+            c.reported.add(("7.3.5", f"{side} {new}"))  # one finding per stack and destination
+            self.find("7.3.5", problem, p, old, new)
+
+    def _retreat_problem(self, side: str, old: str, new: str) -> str | None:
+        """7.3.5: an adjacent hex, free of enemy units, not across a cliff without road or track."""
         if not self.game.geometry.adjacent(old, new):
-            self.find("7.3.5", f"a retreat goes to an adjacent hex; {new} is {self.game.geometry.distance(old, new)} hexes away",
-                      p, old, new)
-        elif self._enemies(new, side):
-            self.find("7.3.5", f"{new} holds enemy units: no retreat into it", p, old, new)
-        elif crossing(self.game, old, new).cost is None:
-            self.find("7.3.5", f"no retreat across the {crossing(self.game, old, new).why} hexside {old}/{new}", p, old, new)
+            return f"a retreat goes to an adjacent hex; {new} is {self.game.geometry.distance(old, new)} hexes away"
+        if self._enemies(new, side):
+            return f"{new} holds enemy units: no retreat into it"
+        if crossing(self.game, old, new).cost is None:
+            return f"no retreat across the {crossing(self.game, old, new).why} hexside {old}/{new}"
+        return None
 
     def _recovery_roll(self, c: Combat, side: str, e: Rolled) -> None:
         """7.4: one die per damaged armor unit of the side that stayed; Italians never recover."""

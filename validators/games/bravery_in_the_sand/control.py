@@ -1,7 +1,6 @@
 """Control of strategic hexes (12) and decisive victory (13.1, conditions in tables/victory.yaml)."""
 from __future__ import annotations
 
-
 from validators.kernel.auditor import BaseAuditor
 from validators.replay.board import Piece
 from validators.replay.replayer import Flipped

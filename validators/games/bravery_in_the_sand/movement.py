@@ -1,7 +1,6 @@
 """Movement (5.2, 6): who moves with the drawn chit, along which path, how far."""
 from __future__ import annotations
 
-
 from builder.model import schema as s
 from validators.games.bravery_in_the_sand.state import Activation
 from validators.kernel.auditor import BaseAuditor

@@ -1,7 +1,6 @@
 """Flips back to full strength and returned units: tank recovery (7.4) and replacements (11)."""
 from __future__ import annotations
 
-
 from builder.model import schema as s
 from validators.kernel.auditor import BaseAuditor
 from validators.replay.board import Piece

@@ -1,7 +1,6 @@
 """Sequence of play (4), set-up (3), chit draws and activations (5.1), the Rommel Directive (10)."""
 from __future__ import annotations
 
-
 from validators.games.bravery_in_the_sand.state import Activation
 from validators.kernel.auditor import BaseAuditor
 from validators.replay.board import Piece
