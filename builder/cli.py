@@ -31,6 +31,17 @@ def _known(slug: str) -> None:
         raise typer.Exit(2)
 
 
+def _slugs(game: str | None, all_games: bool) -> list[str]:
+    """The games a command works on: one named game, or every game with --all."""
+    slugs = games() if all_games else [game] if game else []
+    if not slugs:
+        err.print("name a game or use --all", markup=False)
+        raise typer.Exit(2)
+    for slug in slugs:
+        _known(slug)
+    return slugs
+
+
 @app.command("list")
 def list_games() -> None:
     """The games found in sources/."""
@@ -58,12 +69,7 @@ def check(game: str) -> None:
 def build(game: str = typer.Argument(None, help="game slug (see `hexforge list`)"),
           all_games: bool = typer.Option(False, "--all", help="build every game")) -> None:
     """Write generated/<game>/<game>.vmod and map.png."""
-    slugs = games() if all_games else [game] if game else []
-    if not slugs:
-        err.print("name a game or use --all", markup=False)
-        raise typer.Exit(2)
-    for slug in slugs:
-        _known(slug)
+    slugs = _slugs(game, all_games)
     failed = False
     for slug in slugs:
         t0 = time.perf_counter()
@@ -95,12 +101,7 @@ def sheets(game: str = typer.Argument(None, help="game slug (see `hexforge list`
     from builder.render.sheets import SheetError, render_sheets, sheet_options
     from builder.vassal.archive import write_atomic
 
-    slugs = games() if all_games else [game] if game else []
-    if not slugs:
-        err.print("name a game or use --all", markup=False)
-        raise typer.Exit(2)
-    for slug in slugs:
-        _known(slug)
+    slugs = _slugs(game, all_games)
     failed = False
     for slug in slugs:
         t0 = time.perf_counter()
