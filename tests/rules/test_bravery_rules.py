@@ -380,3 +380,74 @@ def test_10_1_1_the_rommel_directive_gives_ma_4(play):
         w.move("15pz-8pz-1", "0408")  # 4 MP of desert
     assert rules(play(lambda w: script(w, True))) == []
     assert rules(play(lambda w: script(w, False))) == ["6.2"]
+
+
+def test_7_3_5_attackers_go_back_where_they_came_from(play):
+    def script(w):
+        ari_attacks_22a(w)
+        w.flip("ari-132tk")
+        w.flip("ari-8bers")
+        w.flip("22a-2rgh")
+        move_all(w, "ARI", "0405")  # free of enemies, but Ariete came from 0403
+    found = [f for f in play(script) if f.kind == "violation"]
+    assert [f.rule for f in found] == ["7.3.5"] and "entered from (0403)" in found[0].message
+
+
+def test_7_3_3_a_single_reduced_attacker_must_retreat(play):
+    def script(w):
+        ari_attacks_22a(w, axis_dice=(1, 1, 1), cw_dice=(6, 6, 6))
+        for u in FORMATION_UNITS["ARI"]:
+            w.flip(u)
+        w.roll("Axis dice", [1], "Axis")  # round 2: strength 1.5
+        w.roll("Commonwealth dice", [6, 6, 1], "Commonwealth")
+        w.move("ari-132tk", "Axis eliminated")
+        w.move("ari-8bers", "Axis eliminated")
+        w.roll("Commonwealth dice", [1, 1, 1], "Commonwealth")  # round 3 with one reduced attacker left
+    assert rules(play(script)) == ["7.3.3"]
+
+
+def tri_joins_the_combined_attack(w) -> None:
+    """Ariete declares a Combined Attack on 22nd Armoured; Trieste joins it (8.2.1)."""
+    start(w, chits=("chit-ari", "chit-tri"))
+    w.move("chit-ari", "Activation 8")
+    move_all(w, "ARI", "0404")
+    w.move("combined-attack#1", "0404")  # 8.1.2: the activation ends
+    w.move("chit-tri", "Activation 7")
+    for u in ("tri-65inf", "tri-66inf", "tri-9bers"):
+        w.move(u, "0403")
+        w.move(u, "0404")
+    w.roll("Axis dice", [6, 1, 1, 1, 1, 1], "Axis")  # 8.2.2: Trieste 3 + Ariete 3
+    w.roll("Commonwealth dice", [6, 1, 1], "Commonwealth")
+    w.flip("ari-132tk")
+    w.flip("22a-2rgh")
+
+
+def test_8_2_4_a_combined_attack_lasts_a_round_per_attacking_stack(play):
+    def legal(w):
+        tri_joins_the_combined_attack(w)
+        w.roll("Axis dice", [1, 1, 1, 1, 1], "Axis")  # round 2 (two stacks)
+        w.roll("Commonwealth dice", [1, 1], "Commonwealth")
+        for u in ("tri-65inf", "tri-66inf", "tri-9bers", "ari-132tk", "ari-8bers", "ari-132ar"):
+            w.move(u, "0403")
+
+    def illegal(w):
+        tri_joins_the_combined_attack(w)
+        for u in ("tri-65inf", "tri-66inf", "tri-9bers", "ari-132tk", "ari-8bers", "ari-132ar"):
+            w.move(u, "0403")  # after one round only
+    assert rules(play(legal)) == []
+    assert rules(play(illegal)) == ["8.2.4"]
+
+
+def test_8_4_combined_attacks_left_at_the_end_of_the_turn(play):
+    def script(w, axis_dice):
+        start(w)
+        w.move("chit-15pz#1", "Activation 8")
+        move_all(w, "15PZ", "0607", "0606", "0605", "0704", "0805", "0904")
+        w.move("combined-attack#1", "0904")
+        w.move("chit-7a", "Activation 7")  # 7A passes
+        w.turn(1, "Combined attacks")
+        w.roll("Axis dice", axis_dice, "Axis")  # 8.4.2: the first to declare attacks with all its units
+        w.roll("Commonwealth dice", [1, 1, 1, 1, 1, 1, 1], "Commonwealth")
+        move_all(w, "15PZ", "0805")  # 9.2: one round against a fort, then the attackers retreat
+    assert rules(play(lambda w: script(w, [1, 1, 1, 1]))) == []
+    assert rules(play(lambda w: script(w, [1, 1, 1]))) == ["7.1.1"]

@@ -23,7 +23,31 @@ class CombatRules(BaseAuditor):
 
     def _combat_at(self, hex_id: str) -> Combat | None:
         act = self.activation
-        return act.combat if act and act.combat and act.combat.hex == hex_id else None
+        for c in (act.combat if act else None, self.ca_combat):
+            if c is not None and c.hex == hex_id:
+                return c
+        return None
+
+    def _end_of_turn_combat(self) -> Combat | None:
+        """8.4: remaining Combined Attacks, resolved after the last chit.
+
+        Choice (8.4): the rulebook sets no order; a roll belongs to the earliest declared
+        Combined Attack hex that still holds both sides.  Its attacker is the side that
+        declared first there (8.4.2), and it must fight as many rounds as it has markers.
+        """
+        c = self.ca_combat
+        if c is not None and self._combatants(c, c.defender) and self._combatants(c, c.attacker):
+            return c
+        if c is not None and c.rolls:
+            self._close_round(c)
+        for hex_id, side in self.ca_hexes.items():
+            if self._enemies(hex_id, side) and self.units_in(hex_id, side):
+                c = self._open_combat(hex_id, side)
+                c.all_in = True
+                self.ca_combat = c
+                self.ca_hexes.pop(hex_id)
+                return c
+        return None
 
     def on_rolled(self, e: Rolled) -> None:
         side_id = self.dice_buttons.get(e.button)
@@ -32,10 +56,11 @@ class CombatRules(BaseAuditor):
         side = self.side_name[side_id]
         act = self.activation
         if act is None:
-            return
-        if act.combat is None and act.start_hex and self._enemies(act.trail[-1] if act.trail else act.start_hex, act.side):
-            act.combat = self._open_combat(act.trail[-1], act.side)  # 6.5: combat without moving
-        c = act.combat
+            c = self._end_of_turn_combat() if self.phase == "Combined attacks" else None
+        else:
+            if act.combat is None and act.start_hex and self._enemies(act.trail[-1], act.side):
+                act.combat = self._open_combat(act.trail[-1], act.side)  # 6.5: combat without moving
+            c = act.combat
         if c is None:
             return
         enemy = c.defender if side == c.attacker else c.attacker
@@ -50,9 +75,11 @@ class CombatRules(BaseAuditor):
             if c.fortified and c.rounds >= self.combat_table.get("fortification_rounds", 1):
                 self.find("9.2", f"combat against a controlled fort or encampment ({c.hex}) lasts one round", side=side,
                           to_hex=c.hex)
+            self._single_reduced_attacker(c)
             c.rounds += 1
             if c.rounds == 1:
-                c.min_rounds = 1 + self._combined_markers(c.hex, c.attacker)
+                markers = self._combined_markers(c.hex, c.attacker)
+                c.min_rounds = markers if c.all_in else 1 + markers
             c.before = {x: [(self._level_index(q), self.reduced(q)) for q in self._combatants(c, x)]
                         for x in (c.attacker, c.defender)}
         units = self._combatants(c, side)
@@ -65,10 +92,19 @@ class CombatRules(BaseAuditor):
         c.rolls[side] = e.dice
         c.hits[side] = sum(d >= need for d in e.dice)
 
+    def _single_reduced_attacker(self, c: Combat) -> None:
+        """7.3.3: an attacker down to a single reduced unit must retreat, not fight on."""
+        if c.rounds and ("7.3.3 single", c.attacker) not in c.reported:
+            units = self._combatants(c, c.attacker)
+            if len(units) == 1 and self.reduced(units[0]):
+                c.reported.add(("7.3.3 single", c.attacker))
+                self.find("7.3.3", f"the attacker has a single reduced unit in {c.hex}: it must retreat", units[0],
+                          c.hex)
+
     def _combatants(self, c: Combat, side: str) -> list[Piece]:
         """7.1.2 the attacker fights with the active stack (8.2.2: plus Combined Attack stacks); 7.1.3 the defender with all."""
         units = self.units_in(c.hex, side)
-        if side != c.attacker or not self.activation:
+        if side != c.attacker or not self.activation or c.all_in:
             return units
         act = self.activation
         marked = self._under_combined_attack(c.hex, side)
@@ -173,6 +209,9 @@ class CombatRules(BaseAuditor):
             c.reported.add(("7.3.3", side))
             self.find("7.3.3", f"{side} took no damage in {old} and may not retreat", p, old, new)
         problem = self._retreat_problem(side, old, new)
+        back = c.entered_from
+        if problem is None and side == c.attacker and back and new != back and not self._enemies(back, side):
+            problem = f"the attackers return to the hex they entered from ({back}), not {new}"
         if problem and ("7.3.5", f"{side} {new}") not in c.reported:
             c.reported.add(("7.3.5", f"{side} {new}"))  # one finding per stack and destination
             self.find("7.3.5", problem, p, old, new)

@@ -124,7 +124,9 @@ class MovementRules(BaseAuditor):
                 self.find("6.2", f"cost {spent:g} MP via {via} > MA {allowance:g}", p, act.start_hex, new, path)
         if self._enemies(new, act.side) and not self._may_pass(act, new):
             act.stopped |= {q.id for q in self.units_in(new, act.side)} | {p.id}
-            act.combat = act.combat if act.combat and act.combat.hex == new else self._open_combat(new, act.side)
+            if not (act.combat and act.combat.hex == new):
+                act.combat = self._open_combat(new, act.side)
+                act.combat.entered_from = trail[trail.index(new) - 1] if trail.index(new) else None
 
     def _no_path(self, p: Piece, old: str, new: str) -> None:
         if self.game.geometry.adjacent(old, new):

@@ -43,5 +43,7 @@ class Combat:
     recovery: dict[str, int] = field(default_factory=dict)  # successes left for a side
     reported: set[tuple[str, str]] = field(default_factory=set)  # (rule, side) already reported once
     min_rounds: int = 1  # 8.2.4: as many rounds as attacking stacks
+    entered_from: str | None = None  # 7.3.5: where the attackers came from
+    all_in: bool = False  # 8.4.2: an end-of-turn Combined Attack, every unit in the hex fights
     before: dict[str, list[tuple[int, bool]]] = field(default_factory=dict)  # (level index, reduced) at round start
     damage_levels: dict[str, list[int]] = field(default_factory=dict)  # level index of each damage point this round

@@ -37,6 +37,7 @@ class TurnRules(BaseAuditor):
         self.ended_victory: set[str] = set()
         self.on_map_at_turn_start: set[str] = set()
         self._victory_dirty = True
+        self.ca_combat = None
         self._new_turn(self.turn or 1)
 
     def on_turn(self, e: TurnChanged) -> None:
@@ -45,14 +46,20 @@ class TurnRules(BaseAuditor):
             self._new_turn(e.turn)
         if e.phase_index is not None and 0 <= e.phase_index < len(self.phases):
             self.phase = self.phases[e.phase_index]
+            if self.phase == "Combined attacks":
+                self._close_activation()
             if self.phase not in ("Replacements",):
                 self._start_play()
 
     def _new_turn(self, turn: int) -> None:
+        if self.ca_combat is not None and self.ca_combat.rolls:
+            self._close_round(self.ca_combat)
         self.turn = turn
         self.next_box = self.first_box.get(turn, self.first_box.get("ext"))
         self.replaced, self.replacement_points = {}, 0.0
         self.under_ca: dict[str, str] = {}  # unit -> hex where it waits under a Combined Attack Marker
+        self.ca_hexes: dict[str, str] = {}  # hex -> side that declared the first Combined Attack there
+        self.ca_combat = None
         self.on_map_at_turn_start = {u.formation for p in self.units_on_map() if (u := self.unit_of(p))}
 
     def _start_play(self) -> None:
@@ -114,6 +121,7 @@ class TurnRules(BaseAuditor):
                 act.combat = None
                 for i in self._under_combined_attack(e.new.label, act.side):
                     self.under_ca[i] = e.new.label  # 8.4.1: until the end of the turn
+                self.ca_hexes.setdefault(e.new.label, act.side)  # 8.4.2: the first to declare attacks
 
     def _rommel(self, marker: Piece) -> None:
         """10.1: from turn 4, once a turn, on a DAK chit."""
