@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from builder.cli import _known, _report, app, err, out
 from builder.model import SourceError, load_game
@@ -19,16 +20,27 @@ log_app = typer.Typer(add_completion=False, no_args_is_help=True, help="Read VAS
 app.add_typer(log_app, name="log")
 
 
-@app.command()
-def audit(game: str = typer.Argument(..., help="game slug (see `hexforge list`)"),
-          log: Path = typer.Argument(..., help=".vlog or .vsav file"),
-          fmt: str = typer.Option("text", "--format", help="text | json | html"),
-          out_file: Path = typer.Option(None, "--out", help="write the report here instead of stdout")) -> None:
-    """Report every illegal move in a log: exit 0 clean, 1 violations, 2 unreadable input."""
-    from validators.audit import audit_file
-    from validators.report import as_json, as_text
+AUDIT_HELP = (
+    "Report every illegal move in a log, or audit many logs in parallel.\n\n"
+    "One file: its report on stdout (or --out FILE); exit 0 clean, 1 violations, 2 unreadable.\n\n"
+    "Several files or a directory (its *.vlog and *.vsav, sorted): one summary table (one JSON document "
+    "with --format json), each report also written into --out DIR; an unreadable file is listed with "
+    "its reason and the batch goes on. Batch exit code: 2 if any file was unreadable, else 1 if any had "
+    "violations, else 0.")
 
-    if fmt not in ("text", "json", "html"):
+
+@app.command(help=AUDIT_HELP)
+def audit(game: str = typer.Argument(..., help="game slug (see `hexforge list`)"),
+          paths: list[Path] = typer.Argument(..., help=".vlog/.vsav files, or directories of them"),
+          fmt: str = typer.Option("text", "--format", help="text | json | html"),
+          out_path: Path = typer.Option(None, "--out", help="one file: write the report here; "
+                                        "several: write each report into this directory"),
+          recursive: bool = typer.Option(False, "--recursive", "-r", help="look into subdirectories too"),
+          jobs: int = typer.Option(0, "--jobs", "-j", help="worker processes for a batch (0: all cores)")) -> None:
+    """Audit one log, or many in parallel (see AUDIT_HELP)."""
+    from validators import batch
+
+    if fmt not in batch.EXTENSIONS:
         err.print(f"--format: unknown format {fmt!r}; use text, json or html", markup=False)
         raise typer.Exit(2)
     _known(game)
@@ -37,22 +49,40 @@ def audit(game: str = typer.Argument(..., help="game slug (see `hexforge list`)"
     except SourceError as exc:
         _report(exc)
         raise typer.Exit(2)
-    try:
-        report = audit_file(g, log)
-    except LogFormatError as exc:
-        err.print(str(exc), markup=False)
+    if len(paths) == 1 and not paths[0].is_dir():
+        outcome = batch.audit_one(g, paths[0])
+        if outcome.report is None:
+            err.print(outcome.error, markup=False, emoji=False)
+            raise typer.Exit(2)
+        data = batch.render(g, outcome.report, fmt)
+        if out_path:
+            write_atomic(out_path, data)
+        else:
+            sys.stdout.write(data.decode("utf-8"))
+        raise typer.Exit(batch.exit_code([outcome]))
+    if out_path and out_path.exists() and not out_path.is_dir():
+        err.print(f"--out {out_path}: not a directory (several logs write one report each)", markup=False)
         raise typer.Exit(2)
-    if fmt == "html":
-        from validators.report_html import as_html
+    items = batch.collect(paths, recursive)
+    files = [i for i in items if isinstance(i, Path)]
+    for i in items:
+        if isinstance(i, batch.Outcome):  # a directory with nothing to audit
+            err.print(i.error, markup=False, emoji=False)
+    with Progress(TextColumn("audit"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=err, transient=True, disable=not err.is_terminal) as progress:
+        task = progress.add_task("audit", total=len(files))
 
-        data = as_html(g, report).encode("utf-8")
-    else:
-        data = (as_json(report) if fmt == "json" else as_text(report)).encode("utf-8")
-    if out_file:
-        write_atomic(out_file, data)
-    else:
-        sys.stdout.write(data.decode("utf-8"))
-    raise typer.Exit(1 if report.violations else 0)
+        def done(o: batch.Outcome) -> None:
+            progress.advance(task)
+            if o.error:
+                err.print(o.error, markup=False, emoji=False)
+
+        audited = iter(batch.run(sources_dir() / game, g, files, jobs, done))
+    outcomes = [i if isinstance(i, batch.Outcome) else next(audited) for i in items]
+    if out_path:
+        batch.write_reports(g, outcomes, fmt, out_path)
+    sys.stdout.write(batch.summary_json(game, outcomes) if fmt == "json" else batch.summary_text(outcomes))
+    raise typer.Exit(batch.exit_code(outcomes))
 
 
 @log_app.command("dump")

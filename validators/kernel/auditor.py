@@ -26,7 +26,7 @@ class BaseAuditor:
         self.dice_buttons = {d.name: d.side for d in game.info.dice}
         self.dice_by_side: dict[str, int] = {}
         self._index: dict[str, list[Piece]] = {}
-        self._index_version = -1
+        self._hex_keys: dict[str, set] = {}  # hex -> board positions inside it
 
     # -- the board as units ---------------------------------------------------------------
     def unit_of(self, p: Piece) -> s.Unit | None:
@@ -40,15 +40,23 @@ class BaseAuditor:
         return where.label if where.label in self.game.geometry else None
 
     def _by_hex(self) -> dict[str, list[Piece]]:
-        """Pieces by hex, rebuilt only when the board has changed since the last look."""
+        """Pieces by hex, updated from the positions the board changed since the last look."""
         board = self.replayer.board
-        if self._index_version != board.version:
-            index: dict[str, list[Piece]] = {}
-            for p in board.on_map():
-                h = self.hex_of(p)
-                if h is not None:
-                    index.setdefault(h, []).append(p)
-            self._index, self._index_version = index, board.version
+        if board.dirty:
+            touched = set()
+            for key in board.dirty:
+                label = self.replayer.where(*key).label if key[0] is not None else None
+                if label in self.game.geometry:
+                    keys = self._hex_keys.setdefault(label, set())
+                    (keys.add if key in board.at else keys.discard)(key)
+                    touched.add(label)
+            board.dirty.clear()
+            for label in touched:
+                pieces = [board.pieces[i] for key in sorted(self._hex_keys[label], key=str) for i in board.at[key]]
+                if pieces:
+                    self._index[label] = pieces
+                else:
+                    self._index.pop(label, None)
         return self._index
 
     def pieces_in(self, hex_id: str) -> list[Piece]:

@@ -103,6 +103,9 @@ class Board:
         self.stacks: dict[str, Stack] = {}
         self._next_local = 0
         self.version = 0  # bumped by every command, so views of the board know when to refresh
+        self.at: dict[tuple[str | None, int, int], dict[str, None]] = {}  # position -> piece ids (ordered)
+        self.dirty: set[tuple[str | None, int, int]] = set()  # positions changed since a view last looked
+        self._stacks_at: dict[tuple[str | None, int, int], dict[str, None]] = {}  # position -> stack ids
 
     def apply(self, c: Command) -> None:
         self.version += 1
@@ -130,13 +133,21 @@ class Board:
 
     def _remove(self, pid: str) -> None:
         if pid in self.stacks:
-            for child in self.stacks.pop(pid).children:
+            stack = self.stacks.pop(pid)
+            self._unindex_stack(stack)
+            for child in stack.children:
                 if child in self.pieces:
                     self.pieces[child].stack = None
             return
         p = self.pieces.pop(pid, None)
         if p:
             self._leave_stack(p)
+            here = self.at.get((p.map, p.x, p.y))
+            self.dirty.add((p.map, p.x, p.y))
+            if here is not None:
+                here.pop(p.id, None)
+                if not here:
+                    del self.at[(p.map, p.x, p.y)]
 
     def _change(self, c: ChangePiece) -> None:
         if c.id in self.stacks and self.stacks[c.id].deck:
@@ -155,7 +166,9 @@ class Board:
     def _move(self, c: MovePiece) -> None:
         if c.id in self.stacks:
             s = self.stacks[c.id]
+            self._unindex_stack(s)
             s.map, s.x, s.y = c.new_map, c.new_x, c.new_y
+            self._stacks_at.setdefault((s.map, s.x, s.y), {})[s.id] = None
             for child in s.children:
                 if child in self.pieces:
                     self._set_pos(self.pieces[child], c.new_map, c.new_x, c.new_y)
@@ -185,7 +198,10 @@ class Board:
         for child in old.children if old else []:
             if child in self.pieces and child not in children:
                 self.pieces[child].stack = None
+        if old:
+            self._unindex_stack(old)
         self.stacks[sid] = Stack(sid, map_id, x, y, children)
+        self._stacks_at.setdefault((map_id, x, y), {})[sid] = None
         for child in children:
             p = self.pieces.get(child)
             if p is not None:
@@ -208,21 +224,42 @@ class Board:
         map_id, x, y = _position(p.traits[-1].state)
         self._set_pos(p, map_id, x, y)
 
-    @staticmethod
-    def _set_pos(p: Piece, map_id: str | None, x: int, y: int) -> None:
+    def _set_pos(self, p: Piece, map_id: str | None, x: int, y: int) -> None:
+        key = (p.map, p.x, p.y)
+        here = self.at.get(key)
+        if here is not None:
+            here.pop(p.id, None)
+            if not here:
+                del self.at[key]
+        self.dirty.add(key)
+        self.dirty.add((map_id, x, y))
         p.map, p.x, p.y = map_id, x, y
+        self.at.setdefault((map_id, x, y), {})[p.id] = None
+
+    def _unindex_stack(self, s: Stack) -> None:
+        ids = self._stacks_at.get((s.map, s.x, s.y))
+        if ids is not None:
+            ids.pop(s.id, None)
+            if not ids:
+                del self._stacks_at[(s.map, s.x, s.y)]
 
     def _leave_stack(self, p: Piece) -> None:
         s = self.stacks.get(p.stack) if p.stack else None
         if s and p.id in s.children:
             s.children.remove(p.id)
+            if not s.children and not s.deck:  # VASSAL drops a stack once it is empty
+                del self.stacks[s.id]
+                self._unindex_stack(s)
         p.stack = None
 
     def _stack_at(self, map_id: str | None, x: int, y: int) -> Stack | None:
-        for s in self.stacks.values():
-            if s.map == map_id and s.x == x and s.y == y and (s.children or s.deck):
-                return s
-        return None
+        """The first (oldest) non-empty stack or deck at a point, as VASSAL merges onto it."""
+        found = [self.stacks[i] for i in self._stacks_at.get((map_id, x, y), ()) if i in self.stacks]
+        found = [st for st in found if st.children or st.deck]
+        if len(found) < 2:
+            return found[0] if found else None
+        ids = {st.id for st in found}
+        return next(st for st in self.stacks.values() if st.id in ids)  # rare: the oldest wins
 
     def on_map(self) -> list[Piece]:
         return [p for p in self.pieces.values() if p.map is not None]

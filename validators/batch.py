@@ -1,0 +1,192 @@
+"""Audit many logs at once: in parallel on all cores, one outcome per file, one summary.
+
+A file that cannot be read never stops the batch: its outcome carries the one-line reason.
+The game is loaded once per worker process (inherited when the pool forks, else loaded by
+the initializer).
+"""
+from __future__ import annotations
+
+import json
+import os
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Iterable
+
+from builder.model import load_game
+from builder.model.game import Game
+from builder.vassal.archive import write_atomic
+from validators.audit import audit_file, module_grids
+from validators.findings import AuditReport
+from validators.vlog.container import LogFormatError
+
+PATTERNS = ("*.vlog", "*.vsav")
+EXTENSIONS = {"text": "txt", "json": "json", "html": "html"}
+
+
+@dataclass(frozen=True)
+class Outcome:
+    path: str
+    report: AuditReport | None = None
+    error: str | None = None  # one line, starting with the path
+
+    @property
+    def status(self) -> str:
+        if self.report is None:
+            return "unreadable"
+        return "violations" if self.report.violations else "ok"
+
+    @property
+    def reason(self) -> str:
+        """The error without the leading file name."""
+        e = self.error or ""
+        return e[len(self.path):].lstrip(":").strip() if e.startswith(self.path) else e
+
+
+def one_line(text: str) -> str:
+    return " ".join(text.split("\n")).replace("\r", " ")
+
+
+def audit_one(game: Game, path: Path, grids=None) -> Outcome:
+    """Audit one file; every failure becomes an outcome with a one-line reason, never a raise."""
+    try:
+        return Outcome(str(path), report=audit_file(game, path, grids))
+    except LogFormatError as exc:
+        return Outcome(str(path), error=one_line(str(exc)))
+    except RecursionError:
+        return Outcome(str(path), error=f"{path}: commands nested too deeply: cannot read")
+    except Exception as exc:  # noqa: BLE001 - a batch goes on; the reason is reported
+        return Outcome(str(path), error=one_line(f"{path}: internal error ({type(exc).__name__}: {exc})"))
+
+
+def collect(paths: Iterable[Path], recursive: bool = False) -> list[Path | Outcome]:
+    """The files to audit, in order, without repeats: each file as given, each directory's
+    *.vlog and *.vsav sorted.  A directory with none of them is an outcome (unreadable)."""
+    items: list[Path | Outcome] = []
+    seen: set[str] = set()
+    for p in paths:
+        if p.is_dir():
+            found = sorted({f for pat in PATTERNS for f in (p.rglob(pat) if recursive else p.glob(pat))})
+            if not found:
+                items.append(Outcome(str(p), error=f"{p}: a directory with no .vlog or .vsav file in it"))
+        else:
+            found = [p]
+        for f in found:
+            key = os.path.realpath(f)
+            if key not in seen:
+                seen.add(key)
+                items.append(f)
+    return items
+
+
+_WORKER: dict = {}
+
+
+def _prime(game_dir: str, game: Game | None = None) -> None:
+    """Per-process state: the game and its module grids, loaded once."""
+    if _WORKER.get("dir") != game_dir:
+        g = game or load_game(Path(game_dir))
+        _WORKER.update(dir=game_dir, game=g, grids=module_grids(g))
+
+
+def _work(path: str) -> Outcome:
+    return audit_one(_WORKER["game"], Path(path), _WORKER["grids"])
+
+
+def cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def run(game_dir: Path, game: Game, files: list[Path], jobs: int = 0,
+        done: Callable[[Outcome], None] = lambda o: None) -> list[Outcome]:
+    """Audit `files` on `jobs` processes (0: all cores); outcomes in the order of `files`."""
+    _prime(str(game_dir), game)
+    jobs = min(jobs or cores(), len(files))
+    results: dict[int, Outcome] = {}
+    if jobs <= 1:
+        for i, f in enumerate(files):
+            results[i] = _work(str(f))
+            done(results[i])
+    else:
+        with ProcessPoolExecutor(max_workers=jobs, initializer=_prime, initargs=(str(game_dir),)) as pool:
+            futures = {pool.submit(_work, str(f)): i for i, f in enumerate(files)}
+            for fut in as_completed(futures):
+                i = futures[fut]
+                try:
+                    results[i] = fut.result()
+                except Exception as exc:  # noqa: BLE001 - a worker that died (killed, out of memory)
+                    results[i] = Outcome(str(files[i]), error=f"{files[i]}: worker failed ({type(exc).__name__})")
+                done(results[i])
+    return [results[i] for i in range(len(files))]
+
+
+def exit_code(outcomes: list[Outcome]) -> int:
+    """2 if any file was unreadable, else 1 if any had violations, else 0."""
+    statuses = {o.status for o in outcomes}
+    return 2 if "unreadable" in statuses else 1 if "violations" in statuses else 0
+
+
+def render(game: Game, report: AuditReport, fmt: str) -> bytes:
+    from validators.report import as_json, as_text
+
+    if fmt == "html":
+        from validators.report_html import as_html
+
+        return as_html(game, report).encode("utf-8")
+    return (as_json(report) if fmt == "json" else as_text(report)).encode("utf-8")
+
+
+def write_reports(game: Game, outcomes: list[Outcome], fmt: str, out_dir: Path) -> None:
+    """Each readable file's report as DIR/<file name>.<txt|json|html>, written atomically."""
+    used: set[str] = set()
+    for o in outcomes:
+        if o.report is None:
+            continue
+        base, ext, n = Path(o.path).name, EXTENSIONS[fmt], 1
+        name = f"{base}.{ext}"
+        while name in used:
+            n += 1
+            name = f"{base}.{n}.{ext}"
+        used.add(name)
+        write_atomic(out_dir / name, render(game, o.report, fmt))
+
+
+def _counts(o: Outcome) -> tuple[int, int, int] | None:
+    if o.report is None:
+        return None
+    r = o.report
+    return r.summary.steps, len(r.violations), len(r.findings) - len(r.violations)
+
+
+def totals(outcomes: list[Outcome]) -> dict[str, int]:
+    return {"files": len(outcomes), **{s: sum(o.status == s for o in outcomes) for s in ("ok", "violations", "unreadable")}}
+
+
+def summary_text(outcomes: list[Outcome]) -> str:
+    rows = [("file", "steps", "violations", "events", "status")]
+    for o in outcomes:
+        c = _counts(o)
+        nums = tuple(str(x) for x in c) if c else ("-", "-", "-")
+        rows.append((o.path, *nums, f"unreadable: {o.reason}" if c is None else o.status))
+    width = [max(len(r[i]) for r in rows) for i in range(4)]
+    lines = [f"{r[0]:<{width[0]}}  {r[1]:>{width[1]}}  {r[2]:>{width[2]}}  {r[3]:>{width[3]}}  {r[4]}" for r in rows]
+    t = totals(outcomes)
+    lines.append(f"{t['files']} file(s): {t['ok']} ok, {t['violations']} with violations, {t['unreadable']} unreadable")
+    return "\n".join(lines) + "\n"
+
+
+def summary_json(game: str, outcomes: list[Outcome]) -> str:
+    files = []
+    for o in outcomes:
+        c = _counts(o)
+        entry = {"file": o.path, "status": o.status}
+        if c is None:
+            entry["reason"] = o.reason
+        else:
+            entry.update(steps=c[0], violations=c[1], events=c[2], report=o.report.to_json())
+        files.append(entry)
+    doc = {"game": game, "files": files, "totals": totals(outcomes), "exit_code": exit_code(outcomes)}
+    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
