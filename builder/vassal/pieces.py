@@ -11,6 +11,7 @@ from functools import cached_property
 
 from builder.vassal.sequence import join, split
 
+BASIC = "piece;"
 FLIP_KEY = "70,130"  # Ctrl+F
 CTRL = 130
 
@@ -40,14 +41,20 @@ def chain(traits: list[Trait]) -> tuple[str, str]:
 
 
 def unchain(typ: str, state: str) -> list[Trait]:
-    """Split a nested type/state pair back into traits, outermost first."""
+    """Split a nested type/state pair back into traits, outermost first.
+
+    The innermost BasicPiece (`piece;`) is never split further: its own fields may hold
+    TABs, exactly as VASSAL's `createPiece` hands it over whole.
+    """
     out = []
-    while True:
+    while not typ.startswith(BASIC):
         tt, ss = split(typ, "\t"), split(state, "\t")
         out.append(Trait(tt[0], ss[0] if ss else ""))
         if len(tt) < 2:
             return out
         typ, state = tt[1], (ss[1] if len(ss) > 1 else "")
+    out.append(Trait(typ, state))
+    return out
 
 
 def add_piece(piece_id: str | None, traits: list[Trait]) -> str:
