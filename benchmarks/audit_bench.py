@@ -66,18 +66,22 @@ print(json.dumps({{"seconds": time.perf_counter() - t0,
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--steps", type=int, nargs="+", default=[1000, 10000])
+    ap.add_argument("--steps", type=int, nargs="+", default=[1000, 10000, 100000])
     args = ap.parse_args()
     if not (ROOT / "generated" / SLUG / f"{SLUG}.vmod").exists():
         subprocess.run([sys.executable, "-m", "validators.cli", "build", SLUG], check=True, cwd=ROOT)
     with tempfile.TemporaryDirectory() as tmp:
         print(f"{'steps':>7} {'decode s':>9} {'audit s':>8} {'audit/decode':>12} {'steps/s':>9} {'peak MB':>8}")
+        times = {}
         for n in args.steps:
             log = Path(tmp) / f"{n}.vlog"
             make_log(log, n)
             dec, aud = measure("decode", log), measure("audit", log)
+            times[n] = aud["seconds"]
             print(f"{n:7d} {dec['seconds']:9.3f} {aud['seconds']:8.3f} {aud['seconds'] / dec['seconds']:12.1f} "
                   f"{n / aud['seconds']:9.0f} {aud['peak_mb']:8.1f}")
+        if 10000 in times and 100000 in times:
+            print(f"100k/10k audit time: {times[100000] / times[10000]:.1f}x (linear: 10x)")
 
 
 if __name__ == "__main__":
