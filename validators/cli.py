@@ -56,7 +56,7 @@ def audit(game: str = typer.Argument(..., help="game slug (see `hexforge list`)"
             raise typer.Exit(2)
         data = batch.render(g, outcome.report, fmt)
         if out_path:
-            write_atomic(out_path, data)
+            _write(lambda: write_atomic(out_path, data), out_path)
         else:
             sys.stdout.write(data.decode("utf-8"))
         raise typer.Exit(batch.exit_code([outcome]))
@@ -80,9 +80,17 @@ def audit(game: str = typer.Argument(..., help="game slug (see `hexforge list`)"
         audited = iter(batch.run(sources_dir() / game, g, files, jobs, done))
     outcomes = [i if isinstance(i, batch.Outcome) else next(audited) for i in items]
     if out_path:
-        batch.write_reports(g, outcomes, fmt, out_path)
+        _write(lambda: batch.write_reports(g, outcomes, fmt, out_path), out_path)
     sys.stdout.write(batch.summary_json(game, outcomes) if fmt == "json" else batch.summary_text(outcomes))
     raise typer.Exit(batch.exit_code(outcomes))
+
+
+def _write(action, where: Path) -> None:
+    try:
+        action()
+    except OSError as exc:
+        err.print(f"--out {where}: cannot write ({exc.strerror or exc})", markup=False, emoji=False)
+        raise typer.Exit(2)
 
 
 @log_app.command("dump")

@@ -86,7 +86,7 @@ def read_saved_game(path: Path) -> SavedGame:
     try:
         z = zipfile.ZipFile(io.BytesIO(data))
         names = z.namelist()
-    except (zipfile.BadZipFile, ValueError) as exc:
+    except _ZIP_ERRORS as exc:
         raise LogFormatError(f"{name}: broken zip ({exc})") from None
     # the exact stored name: zipfile cuts names at NUL, so "savedGame\0x" would pass for it
     found = [i for i in z.infolist() if i.orig_filename == "savedGame"]
@@ -96,6 +96,8 @@ def read_saved_game(path: Path) -> SavedGame:
     info = found[-1]
     if info.file_size > MAX_TEXT:
         raise LogFormatError(f"{name}: savedGame declares {info.file_size} bytes (limit {MAX_TEXT}): refused")
+    if info.flag_bits & 1:
+        raise LogFormatError(f"{name}: savedGame entry is encrypted: cannot read")
     probe = copy.copy(info)  # read one byte past the declared size to catch an entry that inflates further
     probe.file_size = info.file_size + 1
     del probe.CRC  # checked below, on what we read
