@@ -12,7 +12,7 @@ SAVE_KEY = 0x5A  # any byte works; a fixed one keeps builds reproducible
 
 def obfuscate(text: str, key: int = SAVE_KEY) -> bytes:
     """`!VCSK` + key + each UTF-8 byte XOR key, as lower-case hex."""
-    body = bytes(c ^ key for c in text.encode("utf-8")).hex()
+    body = text.encode("utf-8").translate(_XOR[key]).hex()
     return b"!VCSK" + b"%02x" % key + body.encode("ascii")
 
 
@@ -22,7 +22,10 @@ def deobfuscate(raw: bytes) -> str:
         return raw.decode("utf-8")
     key = int(raw[5:7], 16)
     body = bytes.fromhex(raw[7:].decode("ascii"))
-    return bytes(b ^ key for b in body).decode("utf-8")
+    return body.translate(_XOR[key]).decode("utf-8")
+
+
+_XOR = [bytes(b ^ key for b in range(256)) for key in range(256)]  # one translation table per key
 
 
 def command_tree(head: str, subs: list) -> str:
