@@ -451,3 +451,21 @@ def test_8_4_combined_attacks_left_at_the_end_of_the_turn(play):
         move_all(w, "15PZ", "0805")  # 9.2: one round against a fort, then the attackers retreat
     assert rules(play(lambda w: script(w, [1, 1, 1, 1]))) == []
     assert rules(play(lambda w: script(w, [1, 1, 1]))) == ["7.1.1"]
+
+
+def test_13_2_tactical_victory_after_turn_7(play):
+    def tied(w):
+        start(w, turn=7)
+        w.turn(8, "Replacements")  # the set-up's control: 7 VP each (Tobruk counts 2)
+
+    def axis_ahead(w):
+        start(w, chits=("chit-21pz#1",), turn=7)
+        w.move("chit-21pz#1", "Activation 14")
+        for u in FORMATION_UNITS["21PZ"]:
+            w.move(u, "0511")  # Sidi Azeiz, empty
+        w.flip("control@0511")
+        w.turn(8, "Replacements")
+    found = [f for f in play(tied) if f.kind == "event"]
+    assert [f.rule for f in found] == ["13.2"] and "tied (Axis 7 VP, Commonwealth 7 VP)" in found[0].message
+    found = [f for f in play(axis_ahead) if f.kind == "event"]
+    assert [f.rule for f in found] == ["13.2"] and "Axis tactical victory (Axis 8 VP, Commonwealth 6 VP)" in found[0].message

@@ -36,7 +36,9 @@ class ControlRules(BaseAuditor):
     def _victory(self) -> None:
         """13.1: decisive victories end the game at once; reported as events where they occur.
 
-        The conditions are data (tables/victory.yaml)."""
+        The conditions are data (tables/victory.yaml); none apply in extended play (13.2.2)."""
+        if (self.turn or 0) > self.game.info.turns.last:
+            return
         v = self.game.tables["victory"].data if "victory" in self.game.tables else {}
         name = self.side_name
         for c in v.get("control", []):
@@ -91,6 +93,24 @@ class ControlRules(BaseAuditor):
         return sum(0.5 if self.reduced(p) else 1.0 for p in self.units_on_map()
                    if self.side_of(p) == side and self.unit_of(p).type == "armor"
                    and (nationality is None or self.game.formations[self.unit_of(p).formation].nationality == nationality))
+
+    def _tactical_victory(self, turn: int) -> None:
+        """13.2: after the last turn, victory points of the strategic hexes each side controls;
+        a tie extends play one turn at a time (13.2.2)."""
+        points: dict[str, int] = {name: 0 for name in self.side_name.values()}
+        for place in self.game.map.places:
+            owner = self._controller(place.hex) if place.strategic else None
+            if owner:
+                points[owner] += place.vp
+        tally = ", ".join(f"{side} {vp} VP" for side, vp in points.items())
+        best = max(points.values())
+        winners = [side for side, vp in points.items() if vp == best]
+        if len(winners) == 1:
+            self.find("13.2", f"end of turn {turn}: {winners[0]} tactical victory ({tally})", kind="event",
+                      side=winners[0])
+        else:
+            self.find("13.2", f"end of turn {turn}: tied ({tally}); play goes on for another turn (13.2.2)",
+                      kind="event")
 
     def _event(self, rule: str, message: str, side: str | None) -> None:
         if rule not in self.ended_victory:

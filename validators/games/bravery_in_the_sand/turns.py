@@ -43,6 +43,8 @@ class TurnRules(BaseAuditor):
     def on_turn(self, e: TurnChanged) -> None:
         if e.turn is not None and e.turn != self.turn:
             self._close_activation()
+            if e.turn > (self.turn or 0) >= self.game.info.turns.last:
+                self._tactical_victory(self.turn)
             self._new_turn(e.turn)
         if e.phase_index is not None and 0 <= e.phase_index < len(self.phases):
             self.phase = self.phases[e.phase_index]
