@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import resource
 import subprocess
 import sys
 import tempfile
@@ -64,9 +63,43 @@ print(json.dumps({{"seconds": time.perf_counter() - t0,
     return json.loads(out.stdout)
 
 
+def batch(tmp: Path, logs: int, steps: int) -> None:
+    """`hexforge audit GAME DIR` over many logs on all cores, against decoding them one by one."""
+    folder = tmp / "batch"
+    folder.mkdir()
+    make_log(folder / "game-000.vlog", steps)
+    data = (folder / "game-000.vlog").read_bytes()
+    for i in range(1, logs):
+        (folder / f"game-{i:03d}.vlog").write_bytes(data)
+    decode = f"""
+import sys, time
+sys.path.insert(0, {str(ROOT)!r})
+from pathlib import Path
+from validators.vlog.reader import read_record
+t0 = time.perf_counter()
+for p in sorted(Path({str(folder)!r}).glob("*.vlog")):
+    read_record(p)
+print(time.perf_counter() - t0)
+"""
+    t_decode = float(subprocess.run([sys.executable, "-c", decode], capture_output=True, text=True,
+                                    check=True).stdout)
+    times = {}
+    for jobs in (1, 0):
+        cmd = [sys.executable, "-m", "validators.cli", "audit", SLUG, str(folder), "--format", "json"]
+        cmd += ["--jobs", str(jobs)] if jobs else []
+        t0 = time.perf_counter()
+        subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
+        times[jobs] = time.perf_counter() - t0
+    print(f"batch of {logs} logs x {steps} steps: decode one by one {t_decode:.2f} s; audit with 1 worker "
+          f"{times[1]:.2f} s; on all cores {times[0]:.2f} s ({times[1] / times[0]:.1f}x faster, "
+          f"{times[0] / t_decode:.1f}x the plain decode)")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--steps", type=int, nargs="+", default=[1000, 10000, 100000])
+    ap.add_argument("--batch", type=int, default=200, help="logs in the batch run (0: skip it)")
+    ap.add_argument("--batch-steps", type=int, default=500)
     args = ap.parse_args()
     if not (ROOT / "generated" / SLUG / f"{SLUG}.vmod").exists():
         subprocess.run([sys.executable, "-m", "validators.cli", "build", SLUG], check=True, cwd=ROOT)
@@ -82,8 +115,9 @@ def main() -> None:
                   f"{n / aud['seconds']:9.0f} {aud['peak_mb']:8.1f}")
         if 10000 in times and 100000 in times:
             print(f"100k/10k audit time: {times[100000] / times[10000]:.1f}x (linear: 10x)")
+        if args.batch:
+            batch(Path(tmp), args.batch, args.batch_steps)
 
 
 if __name__ == "__main__":
-    del resource, time
     main()

@@ -111,3 +111,7 @@ def main() -> None:
         app()
     except KeyboardInterrupt:
         sys.exit(130)
+
+
+if __name__ == "__main__":  # python -m validators.cli, as the benchmarks run it
+    main()
