@@ -22,7 +22,7 @@ class Piece:
     x: int = 0
     y: int = 0
     stack: str | None = None  # id of the Stack holding it
-    _parsed: tuple = field(default=("", "", []), repr=False, compare=False)
+    _parsed: tuple = field(default=(None, None, []), repr=False, compare=False)
     _props: tuple = field(default=(None, {}), repr=False, compare=False)
 
     @property
