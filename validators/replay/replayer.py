@@ -18,7 +18,7 @@ from validators.vlog.commands import AddPiece, ChangePiece, Chat, MovePiece, Rem
 from validators.vlog.modulegrid import OFFBOARD, MapSpec
 from validators.vlog.reader import GameRecord, Step
 
-_DICE = re.compile(r"^\*{2,3} (?P<name>.+?) = (?P<result>-?\d+(?:,-?\d+)*) \*\*\*\s*(?:<|&lt;)(?P<player>.*?)(?:>|&gt;)\s*$")
+_DICE = re.compile(r"^\*{2,3} (?P<name>.+?) = (?P<result>-?\d{1,9}(?:,-?\d{1,9})*) \*\*\*\s*(?:<|&lt;)(?P<player>.*?)(?:>|&gt;)\s*$")
 
 
 @dataclass(frozen=True)
