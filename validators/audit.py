@@ -10,7 +10,7 @@ from validators.games import rules_for
 from validators.replay.replayer import Replayer
 from validators.vlog.container import LogFormatError
 from validators.vlog.modulegrid import MapSpec, read_module_grids
-from validators.vlog.reader import GameRecord, read_record
+from validators.vlog.reader import GameRecord, paused_gc, read_record
 
 
 def module_grids(game: Game) -> dict[str, MapSpec]:
@@ -30,7 +30,8 @@ def audit_record(game: Game, record: GameRecord, grids: dict[str, MapSpec] | Non
     check_module(game, record)
     replayer = Replayer(record, grids or module_grids(game))
     auditor = rules_for(game.slug)(game, replayer)
-    findings = auditor.run()
+    with paused_gc():
+        findings = auditor.run()
     turns = sorted({f.turn for f in findings if f.turn is not None} | ({auditor.turn} if auditor.turn else set()))
     summary = MatchSummary(len(record.steps), tuple(turns), dict(sorted(auditor.dice_by_side.items())),
                            sum(1 for s in record.steps if s.is_undo), auditor.turn)

@@ -69,14 +69,26 @@ def _xml(s: str) -> str:
     return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
 
 
-def decode_tree(cmd: str):
-    """Split an encoded command into its tree: a leaf string, or [head, *subs] (§4.3)."""
+MAX_DEPTH = 32  # nesting levels of a command tree; real saves and logs use 3
+
+
+class CommandTreeError(ValueError):
+    """The command text nests deeper than MAX_DEPTH levels: a hostile or corrupt file (each level
+    costs a pass over the text, and unbounded nesting would exhaust the stack)."""
+
+
+def decode_tree(cmd: str, _depth: int = 0):
+    """Split an encoded command into its tree: a leaf string, or [head, *subs] (§4.3).
+
+    Raises CommandTreeError past MAX_DEPTH levels."""
     from builder.vassal.sequence import split
 
     toks = split(cmd, ESC)
     if len(toks) == 1 and toks[0] == cmd:
         return cmd
-    return [decode_tree(t) for t in toks]
+    if _depth >= MAX_DEPTH:
+        raise CommandTreeError(f"command text nested deeper than {MAX_DEPTH} levels")
+    return [decode_tree(t, _depth + 1) for t in toks]
 
 
 def leaves(tree) -> list[str]:

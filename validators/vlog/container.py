@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 import io
+import lzma
 import zipfile
 import zlib
 from dataclasses import dataclass
@@ -15,7 +16,11 @@ from pathlib import Path
 from builder.vassal.savefile import deobfuscate
 
 MAX_TEXT = 256 * 1024 * 1024  # largest savedGame we inflate (bytes); real logs are a few MB
-_ZIP_ERRORS = (zipfile.BadZipFile, zlib.error, EOFError, OSError, NotImplementedError, RuntimeError, ValueError)
+_ZIP_ERRORS = (zipfile.BadZipFile, zlib.error, lzma.LZMAError, EOFError, OSError, NotImplementedError, RuntimeError,
+               ValueError)  # zipfile lets its decompressors' own errors (zlib, lzma) through
+# Java's zip classes, so VASSAL, read and write only these; an LZMA entry's header can also demand
+# a decompression dictionary of up to 4 GB from a file of a hundred bytes
+ZIP_METHODS = (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED)
 
 
 class LogFormatError(Exception):
@@ -35,6 +40,9 @@ def _metadata(z: zipfile.ZipFile) -> dict[str, str]:
     out: dict[str, str] = {}
     for entry, prefix in (("savedata", "save"), ("moduledata", "module")):
         if entry in z.namelist() and z.getinfo(entry).file_size < 1_000_000:
+            if z.getinfo(entry).compress_type not in ZIP_METHODS:
+                raise LogFormatError(f"broken {entry} entry (zip compression method {z.getinfo(entry).compress_type}, "
+                                     "not one VASSAL reads: stored, deflated)")
             try:
                 root = etree.fromstring(z.read(entry), etree.XMLParser(resolve_entities=False, no_network=True))
             except etree.XMLSyntaxError:
@@ -96,6 +104,9 @@ def read_saved_game(path: Path) -> SavedGame:
     info = found[-1]
     if info.file_size > MAX_TEXT:
         raise LogFormatError(f"{name}: savedGame declares {info.file_size} bytes (limit {MAX_TEXT}): refused")
+    if info.compress_type not in ZIP_METHODS:
+        raise LogFormatError(f"{name}: broken savedGame entry (zip compression method {info.compress_type}, "
+                             "not one VASSAL reads: stored, deflated)")
     if info.flag_bits & 1:
         raise LogFormatError(f"{name}: savedGame entry is encrypted: cannot read")
     probe = copy.copy(info)  # read one byte past the declared size to catch an entry that inflates further

@@ -6,9 +6,13 @@ from `board_sizes` when only a build file is at hand).
 """
 from __future__ import annotations
 
+import bisect
 import io
+import lzma
 import math
 import zipfile
+import zlib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -16,9 +20,27 @@ from lxml import etree
 
 from builder.geometry import javagrid
 from builder.geometry.javagrid import GridParams, NumberingParams
+from validators.vlog.container import ZIP_METHODS, LogFormatError
 
 B = "VASSAL.build.module.map.boardPicker."
 OFFBOARD = "offboard"
+# Bounds on what a build file may say (a hostile one must not make a lookup slow or huge): pixel
+# sizes, positions and offsets (real maps are < 50,000 px), the smallest grid cell, the longest
+# name or format text, the largest build file in a module.  A value outside gets the default.
+LIMIT = 1_000_000
+MIN_CELL = 1.0
+MAX_TEXT = 256
+MAX_BUILD = 64 * 1024 * 1024
+IMAGE_TYPES = (".png", ".jpg", ".jpeg", ".gif")
+# what reading a damaged zip entry can raise: zipfile lets its decompressors' errors through
+ZIP_ERRORS = (zipfile.BadZipFile, zlib.error, lzma.LZMAError, EOFError, OSError, NotImplementedError, ValueError)
+
+
+class ModuleFormatError(LogFormatError):
+    """The build file or module cannot be read; the message says why in one line.
+
+    A LogFormatError, so every caller that reports an unreadable input (exit code 2) covers it.
+    """
 
 
 def _b(e, key, default=False) -> bool:
@@ -26,27 +48,34 @@ def _b(e, key, default=False) -> bool:
     return default if v is None else v == "true"
 
 
-def _i(e, key, default=0) -> int:
+def _i(e, key, default=0, lo=-LIMIT, hi=LIMIT) -> int:
     try:
-        return int(e.get(key, default))
+        v = int(e.get(key, default))
     except ValueError:
         return default
+    return v if lo <= v <= hi else default
 
 
-def _f(e, key, default=0.0) -> float:
+def _f(e, key, default=0.0, lo=-LIMIT, hi=LIMIT) -> float:
     try:
-        return float(e.get(key, default))
+        v = float(e.get(key, default))
     except ValueError:
         return default
+    return v if lo <= v <= hi else default  # NaN compares false: the default
+
+
+def _s(e, key, default="") -> str:
+    v = e.get(key, default)
+    return v if len(v) <= MAX_TEXT else default
 
 
 def _numbering(e) -> tuple[NumberingParams, str]:
     if e is None:
         return NumberingParams(), ""
-    n = NumberingParams(e.get("first", "H"), e.get("sep", ""), e.get("hType", "N"), e.get("vType", "N"),
-                        _i(e, "hLeading", 1), _i(e, "vLeading", 1), _i(e, "hOff", 1), _i(e, "vOff", 1),
+    n = NumberingParams(e.get("first", "H"), _s(e, "sep"), e.get("hType", "N"), e.get("vType", "N"),
+                        _i(e, "hLeading", 1, hi=64), _i(e, "vLeading", 1, hi=64), _i(e, "hOff", 1), _i(e, "vOff", 1),
                         _b(e, "hDescend"), _b(e, "vDescend"), _b(e, "stagger", True))
-    return n, e.get("locationFormat", "$gridLocation$")
+    return n, _s(e, "locationFormat", "$gridLocation$")
 
 
 def _fmt(fmt: str, grid_location: str, row: str = "", column: str = "", name: str = "") -> str:
@@ -129,12 +158,30 @@ class MapSpec:
     decks: list[tuple[str, str, int, int]] = field(default_factory=list)  # name, board, x, y
     placement: dict[str, tuple[int, int]] = field(default_factory=dict)  # board -> (column, row)
 
+    _layout_cache: tuple | None = field(default=None, init=False, repr=False, compare=False)
+
     def origin(self, board: str) -> tuple[int, int]:
+        """Top-left of a board: the edge plus the widths of the boards in use left of it in its
+        row, and the heights of those above it in its column."""
+        _, rows, cols = self._layout()
         col, row = self.placement.get(board, (0, 0))
-        at = {n: self.placement.get(n, (0, 0)) for n in self._in_use()}
-        x = self.edge[0] + sum(self.boards[n].size[0] for n, (c, r) in at.items() if r == row and c < col)
-        y = self.edge[1] + sum(self.boards[n].size[1] for n, (c, r) in at.items() if c == col and r < row)
-        return x, y
+        return self.edge[0] + _before(rows.get(row), col), self.edge[1] + _before(cols.get(col), row)
+
+    def _layout(self) -> tuple:
+        """Boards in use, and per row and per column their sorted positions with running sizes:
+        built once per placement, so a lookup costs one pass over the boards, not their square."""
+        key = tuple(self.placement.items())
+        if self._layout_cache is None or self._layout_cache[0] != key:
+            in_use = self._in_use()
+            rows: dict[int, list] = {}
+            cols: dict[int, list] = {}
+            for n in in_use:
+                c, r = self.placement.get(n, (0, 0))
+                rows.setdefault(r, []).append((c, self.boards[n].size[0]))
+                cols.setdefault(c, []).append((r, self.boards[n].size[1]))
+            self._layout_cache = (key, in_use, {k: _running(v) for k, v in rows.items()},
+                                  {k: _running(v) for k, v in cols.items()})
+        return self._layout_cache[1:]
 
     def location(self, x: int, y: int) -> str:
         """Map.locationName: a deck at the point, else the board's grid name, else offboard."""
@@ -142,7 +189,7 @@ class MapSpec:
             ox, oy = self.origin(board) if board in self.boards else self.edge
             if (ox + dx, oy + dy) == (x, y):
                 return name
-        for bname in self._in_use():
+        for bname in self._layout()[0]:
             b = self.boards[bname]
             ox, oy = self.origin(bname)
             if ox <= x < ox + b.size[0] and oy <= y < oy + b.size[1]:
@@ -153,6 +200,19 @@ class MapSpec:
         return [n for n in self.boards if n in self.placement] or list(self.boards)[:1]
 
 
+def _running(items: list[tuple[int, int]]) -> tuple[list[int], list[int]]:
+    items.sort()
+    keys, sums = [k for k, _ in items], [0]
+    for _, size in items:
+        sums.append(sums[-1] + size)
+    return keys, sums
+
+
+def _before(line: tuple[list[int], list[int]] | None, k: int) -> int:
+    """The summed sizes of the boards at positions below k on one row or column."""
+    return 0 if line is None else line[1][bisect.bisect_left(line[0], k)]
+
+
 def _grid(e) -> HexGridSpec | SquareGridSpec | None:
     if e is None:
         return None
@@ -161,11 +221,12 @@ def _grid(e) -> HexGridSpec | SquareGridSpec | None:
     n, fmt = _numbering(num_el)
     numbering = n if num_el is not None else None
     if tag == "HexGrid":
-        dy = _f(e, "dy", 64.0)
-        dx = _f(e, "dx", math.sqrt(3) / 2 * dy)
+        dy = _f(e, "dy", 64.0, MIN_CELL)
+        dx = _f(e, "dx", math.sqrt(3) / 2 * dy, MIN_CELL)
         return HexGridSpec(GridParams(dx, dy, _i(e, "x0"), _i(e, "y0"), _b(e, "sideways")), numbering, fmt)
     if tag == "SquareGrid":
-        return SquareGridSpec(_f(e, "dx", 48.0), _f(e, "dy", 48.0), _i(e, "x0"), _i(e, "y0"), numbering, fmt)
+        return SquareGridSpec(_f(e, "dx", 48.0, MIN_CELL), _f(e, "dy", 48.0, MIN_CELL), _i(e, "x0"), _i(e, "y0"),
+                              numbering, fmt)
     return None
 
 
@@ -186,21 +247,54 @@ def _board(e, size: tuple[int, int]) -> BoardSpec:
         for pair in (ze.get("path") or "").split(";"):
             if "," in pair:
                 a, b = pair.split(",", 1)
-                pts.append((int(a), int(b)))
+                try:
+                    pt = (int(a), int(b))
+                except ValueError:  # a broken point is left out, as a broken number elsewhere
+                    continue
+                if -LIMIT <= pt[0] <= LIMIT and -LIMIT <= pt[1] <= LIMIT:
+                    pts.append(pt)
         grids = [c for c in ze if isinstance(c.tag, str) and c.tag.endswith(("HexGrid", "SquareGrid"))]
         if pts:
-            zones.append(ZoneSpec(ze.get("name", ""), pts, ze.get("locationFormat", "$name$"),
+            zones.append(ZoneSpec(_s(ze, "name"), pts, _s(ze, "locationFormat", "$name$"),
                                   _grid(grids[0] if grids else None), _b(ze, "useParentGrid")))
     return BoardSpec(e.get("name", ""), size, _grid(background), tuple(zones))
 
 
-def read_module_grids(build_xml: bytes, images: dict[str, bytes] | None = None,
-                      board_sizes: dict[str, tuple[int, int]] | None = None) -> dict[str, MapSpec]:
-    """Map name -> MapSpec for every Map (and private map) in a build file."""
+def _one_line(exc: Exception) -> str:
+    return " ".join(str(exc).split())[:200]
+
+
+def _size(size) -> tuple[int, int] | None:
+    w, h = size
+    return (w, h) if 0 <= w <= LIMIT and 0 <= h <= LIMIT else None
+
+
+def _image_size(images: Mapping, key: str) -> tuple[int, int] | None:
+    """Width and height from an image's header; None when it cannot be read (the Board's
+    width/height attributes are used then).  Only the header is read, never the pixels."""
     from PIL import Image
 
-    root = etree.fromstring(build_xml, etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False))
+    try:
+        src = images[key]
+        with io.BytesIO(src) if isinstance(src, (bytes, bytearray)) else src as fp, Image.open(fp) as im:
+            return _size(im.size)
+    except (SyntaxError, Image.DecompressionBombError, *ZIP_ERRORS):  # OSError covers PIL's own
+        return None
+
+
+def read_module_grids(build_xml: bytes, images: Mapping[str, bytes] | None = None,
+                      board_sizes: dict[str, tuple[int, int]] | None = None) -> dict[str, MapSpec]:
+    """Map name -> MapSpec for every Map (and private map) in a build file.
+
+    Raises ModuleFormatError when the build file is not well-formed XML.  Entities are never
+    expanded from outside (no XXE) and libxml2 refuses entity blow-ups.
+    """
+    try:
+        root = etree.fromstring(build_xml, etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False))
+    except (etree.XMLSyntaxError, ValueError) as exc:
+        raise ModuleFormatError(f"build file is not well-formed XML ({_one_line(exc)})") from None
     maps: dict[str, MapSpec] = {}
+    seen: dict[str, tuple[int, int] | None] = {}  # image -> size, each image read once
     for m in root.iter():
         if not isinstance(m.tag, str) or not m.tag.endswith(("module.Map", "module.PrivateMap", "module.PlayerHand")):
             continue
@@ -208,12 +302,15 @@ def read_module_grids(build_xml: bytes, images: dict[str, bytes] | None = None,
         for be in m.iter(B + "Board"):
             name = be.get("name", "")
             size = (board_sizes or {}).get(name)
+            size = _size(size) if size is not None else None
             image = be.get("image")
             if size is None and images and image and f"images/{image}" in images:
-                with Image.open(io.BytesIO(images[f"images/{image}"])) as im:
-                    size = im.size
+                key = f"images/{image}"
+                if key not in seen:
+                    seen[key] = _image_size(images, key)
+                size = seen[key]
             if size is None:
-                size = (_i(be, "width"), _i(be, "height"))
+                size = (_i(be, "width", 0, 0), _i(be, "height", 0, 0))
             boards[name] = _board(be, size)
         decks = [(d.get("name", ""), d.get("owningBoard", ""), _i(d, "x"), _i(d, "y"))
                  for d in m.iter("VASSAL.build.module.map.DrawPile")]
@@ -221,10 +318,57 @@ def read_module_grids(build_xml: bytes, images: dict[str, bytes] | None = None,
     return maps
 
 
+class _ZipImages(Mapping):
+    """A module's board images, each opened as a stream only when a board asks for its size."""
+
+    def __init__(self, z: zipfile.ZipFile):
+        self._z = z
+        self._infos = {i.filename: i for i in z.infolist()
+                       if i.filename.startswith("images/") and i.filename.lower().endswith(IMAGE_TYPES)}
+
+    def __getitem__(self, name: str):
+        info = self._infos[name]
+        if info.flag_bits & 0x1 or info.compress_type not in ZIP_METHODS:
+            raise OSError("encrypted, or a compression method VASSAL does not read")
+        return self._z.open(info)
+
+    def __contains__(self, name) -> bool:
+        return name in self._infos
+
+    def __iter__(self):
+        return iter(self._infos)
+
+    def __len__(self) -> int:
+        return len(self._infos)
+
+
 def read_vmod_grids(path: Path) -> dict[str, MapSpec]:
-    with zipfile.ZipFile(path) as z:
+    """The maps of a .vmod.  Raises ModuleFormatError (one line) when it is not a readable module."""
+    try:
+        z = zipfile.ZipFile(path)
+    except ZIP_ERRORS as exc:
+        raise ModuleFormatError(f"{path}: not a readable module ({_one_line(exc)})") from None
+    with z:
         names = z.namelist()
-        build = z.read("buildFile.xml" if "buildFile.xml" in names else "buildFile")
-        images = {n: z.read(n) for n in names if n.startswith("images/") and z.getinfo(n).file_size < 64_000_000
-                  and n.lower().endswith((".png", ".jpg", ".jpeg", ".gif"))}
-    return read_module_grids(build, images)
+        name = "buildFile.xml" if "buildFile.xml" in names else "buildFile"
+        if name not in names:
+            raise ModuleFormatError(f"{path}: no buildFile.xml in the module")
+        info = z.getinfo(name)
+        if info.flag_bits & 0x1:
+            raise ModuleFormatError(f"{path}: {name} is encrypted")
+        if info.compress_type not in ZIP_METHODS:
+            raise ModuleFormatError(f"{path}: broken {name} entry (zip compression method {info.compress_type}, "
+                                    "not one VASSAL reads: stored, deflated)")
+        if info.file_size > MAX_BUILD:
+            raise ModuleFormatError(f"{path}: {name} declares {info.file_size} bytes (limit {MAX_BUILD}): refused")
+        try:
+            with z.open(info) as f:
+                build = f.read(MAX_BUILD + 1)
+        except ZIP_ERRORS as exc:
+            raise ModuleFormatError(f"{path}: broken {name} entry ({_one_line(exc)})") from None
+        if len(build) > MAX_BUILD:
+            raise ModuleFormatError(f"{path}: {name} inflates past {MAX_BUILD} bytes: refused")
+        try:
+            return read_module_grids(build, _ZipImages(z))
+        except ModuleFormatError as exc:
+            raise ModuleFormatError(f"{path}: {exc}") from None
