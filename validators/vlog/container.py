@@ -16,7 +16,7 @@ from pathlib import Path
 from builder.vassal.savefile import deobfuscate
 
 MAX_TEXT = 256 * 1024 * 1024  # largest savedGame we inflate (bytes); real logs are a few MB
-_ZIP_ERRORS = (zipfile.BadZipFile, zlib.error, lzma.LZMAError, EOFError, OSError, NotImplementedError, RuntimeError,
+ZIP_ERRORS = (zipfile.BadZipFile, zlib.error, lzma.LZMAError, EOFError, OSError, NotImplementedError, RuntimeError,
                ValueError)  # zipfile lets its decompressors' own errors (zlib, lzma) through
 # Java's zip classes, so VASSAL, read and write only these; an LZMA entry's header can also demand
 # a decompression dictionary of up to 4 GB from a file of a hundred bytes
@@ -47,7 +47,7 @@ def _metadata(z: zipfile.ZipFile) -> dict[str, str]:
                 root = etree.fromstring(z.read(entry), etree.XMLParser(resolve_entities=False, no_network=True))
             except etree.XMLSyntaxError:
                 continue
-            except _ZIP_ERRORS as exc:
+            except ZIP_ERRORS as exc:
                 raise LogFormatError(f"broken {entry} entry ({exc})") from None
             for child in root:
                 if isinstance(child.tag, str) and child.text and not child.get("lang"):
@@ -94,7 +94,7 @@ def read_saved_game(path: Path) -> SavedGame:
     try:
         z = zipfile.ZipFile(io.BytesIO(data))
         names = z.namelist()
-    except _ZIP_ERRORS as exc:
+    except ZIP_ERRORS as exc:
         raise LogFormatError(f"{name}: broken zip ({exc})") from None
     # the exact stored name: zipfile cuts names at NUL, so "savedGame\0x" would pass for it
     found = [i for i in z.infolist() if i.orig_filename == "savedGame"]
@@ -115,7 +115,7 @@ def read_saved_game(path: Path) -> SavedGame:
     try:
         with z.open(probe) as f:
             raw = f.read(probe.file_size)
-    except _ZIP_ERRORS as exc:
+    except ZIP_ERRORS as exc:
         raise LogFormatError(f"{name}: broken savedGame entry ({exc})") from None
     if len(raw) > info.file_size:
         raise LogFormatError(f"{name}: savedGame inflates past its declared {info.file_size} bytes: refused (zip bomb?)")

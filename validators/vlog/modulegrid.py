@@ -8,10 +8,8 @@ from __future__ import annotations
 
 import bisect
 import io
-import lzma
 import math
 import zipfile
-import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,7 +18,7 @@ from lxml import etree
 
 from builder.geometry import javagrid
 from builder.geometry.javagrid import GridParams, NumberingParams
-from validators.vlog.container import ZIP_METHODS, LogFormatError
+from validators.vlog.container import ZIP_ERRORS, ZIP_METHODS, LogFormatError
 
 B = "VASSAL.build.module.map.boardPicker."
 OFFBOARD = "offboard"
@@ -33,7 +31,6 @@ MAX_TEXT = 256
 MAX_BUILD = 64 * 1024 * 1024
 IMAGE_TYPES = (".png", ".jpg", ".jpeg", ".gif")
 # what reading a damaged zip entry can raise: zipfile lets its decompressors' errors through
-ZIP_ERRORS = (zipfile.BadZipFile, zlib.error, lzma.LZMAError, EOFError, OSError, NotImplementedError, ValueError)
 
 
 class ModuleFormatError(LogFormatError):
