@@ -31,6 +31,16 @@ def _known(slug: str) -> None:
         raise typer.Exit(2)
 
 
+def load_known(game: str, problems_exit: int):
+    """The game's model, or its source problems printed and the command ended."""
+    _known(game)
+    try:
+        return load_game(sources_dir() / game)
+    except SourceError as exc:
+        _report(exc)
+        raise typer.Exit(problems_exit)
+
+
 def _slugs(game: str | None, all_games: bool) -> list[str]:
     """The games a command works on: one named game, or every game with --all."""
     slugs = games() if all_games else [game] if game else []
@@ -52,12 +62,7 @@ def list_games() -> None:
 @app.command()
 def check(game: str) -> None:
     """Load and validate a game's sources; print a summary or every problem."""
-    _known(game)
-    try:
-        g = load_game(sources_dir() / game)
-    except SourceError as exc:
-        _report(exc)
-        raise typer.Exit(1)
+    g = load_known(game, problems_exit=1)
     reconstructed = sum(x.provenance == "reconstructed" for x in [*g.units, *g.units_file.formations, *g.map.places])
     out.print(f"{g.info.title}: {len(g.geometry.labels)} hexes, {len(g.units)} units in "
               f"{len(g.formations)} formations, {sum(m.count for m in g.markers.values())} markers, "

@@ -10,8 +10,7 @@ from pathlib import Path
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from builder.cli import _known, _report, app, err, out
-from builder.model import SourceError, load_game
+from builder.cli import app, err, load_known, out
 from builder.paths import sources_dir
 from builder.vassal.archive import write_atomic
 from validators.vlog.container import LogFormatError
@@ -43,12 +42,7 @@ def audit(game: str = typer.Argument(..., help="game slug (see `hexforge list`)"
     if fmt not in batch.EXTENSIONS:
         err.print(f"--format: unknown format {fmt!r}; use text, json or html", markup=False)
         raise typer.Exit(2)
-    _known(game)
-    try:
-        g = load_game(sources_dir() / game)
-    except SourceError as exc:
-        _report(exc)
-        raise typer.Exit(2)
+    g = load_known(game, problems_exit=2)
     if len(paths) == 1 and not paths[0].is_dir():
         outcome = batch.audit_one(g, paths[0])
         if outcome.report is None:

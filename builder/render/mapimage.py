@@ -165,7 +165,6 @@ def _setup_labels(game: Game, d: ImageDraw.ImageDraw, labels: dict[str, list[str
         for i, fid in enumerate(names):
             colour = game.formations[fid].stripe
             f = fit(fid, "bold", 11 * SS, 40 * SS)
-            y = cy + 34 + i * 13 - (13 * (len(names) - 1) if game.places.get(hex_id) is None else 0)
             y = cy - 22 - i * 13 if game.places.get(hex_id) else cy + 2 + i * 13 - 6 * (len(names) - 1)
             w = f.getlength(fid) / SS + 8
             d.rounded_rectangle([(cx - w / 2) * SS, (y - 6) * SS, (cx + w / 2) * SS, (y + 6) * SS], radius=3 * SS,
@@ -178,7 +177,6 @@ def _tracks(game: Game, d: ImageDraw.ImageDraw) -> None:
     for t in game.map.tracks:
         x, y = t.origin
         w, h = t.box
-        _halo_text(d, ((x + 4) * SS, (y - 10) * SS), "", font("bold", 12 * SS), INK)
         d.text((x * SS, (y - 4) * SS), t.name.upper() if len(t.boxes) > 2 else "", font=font("bold", 13 * SS),
                fill=INK, anchor="ls")
         for box in t.boxes:

@@ -7,16 +7,11 @@ from __future__ import annotations
 
 
 from tests.conftest import SLUG
+from tests.rules.test_bravery_rules import FORMATION_UNITS
 from validators.audit import audit_file
 from validators.vlog.writer import LogWriter
 
-UNITS = {
-    "15PZ": ["15pz-8pz-1", "15pz-8pz-2", "15pz-115sr", "15pz-33ar"],
-    "7A": ["7a-7h", "7a-2rtr", "7a-6rtr", "7a-7sg"],
-    "ARI": ["ari-132tk", "ari-8bers", "ari-132ar"],
-    "90LT": ["90lt-155ir", "90lt-361ar", "90lt-iii-347"],
-    "22A": ["22a-2rgh", "22a-3cly", "22a-4cly"],
-}
+UNITS = FORMATION_UNITS
 
 
 class Game:

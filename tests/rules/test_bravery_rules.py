@@ -16,6 +16,7 @@ FORMATION_UNITS = {
     "90LT": ["90lt-155ir", "90lt-361ar", "90lt-iii-347"],
     "PAV": ["pav-27inf", "pav-28inf"],
     "21PZ": ["21pz-5pz-1", "21pz-5pz-2", "21pz-104sr", "21pz-155ar"],
+    "22A": ["22a-2rgh", "22a-3cly", "22a-4cly"],
 }
 
 

@@ -83,7 +83,7 @@ class CombatRules(BaseAuditor):
             c.before = {x: [(self._level_index(q), self.reduced(q)) for q in self._combatants(c, x)]
                         for x in (c.attacker, c.defender)}
         units = self._combatants(c, side)
-        strength = sum(0.5 if self.reduced(q) else 1.0 for q in units)
+        strength = self.combat_strength(units)
         want = math.floor(strength)
         if len(e.dice) != want:
             self.find("7.1.1", f"{side} rolled {len(e.dice)} dice in {c.hex}; Combat Strength {strength:g} gives {want}",
@@ -91,6 +91,11 @@ class CombatRules(BaseAuditor):
         need = self._hit_number(c, side)
         c.rolls[side] = e.dice
         c.hits[side] = sum(d >= need for d in e.dice)
+
+    def combat_strength(self, units) -> float:
+        """7.1.1: full-strength units count 1, reduced ones 1/2 (values from tables/combat.yaml)."""
+        t = self.combat_table
+        return sum(t["strength_reduced"] if self.reduced(q) else t["strength_full"] for q in units)
 
     def _single_reduced_attacker(self, c: Combat) -> None:
         """7.3.3: an attacker down to a single reduced unit must retreat, not fight on."""

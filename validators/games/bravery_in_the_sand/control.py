@@ -64,8 +64,8 @@ class ControlRules(BaseAuditor):
         """13.1.1.3: strength in an exit hex, and a road/track line home avoiding enemy control markers."""
         winner = self.side_name[c["winner"]]
         for start in c["from"]:
-            strength = sum(0.5 if self.reduced(q) else 1.0 for q in self.units_in(start, winner)
-                           if self._nationality(q) == c["nationality"])
+            strength = self.combat_strength(q for q in self.units_in(start, winner)
+                                            if self._nationality(q) == c["nationality"])
             if strength < c["strength"]:
                 continue
             seen, todo = {start}, [start]
@@ -83,16 +83,16 @@ class ControlRules(BaseAuditor):
                         todo.append(b)
 
     def _strength(self, hex_id: str, side: str) -> float:
-        return sum(0.5 if self.reduced(q) else 1.0 for q in self.units_in(hex_id, side))
+        return self.combat_strength(self.units_in(hex_id, side))
 
     def _nationality(self, p: Piece) -> str | None:
         u = self.unit_of(p)
         return self.game.formations[u.formation].nationality if u else None
 
     def _tank_strength(self, side: str | None, nationality: str | None = None) -> float:
-        return sum(0.5 if self.reduced(p) else 1.0 for p in self.units_on_map()
-                   if self.side_of(p) == side and self.unit_of(p).type == "armor"
-                   and (nationality is None or self.game.formations[self.unit_of(p).formation].nationality == nationality))
+        return self.combat_strength(p for p in self.units_on_map()
+                                    if self.side_of(p) == side and self.unit_of(p).type == "armor"
+                                    and nationality in (None, self._nationality(p)))
 
     def _tactical_victory(self, turn: int) -> None:
         """13.2: after the last turn, victory points of the strategic hexes each side controls;
