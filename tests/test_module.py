@@ -94,7 +94,8 @@ def test_every_unit_slot_decodes_to_its_name_properties_and_two_faces(built, gam
         props = _props(traits)
         assert props == {"Kind": "unit", "UnitId": unit.id, "Side": game.side_of_unit(unit).name,
                          "Nationality": game.nationality_of_unit(unit).name, "Formation": unit.formation,
-                         "UnitType": unit.type, "StrengthLevel": unit.level, "MA": str(unit.ma)}
+                         "UnitType": unit.type, "StrengthLevel": unit.level, "MA": str(unit.ma),
+                         "Steps": str(unit.steps)}
         (layer,) = _by_prefix(traits, "emb2;")
         assert split(layer.fields[15], ",") == [f"unit-{unit.id}-full.png", f"unit-{unit.id}-reduced.png"]
         assert split(layer.fields[16], ",") == ["", "+ (reduced)"]

@@ -43,6 +43,17 @@ class Game:
         return self.units_file.units
 
     @cached_property
+    def unit_types(self) -> dict[str, s.UnitType]:
+        return {t.id: t for t in self.units_file.unit_types}
+
+    @cached_property
+    def leaders(self) -> dict[str, s.Leader]:
+        return {ld.id: ld for ld in self.units_file.leaders}
+
+    def side_of_leader(self, leader: s.Leader) -> s.Side:
+        return self.sides[self.nationalities[leader.nationality].side]
+
+    @cached_property
     def formations(self) -> dict[str, s.Formation]:
         return {f.id: f for f in self.units_file.formations}
 

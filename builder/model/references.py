@@ -4,8 +4,11 @@ Each check reports against the exact value that is wrong, with a 'did you mean' 
 """
 from __future__ import annotations
 
+import re
+
 from collections import Counter
 
+from builder.model import schema as s
 from builder.model.game import Game
 from builder.model.load import Collector, did_you_mean
 from builder.model.yamlsource import Located
@@ -95,9 +98,24 @@ def _units(col: Collector, game: Game, docs: dict[str, Located]) -> None:
     for i, f in enumerate(game.units_file.formations):
         if f.nationality not in nats:
             col.at(udoc, ("formations", i, "nationality"), f"unknown nationality {f.nationality!r}", did_you_mean(f.nationality, nats))
+    _unique(col, udoc, "unit_types", game.units_file.unit_types, "unit type")
+    _unique(col, udoc, "leaders", game.units_file.leaders, "leader")
+    used = _template_fields(col, udoc, game.units_file.faces)
     for i, u in enumerate(game.units):
         if u.formation not in game.formations:
             col.at(udoc, ("units", i, "formation"), f"unknown formation {u.formation!r}", did_you_mean(u.formation, game.formations))
+        if u.type not in game.unit_types:
+            col.at(udoc, ("units", i, "type"), f"unknown unit type {u.type!r}", did_you_mean(u.type, game.unit_types))
+        for face, fields in used.items():
+            if face == "reduced" and u.steps == 1:
+                continue
+            for name in fields:
+                if getattr(u, name) is None:
+                    col.at(udoc, ("units", i), f"unit {u.id} has no {name!r}, which its {face} face prints",
+                           f"add '{name}:' to the unit")
+    for i, ld in enumerate(game.units_file.leaders):
+        if ld.nationality not in nats:
+            col.at(udoc, ("leaders", i, "nationality"), f"unknown nationality {ld.nationality!r}", did_you_mean(ld.nationality, nats))
     _unique(col, mdoc, "markers", game.markers_file.markers, "marker")
     _unique(col, mdoc, "chits", game.markers_file.chits, "chit")
     for i, c in enumerate(game.markers_file.chits):
@@ -109,9 +127,34 @@ def _units(col: Collector, game: Game, docs: dict[str, Located]) -> None:
                 col.at(mdoc, ("markers", i, "faces", j, "side"), f"unknown side {face.side!r}", did_you_mean(face.side, game.sides))
 
 
+def _template_fields(col: Collector, doc: Located, faces) -> dict[str, list[str]]:
+    """The unit fields each face template prints ({cs}, {ma}...); unknown names are reported."""
+    fields = set(s.Unit.model_fields)
+    out: dict[str, list[str]] = {}
+    for face in ("full", "reduced"):
+        for corner in ("left", "right"):
+            text = getattr(getattr(faces, face), corner)
+            for name in re.findall(r"{(\w*)}", text):
+                if name not in fields:
+                    col.at(doc, ("faces", face, corner), f"{{{name}}} is not a unit field", did_you_mean(name, sorted(fields)))
+                else:
+                    out.setdefault(face, []).append(name)
+    return out
+
+
+def _place(col: Collector, game: Game, doc: Located, loc: tuple, item) -> None:
+    """A hex, or a track and one of its boxes."""
+    if item.hex is not None:
+        _hex(col, game, doc, loc + ("hex",), item.hex)
+    elif item.track not in game.tracks:
+        col.at(doc, loc + ("track",), f"unknown track {item.track!r}", did_you_mean(item.track, game.tracks))
+    elif item.box not in game.tracks[item.track].boxes:
+        col.at(doc, loc + ("box",), f"no box {item.box!r} on track {item.track}", did_you_mean(item.box, game.tracks[item.track].boxes))
+
+
 def _scenario(col: Collector, game: Game, doc: Located) -> None:
     sc = game.scenarios[doc.file.rsplit("/", 1)[-1][:-5]]
-    units = {u.id for u in game.units}
+    units = {u.id for u in game.units} | set(game.leaders)
     for i, f in enumerate(sc.formations):
         if f.formation not in game.formations:
             col.at(doc, ("formations", i, "formation"), f"unknown formation {f.formation!r}", did_you_mean(f.formation, game.formations))
@@ -119,7 +162,22 @@ def _scenario(col: Collector, game: Game, doc: Located) -> None:
     for i, u in enumerate(sc.units):
         if u.unit not in units:
             col.at(doc, ("units", i, "unit"), f"unknown unit {u.unit!r}", did_you_mean(u.unit, units))
-        _hex(col, game, doc, ("units", i, "hex"), u.hex)
+        _place(col, game, doc, ("units", i), u)
+    for key, items in (("reinforcements", sc.reinforcements), ("withdrawals", sc.withdrawals)):
+        for i, r in enumerate(items):
+            for j, uid in enumerate(r.units):
+                if uid not in units:
+                    col.at(doc, (key, i, "units", j), f"unknown unit {uid!r}", did_you_mean(uid, units))
+            if key == "reinforcements" and (r.hex is not None or r.track is not None):
+                _place(col, game, doc, (key, i), r)
+    if sc.waiting_track is not None:
+        if sc.waiting_track not in game.tracks:
+            col.at(doc, ("waiting_track",), f"unknown track {sc.waiting_track!r}", did_you_mean(sc.waiting_track, game.tracks))
+        else:
+            boxes = game.tracks[sc.waiting_track].boxes
+            for i, r in enumerate(sc.reinforcements):
+                if str(r.turn) not in boxes:
+                    col.at(doc, ("reinforcements", i, "turn"), f"track {sc.waiting_track} has no box {r.turn}", did_you_mean(str(r.turn), boxes))
     for i, m in enumerate(sc.markers):
         marker = game.markers.get(m.marker)
         if marker is None:
@@ -127,12 +185,7 @@ def _scenario(col: Collector, game: Game, doc: Located) -> None:
         elif m.face > len(marker.faces):
             col.at(doc, ("markers", i, "face"), f"marker {m.marker} has {len(marker.faces)} face(s)",
                    "use face 1, its only face" if len(marker.faces) == 1 else f"use face 1 to {len(marker.faces)}")
-        if m.hex is not None:
-            _hex(col, game, doc, ("markers", i, "hex"), m.hex)
-        elif m.track not in game.tracks:
-            col.at(doc, ("markers", i, "track"), f"unknown track {m.track!r}", did_you_mean(m.track, game.tracks))
-        elif m.box not in game.tracks[m.track].boxes:
-            col.at(doc, ("markers", i, "box"), f"no box {m.box!r} on track {m.track}", did_you_mean(m.box, game.tracks[m.track].boxes))
+        _place(col, game, doc, ("markers", i), m)
     placed = Counter(m.marker for m in sc.markers)
     for i, m in enumerate(sc.markers):
         marker = game.markers.get(m.marker)

@@ -231,6 +231,32 @@ class Formation(Sourced):
     stripe: Colour
     chits: int = Field(default=0, ge=0, le=6)
     garrison: bool = False
+    division: bool = True  # False: a grouping of units with no parent division on the counter
+
+
+Symbol = Literal["armor", "infantry", "motorized", "recon", "mech-infantry", "artillery", "engineer",
+                 "machine-gun", "anti-tank", "headquarters"]
+
+
+class UnitType(Strict):
+    """A kind of unit the rules tell apart (armor, motorized, recon...) and its NATO symbol."""
+
+    id: Ident
+    name: Text
+    symbol: Symbol
+    rule: str | None = None
+
+
+class FaceValues(Strict):
+    """What a unit's face prints in its bottom corners: templates over the unit's fields."""
+
+    left: str = "{level}"
+    right: str = "{ma}"
+
+
+class UnitFaces(Strict):
+    full: FaceValues = FaceValues()
+    reduced: FaceValues = FaceValues()
 
 
 class Unit(Sourced):
@@ -238,14 +264,47 @@ class Unit(Sourced):
     name: Text
     short: Annotated[str, StringConstraints(min_length=1, max_length=10)]
     formation: str
-    type: Literal["armor", "infantry"]
-    level: Literal["A", "B", "C", "D"]
-    ma: int = Field(ge=0, le=12)
+    type: Ident  # one of the file's unit_types
+    ma: int = Field(ge=0, le=40)
+    level: Literal["A", "B", "C", "D"] | None = None  # Bravery in the Sand's Strength Level
+    size: Literal["II", "III", "X", "XX"] | None = None
+    steps: Literal[1, 2] = 2
+    cs: int | None = Field(default=None, ge=0, le=30)  # combat strength, full (or only) face
+    cs_reduced: int | None = Field(default=None, ge=0, le=30)
+
+    @model_validator(mode="after")
+    def _reduced_needs_two_steps(self):
+        if self.steps == 1 and self.cs_reduced is not None:
+            raise ValueError("a one-step unit has no reduced face: drop 'cs_reduced'")
+        return self
+
+
+class LeaderFace(Strict):
+    name: Text
+    attack: int = Field(ge=0, le=9)
+    defence: int = Field(ge=0, le=9)
+    range: int = Field(ge=0, le=20)  # AP / supply range in hexes or MP, as the game says
+
+
+class Leader(Sourced):
+    """A leader counter: the front is the primary leader, the back (if any) the secondary."""
+
+    id: Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9-]{0,39}$")]
+    nationality: Ident
+    faces: list[LeaderFace] = Field(min_length=1, max_length=2)
+    rule: str | None = None
+
+
+DEFAULT_UNIT_TYPES = [UnitType(id="armor", name="Armor", symbol="armor"),
+                      UnitType(id="infantry", name="Infantry", symbol="infantry")]
 
 
 class UnitsFile(Strict):
+    unit_types: list[UnitType] = DEFAULT_UNIT_TYPES
+    faces: UnitFaces = UnitFaces()
     formations: list[Formation] = Field(min_length=1)
     units: list[Unit] = Field(min_length=1)
+    leaders: list[Leader] = []
 
 
 # ---- markers.yaml ------------------------------------------------------------------------
@@ -288,9 +347,38 @@ class FormationSetup(Strict):
 
 
 class UnitSetup(Strict):
+    """A unit or leader on a hex, or in a box of a track (a reserve box, say)."""
+
     unit: str
-    hex: HexId
-    reduced: bool = False
+    hex: HexId | None = None
+    track: Ident | None = None
+    box: str | None = None
+    reduced: bool = False  # a unit's reduced face, or a leader's back (secondary) face
+
+    @model_validator(mode="after")
+    def _one_place(self):
+        if (self.hex is None) == (self.track is None):
+            raise ValueError("give either 'hex' or 'track' + 'box'")
+        if self.track is not None and self.box is None:
+            raise ValueError("a unit on a track needs 'box'")
+        return self
+
+
+class Arrival(Strict):
+    """Reinforcements of one turn: they wait on the turn track and enter at `hex` (or a box)."""
+
+    turn: int = Field(ge=1)
+    units: list[str] = Field(min_length=1)
+    hex: HexId | None = None
+    track: Ident | None = None
+    box: str | None = None
+    rule: str | None = None
+
+
+class Withdrawal(Strict):
+    turn: int = Field(ge=1)
+    units: list[str] = Field(min_length=1)
+    rule: str | None = None
 
 
 class MarkerSetup(Strict):
@@ -318,6 +406,9 @@ class ScenarioFile(Sourced):
     units: list[UnitSetup] = []
     markers: list[MarkerSetup] = []
     chits_to_owner: bool = True
+    reinforcements: list[Arrival] = []
+    withdrawals: list[Withdrawal] = []
+    waiting_track: Ident | None = None  # reinforcements wait on this track, in the box of their turn
 
 
 # ---- tables/*.yaml -----------------------------------------------------------------------

@@ -5,6 +5,7 @@ come from the same code.  Drawing happens at 4x and is reduced, for smooth edges
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
@@ -21,7 +22,7 @@ class FaceArt:
     """One face to draw: its archive file name and how to draw it."""
 
     file: str
-    kind: str  # unit | marker | chit
+    kind: str  # unit | leader | marker | chit
     ref: str
     face: int  # 1 full / first face, 2 reduced / second face
 
@@ -52,20 +53,44 @@ def _centred(d: ImageDraw.ImageDraw, xy, text: str, f, fill: str) -> None:
 
 
 def _unit_symbol(d: ImageDraw.ImageDraw, box, kind: str, ink: str, width: int) -> None:
-    """NATO symbol: a frame with an oval track (armor) or a cross (infantry)."""
+    """NATO symbol in a frame: oval track (armor), cross (infantry), wheel (motorized), slash (recon)..."""
     x0, y0, x1, y1 = box
+    w, h = x1 - x0, y1 - y0
     d.rectangle(box, outline=ink, width=width)
-    if kind == "armor":
-        h = (y1 - y0) * 0.28
-        w = (x1 - x0) * 0.22
-        d.rounded_rectangle([x0 + w, y0 + h, x1 - w, y1 - h], radius=(y1 - y0) * 0.22, outline=ink, width=width)
-    else:
+    oval = [x0 + w * 0.22, y0 + h * 0.28, x1 - w * 0.22, y1 - h * 0.28]
+    if kind in ("armor", "mech-infantry"):
+        d.rounded_rectangle(oval, radius=h * 0.22, outline=ink, width=width)
+    if kind in ("infantry", "mech-infantry", "motorized"):
         d.line([x0, y0, x1, y1], fill=ink, width=width)
         d.line([x0, y1, x1, y0], fill=ink, width=width)
+    if kind == "motorized":
+        d.line([x0 + w / 2, y0, x0 + w / 2, y1], fill=ink, width=width)
+    if kind == "recon":
+        d.line([x0, y1, x1, y0], fill=ink, width=width)
+    if kind == "artillery":
+        r = h * 0.14
+        d.ellipse([x0 + w / 2 - r, y0 + h / 2 - r, x0 + w / 2 + r, y0 + h / 2 + r], fill=ink)
+    if kind == "engineer":
+        d.line([x0 + w * 0.3, y0 + h * 0.65, x0 + w * 0.3, y0 + h * 0.35, x1 - w * 0.3, y0 + h * 0.35,
+                x1 - w * 0.3, y0 + h * 0.65], fill=ink, width=width)
+        d.line([x0 + w / 2, y0 + h * 0.35, x0 + w / 2, y0 + h * 0.65], fill=ink, width=width)
+    if kind == "machine-gun":
+        d.line([x0 + w * 0.25, y1 - h * 0.2, x0 + w / 2, y0 + h * 0.2, x1 - w * 0.25, y1 - h * 0.2], fill=ink, width=width)
+    if kind == "anti-tank":
+        d.line([x0, y1, x0 + w / 2, y0, x1, y1], fill=ink, width=width)
+    if kind == "headquarters":
+        d.line([x0 + w * 0.1, y0, x0 + w * 0.1, y1 + h * 0.5], fill=ink, width=width)
+
+
+def face_values(game: Game, unit: s.Unit, reduced: bool) -> tuple[str, str]:
+    """The two corner values a face prints, from the game's face templates."""
+    f = game.units_file.faces.reduced if reduced else game.units_file.faces.full
+    fields = unit.model_dump()
+    return f.left.format(**fields), f.right.format(**fields)
 
 
 def draw_unit(game: Game, unit: s.Unit, reduced: bool, px: int) -> Image.Image:
-    """A unit face: division stripe, symbol, name, Strength Level and MA; reduced gets the diagonal stripe."""
+    """A unit face: division stripe, size, symbol, name and the two values; reduced gets the diagonal stripe."""
     formation = game.formations[unit.formation]
     nat = game.nationality_of_unit(unit)
     img, d, n = _canvas(px, nat.colour)
@@ -78,12 +103,36 @@ def draw_unit(game: Game, unit: s.Unit, reduced: bool, px: int) -> Image.Image:
     if reduced:
         band = n * 0.16
         d.polygon([(0, n - band), (n - band, 0), (n, 0), (n, band), (band, n), (0, n)], fill="#f7f3e8")
-    sym = (n * 0.30, n * 0.31, n * 0.70, n * 0.57)
-    _unit_symbol(d, sym, unit.type, ink, max(2, n // 40))
-    _centred(d, (n / 2, n * 0.675), unit.short, fit(unit.short, "semibold", int(n * 0.15), n * 0.9), ink)
+    top = 0.31
+    if unit.size:
+        _centred(d, (n / 2, n * 0.305), unit.size, font("bold", int(n * 0.10)), ink)
+        top = 0.36
+    sym = (n * 0.30, n * top, n * 0.70, n * (top + 0.26))
+    _unit_symbol(d, sym, game.unit_types[unit.type].symbol, ink, max(2, n // 40))
+    _centred(d, (n / 2, n * (top + 0.365)), unit.short, fit(unit.short, "semibold", int(n * 0.15), n * 0.9), ink)
+    left, right = face_values(game, unit, reduced)
     big = font("bold", int(n * 0.25))
-    d.text((n * 0.10, n * 0.95), unit.level, font=big, fill=ink, anchor="ls")
-    d.text((n * 0.90, n * 0.95), str(unit.ma), font=big, fill=ink, anchor="rs")
+    d.text((n * 0.10, n * 0.95), left, font=big, fill=ink, anchor="ls")
+    d.text((n * 0.90, n * 0.95), right, font=big, fill=ink, anchor="rs")
+    return _finish(img, px)
+
+
+def draw_leader(game: Game, leader: s.Leader, face: int, px: int) -> Image.Image:
+    """A leader face: name, a star, attack-defence-range (rule 13.1 of Western Desert Force)."""
+    nat = game.nationalities[leader.nationality]
+    lf = leader.faces[face - 1]
+    img, d, n = _canvas(px, nat.colour)
+    ink = nat.text
+    d.rectangle([n * 0.03, n * 0.03, n * 0.97, n * 0.26], fill="#1c1c1c")
+    _centred(d, (n / 2, n * 0.145), lf.name, fit(lf.name, "bold", int(n * 0.17), n * 0.9), "#ffffff")
+    cx, cy, r = n / 2, n * 0.50, n * 0.16
+    pts = [(cx + (r if i % 2 == 0 else r * 0.42) * math.sin(i * math.pi / 5),
+            cy - (r if i % 2 == 0 else r * 0.42) * math.cos(i * math.pi / 5)) for i in range(10)]
+    d.polygon(pts, fill=ink)
+    if face == 2:
+        _centred(d, (n / 2, n * 0.735), "SECONDARY", fit("SECONDARY", "semibold", int(n * 0.11), n * 0.9), ink)
+    values = f"{lf.attack}-{lf.defence}-{lf.range}"
+    _centred(d, (n / 2, n * 0.88), values, fit(values, "bold", int(n * 0.22), n * 0.9), ink)
     return _finish(img, px)
 
 
@@ -125,7 +174,11 @@ def all_faces(game: Game) -> list[FaceArt]:
     """Every face image the module and the sheets need, in a stable order."""
     out = []
     for u in game.units:
-        out += [FaceArt(f"unit-{u.id}-full.png", "unit", u.id, 1), FaceArt(f"unit-{u.id}-reduced.png", "unit", u.id, 2)]
+        out.append(FaceArt(f"unit-{u.id}-full.png", "unit", u.id, 1))
+        if u.steps == 2:
+            out.append(FaceArt(f"unit-{u.id}-reduced.png", "unit", u.id, 2))
+    for ld in game.units_file.leaders:
+        out += [FaceArt(f"leader-{ld.id}-{i}.png", "leader", ld.id, i) for i in range(1, len(ld.faces) + 1)]
     for m in game.markers_file.markers:
         out += [FaceArt(f"marker-{m.id}-{i}.png", "marker", m.id, i) for i in range(1, len(m.faces) + 1)]
     out += [FaceArt(f"{c.id}.png", "chit", c.id, 1) for c in game.chits]
@@ -136,6 +189,8 @@ def draw_face(game: Game, art: FaceArt, px: int) -> Image.Image:
     if art.kind == "unit":
         unit = next(u for u in game.units if u.id == art.ref)
         return draw_unit(game, unit, art.face == 2, px)
+    if art.kind == "leader":
+        return draw_leader(game, game.leaders[art.ref], art.face, px)
     if art.kind == "marker":
         return draw_marker(game.markers[art.ref], art.face, px)
     return draw_chit(game, next(c for c in game.chits if c.id == art.ref), px)

@@ -155,7 +155,7 @@ def sheet_options(game: Game, page: str | None = None, margin: str | None = None
 class Counter:
     """One physical counter: its front face, and its back face or plain back colour."""
 
-    kind: str            # unit | marker | chit
+    kind: str            # unit | leader | marker | chit
     ref: str
     copy: int            # 1..count among counters of the same kind and ref
     group: str           # formation id, '<side> chits', or the marker name
@@ -185,9 +185,14 @@ def counter_groups(game: Game) -> list[tuple[str, str, list[Counter]]]:
     for side in game.sides.values():
         for f in game.units_file.formations:
             if game.nationalities[f.nationality].side == side.id:
-                units = [c for u in game.units if u.formation == f.id for c in make("unit", u.id, f.id, 1)]
+                units = [c for u in game.units if u.formation == f.id
+                         for c in make("unit", u.id, f.id, 1, game.nationalities[f.nationality].colour)]
                 if units:
                     groups.append((side.name, f.id, units))
+        leaders = [c for ld in game.units_file.leaders if game.side_of_leader(ld).id == side.id
+                   for c in make("leader", ld.id, "Leaders", 1, game.nationalities[ld.nationality].colour)]
+        if leaders:
+            groups.append((side.name, "Leaders", leaders))
         chits = [c for ch in game.chits if game.nationalities[ch.nationality].side == side.id
                  for c in make("chit", ch.id, f"{side.name} chits", ch.count, CHIT_BACK)]
         if chits:

@@ -81,16 +81,29 @@ def counter_defs(game: Game) -> list[CounterDef]:
     out: list[CounterDef] = []
     for unit in game.units:
         side, nat = game.side_of_unit(unit), game.nationality_of_unit(unit)
-        full, reduced = faces[("unit", unit.id, 1)], faces[("unit", unit.id, 2)]
         props = {"Kind": "unit", "UnitId": unit.id, "Side": side.name, "Nationality": nat.name,
-                 "Formation": unit.formation, "UnitType": unit.type, "StrengthLevel": unit.level,
-                 "MA": str(unit.ma)}
-        traits = (p.two_sided_layer("Step", (full, reduced), ("", "+ (reduced)")),
-                  p.prototype(side_prototype_name(side)), p.properties(props),
-                  p.basic_piece(full, unit_name(game, unit)))
+                 "Formation": unit.formation, "UnitType": unit.type, "MA": str(unit.ma)}
+        extra = {"StrengthLevel": unit.level, "Size": unit.size, "CS": unit.cs, "CSReduced": unit.cs_reduced}
+        props.update({k: str(v) for k, v in extra.items() if v is not None})
+        props["Steps"] = str(unit.steps)
+        full = faces[("unit", unit.id, 1)]
+        traits: tuple[Trait, ...] = (p.prototype(side_prototype_name(side)), p.properties(props),
+                                     p.basic_piece(full, unit_name(game, unit)))
+        if unit.steps == 2:
+            step = p.two_sided_layer("Step", (full, faces[("unit", unit.id, 2)]), ("", "+ (reduced)"))
+            traits = (step,) + traits
         formation = game.formations[unit.formation]
         out.append(CounterDef(unit.id, unit_name(game, unit), (side.name, f"{formation.id} - {formation.name}"),
                               traits, 1))
+    for ld in game.units_file.leaders:
+        side, nat = game.side_of_leader(ld), game.nationalities[ld.nationality]
+        images = [faces[("leader", ld.id, i)] for i in range(1, len(ld.faces) + 1)]
+        props = {"Kind": "leader", "LeaderId": ld.id, "Side": side.name, "Nationality": nat.name}
+        name = " / ".join(f.name for f in ld.faces)
+        traits = (p.prototype(side_prototype_name(side)), p.properties(props), p.basic_piece(images[0], name))
+        if len(images) == 2:
+            traits = (p.two_sided_layer("Leader", (images[0], images[1]), ("", "+ (secondary)")),) + traits
+        out.append(CounterDef(ld.id, name, (side.name, "Leaders"), traits, 1))
     for m in game.markers_file.markers:
         images = [faces[("marker", m.id, i)] for i in range(1, len(m.faces) + 1)]
         props = {"Kind": "marker", "MarkerId": m.id}

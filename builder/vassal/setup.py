@@ -20,15 +20,19 @@ def placements(pl: ModulePlan, sc: s.ScenarioFile) -> list[tuple[str, int, tuple
     out: list[tuple[str, int, tuple[int, int]]] = []
     for f in sc.formations:
         out += [(u.id, 1, g.geometry.centre(f.hex)) for u in g.units if u.formation == f.formation]
-    out += [(u.unit, 2 if u.reduced else 1, g.geometry.centre(u.hex)) for u in sc.units]
-    for m in sc.markers:
-        where = g.geometry.centre(m.hex) if m.hex else g.track_box_centre(m.track, m.box)
-        out.append((m.marker, m.face, where))
+    out += [(u.unit, 2 if u.reduced else 1, _point(g, u)) for u in sc.units]
+    if sc.waiting_track:  # reinforcements wait on the turn track, in the box of their turn
+        out += [(uid, 1, g.track_box_centre(sc.waiting_track, str(r.turn))) for r in sc.reinforcements for uid in r.units]
+    out += [(m.marker, m.face, _point(g, m)) for m in sc.markers]
     if sc.chits_to_owner and "pools" in g.tracks:
         for c in g.chits:
             side = g.sides[g.nationalities[c.nationality].side]
             out += [(c.id, 1, g.track_box_centre("pools", side.name))] * c.count
     return out
+
+
+def _point(g, item) -> tuple[int, int]:
+    return g.geometry.centre(item.hex) if item.hex else g.track_box_centre(item.track, item.box)
 
 
 def setup_save(pl: ModulePlan, sc: s.ScenarioFile) -> str:
