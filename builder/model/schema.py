@@ -70,6 +70,19 @@ class Dice(Strict):
     side: Ident | None = None  # the side this button rolls for: the log then shows who rolled
 
 
+class Declaration(Strict):
+    """A unit menu command (Ctrl+Shift+key) whose only effect is a line in the log.
+
+    Players use them to say what the log cannot show by itself: which units attack which
+    hex, which units move strategically.  `report` is a VASSAL message format.
+    """
+
+    name: Text
+    key: Annotated[str, StringConstraints(pattern=r"^[A-Z]$")]
+    report: Text
+    rule: str | None = None
+
+
 class Chart(Strict):
     name: Text
     table: Ident  # a file in tables/
@@ -99,6 +112,7 @@ class GameFile(Strict):
     counter: CounterSize
     turns: Turns
     dice: list[Dice] = []
+    declarations: list[Declaration] = []
     charts: list[Chart] = []
     print: PrintSettings = PrintSettings()
 

@@ -37,6 +37,11 @@ class CounterDef:
         return traits
 
 
+def declaration_key(d: s.Declaration) -> str:
+    """Ctrl+Shift+letter, as VASSAL encodes a keystroke (key code, modifiers)."""
+    return f"{ord(d.key)},195"
+
+
 def side_prototype_name(side: s.Side) -> str:
     return f"{side.name} Unit"
 
@@ -44,8 +49,13 @@ def side_prototype_name(side: s.Side) -> str:
 def prototypes(game: Game) -> dict[str, list[Trait]]:
     """Prototype name -> its traits (ending with the placeholder BasicPiece)."""
     out = {}
+    declared = []
+    for d in game.info.declarations:
+        key = declaration_key(d)
+        declared += [p.report([key], d.report, d.name), p.trigger(d.name, key)]
     for side in game.info.sides:
         out[side_prototype_name(side)] = [
+            *declared,
             p.report([p.FLIP_KEY], MOVE_REPORT, "Report flips"),
             p.restricted([side.name]),
             p.mark_moved(),

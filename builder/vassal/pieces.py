@@ -100,6 +100,12 @@ def report(keys: list[str], fmt: str, description: str = "") -> Trait:
     return Trait("report;" + join([join(keys, ","), fmt, "", "", description, False], ";"), "-1")
 
 
+def trigger(name: str, key: str) -> Trait:
+    """A Trigger Action that only offers a menu command and its keystroke (no actions)."""
+    return Trait("macro;" + join([name, name, key, "", "", "", False, "", "", "counted", "", "", "1", False, "",
+                                  "1", "1"], ";"), "")
+
+
 def restricted(sides: list[str]) -> Trait:
     """Only players of these sides may move the piece or use its menu."""
     return Trait("restrict;" + join([join(sides, ","), False, True, ""], ";"), "")

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from importlib import import_module
 
-GAMES = {"bravery-in-the-sand": "validators.games.bravery_in_the_sand"}
+GAMES = {"bravery-in-the-sand": "validators.games.bravery_in_the_sand",
+         "western-desert-force": "validators.games.western_desert_force"}
 
 
 def rules_for(slug: str):

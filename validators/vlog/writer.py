@@ -408,6 +408,23 @@ class LogWriter:
                 change.append(self._apply(chat_cmd("* " + text)))
         return self._log(comm.append(change))
 
+    def declare(self, ref: str, name: str, *, side: str | None = None) -> Cmd:
+        """A declaration menu command (Trigger Action) on a piece: only its Report chat."""
+        pid = self.piece(ref)
+        p = self.board.pieces[pid]
+        traits = unchain(p.type, self.state(pid))
+        key = next((t.fields[2] for t in traits if t.prefix == "macro;" and t.fields[0] == name), None)
+        if key is None:
+            raise ValueError(f"{p.name} has no command {name!r}")
+        comm = self._click(pid)
+        for t in traits:
+            if t.prefix == "report;" and key in split(t.fields[0], ","):
+                text = _fmt(t.fields[1], location=self.location(p.map, p.x, p.y), PieceName=p.name,
+                            oldPieceName=p.name, newPieceName=p.name)
+                text = _fmt(self._map(p.map).get("changeFormat", "$message$"), message=text)
+                comm.append(self._apply(chat_cmd("* " + text)))
+        return self._log(comm)
+
     def remove(self, ref: str) -> Cmd:
         """A Delete-trait key: old-location properties, then RemovePiece (its undo re-adds it)."""
         pid = self.piece(ref)

@@ -1,0 +1,15 @@
+"""Western Desert Force: the rules a VASSAL log can show, checked step by step.
+
+Rule numbers are the rulebook's (../shared/seeds/001_8688065313218c02.txt); the ranks are
+those of §10.1 of the digest (../shared/docs/rules/seed_001_western_desert_force.md).
+Tables come from sources/western-desert-force/tables.  Choices where the text is ambiguous
+are recorded where they are made ("Choice:").  Mixins cooperate through `super()`: each
+handles the events of its rule family and passes them on.
+"""
+from __future__ import annotations
+
+from validators.games.western_desert_force.state import PhaseState
+
+
+class Auditor(PhaseState):
+    """The whole rules check: one class per rule family, sharing the replay's state."""
