@@ -55,26 +55,41 @@ def _html(title: str, body: str) -> bytes:
 
 
 def _table_page(game: Game, table_id: str) -> bytes:
+    """A chart as a help page: its summary lines, then its data as nested tables."""
     t = game.tables[table_id]
     items = "".join(f"<li>{escape(x)}</li>" for x in t.summary)
-    body = f"<p>Rule {escape(t.rule)}</p><ul>{items}</ul>"
-    mods = t.data.get("modifiers")
-    if mods:
-        rows = "".join(f"<tr><td>{escape(m['situation'])}</td><td>+{m['value']}{'*' if m.get('negated_by_fortification') else ''}"
-                       f"</td><td>{escape(m['rule'])}</td></tr>" for m in mods)
-        body += ("<table border=\"1\" cellpadding=\"4\"><tr><th>Situation</th><th>Modifier</th><th>Rule</th></tr>"
-                 f"{rows}</table><p>* negated when attacking a unit in a fort or encampment its side controls (9.3).</p>")
-    return _html(t.title, body)
+    note = f"<p><i>Reconstructed: {escape(t.reason or '')}</i></p>" if t.provenance == "reconstructed" else ""
+    return _html(t.title, f"<p>Rule {escape(t.rule)}</p>{note}<ul>{items}</ul>{_data_html(t.data)}")
+
+
+def _data_html(v) -> str:
+    """Any table data readable: a list of records as a table, a mapping as key/value rows."""
+    if isinstance(v, dict):
+        rows = "".join(f"<tr><th align=\"left\">{escape(str(k))}</th><td>{_data_html(x)}</td></tr>" for k, x in v.items())
+        return f"<table border=\"1\" cellpadding=\"3\">{rows}</table>"
+    if isinstance(v, list) and v and all(isinstance(x, dict) for x in v):
+        cols = list(dict.fromkeys(k for x in v for k in x))
+        head = "".join(f"<th>{escape(str(c))}</th>" for c in cols)
+        body = "".join("<tr>" + "".join(f"<td>{_data_html(x.get(c, ''))}</td>" for c in cols) + "</tr>" for x in v)
+        return f"<table border=\"1\" cellpadding=\"3\"><tr>{head}</tr>{body}</table>"
+    if isinstance(v, list):
+        return escape(", ".join(str(x) for x in v))
+    return escape(str(v))
 
 
 def _provenance_page(game: Game) -> bytes:
     """Every reconstructed value, so an owner of the printed game knows what to replace."""
     rows = []
     for what, items in (("formation", game.units_file.formations), ("unit", game.units),
-                        ("place", game.map.places), ("marker", game.markers_file.markers)):
+                        ("leader", game.units_file.leaders), ("place", game.map.places),
+                        ("marker", game.markers_file.markers), ("table", game.tables.values()),
+                        ("scenario", game.scenarios.values())):
         for x in items:
             if x.provenance == "reconstructed":
-                rows.append(f"<tr><td>{what}</td><td>{escape(getattr(x, 'name', ''))}</td><td>{escape(x.reason or '')}</td></tr>")
+                name = getattr(x, "name", None) or getattr(x, "title", None) or getattr(x, "id", "")
+                if what == "leader":
+                    name = " / ".join(f.name for f in x.faces)
+                rows.append(f"<tr><td>{what}</td><td>{escape(name)}</td><td>{escape(x.reason or '')}</td></tr>")
     for what, x in (("grid", game.map.grid), ("numbering", game.map.numbering), ("map terrain", game.map_terrain),
                     ("counter size", game.info.counter)):
         if x.provenance == "reconstructed":
