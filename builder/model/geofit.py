@@ -5,7 +5,10 @@ from (lon, lat) to board pixels, least-squares over the places whose printed hex
 rulebook gives, plus a smooth correction that puts each of them exactly on its hex.  Real
 coastlines, escarpments, roads and tracks are then carried through the same transform:
 sea hexes are those mostly under water, a road or track follows the hexes its line passes,
-and a cliff lies on every hexside whose centre-to-centre crossing cuts an escarpment.
+an escarpment, ridge or river lies on every hexside whose centre-to-centre crossing cuts it,
+and an area (a closed polygon: rough ground, salt marsh, a depression) gives its terrain to
+the hexes mostly inside it.  A line may pin a point to a hex id where the rulebook names the
+hex a road or track passes; landmarks are real places located by the fit (not fitted to).
 The output is plain data an owner can edit or replace with the printed map.
 """
 from __future__ import annotations
@@ -15,7 +18,9 @@ from pathlib import Path
 
 import numpy as np
 import yaml
-from pydantic import Field
+from typing import Literal
+
+from pydantic import Field, model_validator
 from shapely.geometry import LineString, Point, Polygon
 
 from builder.model import schema as s
@@ -23,18 +28,40 @@ from builder.model.game import Game  # noqa: F401  (type of the map argument)
 from builder.model.yamlsource import load_located
 
 LonLat = tuple[float, float]
+GeoPoint = LonLat | s.HexId  # a hex id: the centre of a hex the rulebook puts this line in
+
+# what each kind of line becomes unless it names its `feature`
+DEFAULT_FEATURE = {"road": "road", "track": "track", "escarpment": "cliff", "ridge": "ridge", "river": "river"}
+PATH_KINDS = ("road", "track")  # drawn along a chain of hexes
+RUN_KINDS = ("escarpment", "ridge", "river")  # lying on the hexsides the line crosses
 
 
 class GeoLine(s.Strict):
     name: s.Text
-    kind: str
-    points: list[LonLat] = Field(min_length=2)
+    kind: Literal["coast", "road", "track", "escarpment", "ridge", "river", "area"]
+    feature: s.Ident | None = None  # the hexside feature it becomes (default: DEFAULT_FEATURE)
+    terrain: s.Ident | None = None  # an area's hex terrain
+    points: list[GeoPoint] = Field(min_length=2)
+
+    @model_validator(mode="after")
+    def _terrain_for_areas(self):
+        if (self.kind == "area") != (self.terrain is not None):
+            raise ValueError("an area needs 'terrain', and only an area has it")
+        if self.feature is not None and self.kind not in DEFAULT_FEATURE:
+            raise ValueError(f"a {self.kind} line has no hexside 'feature'")
+        return self
+
+    @property
+    def becomes(self) -> str:
+        return self.terrain or self.feature or DEFAULT_FEATURE.get(self.kind, self.kind)
 
 
 class Geography(s.Sourced):
-    places: dict[str, LonLat]
+    places: dict[str, LonLat]  # anchors: places whose hexes map.yaml gives
+    landmarks: dict[str, LonLat] = {}  # located by the fit, never fitted to
     lines: list[GeoLine]
     land: list[s.HexId] = []  # hexes the rules name as places units can be (never sea)
+    roads_on_land: bool = False  # every hex a road line passes is land (a coast road hugs the shore)
 
 
 @dataclass(frozen=True)
@@ -68,14 +95,31 @@ def fit(game: Game, geo: Geography) -> tuple[Fit, dict[str, float]]:
     return Fit(affine.T, projected, residuals), errors
 
 
+def _px(game: Game, f: Fit, p: GeoPoint) -> tuple[float, float]:
+    return game.geometry.ideal_centre(p) if isinstance(p, str) else f(p)
+
+
+def landmark_hexes(game: Game, f: Fit, geo: Geography) -> dict[str, str | None]:
+    """The hex each landmark falls in (None: off the map)."""
+    return {name: _hex_at(game, f(ll)) for name, ll in geo.landmarks.items()}
+
+
+def _hexes_under(game: Game, f: Fit, points: list[GeoPoint]) -> set[str]:
+    """Every hex a line's samples fall in (every few pixels, as `hex_path` samples it)."""
+    line = LineString([_px(game, f, p) for p in points])
+    step = game.map.grid.dy / 12
+    return {h for i in range(int(line.length / step) + 1)
+            if (h := _hex_at(game, line.interpolate(i * step).coords[0])) is not None}
+
+
 def _hex_at(game: Game, pt) -> str | None:
     label = game.geometry.label_at(*game.geometry.snap(*pt))
     return label if label in game.geometry else None
 
 
-def sea_hexes(game: Game, f: Fit, coast: list[LonLat], land: set[str]) -> list[str]:
+def sea_hexes(game: Game, f: Fit, coast: list[GeoPoint], land: set[str]) -> list[str]:
     """Hexes more than half under water: the coast closed round the board's top edge."""
-    line = [f(p) for p in coast]
+    line = [_px(game, f, p) for p in coast]
     w = game.map.board.width
     sea = Polygon(line + [(line[-1][0] + 5 * w, line[-1][1]), (line[-1][0] + 5 * w, -5 * w),
                           (line[0][0] - 5 * w, -5 * w), (line[0][0] - 5 * w, line[0][1])]).buffer(0)
@@ -88,9 +132,9 @@ def sea_hexes(game: Game, f: Fit, coast: list[LonLat], land: set[str]) -> list[s
     return out
 
 
-def hex_path(game: Game, f: Fit, points: list[LonLat], sea: set[str]) -> list[str]:
+def hex_path(game: Game, f: Fit, points: list[GeoPoint], sea: set[str]) -> list[str]:
     """The chain of adjacent hexes a route passes, sampled every few pixels."""
-    line = LineString([f(p) for p in points])
+    line = LineString([_px(game, f, p) for p in points])
     step = game.map.grid.dy / 12
     path: list[str] = []
     for i in range(int(line.length / step) + 1):
@@ -110,12 +154,12 @@ def hex_path(game: Game, f: Fit, points: list[LonLat], sea: set[str]) -> list[st
             path = path[: path.index(label) + 1]
             continue
         path.append(label)
-    return _pull_string(game, path)
+    return _pull_string(game, path, {p for p in points if isinstance(p, str)})
 
 
-def _pull_string(game: Game, path: list[str]) -> list[str]:
-    """Drop zig-zag hexes (whose neighbours on the path touch) unless they are named places."""
-    places = {p.hex for p in game.map.places}
+def _pull_string(game: Game, path: list[str], pinned: set[str] = frozenset()) -> list[str]:
+    """Drop zig-zag hexes (whose neighbours on the path touch) unless named places or pinned."""
+    places = {p.hex for p in game.map.places} | pinned
     changed = True
     while changed:
         changed = False
@@ -135,8 +179,9 @@ def _bridge(game: Game, a: str, b: str, line: LineString) -> str | None:
     return min(sorted(common), key=lambda h: line.distance(Point(game.geometry.ideal_centre(h))))
 
 
-def cliff_hexsides(game: Game, f: Fit, points: list[LonLat], sea: set[str]) -> list[str]:
-    line = LineString([f(p) for p in points])
+def cliff_hexsides(game: Game, f: Fit, points: list[GeoPoint], sea: set[str]) -> list[str]:
+    """Every land hexside whose centre-to-centre crossing cuts the line (escarpment, ridge, river)."""
+    line = LineString([_px(game, f, p) for p in points])
     out = []
     for a in game.geometry.labels:
         for b in game.geometry.neighbours(a):
@@ -146,26 +191,47 @@ def cliff_hexsides(game: Game, f: Fit, points: list[LonLat], sea: set[str]) -> l
     return out
 
 
+def area_hexes(game: Game, f: Fit, points: list[GeoPoint], sea: set[str]) -> list[str]:
+    """Land hexes more than half inside a closed polygon."""
+    area = Polygon([_px(game, f, p) for p in points]).buffer(0)
+    out = []
+    for label in game.geometry.labels:
+        cell = Polygon(game.geometry.outline(label))
+        if label not in sea and cell.intersection(area).area > 0.5 * cell.area:
+            out.append(label)
+    return out
+
+
 def reconstruct(game: Game, geo: Geography) -> tuple[dict, dict[str, float]]:
     """The map-terrain.yaml content and the fit errors."""
     f, errors = fit(game, geo)
     coast = [ln.points for ln in geo.lines if ln.kind == "coast"]
-    sea = sea_hexes(game, f, coast[0], set(geo.land)) if coast else []
+    land = set(geo.land)
+    if geo.roads_on_land:
+        land.update(*(_hexes_under(game, f, ln.points) for ln in geo.lines if ln.kind == "road"))
+    sea = sea_hexes(game, f, coast[0], land) if coast else []
     seaset = set(sea)
     why = "derived by `hexforge fit-map` from geography.yaml"
+    terrain: dict[str, str] = {}  # hex -> area terrain; a later area overrides an earlier one
     paths: dict[str, list] = {}
     runs: dict[str, list] = {}
     for ln in geo.lines:
-        if ln.kind in ("road", "track"):
+        if ln.kind in PATH_KINDS:
             hexes = hex_path(game, f, ln.points, seaset)
             if len(hexes) >= 2:
-                paths.setdefault(ln.kind, []).append({"name": ln.name, "hexes": hexes})
-        elif ln.kind == "escarpment":
+                paths.setdefault(ln.becomes, []).append({"name": ln.name, "hexes": hexes})
+        elif ln.kind in RUN_KINDS:
             sides = cliff_hexsides(game, f, ln.points, seaset)
             if sides:
-                runs.setdefault("cliff", []).append({"name": ln.name, "hexsides": sides})
+                runs.setdefault(ln.becomes, []).append({"name": ln.name, "hexsides": sides})
+        elif ln.kind == "area":
+            terrain.update(dict.fromkeys(area_hexes(game, f, ln.points, seaset), ln.becomes))
+    hexes = {"sea": sea}
+    for kind in dict.fromkeys(ln.becomes for ln in geo.lines if ln.kind == "area"):
+        if any(t == kind for t in terrain.values()):
+            hexes[kind] = sorted(h for h, t in terrain.items() if t == kind)
     data = {"provenance": "reconstructed", "reason": f"the printed map is not available; {why}",
-            "hexes": {"sea": sea}, "hexside_paths": paths, "hexside_runs": runs}
+            "hexes": hexes, "hexside_paths": paths, "hexside_runs": runs}
     return data, errors
 
 

@@ -132,7 +132,7 @@ class HexsideFeature(Sourced):
     name: Text
     colour: Colour
     width: float = Field(default=4, gt=0, le=30)
-    style: Literal["line", "dashed", "cliff"] = "line"
+    style: Literal["line", "dashed", "cliff", "ridge", "river"] = "line"
     cost: float | None = Field(default=None, ge=0)  # MP to cross; None: no effect on cost
     prohibited: bool = False  # crossing forbidden unless a costed feature shares the hexside
     rule: str | None = None

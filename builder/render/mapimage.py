@@ -53,10 +53,14 @@ def _hexes(game: Game, d: ImageDraw.ImageDraw) -> None:
 def _hexsides(game: Game, d: ImageDraw.ImageDraw) -> None:
     """Cliffs on the hexside itself; roads and tracks centre to centre across it."""
     geo, types = game.geometry, game.hexside_feature_types
-    by_style = {"cliff": [], "dashed": [], "line": []}
+    by_style = {"river": [], "ridge": [], "cliff": [], "dashed": [], "line": []}
     for (a, b), features in sorted(game.hexside_features.items()):
         for f in sorted(features):
             by_style[types[f].style].append((a, b, types[f]))
+    for a, b, f in by_style["river"]:
+        _river(d, geo.hexside(a, b), f)
+    for a, b, f in by_style["ridge"]:
+        _ridge(d, geo.hexside(a, b), f)
     for a, b, f in by_style["cliff"]:
         _cliff(d, geo.hexside(a, b), geo.ideal_centre(a), f)
     for a, b, f in by_style["dashed"]:
@@ -82,6 +86,31 @@ def _cliff(d, side, centre_a, f) -> None:
         t = k / 6
         px, py = x1 + (x2 - x1) * t, y1 + (y2 - y1) * t
         d.line([_s((px, py)), _s((px + nx * 6, py + ny * 6))], fill=f.colour, width=int(2 * SS))
+
+
+def _ridge(d, side, f) -> None:
+    """A line with short hachures on both sides (a crest crossed either way)."""
+    (x1, y1), (x2, y2) = side.p1, side.p2
+    d.line([_s(side.p1), _s(side.p2)], fill=f.colour, width=int(f.width * SS))
+    length = math.hypot(x2 - x1, y2 - y1)
+    nx, ny = -(y2 - y1) / length, (x2 - x1) / length
+    for k in range(1, 6):
+        t, s = k / 6, 5 if k % 2 else -5
+        px, py = x1 + (x2 - x1) * t, y1 + (y2 - y1) * t
+        d.line([_s((px, py)), _s((px + nx * s, py + ny * s))], fill=f.colour, width=int(2 * SS))
+
+
+def _river(d, side, f) -> None:
+    """A wavy line along the hexside."""
+    (x1, y1), (x2, y2) = side.p1, side.p2
+    length = math.hypot(x2 - x1, y2 - y1)
+    nx, ny = -(y2 - y1) / length, (x2 - x1) / length
+    pts = []
+    for k in range(25):
+        t = k / 24
+        w = 2.5 * math.sin(t * 2 * math.pi * 2)
+        pts.append(_s((x1 + (x2 - x1) * t + nx * w, y1 + (y2 - y1) * t + ny * w)))
+    d.line(pts, fill=f.colour, width=int(f.width * SS), joint="curve")
 
 
 def _dashed(d, a, b, colour, width) -> None:
@@ -213,7 +242,10 @@ def _cartouche(game: Game, d: ImageDraw.ImageDraw) -> None:
     ky = y1 + 76
     kx = x1 - 300
     for f in game.terrain.hexside_features:
-        if f.style == "cliff":
+        if f.style in ("ridge", "river"):
+            side = type("Side", (), {"p1": (kx, ky), "p2": (kx + 40, ky)})
+            (_ridge if f.style == "ridge" else _river)(d, side, f)
+        elif f.style == "cliff":
             d.line([(kx * SS, ky * SS), ((kx + 40) * SS, ky * SS)], fill=f.colour, width=int(f.width * SS))
             for k in range(1, 5):
                 d.line([((kx + 8 * k) * SS, ky * SS), ((kx + 8 * k) * SS, (ky + 6) * SS)], fill=f.colour, width=2 * SS)
@@ -221,14 +253,34 @@ def _cartouche(game: Game, d: ImageDraw.ImageDraw) -> None:
             _dashed(d, (kx, ky), (kx + 40, ky), f.colour, f.width)
         else:
             d.line([(kx * SS, ky * SS), ((kx + 40) * SS, ky * SS)], fill=f.colour, width=int(f.width * SS))
-        cost = "prohibited" if f.prohibited else f"{f.cost:g} MP"
-        d.text(((kx + 50) * SS, ky * SS), f"{f.name} ({cost}, {f.rule})", font=font("semibold", 13 * SS),
-               fill="#1d3047", anchor="lm")
+        cost = "prohibited" if f.prohibited else None if f.cost is None else f"{f.cost:g} MP"
+        d.text(((kx + 50) * SS, ky * SS), f"{f.name} ({', '.join(filter(None, (cost, f.rule)))})",
+               font=font("semibold", 13 * SS), fill="#1d3047", anchor="lm")
         ky += 20
-    d.text(((kx + 50) * SS, ky * SS), f"Desert hexside ({game.terrain.hexside_default_cost:g} MP, "
+    ground = game.hex_terrain_types[game.map.default_terrain]
+    d.text(((kx + 50) * SS, ky * SS), f"{ground.name} hexside ({game.terrain.hexside_default_cost:g} MP, "
            f"{game.terrain.hexside_default_rule})", font=font("semibold", 13 * SS), fill="#1d3047", anchor="lm")
     ky += 24
-    _fort(d, kx + 20, ky, 9)
-    d.text(((kx + 50) * SS, ky * SS), "Fort (9)", font=font("semibold", 13 * SS), fill="#1d3047", anchor="lm")
-    _encampment(d, kx + 120 + 20, ky, 7)
-    d.text(((kx + 170) * SS, ky * SS), "Encampment (9)", font=font("semibold", 13 * SS), fill="#1d3047", anchor="lm")
+    forts = [t for t in game.terrain.hex_terrain if t.fortification]
+    for i, t in enumerate(forts[:2]):
+        x = kx + 120 * i
+        (_fort(d, x + 20, ky, 9) if t.fortification == "fort" else _encampment(d, x + 20, ky, 7))
+        label = f"{t.name} ({t.rule.split('.')[0]})" if t.rule else t.name
+        d.text(((x + 50) * SS, ky * SS), label, font=font("semibold", 13 * SS), fill="#1d3047", anchor="lm")
+    _terrain_key(game, d, kx, ky + 24)
+
+
+def _terrain_key(game: Game, d: ImageDraw.ImageDraw, kx: float, ky: float) -> None:
+    """Swatches of the hex terrains drawn in their own colour (none for a one-colour map)."""
+    ground = game.hex_terrain_types[game.map.default_terrain].colour
+    kinds = [t for t in game.terrain.hex_terrain
+             if t.colour != ground and not t.prohibited and not t.fortification]
+    b = game.map.board
+    if kinds:
+        d.rounded_rectangle([(kx - 16) * SS, (ky - 14) * SS, (b.width - 16) * SS, (ky + 20 * len(kinds)) * SS],
+                            radius=10 * SS, fill="#f4ecd8", outline="#1d3047", width=2 * SS)
+    for t in kinds:
+        d.rectangle([kx * SS, (ky - 7) * SS, (kx + 40) * SS, (ky + 7) * SS], fill=t.colour, outline=GRID_INK, width=SS)
+        d.text(((kx + 50) * SS, ky * SS), f"{t.name} ({t.rule})" if t.rule else t.name,
+               font=font("semibold", 13 * SS), fill="#1d3047", anchor="lm")
+        ky += 20
