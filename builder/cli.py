@@ -143,9 +143,14 @@ def fit_map(game: str) -> None:
     except SourceError as exc:
         _report(exc)
         raise typer.Exit(1)
-    data, errors = geofit.reconstruct(m, geofit.load_geography(root))
+    geo = geofit.load_geography(root)
+    data, errors = geofit.reconstruct(m, geo)
     for name, e in sorted(errors.items(), key=lambda kv: -kv[1]):
         out.print(f"  {name}: affine fit off by {e:.2f} hex", markup=False)
+    given = {p.name: p.hex for p in m.map.places}
+    for name, hex_id in geofit.landmark_hexes(m, geofit.fit(m, geo)[0], geo).items():
+        note = "" if given.get(name, hex_id) == hex_id else f" (map.yaml says {given[name]})"
+        out.print(f"  {name}: falls in {hex_id or 'no hex (off the map)'}{note}", markup=False)
     write_atomic(root / "map-terrain.yaml", geofit.dump(data).encode("utf-8"))
     out.print(f"wrote {root / 'map-terrain.yaml'}", markup=False)
 

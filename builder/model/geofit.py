@@ -192,12 +192,13 @@ def cliff_hexsides(game: Game, f: Fit, points: list[GeoPoint], sea: set[str]) ->
 
 
 def area_hexes(game: Game, f: Fit, points: list[GeoPoint], sea: set[str]) -> list[str]:
-    """Land hexes more than half inside a closed polygon."""
+    """Land hexes more than half inside a closed polygon (not towns: places with a terrain)."""
     area = Polygon([_px(game, f, p) for p in points]).buffer(0)
+    skip = sea | {p.hex for p in game.map.places if p.terrain}
     out = []
     for label in game.geometry.labels:
         cell = Polygon(game.geometry.outline(label))
-        if label not in sea and cell.intersection(area).area > 0.5 * cell.area:
+        if label not in skip and cell.intersection(area).area > 0.5 * cell.area:
             out.append(label)
     return out
 

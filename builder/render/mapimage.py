@@ -267,7 +267,7 @@ def _cartouche(game: Game, d: ImageDraw.ImageDraw) -> None:
         (_fort(d, x + 20, ky, 9) if t.fortification == "fort" else _encampment(d, x + 20, ky, 7))
         label = f"{t.name} ({t.rule.split('.')[0]})" if t.rule else t.name
         d.text(((x + 50) * SS, ky * SS), label, font=font("semibold", 13 * SS), fill="#1d3047", anchor="lm")
-    _terrain_key(game, d, kx, ky + 24)
+    _terrain_key(game, d, kx, max(ky, y1 + 222) + 34)  # below the panel
 
 
 def _terrain_key(game: Game, d: ImageDraw.ImageDraw, kx: float, ky: float) -> None:
