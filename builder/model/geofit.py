@@ -15,11 +15,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 import numpy as np
 import yaml
-from typing import Literal
-
 from pydantic import Field, model_validator
 from shapely.geometry import LineString, Point, Polygon
 
@@ -30,7 +29,7 @@ from builder.model.yamlsource import load_located
 LonLat = tuple[float, float]
 GeoPoint = LonLat | s.HexId  # a hex id: the centre of a hex the rulebook puts this line in
 
-# what each kind of line becomes unless it names its `feature`
+# what each kind of line becomes unless it names its `feature` (Bravery in the Sand's escarpments are cliffs)
 DEFAULT_FEATURE = {"road": "road", "track": "track", "escarpment": "cliff", "ridge": "ridge", "river": "river"}
 PATH_KINDS = ("road", "track")  # drawn along a chain of hexes
 RUN_KINDS = ("escarpment", "ridge", "river")  # lying on the hexsides the line crosses
