@@ -145,6 +145,7 @@ def turn_3(g: Game) -> None:
         g.move_all("ARI", "0402", skip=("ari-8bers",))  # damaged: may retreat
         w.roll("Commonwealth dice", [6], "Commonwealth")  # 7.4.3: recovery on a 6
         w.flip("22a-3cly")
+        w.flip("control@0403")  # 12.1: Ariete retreated, 22nd Armoured holds Bir el Gubi
     w.move("chit-ari", "Activation 5" if g.plant else "Activation 8")
     if g.plant:
         g.planted.append((g.w_steps(), "4"))

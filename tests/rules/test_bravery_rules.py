@@ -17,6 +17,7 @@ FORMATION_UNITS = {
     "PAV": ["pav-27inf", "pav-28inf"],
     "21PZ": ["21pz-5pz-1", "21pz-5pz-2", "21pz-104sr", "21pz-155ar"],
     "22A": ["22a-2rgh", "22a-3cly", "22a-4cly"],
+    "1SA": ["1sa-1bde", "1sa-5bde"],
 }
 
 
@@ -470,3 +471,180 @@ def test_13_2_tactical_victory_after_turn_7(play):
     assert [f.rule for f in found] == ["13.2"] and "tied (Axis 7 VP, Commonwealth 7 VP)" in found[0].message
     found = [f for f in play(axis_ahead) if f.kind == "event"]
     assert [f.rule for f in found] == ["13.2"] and "Axis tactical victory (Axis 8 VP, Commonwealth 6 VP)" in found[0].message
+
+
+def gubi_falls(w, chits=("chit-22a", "chit-ari", "chit-15pz#1")) -> None:
+    """22nd Armoured (3 x B armor) destroys Ariete (3 x C) in Bir el Gubi in three rounds."""
+    start(w, chits=chits)
+    w.move("chit-22a", "Activation 8")
+    move_all(w, "22A", "0403")  # the track: 1 MP
+    w.roll("Commonwealth dice", [6, 6, 6], "Commonwealth")
+    w.roll("Axis dice", [6, 1, 1], "Axis")
+    for u in FORMATION_UNITS["ARI"]:
+        w.flip(u)
+    w.flip("22a-2rgh")
+    w.roll("Commonwealth dice", [6, 6], "Commonwealth")  # round 2: strength 2.5; 5+ on an all-reduced enemy
+    w.roll("Axis dice", [1], "Axis")
+    w.move("ari-132tk", "Axis eliminated")
+    w.move("ari-8bers", "Axis eliminated")
+    w.roll("Commonwealth dice", [6, 1], "Commonwealth")  # round 3: Ariete's 1/2 rolls no die
+    w.move("ari-132ar", "Axis eliminated")
+
+
+def test_12_1_4_the_side_left_controls_even_after_retreating(play):
+    drawn = []
+
+    def script(w, flip: bool):
+        gubi_falls(w)
+        move_all(w, "22A", "0404")  # damaged in round 1: it may retreat (7.3.3)
+        if flip:
+            w.flip("control@0403")
+        w.move("chit-15pz#1", "Activation 7")  # the activation is over: a missing flip is reported here
+        drawn.append(len(w.steps))
+    assert rules(play(lambda w: script(w, True))) == []
+    found = [f for f in play(lambda w: script(w, False)) if f.kind == "violation"]
+    assert [f.rule for f in found] == ["12.1.4"]
+    assert found[0].step == drawn[-1] and found[0].message == (
+        "control of 0403 passes to Commonwealth (Axis was destroyed there, even though Commonwealth retreated); "
+        "its Control Marker still shows Axis")
+
+
+def gubi_both_retreat(w, cw_dice, first: str, flip: bool) -> None:
+    """22nd Armoured attacks Ariete in Bir el Gubi; after one round both retreat, `first` first."""
+    start(w, chits=("chit-22a", "chit-15pz#1"))
+    w.move("chit-22a", "Activation 8")
+    move_all(w, "22A", "0403")
+    w.roll("Commonwealth dice", list(cw_dice), "Commonwealth")
+    w.roll("Axis dice", [6, 1, 1], "Axis")
+    for u in ["ari-132tk", "ari-8bers"][:sum(d >= 6 for d in cw_dice)]:
+        w.flip(u)
+    w.flip("22a-2rgh")
+    retreats = {"Axis": lambda: move_all(w, "ARI", "0402"), "Commonwealth": lambda: move_all(w, "22A", "0404")}
+    retreats[first]()  # 7.3.2: the smaller Combat Strength (the attacker if tied) retreats first
+    retreats["Axis" if first == "Commonwealth" else "Commonwealth"]()
+    if flip:
+        w.flip("control@0403")
+    w.move("chit-15pz#1", "Activation 7")
+
+
+def test_12_1_2_both_retreat_the_last_to_go_controls(play):
+    def legal(w):  # Ariete (2) is weaker than 22nd Armoured (2.5): it goes first
+        gubi_both_retreat(w, (6, 6, 1), "Axis", flip=True)
+
+    def wrong_flip(w):  # tied at 2.5: the attacker goes first, Ariete last keeps Bir el Gubi
+        gubi_both_retreat(w, (6, 1, 1), "Commonwealth", flip=True)
+
+    def no_flip(w):
+        gubi_both_retreat(w, (6, 6, 1), "Axis", flip=False)
+    assert rules(play(legal)) == []
+    assert rules(play(wrong_flip)) == ["12.1.2"]
+    assert rules(play(no_flip)) == ["12.1.2"]
+
+
+def tobruk_both_destroyed(w, flip: bool) -> None:
+    """15th Panzer (3 units) is destroyed attacking Tobruk; 70th Division, damaged, retreats
+    but every hex around Tobruk holds Axis units (0903, 0804, 0805) or is sea: eliminated (7.3.5)."""
+    start(w)
+    w.move("chit-15pz#1", "Activation 8")
+    move_all(w, "15PZ", "0607", "0606", "0605", "0704")
+    move_all(w, "15PZ", "0805", "0904", skip=("15pz-8pz-2",))  # 8pz-2 dropped off with Pavia
+    w.roll("Axis dice", [6, 1, 1], "Axis")  # 9.3: no modifier against the fort
+    w.roll("Commonwealth dice", [5, 5, 5, 5, 5, 5, 1], "Commonwealth")  # 9.4: 5+ in the fort
+    attackers = ("15pz-8pz-1", "15pz-115sr", "15pz-33ar")
+    for u in attackers:
+        w.flip(u)
+    for u in attackers:
+        w.move(u, "Axis eliminated")
+    w.flip("70d-1rtr")  # 7.2.1: the B armor takes the hit
+    for u in ("70d-14bde", "70d-16bde", "70d-23bde", "70d-polbde", "70d-2-13aus", "70d-1rtr", "70d-4rtr"):
+        w.move(u, "Commonwealth eliminated")
+    if flip:
+        w.flip("control@0904")
+    w.move("chit-7a", "Activation 7")
+
+
+def test_12_1_3_both_destroyed_control_stays(play):
+    assert rules(play(lambda w: tobruk_both_destroyed(w, flip=False))) == []
+    found = play(lambda w: tobruk_both_destroyed(w, flip=True))
+    assert rules(found) == ["12.1.3"]
+    assert "both sides were destroyed there: it belongs to Commonwealth" in found[0].message
+
+
+def test_12_1_5_a_combined_attack_leaves_control_as_it_was(play):
+    def script(w, flip: bool):
+        start(w, chits=("chit-22a", "chit-15pz#1"))
+        w.move("chit-22a", "Activation 8")
+        move_all(w, "22A", "0403")  # into Ariete at Bir el Gubi
+        w.move("combined-attack#5", "0403")  # a Commonwealth Combined Attack Marker (8.1.2)
+        if flip:
+            w.flip("control@0403")
+        w.move("chit-15pz#1", "Activation 7")
+    assert rules(play(lambda w: script(w, False))) == []
+    assert rules(play(lambda w: script(w, True))) == ["12.1.5"]
+
+
+def test_5_1_3_a_destroyed_division_has_no_chit_in_the_mug(play):
+    def script(w, chits):
+        gubi_falls(w, chits=("chit-22a", "chit-ari"))
+        w.flip("control@0403")  # 12.1.4
+        w.move("chit-ari", "Axis chits")  # rule 4: chits go back to their owners
+        w.move("chit-22a", "Commonwealth chits")
+        w.turn(2, "Chits into the mug")
+        for chit in chits:
+            w.move(chit, "Mug")
+        w.turn(2, "Activations")
+        w.move(chits[-1], "Activation 9")
+    assert rules(play(lambda w: script(w, ("chit-22a",)))) == []
+    assert rules(play(lambda w: script(w, ("chit-22a", "chit-ari")))) == ["5.1.3"]
+
+
+def test_5_1_6_the_chit_of_a_division_destroyed_this_turn_is_placed_normally(play):
+    def script(w, on_the_track: bool):
+        gubi_falls(w)
+        w.flip("control@0403")  # 12.1.4: 22nd Armoured stays in Bir el Gubi
+        w.move("chit-ari", "Activation 7" if on_the_track else "Axis chits")  # Ariete has no units left
+        w.move("chit-15pz#1", "Activation 6" if on_the_track else "Activation 7")
+        move_all(w, "15PZ", "0607")
+    assert rules(play(lambda w: script(w, True))) == []
+    assert rules(play(lambda w: script(w, False))) == ["5.1.6"]
+
+
+def test_6_4_all_armor_may_go_on_through_reduced_infantry(play):
+    def script(w, chit: str, formation: str, path):
+        start(w, chits=("chit-22a",))
+        w.move("chit-22a", "Activation 8")  # 22nd Armoured leaves Ariete's two infantry reduced
+        move_all(w, "22A", "0403")
+        w.roll("Commonwealth dice", [6, 6, 6], "Commonwealth")
+        w.roll("Axis dice", [6, 1, 1], "Axis")
+        for u in FORMATION_UNITS["ARI"]:
+            w.flip(u)
+        w.flip("22a-2rgh")
+        w.roll("Commonwealth dice", [6, 1], "Commonwealth")
+        w.roll("Axis dice", [1], "Axis")
+        w.move("ari-132tk", "Axis eliminated")
+        move_all(w, "22A", "0404")  # damaged: it may retreat
+        w.move("chit-22a", "Commonwealth chits")
+        w.turn(2, "Chits into the mug")
+        w.move(chit, "Mug")
+        w.turn(2, "Activations")
+        w.move(chit, "Activation 9")
+        move_all(w, formation, *path)
+    assert rules(play(lambda w: script(w, "chit-22a", "22A", ("0403", "0402")))) == []  # all armor
+    infantry = rules(play(lambda w: script(w, "chit-1sa", "1SA", ("0404", "0403", "0402"))))
+    assert infantry == ["6.4", "6.4"]  # each 1st South African brigade that went on
+
+
+def test_6_5_combat_without_moving(play):
+    def script(w, chit: str, cw_dice):
+        start(w, chits=("chit-ari", "chit-22a", "chit-7a"))
+        w.move("chit-ari", "Activation 8")
+        move_all(w, "ARI", "0404")
+        w.move("combined-attack#1", "0404")  # 8.1.2: declared; the activation ends
+        w.move(chit, "Activation 7")  # 22nd Armoured attacks where it stands (6.5)
+        w.roll("Commonwealth dice", list(cw_dice), "Commonwealth")
+        w.roll("Axis dice", [1, 1, 1], "Axis")  # 8.2.3: all of Ariete defends
+        if chit == "chit-22a":
+            w.flip("ari-132tk")  # the 6 hits
+    assert rules(play(lambda w: script(w, "chit-22a", (6, 1, 1)))) == []
+    assert rules(play(lambda w: script(w, "chit-22a", (6, 1)))) == ["7.1.1"]  # the combat is audited
+    assert rules(play(lambda w: script(w, "chit-7a", (6, 1, 1, 1)))) == ["6.5"]  # 7th Armoured has no enemy

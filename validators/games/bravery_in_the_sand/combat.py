@@ -4,7 +4,7 @@ from __future__ import annotations
 import math
 
 from builder.model import schema as s
-from validators.games.bravery_in_the_sand.state import LEVELS, Combat
+from validators.games.bravery_in_the_sand.state import LEVELS, Activation, Combat
 from validators.kernel.auditor import BaseAuditor
 from validators.kernel.movement import crossing
 from validators.replay.board import Piece
@@ -19,7 +19,9 @@ class CombatRules(BaseAuditor):
         place = self.game.places.get(hex_id)
         fort = bool(place and self.game.hex_terrain_types[self.game.hex_terrain[hex_id]].fortification
                     and self._controller(hex_id) == defender)
-        return Combat(hex_id, attacker, defender, fortified=fort)
+        c = Combat(hex_id, attacker, defender, fortified=fort)
+        self._watch_control(c)
+        return c
 
     def _combat_at(self, hex_id: str) -> Combat | None:
         act = self.activation
@@ -58,8 +60,8 @@ class CombatRules(BaseAuditor):
         if act is None:
             c = self._end_of_turn_combat() if self.phase == "Combined attacks" else None
         else:
-            if act.combat is None and act.start_hex and self._enemies(act.trail[-1], act.side):
-                act.combat = self._open_combat(act.trail[-1], act.side)  # 6.5: combat without moving
+            if act.combat is None:
+                act.combat = self._stand_and_fight(act, side, e)
             c = act.combat
         if c is None:
             return
@@ -91,6 +93,54 @@ class CombatRules(BaseAuditor):
         need = self._hit_number(c, side)
         c.rolls[side] = e.dice
         c.hits[side] = sum(d >= need for d in e.dice)
+
+    def _stand_and_fight(self, act: Activation, side: str, e: Rolled) -> Combat | None:
+        """6.5: dice rolled with no combat open: the activated stack fights where it stands.
+
+        That is the hex its move ended in, or, if it has not moved, the hex it is activated in
+        (6.5 combat without moving; also 8.1.4, 8.1.5 under Combined Attack Markers).  Dice with
+        no enemy units in that hex are a finding: combat needs enemy units in the activated
+        stack's hex (5.2.2, 6.4, 6.5).
+        """
+        hex_id = act.trail[-1] if act.start_hex else self._activated_hex(act, side, len(e.dice))
+        if hex_id is None or not self._enemies(hex_id, act.side):
+            if not act.idle_rolls_reported:
+                act.idle_rolls_reported = True
+                where = f"in {hex_id}, which holds" if hex_id else "in no hex with"
+                self.find("6.5", f"{side} rolled combat dice, but the activated units are {where} no enemy units",
+                          side=side, to_hex=hex_id)
+            return None
+        if not act.start_hex:
+            act.start_hex, act.trail = hex_id, [hex_id]
+            act.members = {q.id for q in self.units_in(hex_id) if self.unit_of(q).formation == act.formation}
+        return self._open_combat(hex_id, act.side)
+
+    def _activated_hex(self, act: Activation, side: str, dice: int) -> str | None:
+        """5.2.1: the hex of the drawn division (5.1.5: of any German division) that holds enemy units.
+
+        Choice (5.2.1): the log does not name the hex a player picks; if the division shares
+        several hexes with enemy units, it is the one whose active Combat Strength gives the dice
+        the active side rolled, else the first by hex number.
+        """
+        options: dict[str, str] = {}
+        for q in self.units_on_map():
+            u, h = self.unit_of(q), self.hex_of(q)
+            f = self.game.formations[u.formation]
+            mine = u.formation == act.formation if act.formation else (f.nationality == "german" and not f.garrison)
+            if mine and self.side_of(q) == act.side and self._enemies(h, act.side):
+                options.setdefault(h, u.formation)
+        if not options:
+            return None
+        hex_id = min(options)
+        if side == act.side:
+            for h in sorted(options):
+                own = [q for q in self.units_in(h, side) if self.unit_of(q).formation == options[h]
+                       or q.id in self._under_combined_attack(h, side)]
+                if math.floor(self.combat_strength(own)) == dice:
+                    hex_id = h
+                    break
+        act.formation = options[hex_id]
+        return hex_id
 
     def combat_strength(self, units) -> float:
         """7.1.1: full-strength units count 1, reduced ones 1/2 (values from tables/combat.yaml)."""
@@ -181,6 +231,10 @@ class CombatRules(BaseAuditor):
             if self.started and eliminated and where in self.game.geometry:
                 self.find("7.2.3", "a unit was eliminated with no combat in its hex", p, where)
             return
+        if eliminated:
+            c.lost.add(side)
+            if self._trapped(c, side, p, unit):
+                return
         points = 2 if eliminated and not self.reduced(p) else 1  # 7.2.3: a full unit is flipped, then eliminated
         c.damage[side] = c.damage.get(side, 0) + points
         c.damaged_total[side] = c.damaged_total.get(side, 0) + points
@@ -197,22 +251,55 @@ class CombatRules(BaseAuditor):
             self.find("7.2.2", f"a {unit.level} unit was eliminated while {len(fulls)} full-strength {unit.level} "
                       f"unit(s) remained in {c.hex}", p, c.hex)
 
-    def _retreat(self, p: Piece, unit: s.Unit, c: Combat, old: str, new: str) -> None:
-        """7.3.3-7.3.5: who may retreat, and where to; 8.2.4 not before the Combined Attack's rounds."""
-        side = self.side_of(p)
+    def _trapped(self, c: Combat, side: str, p: Piece, unit: s.Unit) -> bool:
+        """7.3.5: units that cannot retreat for want of a legal retreat hex are eliminated.
+
+        Choice (7.3.5): an elimination is such a retreat, not damage, when its side has taken all
+        the damage the enemy scored this round (or the round is over) and has no legal retreat
+        hex; otherwise it counts as damage, and 7.2.3 compares it with the hits.  Garrisons never
+        retreat (7.3.4).
+        """
+        if not c.rounds or self.game.formations[unit.formation].garrison:
+            return False
+        other = c.defender if side == c.attacker else c.attacker
+        due = min(c.hits.get(other, 0), sum(1 if r else 2 for _, r in c.before.get(side, [])))
+        if (c.rolls and c.damage.get(side, 0) < due) or self._retreat_hexes(c, side):
+            return False
+        if c.rolls:
+            self._close_round(c)  # a retreat comes after the damage of the round
+        self._may_retreat(c, side, p, c.hex, None)
+        return True
+
+    def _retreat_hexes(self, c: Combat, side: str) -> list[str]:
+        """7.3.5: the attackers go back where they entered from if they can, else like defenders."""
+        back = c.entered_from
+        if side == c.attacker and back and not self._enemies(back, side):
+            return [back]
+        return [n for n in self.game.geometry.neighbours(c.hex) if self._retreat_problem(side, c.hex, n) is None]
+
+    def _may_retreat(self, c: Combat, side: str, p: Piece, old: str, new: str | None) -> None:
+        """7.3.3 only a side that took damage retreats; 8.2.4 not before the Combined Attack's rounds."""
         enemy = c.defender if side == c.attacker else c.attacker
         if c.rounds < c.min_rounds and not c.fortified and self._combatants(c, enemy) \
                 and ("8.2.4", side) not in c.reported:
             c.reported.add(("8.2.4", side))
             self.find("8.2.4", f"a Combined Attack of {c.min_rounds} stacks lasts at least {c.min_rounds} rounds; "
                       f"{side} retreated after {c.rounds}", p, old, new)
-        c.retreated.add(side)
         alone = [q for q in self.units_in(old, side) if q.id != p.id]
         single_reduced = not alone and self.reduced(p)
         if not c.damaged_total.get(side) and not (side == c.defender and single_reduced) and not (
                 c.fortified and side == c.attacker) and ("7.3.3", side) not in c.reported:
             c.reported.add(("7.3.3", side))
             self.find("7.3.3", f"{side} took no damage in {old} and may not retreat", p, old, new)
+
+    def _retreat(self, p: Piece, unit: s.Unit, c: Combat, old: str, new: str) -> None:
+        """7.3.3-7.3.5: who may retreat, and where to; 8.2.4 not before the Combined Attack's rounds."""
+        side = self.side_of(p)
+        self._may_retreat(c, side, p, old, new)
+        c.retreated.add(side)
+        if side in c.retreat_order:
+            c.retreat_order.remove(side)
+        c.retreat_order.append(side)  # 12.1.2: the side whose last unit left last
         problem = self._retreat_problem(side, old, new)
         back = c.entered_from
         if problem is None and side == c.attacker and back and new != back and not self._enemies(back, side):

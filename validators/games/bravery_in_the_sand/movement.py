@@ -49,7 +49,7 @@ class MovementRules(BaseAuditor):
             return
         if not self._may_move_with(act, p, unit, old):
             return
-        if p.id in act.stopped:
+        if p.id in act.stopped and not self._passes_through(act, p, unit, old):
             self.find("6.4", f"movement ended when the stack entered the enemy hex {old}", p, old, new)
             return
         if self._nationality(p) == "german" and self.under_ca.get(p.id) == old and self._enemies(old, side):
@@ -122,7 +122,7 @@ class MovementRules(BaseAuditor):
                           f"prohibited (the way round costs {spent:g} MP via {via} > MA {allowance:g})", p, old, new)
             else:
                 self.find("6.2", f"cost {spent:g} MP via {via} > MA {allowance:g}", p, act.start_hex, new, path)
-        if self._enemies(new, act.side) and not self._may_pass(act, new):
+        if self._enemies(new, act.side):
             act.stopped |= {q.id for q in self.units_in(new, act.side)} | {p.id}
             if not (act.combat and act.combat.hex == new):
                 act.combat = self._open_combat(new, act.side)
@@ -142,11 +142,28 @@ class MovementRules(BaseAuditor):
             return 4.0
         return float(unit.ma)
 
-    def _may_pass(self, act: Activation, hex_id: str) -> bool:
-        """6.4: all-armor stacks may go on through a hex of only reduced infantry."""
-        movers = [self.unit_of(self.replayer.board.pieces[i]) for i in act.members if i in self.replayer.board.pieces]
+    def _passes_through(self, act: Activation, p: Piece, unit: s.Unit, hex_id: str) -> bool:
+        """6.4: a unit leaving the enemy hex it entered goes on only under the exception; then
+        no combat is fought there."""
+        if not self._may_pass(act, unit, hex_id):
+            return False
+        act.stopped.discard(p.id)
+        if act.combat is not None and act.combat.hex == hex_id and not act.combat.rounds:
+            act.combat = None
+        return True
+
+    def _may_pass(self, act: Activation, unit: s.Unit, hex_id: str) -> bool:
+        """6.4: the moving units, all armor, may go on through a hex whose enemy units are all
+        reduced infantry.
+
+        The moving units are the activated ones that reached the hex (in it or beyond on the
+        stack's path), not those dropped off before it (6).
+        """
+        board = self.replayer.board.pieces
+        ahead = set(act.trail[act.trail.index(hex_id):]) if hex_id in act.trail else {hex_id}
+        movers = [self.unit_of(board[i]) for i in act.members if i in board and self.hex_of(board[i]) in ahead]
         enemies = self._enemies(hex_id, act.side)
-        return (all(u.type == "armor" for u in movers if u) and
+        return (all(u.type == "armor" for u in movers + [unit] if u) and
                 all(self.unit_of(q).type == "infantry" and self.reduced(q) for q in enemies))
 
     def _enemies(self, hex_id: str, side: str) -> list[Piece]:

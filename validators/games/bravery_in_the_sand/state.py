@@ -23,6 +23,7 @@ class Activation:
     stopped: set[str] = field(default_factory=set)  # entered an enemy hex (6.4)
     combat: Combat | None = None
     ended: bool = False  # a Combined Attack was declared (8.1.2)
+    idle_rolls_reported: bool = False  # dice rolled with no enemy in the stack's hex (6.5), reported once
 
 
 @dataclass
@@ -47,3 +48,7 @@ class Combat:
     all_in: bool = False  # 8.4.2: an end-of-turn Combined Attack, every unit in the hex fights
     before: dict[str, list[tuple[int, bool]]] = field(default_factory=dict)  # (level index, reduced) at round start
     damage_levels: dict[str, list[int]] = field(default_factory=dict)  # level index of each damage point this round
+    lost: set[str] = field(default_factory=set)  # sides that had a unit eliminated here (12.1.3, 12.1.4)
+    retreat_order: list[str] = field(default_factory=list)  # sides in the order they left the hex (12.1.2)
+    control_before: str | None = None  # who held the hex's Control Marker when the combat began (12.1.3, 12.1.5)
+    control_reported: bool = False  # a wrong control flip here was already reported

@@ -1,7 +1,7 @@
 """Sequence of play (4), set-up (3), chit draws and activations (5.1), the Rommel Directive (10)."""
 from __future__ import annotations
 
-from validators.games.bravery_in_the_sand.state import Activation
+from validators.games.bravery_in_the_sand.state import Activation, Combat
 from validators.kernel.auditor import BaseAuditor
 from validators.replay.board import Piece
 from validators.replay.replayer import Added, Moved, Removed, TurnChanged
@@ -34,6 +34,7 @@ class TurnRules(BaseAuditor):
         self.replacement_points = 0.0
         self.rommel_turn: int | None = None
         self.passed: dict[str, str] = {}  # strategic hex -> side that last passed through (12.1.1)
+        self.fought: dict[str, Combat] = {}  # strategic hex -> its combat, until control is settled (12.1)
         self.ended_victory: set[str] = set()
         self.on_map_at_turn_start: set[str] = set()
         self._victory_dirty = True
@@ -62,6 +63,7 @@ class TurnRules(BaseAuditor):
         self.under_ca: dict[str, str] = {}  # unit -> hex where it waits under a Combined Attack Marker
         self.ca_hexes: dict[str, str] = {}  # hex -> side that declared the first Combined Attack there
         self.ca_combat = None
+        self.set_aside: tuple[Piece, str, int | None] | None = None  # a destroyed division's chit (5.1.6)
         self.on_map_at_turn_start = {u.formation for p in self.units_on_map() if (u := self.unit_of(p))}
 
     def _start_play(self) -> None:
@@ -92,13 +94,39 @@ class TurnRules(BaseAuditor):
         if e.old.label == self.mug and e.new.label in self.activation_boxes:
             self._start_play()
             self._draw(e.piece, props, self.activation_boxes[e.new.label])
+        elif e.old.label == self.mug and self.started and self.phase not in ("Replacements", "Chits into the mug"):
+            self._pulled_aside(e.piece, props.get("Formation", ""))
+
+    def _pulled_aside(self, chit: Piece, formation: str) -> None:
+        """5.1.6: a chit pulled for a division destroyed earlier in the turn still goes on the track.
+
+        Choice (4, 5.1.6): a chit taken out of the mug to anywhere but the Activation Track
+        may be the end of the turn (rule 4 returns the chits); it is a finding only if another
+        chit is drawn after it in the same turn, and it is reported at that draw.
+        """
+        destroyed = formation in self.game.formations and not any(
+            self.unit_of(q).formation == formation for q in self.units_on_map())
+        if destroyed:
+            self.set_aside = (chit, formation, self.next_box)
 
     def _draw(self, chit: Piece, props: dict[str, str], box: int) -> None:
-        """4, 5.1: chits are drawn into the next box, right to left; one activation each."""
+        """4, 5.1: chits are drawn into the next box, right to left; one activation each.
+
+        Choice (5.1.2, 5.1.3, 5.1.4): what a player puts in the mug is secret (5.1.2), so a chit
+        that may not go in the mug is reported when it is drawn.  A division counts as
+        destroyed (5.1.3) when none of its units was on the map as the turn began; one destroyed
+        later in the turn is drawn normally (5.1.6).
+        """
         self._close_activation()
         side = props.get("Side")
         formation = props.get("Formation")
         self.side_acting = side
+        if self.set_aside is not None:
+            aside, name, due = self.set_aside
+            self.set_aside = None
+            self.find("5.1.6", f"the chit of {name}, destroyed earlier this turn, was pulled and set aside; it goes "
+                      f"on the Activation Track (box {due}) before the next chit is pulled", aside,
+                      to_hex=f"Activation {due}")
         if self.next_box is not None and box != self.next_box:
             self.find("4", f"chit placed in Activation box {box}; the next draw of turn {self.turn} goes in box "
                       f"{self.next_box}", chit, to_hex=f"Activation {box}")
@@ -149,6 +177,7 @@ class TurnRules(BaseAuditor):
                 if h and h in act.trail[1:-1] and self._enemies(h, act.side):
                     self.find("6", f"units may not be dropped off in a hex with enemy units ({h})", p, act.start_hex, h)
         self.activation = None
+        self._settle_control()
 
     def on_removed(self, e: Removed) -> None:
         self._victory_dirty = True
