@@ -39,7 +39,7 @@ class Side(Strict):
     name: Text
 
 
-class Nationality(Strict):
+class Nationality(Sourced):
     id: Ident
     name: Text
     side: Ident
