@@ -238,5 +238,33 @@ def test_turn_1_conditions(campaign):  # 3.1, 16.1
     assert ("game-turn", "turn", "1", 1) in on
     assert ("fortress-tobruk", "fortress", "Tobruk", 1) in on and ("fortress-bardia", "fortress", "Bardia", 1) in on
     depots = {m.marker: m.hex for m in campaign.markers if m.marker.startswith("depot")}
-    assert depots == {"depot-allied": "5109", "depot-axis": "4009"}
+    assert depots == {"depot-allied": "5110", "depot-axis": "4009"}
     assert Counter(m.marker for m in campaign.markers)["ip"] == 16
+
+
+def test_depots_start_on_a_road_to_their_source_away_from_the_enemy(campaign, side_of, units):  # 7.11
+    geometry = load_map(GAME).geometry
+    paths = load_located(GAME / "map-terrain.yaml", "map-terrain.yaml").data["hexside_paths"]["road"]
+    road: dict[str, set[str]] = defaultdict(set)
+    for path in paths:
+        for a, b in zip(path["hexes"], path["hexes"][1:]):
+            road[a].add(b)
+            road[b].add(a)
+
+    def reached(start: str) -> set[str]:
+        seen, todo = {start}, [start]
+        while todo:
+            for nxt in road[todo.pop()] - seen:
+                seen.add(nxt)
+                todo.append(nxt)
+        return seen
+
+    combat = {u.id for u in units.units}
+    enemy_hexes = {"allied": set(), "axis": set()}
+    for u in campaign.units:
+        if u.unit in combat:
+            enemy_hexes["axis" if side_of[u.unit] == "allied" else "allied"].add(u.hex)
+    for marker, side, source in (("depot-allied", "allied", ALLIED_ENTRY), ("depot-axis", "axis", AXIS_ENTRY)):
+        (hex_id,) = [m.hex for m in campaign.markers if m.marker == marker]
+        assert hex_id in road and source in reached(hex_id), marker
+        assert not any(geometry.adjacent(hex_id, e) for e in enemy_hexes[side]), marker
