@@ -97,9 +97,10 @@ def draw_unit(game: Game, unit: s.Unit, reduced: bool, px: int) -> Image.Image:
     ink = nat.text
     stripe_h = int(n * 0.24)
     d.rectangle([n * 0.03, n * 0.03, n * 0.97, stripe_h], fill=formation.stripe)
-    label = formation.id
-    _centred(d, (n / 2, n * 0.03 + (stripe_h - n * 0.03) / 2), label,
-             fit(label, "bold", int(n * 0.19), n * 0.88), _ink_on(formation.stripe))
+    if formation.division:  # units outside a division print no parent division (WDF 10.51)
+        label = formation.id
+        _centred(d, (n / 2, n * 0.03 + (stripe_h - n * 0.03) / 2), label,
+                 fit(label, "bold", int(n * 0.19), n * 0.88), _ink_on(formation.stripe))
     if reduced:
         band = n * 0.16
         d.polygon([(0, n - band), (n - band, 0), (n, 0), (n, band), (band, n), (0, n)], fill="#f7f3e8")
