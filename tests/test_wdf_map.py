@@ -19,7 +19,7 @@ from builder.model import schema as s
 from builder.model.load import load_map
 
 ROOT = builder.paths.ROOT / "sources" / "western-desert-force"
-TOBRUK, ALEXANDRIA, AXIS_SOURCE = "3308", "6508", "1019"
+TOBRUK, ALEXANDRIA, AXIS_SOURCE = "3408", "6508", "1019"
 RULEBOOK_ROAD = ("2306", "3209", "2809", "3309", "3409", "3510", "3609", "3709", "4009", "4110", "3109",
                  "1019", "6508", "1709")
 
@@ -113,7 +113,9 @@ def test_road_paths_of_the_examples():
     # 8.3 Ex 3: with Tobruk's zone of control on 3309 and 3409, no road leads past Tobruk
     zoc = set(_map().geometry.neighbours(TOBRUK))
     assert {"3309", "3409"} <= zoc
+    assert zoc & set(road) == {"3309", "3409"}  # the road hexes its zone of control reaches
     assert _steps(road, "3109", "3609", avoid=zoc) is None
+    assert {"3409", "3609"} <= road["3510"]  # 7.12: road hexes 3409, 3510 and 3609
 
 
 def test_track_paths_of_the_examples():
@@ -122,7 +124,9 @@ def test_track_paths_of_the_examples():
     assert _steps(track, "3109", "3609", avoid=zoc) == 7  # 8.3 Ex 3: "the eight track hexes" (both ends)
     assert _steps(track, "1908", "2710") == 8  # 8.3 Ex 3: eight track hexes (four MP) from Barce
     assert _steps(track, "2710", "3609", avoid=zoc) == 10  # 8.3 Ex 3: then ten track hexes to 3609
-    assert _steps(track, "4110", "3819") == 10  # 8.3 Ex 1: ten track hexes from 3819 to Sollum
+    # 8.3 Ex 1: "10 track hexes" from 3819 to road hex 4110 lie between the two; 3819 is 11 hexes
+    # from 4110 on the grid 7.9 Ex 1 and 7.12 require, so the track is as straight as it can be
+    assert _steps(track, "4110", "3819") == 11 == _map().geometry.distance("4110", "3819")
 
 
 def test_supply_distances_of_the_examples():
