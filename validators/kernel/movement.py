@@ -1,17 +1,30 @@
 """Movement costs and paths from the terrain tables (no terrain in code).
 
-A hexside's cost is the cheapest costed feature on it (a road, a track), else the default
-hexside cost; a prohibiting feature (a cliff) forbids the crossing unless a costed feature
-shares the hexside; a prohibited hex (the sea) cannot be entered.  These are the terms of
-Bravery in the Sand 6.1.1-6.1.4; other games choose other tables.
+Two ways to cost a step, both read from data:
+
+- `crossing`: Bravery in the Sand's hexside costs (terrain.yaml): a hexside's cost is the
+  cheapest costed feature on it (a road, a track), else the default hexside cost; a
+  prohibiting feature (a cliff) forbids the crossing unless a costed feature shares the
+  hexside; a prohibited hex (the sea) cannot be entered (6.1.1-6.1.4).
+- `TerrainChart`: a Terrain Effects Chart (a rules table): the cost of the hex entered per
+  movement class, a cheaper rate when the hexside crossed carries a road or track, plus the
+  hexside's own cost unless a negating feature (a road) shares it.
+
+One path search, `search`, takes any per-step cost callback with exact costs (use
+`fractions.Fraction`, so that 3 x 1/3 MP is exactly 1), hexes where movement must end
+(`stop`, e.g. an enemy ZOC) and hexes that cannot be entered (`blocked`).
 """
 from __future__ import annotations
 
 import heapq
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
 
 from builder.geometry.hexmap import hexside_key
 from builder.model.game import Game
+
+StepCost = Callable[[str, str], "Fraction | None"]  # cost of moving a -> b (adjacent); None: prohibited
 
 
 @dataclass(frozen=True)
@@ -22,7 +35,7 @@ class Crossing:
 
 
 def crossing(game: Game, a: str, b: str) -> Crossing:
-    """What it takes to move from hex a into the adjacent hex b."""
+    """What it takes to move from hex a into the adjacent hex b (Bravery's hexside costs)."""
     kinds = game.hex_terrain_types
     target = kinds[game.hex_terrain[b]]
     if target.prohibited:
@@ -38,48 +51,190 @@ def crossing(game: Game, a: str, b: str) -> Crossing:
     return Crossing(game.terrain.hexside_default_cost, game.terrain.hexside_default_rule or "", "desert")
 
 
+# -- the search ------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Reach:
+    """What one search found: the cheapest cost of every hex reached, and how."""
+
+    start: str
+    cost: dict[str, Fraction]
+    prev: dict[str, str] = field(repr=False)
+
+    def __contains__(self, hex_id: object) -> bool:
+        return hex_id in self.cost
+
+    def path(self, goal: str) -> list[str]:
+        path = [goal]
+        while path[-1] != self.start:
+            path.append(self.prev[path[-1]])
+        return path[::-1]
+
+
+def search(neighbours: Callable[[str], Iterable[str]], start: str, step: StepCost, *,
+           allowance: Fraction | None = None, stop: Iterable[str] = (), blocked: Iterable[str] = (),
+           goal: str | None = None) -> Reach:
+    """Cheapest paths from `start` (Dijkstra) within `allowance` (None: any length).
+
+    A `stop` hex may be entered but not left (the start excepted); a `blocked` hex cannot be
+    entered.  With a `goal` the search ends as soon as the goal's cost is final.
+    """
+    stop, blocked = frozenset(stop), frozenset(blocked)
+    best: dict[str, Fraction] = {start: Fraction(0)}
+    prev: dict[str, str] = {}
+    queue: list[tuple[Fraction, str]] = [(Fraction(0), start)]
+    done: set[str] = set()
+    while queue:
+        cost, a = heapq.heappop(queue)
+        if a in done:
+            continue
+        done.add(a)
+        if a == goal or (a in stop and a != start):
+            if a == goal:
+                break
+            continue
+        for b in neighbours(a):
+            if b in blocked or b in done:
+                continue
+            c = step(a, b)
+            if c is None:
+                continue
+            new = cost + c
+            if (allowance is None or new <= allowance) and new < best.get(b, new + 1):
+                best[b], prev[b] = new, a
+                heapq.heappush(queue, (new, b))
+    return Reach(start, {h: c for h, c in best.items() if h in done}, prev)
+
+
+def _bravery_step(game: Game) -> StepCost:
+    def step(a: str, b: str) -> Fraction | None:
+        c = crossing(game, a, b).cost
+        return None if c is None else Fraction(c)
+    return step
+
+
 def cheapest_path(game: Game, start: str, goal: str, avoid: frozenset[str] = frozenset()) -> tuple[float, list[str]] | None:
-    """The cheapest legal path start -> goal (Dijkstra), or None when none exists.
+    """The cheapest legal path start -> goal by `crossing` costs, or None when none exists.
 
     `avoid` lists hexes a path may end in but not pass through (e.g. enemy-occupied hexes,
     where movement must stop).
     """
-    if start == goal:
-        return 0.0, [start]
-    best = {start: 0.0}
-    prev: dict[str, str] = {}
-    queue = [(0.0, start)]
-    while queue:
-        cost, a = heapq.heappop(queue)
-        if a == goal:
-            path = [a]
-            while path[-1] != start:
-                path.append(prev[path[-1]])
-            return cost, path[::-1]
-        if cost > best.get(a, float("inf")) or (a in avoid and a != start):
-            continue
-        for b in game.geometry.neighbours(a):
-            c = crossing(game, a, b).cost
-            if c is None:
-                continue
-            if cost + c < best.get(b, float("inf")):
-                best[b] = cost + c
-                prev[b] = a
-                heapq.heappush(queue, (cost + c, b))
-    return None
+    found = search(game.geometry.neighbours, start, _bravery_step(game), stop=avoid, goal=goal)
+    if goal not in found:
+        return None
+    return float(found.cost[goal]), found.path(goal)
 
 
 def reachable(game: Game, start: str, allowance: float, avoid: frozenset[str] = frozenset()) -> dict[str, float]:
-    """Every hex reachable within `allowance` MP, with its cost (the legal set of a move)."""
-    best = {start: 0.0}
-    queue = [(0.0, start)]
-    while queue:
-        cost, a = heapq.heappop(queue)
-        if cost > best[a] or (a in avoid and a != start):
-            continue
-        for b in game.geometry.neighbours(a):
-            c = crossing(game, a, b).cost
-            if c is not None and cost + c <= allowance and cost + c < best.get(b, float("inf")):
-                best[b] = cost + c
-                heapq.heappush(queue, (cost + c, b))
-    return best
+    """Every hex reachable within `allowance` MP by `crossing` costs, with its cost."""
+    found = search(game.geometry.neighbours, start, _bravery_step(game), allowance=Fraction(allowance), stop=avoid)
+    return {h: float(c) for h, c in found.cost.items()}
+
+
+# -- a Terrain Effects Chart -------------------------------------------------------------------
+def mp(value) -> Fraction:
+    """An MP value from a table: 1, 0.5, "1/3"."""
+    return Fraction(str(value)) if not isinstance(value, Fraction) else value
+
+
+def show_mp(x: Fraction) -> str:
+    """7 1/3, 1/2, 4."""
+    x = Fraction(x)
+    whole, rest = divmod(x.numerator, x.denominator)
+    if not rest:
+        return str(whole)
+    part = f"{rest}/{x.denominator}"
+    return f"{whole} {part}" if whole else part
+
+
+@dataclass(frozen=True)
+class Blocked:
+    """Why a step is prohibited: the rule and the terrain."""
+
+    rule: str
+    why: str
+
+
+class TerrainChart:
+    """Movement costs from a Terrain Effects Chart table (`data` of a TableFile).
+
+    data:
+      movement_classes: {class: [column, ...]}   # a class reads its columns in order; the
+                                                  # first column a cost gives applies
+      hex: {terrain id: {mp: {column: cost}, rule}}   # no column of the class: prohibited
+      connected: {feature: {mp: cost, rule}}      # the cost of a hex entered across a hexside
+                                                  # the feature crosses, when the hex entered
+                                                  # lies on that feature (cheapest wins)
+      hexside: {feature: {mp: {column: cost} | prohibited: true, unless: [feature...], rule}}
+    """
+
+    def __init__(self, game: Game, data: Mapping):
+        self.game = game
+        self.classes: dict[str, list[str]] = {k: list(v) for k, v in data["movement_classes"].items()}
+        self.hex = data["hex"]
+        self.connected = {f: (mp(v["mp"]), str(v.get("rule", ""))) for f, v in data.get("connected", {}).items()}
+        self.hexside = data.get("hexside", {})
+        self.on_feature: dict[str, frozenset[str]] = {}  # hex -> features (roads, tracks) through it
+        acc: dict[str, set[str]] = {}
+        for feature, paths in game.map_terrain.hexside_paths.items():
+            for path in paths:
+                for h in path.hexes:
+                    acc.setdefault(h, set()).add(feature)
+        self.on_feature = {h: frozenset(v) for h, v in acc.items()}
+        self._memo: dict[tuple[str, str, str], Fraction | Blocked] = {}
+
+    def _column(self, costs: Mapping, cls: str):
+        for column in self.classes[cls]:
+            if column in costs:
+                return mp(costs[column])
+        return None
+
+    def features(self, a: str, b: str) -> frozenset[str]:
+        return self.game.hexside_features.get(hexside_key(a, b), frozenset())
+
+    def connected_by(self, a: str, b: str) -> bool:
+        """Whether a road or track (a `connected` feature) crosses the hexside a/b."""
+        return bool(self.features(a, b) & self.connected.keys())
+
+    def step(self, a: str, b: str, cls: str) -> Fraction | Blocked:
+        """Cost for a unit of movement class `cls` to move a -> b, or why it may not."""
+        key = (a, b, cls)
+        found = self._memo.get(key)
+        if found is None:
+            found = self._memo[key] = self._step(a, b, cls)
+        return found
+
+    def entry_cost(self, hex_id: str, cls: str) -> Fraction | Blocked:
+        """The cost of the hex's own terrain for a class, or why it may not enter."""
+        terrain = self.game.hex_terrain[hex_id]
+        entry = self.hex.get(terrain, {})
+        base = self._column(entry.get("mp", {}), cls)
+        return Blocked(str(entry.get("rule", "")), terrain) if base is None else base
+
+    def _step(self, a: str, b: str, cls: str) -> Fraction | Blocked:
+        base = self.entry_cost(b, cls)
+        if isinstance(base, Blocked):
+            return base
+        side = self.features(a, b)
+        through = self.on_feature.get(b, frozenset()) if side & self.connected.keys() else frozenset()
+        rates = [c for f, (c, _) in self.connected.items() if f in through]
+        cost = min(rates) if rates else base
+        for feature in sorted(side):
+            spec = self.hexside.get(feature)
+            if not spec or side & set(spec.get("unless", ())):
+                continue
+            if spec.get("prohibited"):
+                return Blocked(str(spec.get("rule", "")), feature)
+            extra = self._column(spec.get("mp", {}), cls)
+            cost += extra or 0
+        return cost
+
+    def cost(self, cls: str) -> StepCost:
+        """The step callback of one movement class (prohibited steps give None)."""
+        def step(a: str, b: str) -> Fraction | None:
+            c = self.step(a, b, cls)
+            return None if isinstance(c, Blocked) else c
+        return step
+
+    def passable(self, a: str, b: str) -> bool:
+        """Whether any movement class may move a -> b (e.g. for a ZOC 'where movement is possible')."""
+        return any(not isinstance(self.step(a, b, cls), Blocked) for cls in self.classes)

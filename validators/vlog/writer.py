@@ -35,7 +35,7 @@ ENGINE_VERSION = "3.7.26"
 FIRST_NEW_ID = 1800000000000  # ids of stacks and piles created here (VASSAL: the clock in ms)
 OLD_KEYS = ("OldX", "OldY", "OldMap", "OldBoard", "OldZone", "OldLocationName", "OldDeckName")
 DICE_START = {"_result": "1", "_total": "0", "_keep": "0", "_summary": ""}  # DiceButton.addTo
-KEY_PROPS = ("UnitId", "ChitId", "MarkerId")
+KEY_PROPS = ("UnitId", "ChitId", "MarkerId", "LeaderId")
 M = "VASSAL.build.module."
 DECK_DEFAULTS = {"draw": "true", "color": "0,0,0", "width": "0", "height": "0", "faceDown": "Never",
                  "shuffle": "Always", "allowMultiple": "false", "allowSelect": "false", "reversible": "false",

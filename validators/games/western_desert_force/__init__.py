@@ -8,8 +8,12 @@ handles the events of its rule family and passes them on.
 """
 from __future__ import annotations
 
+from validators.games.western_desert_force.attrition import AttritionRules
+from validators.games.western_desert_force.movement import MovementRules
+from validators.games.western_desert_force.stacking import StackingRules
 from validators.games.western_desert_force.state import PhaseState
+from validators.games.western_desert_force.supply import SupplyRules
 
 
-class Auditor(PhaseState):
+class Auditor(MovementRules, StackingRules, AttritionRules, SupplyRules, PhaseState):
     """The whole rules check: one class per rule family, sharing the replay's state."""

@@ -1,0 +1,349 @@
+"""Movement (9.0-9.7, 13.4): who moves in which phase, along which path, how far.
+
+A VASSAL log shows where a move starts and ends, not its path: a move is legal when some legal
+path joins them within the allowance (`kernel.movement.search`).  Costs come from
+tables/terrain-effects.yaml, allowances from tables/movement.yaml and unit-classes.yaml.
+
+Choices:
+- (9.0, 9.1) several drags of one unit within one Movement Phase are ONE move, measured from
+  where the unit stood when the phase began (so "no unit moves twice in a phase" is the
+  allowance check of the whole move); a unit that ends where it began did not move.
+- (8.2) supply for the move is read when the unit first moves in the phase, at its start hex;
+  a leader that left that hex in the same logged step (a stack dragged together) still lends
+  it his supply range.
+- (9.4) a move is Strategic when the unit was declared ("Strategic movement: ...") before it
+  moved, or when it only fits as one (beyond 1 x the allowance but legal as Strategic); either
+  way the unit is recorded in `strategic_movers` and may not attack in Regular Combat.
+- Moves into or out of off-map zones (eliminations, reserve, reinforcements) and every move in
+  a Combat Phase (retreats and advances, audited by the combat rules) are not movement; depots
+  are not moved by movement (their placement is audited elsewhere).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+
+from builder.model import schema as s
+from validators.games.western_desert_force.supply import SupplyRules
+from validators.kernel.movement import Blocked, search, show_mp
+from validators.kernel.zoc import ZocMove
+from validators.replay.board import Piece
+from validators.replay.replayer import Moved
+from validators.vlog.reader import Step
+
+MOVEMENT, EXPLOITATION = "movement", "exploitation-movement"
+COMBAT_KINDS = ("combat", "exploitation-combat")
+
+Problem = tuple  # (rule, message, path)
+
+
+@dataclass
+class MoveRecord:
+    """One unit's move in the current Movement Phase."""
+
+    start: str  # where it stood when the phase began
+    supplied: bool  # when it began to move (8.2)
+
+
+class MovementRules(SupplyRules):
+    """Part of the Western Desert Force auditor; see __init__.py."""
+
+    def start(self) -> None:
+        super().start()
+        self.move_table = self.tables["movement"]
+        self.strategic_movers: set[str] = set()  # piece ids that moved strategically this player turn (9.4)
+        self.sea_transferred: set[str] = set()  # piece ids moved by Sea Transfer this player turn (9.7)
+        self._moves: dict[str, MoveRecord] = {}
+        self._declared: dict[str, str] = {}  # piece id -> "strategic movement" | "sea transfer"
+        self._left: dict[str, set[str]] = {}  # hex -> pieces that left it in the current step
+
+    # -- hooks ------------------------------------------------------------------------------
+    def phase_started(self, kind: str, side: str | None) -> None:
+        if kind in (MOVEMENT, EXPLOITATION):
+            self._moves = {}
+        if kind == MOVEMENT:
+            self.strategic_movers, self.sea_transferred = set(), set()
+        super().phase_started(kind, side)
+
+    def phase_ended(self, kind: str, side: str | None) -> None:
+        if kind in (MOVEMENT, EXPLOITATION):
+            self._declared = {}
+        super().phase_ended(kind, side)
+
+    def declared(self, role: str, piece: Piece, hex_id: str) -> None:
+        if role in ("strategic movement", "sea transfer"):
+            self._declared[piece.id] = role
+        super().declared(role, piece, hex_id)
+
+    def before_step(self, step: Step) -> None:
+        self._left = {}
+        super().before_step(step)
+
+    def on_moved(self, e: Moved) -> None:
+        super().on_moved(e)
+        self._left.setdefault(e.old.label, set()).add(e.piece.id)
+        self._movement(e.piece, e.old.label, e.new.label)
+
+    def supply_range(self, hex_id: str, side: str) -> Fraction:
+        """8.1, 13.5, with leaders who left the hex in this very step (a stack moved together)."""
+        best = super().supply_range(hex_id, side)
+        for pid in self._left.get(hex_id, ()):
+            p = self.replayer.board.pieces.get(pid)
+            leader = p and self.leader_of(p)
+            if leader and self.side_id(p) == side:
+                face = leader.faces[min(max(p.layer_level("Leader"), 1), len(leader.faces)) - 1]
+                best = max(best, Fraction(face.range))
+        return best
+
+    # -- which moves are checked --------------------------------------------------------------
+    def _movement(self, p: Piece, old: str, new: str) -> None:
+        geo = self.game.geometry
+        if old not in geo or new not in geo or old == new or self.phase_kind is None or self.phase_kind in COMBAT_KINDS:
+            return
+        unit, leader = self.unit_of(p), self.leader_of(p)
+        if unit is None and leader is None:
+            return
+        side = self.side_id(p)
+        if self.phase_kind not in (MOVEMENT, EXPLOITATION):
+            self.find("4.0", f"{self.phase} is not a Movement Phase: units move only in their side's Regular and "
+                      "Exploitation Movement Phases", p, old, new)
+            return
+        if side != self.active_side:
+            active = self.side_name(self.active_side)
+            self.find("9.0", f"only {active} units move in the {self.phase} Phase", p, old, new)
+            return
+        rec = self._moves.get(p.id)
+        if rec is None:
+            rec = self._moves[p.id] = MoveRecord(old, self.supplied(old, side))
+        problem = self._move_problem(p, unit, leader, side, rec, new)
+        if problem:
+            rule, message, path = problem
+            self.find(rule, message, p, rec.start, new, path)
+
+    def _move_problem(self, p: Piece, unit: s.Unit | None, leader, side: str, rec: MoveRecord,
+                      new: str) -> Problem | None:
+        if new == rec.start:
+            return None
+        declared = self._declared.get(p.id)
+        if self.phase_kind == EXPLOITATION:
+            if p.id in self.sea_transferred:
+                return "9.7", "a unit that used Sea Transfer this turn may not use Exploitation Movement", ()
+            if declared == "strategic movement":
+                return "9.4", "Strategic Movement is made only in the Regular Movement Phase", ()
+        if declared == "sea transfer" and self.phase_kind == MOVEMENT and self._sea_route(rec.start, new):
+            self.sea_transferred.add(p.id)
+            return None
+        entry = self._entry_problem(p, leader, side, new)
+        if entry:
+            return entry
+        if declared == "strategic movement" and self.phase_kind == MOVEMENT:
+            self.strategic_movers.add(p.id)
+            return self._strategic_problem(p, unit, side, rec, new)
+        normal = self._normal_problem(p, unit, side, rec, new)
+        if normal and self.phase_kind == MOVEMENT and self._strategic_problem(p, unit, side, rec, new) is None:
+            self.strategic_movers.add(p.id)  # detected: only a Strategic Movement fits (9.4)
+            return None
+        return normal
+
+    def _sea_route(self, a: str, b: str) -> bool:
+        ports = {self.place_hex.get(name) for name in self.move_table["sea_transfer"]["ports"]}
+        return {a, b} <= ports
+
+    def _entry_problem(self, p: Piece, leader, side: str, new: str) -> Problem | None:
+        """9.0: no unit enters an enemy combat unit's hex; 13.4: no leader enters the enemy
+        leader's or depot's hex."""
+        enemy = self.other_side[side]
+        units = self.unit_hexes(enemy).get(new)
+        if units:
+            names = ", ".join(q.name for q in units)
+            return "9.0", f"{new} holds enemy combat units ({names}): no unit may enter it", ()
+        if leader:
+            why = self._leader_bans(side).get(new)
+            if why:
+                return self.move_table["leader_entry"]["rule"], f"a leader may not enter {why} ({new})", ()
+        return None
+
+    def _leader_bans(self, side: str) -> dict[str, str]:
+        enemy = self.other_side[side]
+        out = {}
+        for q in self.replayer.board.pieces.values():
+            if self.leader_of(q) and self.side_id(q) == enemy and (h := self.hex_of(q)):
+                out[h] = "the enemy leader's hex"
+        depot = self.marker(self.move_table["leader_entry"]["depots"][enemy])
+        if depot is not None and (h := self.hex_of(depot)):
+            out[h] = "the enemy depot's hex"
+        return out
+
+    # -- allowances ---------------------------------------------------------------------------
+    def class_spec(self, unit: s.Unit | None) -> dict:
+        return self.classes["types"][unit.type] if unit else self.classes["leader"]
+
+    def printed_ma(self, unit: s.Unit | None) -> int:
+        return unit.ma if unit else int(self.classes["leader"]["ma"])
+
+    def major_offensive(self, side: str) -> bool:
+        spec = self.move_table["major_offensive"]
+        p = self.marker(spec["markers"][side])
+        return p is not None and p.layer_level(spec["layer"]) == spec["level"]
+
+    def supply_level(self) -> str | None:
+        """The Axis Supply Level: the box of the supply-level marker (7.5)."""
+        spec = self.move_table["supply_level"]
+        p = self.marker(spec["marker"])
+        zone = self.zone_of(p) if p is not None else ""
+        level = zone[len(spec["zone_prefix"]):] if zone.startswith(spec["zone_prefix"]) else None
+        return level if level in spec["levels"] else None
+
+    def _level_spec(self, unit: s.Unit | None, side: str) -> tuple[str, dict] | None:
+        spec = self.move_table["supply_level"]
+        if side != spec["side"] or not self.class_spec(unit).get("supply_level_penalty"):
+            return None
+        level = self.supply_level()
+        return (level, spec["levels"][level]) if level else None
+
+    def allowance(self, unit: s.Unit | None, side: str, supplied: bool) -> list[tuple[Fraction, str, str]]:
+        """The allowance in stages (value, rule, why): MA, 9.6 supply level, 9.5 exploitation, 8.2 supply."""
+        ma = Fraction(self.printed_ma(unit))
+        stages = [(ma, "9.1", f"MA {ma}")]
+        level = self._level_spec(unit, side)
+        if level and level[1].get("ma"):
+            ma = max(Fraction(0), ma + level[1]["ma"])
+            stages.append((ma, self.move_table["supply_level"]["rule"], f"Supply {level[0]} {level[1]['ma']:+d}"))
+        if self.phase_kind == EXPLOITATION:
+            offensive = "major" if self.major_offensive(side) else "normal"
+            frac = Fraction(str(self.class_spec(unit)["exploitation"][offensive]))
+            if frac != 1:
+                ma = Fraction(math.ceil(ma * frac))
+                stages.append((ma, self.move_table["exploitation"]["rule"],
+                               f"x {frac} in the exploitation of a {offensive.title()} Offensive, rounded up"))
+        if not supplied:
+            ma = Fraction(math.ceil(ma * Fraction(str(self.move_table["unsupplied"]["factor"]))))
+            stages.append((ma, self.move_table["unsupplied"]["rule"], "unsupplied: halved, rounded up"))
+        return stages
+
+    @staticmethod
+    def _explain(stages) -> str:
+        first, *rest = stages
+        return "; ".join([first[2]] + [f"{why}: {show_mp(v)}" for v, _, why in rest])
+
+    # -- a normal move (9.0, 9.1, 9.31, 9.5, 9.6, 8.2) ------------------------------------------
+    def zoc_move(self, p: Piece, unit: s.Unit | None, side: str) -> ZocMove | None:
+        """9.31 for this mover: friendly units other than itself negate; leaders ignore ZOCs."""
+        if unit is None:
+            return None
+        ezoc = frozenset(self.ezoc(side))
+        others = {h for h, ps in self.unit_hexes(side).items() if any(q.id != p.id for q in ps)}
+        return ZocMove(ezoc, ezoc & others, self.zoc_exempt(unit), Fraction(self.move_table["ezoc"]["exempt_cost"]))
+
+    def zoc_exempt(self, unit: s.Unit) -> bool:
+        """9.31: all armor, German motorized and German recon units (unit-classes.yaml)."""
+        exempt = self.class_spec(unit).get("zoc_exempt", False)
+        if isinstance(exempt, bool):
+            return exempt
+        return self.game.formations[unit.formation].nationality in exempt
+
+    def _normal_problem(self, p: Piece, unit: s.Unit | None, side: str, rec: MoveRecord, new: str) -> Problem | None:
+        stages = self.allowance(unit, side, rec.supplied)
+        allowance = stages[-1][0]
+        if allowance == 0 and self.phase_kind == EXPLOITATION:
+            what = unit.type if unit else "leader"
+            why = f"{what} units do not move in the Exploitation Movement Phase of a Normal Offensive"
+            return self.move_table["exploitation"]["rule"], why + self.reconstructed("unit-classes"), ()
+        cls = self.class_spec(unit)["movement_class"]
+        zoc, blocked, start = self.zoc_move(p, unit, side), self._blocked(unit, side), rec.start
+        step = zoc.wrap(self.chart.cost(cls)) if zoc else self.chart.cost(cls)
+        geo = self.game.geometry
+        found = search(geo.neighbours, start, step, stop=zoc.stops() if zoc else (), blocked=blocked, goal=new)
+        if new not in found:
+            return self._no_path(unit, cls, start, new, zoc, blocked)
+        one_hex = allowance > 0 and geo.adjacent(start, new) and step(start, new) is not None
+        if found.cost[new] <= allowance or one_hex:
+            return None  # 9.0: a unit may always move one hex
+        return self._over_allowance(found.path(new), found.cost[new], stages, cls, zoc, blocked)
+
+    def _over_allowance(self, path: list[str], cost: Fraction, stages, cls: str, zoc: ZocMove | None,
+                        blocked) -> Problem:
+        """The cheapest legal path costs too much: because of the enemy ZOC (9.31), or of the
+        first stage of the allowance it exceeds (9.1 MA, 9.6 supply level, 9.5, 8.2)."""
+        start, new, allowance = path[0], path[-1], stages[-1][0]
+        limit = f"allowance {show_mp(allowance)} ({self._explain(stages)}){self.reconstructed()}"
+        if zoc is not None and not zoc.exempt:
+            free = search(self.game.geometry.neighbours, start, self.chart.cost(cls), blocked=blocked, goal=new)
+            if free.cost.get(new, cost) <= allowance:
+                via = free.path(new)
+                why = (f"the paths within the allowance enter enemy ZOC hexes where the unit must stop, or go from "
+                       f"one into another (e.g. {'-'.join(via)}, {show_mp(free.cost[new])} MP); around them costs "
+                       f"{show_mp(cost)} MP via {'-'.join(path)} > {limit}")
+                return self.move_table["ezoc"]["rule"], why, tuple(via)
+        rule = next(r for v, r, _ in stages if v < cost)
+        extra = sum(1 for h in path[1:] if zoc is not None and zoc.exempt and h in zoc.live)
+        surcharge = f" ({extra} enemy-ZOC hexes at +{show_mp(zoc.exempt_cost)} MP each, 9.31)" if extra else ""
+        return rule, f"cost {show_mp(cost)} MP via {'-'.join(path)}{surcharge} > {limit}", tuple(path)
+
+    def _blocked(self, unit: s.Unit | None, side: str) -> frozenset[str]:
+        hexes = set(self.unit_hexes(self.other_side[side]))
+        if unit is None:
+            hexes |= set(self._leader_bans(side))
+        return frozenset(hexes)
+
+    def _no_path(self, unit: s.Unit | None, cls: str, start: str, new: str, zoc: ZocMove | None, blocked) -> Problem:
+        """Why no path exists: the enemy ZOC (9.31), enemy units (9.0), or terrain (11.1, 11.2)."""
+        nb, plain, note = self.game.geometry.neighbours, self.chart.cost(cls), self.reconstructed()
+        if zoc is not None:
+            free = search(nb, start, plain, blocked=blocked, goal=new)
+            if new in free:
+                via = free.path(new)
+                why = (f"every path from {start} to {new} enters an enemy ZOC hex where the unit must stop, or moves "
+                       f"from one enemy ZOC hex into another (e.g. {'-'.join(via)}){note}")
+                return self.move_table["ezoc"]["rule"], why, tuple(via)
+        if new in search(nb, start, plain, goal=new):
+            return "9.0", f"every path from {start} to {new} passes a hex holding enemy combat units", ()
+        what = unit.type if unit else "leader"
+        b = self.chart.step(start, new, cls) if self.game.geometry.adjacent(start, new) else None
+        if isinstance(b, Blocked) and b.why in self.chart.hexside:
+            return b.rule, f"{start} to {new} crosses an {b.why} hexside with no road or track: prohibited{note}", ()
+        b = self.chart.entry_cost(new, cls)
+        if isinstance(b, Blocked):
+            return b.rule, f"{new} is {b.why} terrain: prohibited to {what} units{note}", ()
+        return "9.1", f"no path from {start} to {new} is open to {what} units{note}", ()
+
+    # -- Strategic Movement (9.4) ---------------------------------------------------------------
+    def strategic_allowance(self, unit: s.Unit | None, side: str) -> tuple[Fraction, str]:
+        spec = self.move_table["strategic"]
+        printed = Fraction(self.printed_ma(unit))
+        ma, multiple, why = printed, spec["multiple"], f"{spec['multiple']} x MA {printed}"
+        level = self._level_spec(unit, side)
+        if level:
+            name, lv = level
+            multiple = lv.get("strategic", multiple)
+            if lv.get("strategic_of") != "printed":
+                ma = max(Fraction(0), printed + lv.get("ma", 0))
+            why = f"{multiple} x {'printed ' if ma == printed else ''}MA {ma} at Supply {name}"
+        return multiple * ma, why
+
+    def _strategic_problem(self, p: Piece, unit: s.Unit | None, side: str, rec: MoveRecord, new: str) -> Problem | None:
+        spec = self.move_table["strategic"]
+        rule, start, along = spec["rule"], rec.start, frozenset(spec["along"])
+        ezoc = frozenset(self.ezoc(side))
+        if not rec.supplied:
+            return rule, f"Strategic Movement: the unit must start supplied; it is unsupplied in {start}", ()
+        if start in ezoc:
+            return rule, f"Strategic Movement: the unit may not start in an enemy ZOC ({start})", ()
+        if not self.chart.on_feature.get(start, frozenset()) & along:
+            return rule, f"Strategic Movement: the unit must start on a road or track hex; {start} has none", ()
+        base = self.chart.cost(self.class_spec(unit)["movement_class"])
+
+        def step(a: str, b: str) -> Fraction | None:
+            return base(a, b) if self.chart.features(a, b) & along else None
+        blocked = ezoc | frozenset(self.unit_hexes(self.other_side[side]))
+        found = search(self.game.geometry.neighbours, start, step, blocked=blocked, goal=new)
+        if new not in found:
+            return rule, f"Strategic Movement: no road or track path from {start} to {new} clear of enemy ZOCs", ()
+        allowance, why = self.strategic_allowance(unit, side)
+        cost, path = found.cost[new], found.path(new)
+        if cost > allowance:
+            message = (f"Strategic Movement: cost {show_mp(cost)} MP via {'-'.join(path)} > allowance "
+                       f"{show_mp(allowance)} ({why}){self.reconstructed('terrain-effects')}")
+            return rule, message, tuple(path)
+        return None

@@ -1,0 +1,70 @@
+"""Stacking (9.2, 7.7): at most 4 stacking points a hex at the end of every phase.
+
+Points come from tables/movement.yaml `stacking` through `kernel.stacking.StackingTable`
+(an Italian division 2, any other combat unit 1, one battalion free); leaders and depots are
+not units and never count.  A hex still over the limit when the turn tracker leaves a phase is
+reported: the excess should have been eliminated by then (9.2).
+
+Choices (7.7): a reinforcement is a unit that came onto the map from an off-map box after play
+began; it is left out of the count while it stands on the hex where it entered, until the end
+of its side's next Regular Movement Phase.
+"""
+from __future__ import annotations
+
+from validators.games.western_desert_force.supply import SupplyRules
+from validators.kernel.stacking import StackingTable
+from validators.replay.board import Piece
+from validators.replay.replayer import Added, Moved
+
+
+class StackingRules(SupplyRules):
+    """Part of the Western Desert Force auditor; see __init__.py."""
+
+    def start(self) -> None:
+        super().start()
+        spec = self.tables["movement"]["stacking"]
+        self.stacking = StackingTable.from_data(spec)
+        self.stacking_rule = str(spec.get("rule", "9.2"))
+        self.overstack_rule = str(self.tables["movement"]["reinforcement_overstack"]["rule"])
+        self._entered: dict[str, str] = {}  # reinforcement piece id -> its entry hex (7.7)
+
+    def stacking_points(self, hex_id: str, side: str) -> int:
+        """Points of `side`'s combat units in the hex counted against the limit (9.2)."""
+        return self.stacking.total(self.unit_attrs(p) for p in self.unit_hexes(side).get(hex_id, ()))
+
+    # -- reinforcements (7.7) ---------------------------------------------------------------
+    def on_moved(self, e: Moved) -> None:
+        super().on_moved(e)
+        self._arrived(e.piece, e.old.label, e.new.label)
+
+    def on_added(self, e: Added) -> None:
+        super().on_added(e)
+        self._arrived(e.piece, None, e.where.label)
+
+    def _arrived(self, p: Piece, old: str | None, new: str) -> None:
+        geo = self.game.geometry
+        if self.phase_kind is not None and self.unit_of(p) and old not in geo and new in geo:
+            self._entered[p.id] = new
+
+    # -- end of phase (9.2) -------------------------------------------------------------------
+    def phase_ended(self, kind: str, side: str | None) -> None:
+        if kind == "movement" and side:
+            board = self.replayer.board.pieces
+            self._entered = {i: h for i, h in self._entered.items() if i in board and self.side_id(board[i]) != side}
+        self._check_stacking()
+        super().phase_ended(kind, side)
+
+    def _check_stacking(self) -> None:
+        limit, free = self.stacking.limit, self.stacking.free
+        for side in self.game.sides:
+            for hex_id, pieces in sorted(self.unit_hexes(side).items()):
+                counted = [p for p in pieces if self._entered.get(p.id) != hex_id]
+                total = self.stacking.total(self.unit_attrs(p) for p in counted)
+                if total <= limit:
+                    continue
+                fresh = len(pieces) - len(counted)
+                note = (f" besides {fresh} reinforcement(s) still on their entry hex ({self.overstack_rule})"
+                        if fresh else "")
+                self.find(self.stacking_rule, f"end of the {self.phase} Phase: {hex_id} holds {total} stacking points "
+                          f"of {self.side_name(side)} units{note} > {limit} (one {free.get('size', '')} free): the "
+                          "excess must be eliminated", None, None, hex_id, side=self.side_name(side))

@@ -1,0 +1,200 @@
+"""Supply (8.0-8.4) and zones of control (9.3) as the board shows them now.
+
+What the other rule families ask: `supplied(hex, side)`, `ezoc(side)` (hexes in the enemy ZOC of
+`side`), `supply_status(hex, side)` ('main', 'limited' or None) and `tobruk_controller`.  All
+parameters come from tables/supply.yaml, terrain-effects.yaml and unit-classes.yaml; answers
+are cached per board version (the board changes with every logged command).
+
+Choices (8.1, 8.4):
+- only combat units block a path or negate an enemy ZOC; lone leaders and depots do neither;
+- a unit that only Tobruk can supply is supplied for movement and combat even when more units
+  depend on Tobruk than its limit (the player may allocate Tobruk to any of them); attrition
+  counts that at least the excess lose a step (attrition.py);
+- Tobruk's controller changes when a combat unit of the other side enters its hex.
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+
+from validators.games.western_desert_force.state import PhaseState
+from validators.kernel.movement import TerrainChart, mp
+from validators.kernel.supply import Leg, SupplyNet, connected
+from validators.kernel.zoc import zone_of_control
+from validators.replay.board import Piece
+from validators.replay.replayer import Added, Moved
+
+
+class SupplyRules(PhaseState):
+    """Part of the Western Desert Force auditor; see __init__.py."""
+
+    def start(self) -> None:
+        super().start()
+        t = self.tables
+        self.chart = TerrainChart(self.game, t["terrain-effects"])
+        self.classes = t["unit-classes"]
+        self.supply_table = t["supply"]
+        self.other_side = {a.id: b.id for a, b in zip(self.game.info.sides, reversed(self.game.info.sides))}
+        self.place_hex = {p.name: p.hex for p in self.game.map.places}
+        self.limited = [dict(spec, hex=self.place_hex[spec["place"]]) for spec in self.supply_table.get("limited", ())
+                        if spec["place"] in self.place_hex]
+        self.limited_controller = {spec["hex"]: spec["controller_at_start"] for spec in self.limited}
+        self._cache: dict[tuple, object] = {}
+        self._cache_version = -1
+        self._markers: dict[str, str] = {}
+
+    @property
+    def tobruk_controller(self) -> str | None:
+        """Side id controlling Tobruk (8.4): who occupies it or last did."""
+        return next(iter(self.limited_controller.values()), None)
+
+    def reconstructed(self, *tables: str) -> str:
+        """" (reconstructed table)" when a finding rests on a table marked so (terrain and unit classes by default)."""
+        names = tables or ("terrain-effects", "unit-classes")
+        return " (reconstructed table)" if any(self.game.tables[n].provenance == "reconstructed" for n in names) else ""
+
+    # -- pieces -----------------------------------------------------------------------------
+    def sid(self, side: str | None) -> str | None:
+        """A side id from a side id or name."""
+        return self.side_ids.get(side, side) if side else None
+
+    def side_name(self, side: str) -> str:
+        return self.game.sides[self.sid(side)].name
+
+    def unit_attrs(self, p: Piece) -> dict[str, object]:
+        u = self.unit_of(p)
+        f = self.game.formations[u.formation]
+        return {"nationality": f.nationality, "size": u.size, "type": u.type, "formation": u.formation}
+
+    def marker(self, marker_id: str) -> Piece | None:
+        """The piece of a one-off marker (depot, AP marker, supply level...)."""
+        board = self.replayer.board.pieces
+        pid = self._markers.get(marker_id)
+        if pid not in board:
+            pid = next((p.id for p in board.values() if p.properties().get("MarkerId") == marker_id), None)
+            if pid is None:
+                return None
+            self._markers[marker_id] = pid
+        return board[pid]
+
+    def zone_of(self, p: Piece) -> str:
+        return self.replayer.piece_where(p).label
+
+    def _cached(self, key: tuple, make):
+        version = self.replayer.board.version
+        if version != self._cache_version:
+            self._cache.clear()
+            self._cache_version = version
+        if key not in self._cache:
+            self._cache[key] = make()
+        return self._cache[key]
+
+    def unit_hexes(self, side: str) -> dict[str, list[Piece]]:
+        """Combat units of `side` on the map, by hex."""
+        side = self.sid(side)
+
+        def make():
+            out: dict[str, list[Piece]] = {}
+            for p in self.units_on_map():
+                if self.side_id(p) == side:
+                    out.setdefault(self.hex_of(p), []).append(p)
+            return out
+        return self._cached(("units", side), make)
+
+    def has_zoc(self, p: Piece) -> bool:
+        """9.3: every combat unit but battalions (leaders and depots are not units)."""
+        return self.unit_of(p).size not in self.classes.get("no_zoc_sizes", ())
+
+    def ezoc(self, side: str) -> set[str]:
+        """Hexes in the zone of control of the enemies of `side` (9.3)."""
+        side = self.sid(side)
+
+        def make():
+            enemies = self.unit_hexes(self.other_side[side])
+            holders = [h for h, ps in enemies.items() if any(self.has_zoc(p) for p in ps)]
+            return zone_of_control(holders, self.game.geometry.neighbours, self.chart.passable)
+        return self._cached(("ezoc", side), make)
+
+    # -- supply paths (8.1) -------------------------------------------------------------------
+    def blocked_for_supply(self, side: str) -> frozenset[str]:
+        """Enemy-occupied hexes and enemy-ZOC hexes no friendly unit occupies (8.1)."""
+        side = self.sid(side)
+
+        def make():
+            enemy = set(self.unit_hexes(self.other_side[side]))
+            return frozenset(enemy | (self.ezoc(side) - set(self.unit_hexes(side))))
+        return self._cached(("blocked", side), make)
+
+    def _net(self, side: str, sources: tuple[str, ...]) -> SupplyNet:
+        data = self.supply_table
+        legs = [Leg(leg["feature"], leg.get("max_hexes")) for leg in data["legs"]]
+
+        def make():
+            return SupplyNet(self.game.geometry.neighbours, self.chart.features, sources, self.blocked_for_supply(side),
+                             legs, self.chart.cost(data["overland"]["movement_class"]))
+        return self._cached(("net", side, sources), make)
+
+    def supply_range(self, hex_id: str, side: str) -> Fraction:
+        """4 MP, or the best supply range of a friendly leader in the hex (8.1, 13.5)."""
+        best = mp(self.supply_table["overland"]["mp"])
+        for p in self.pieces_in(hex_id):
+            leader = self.leader_of(p)
+            if leader and self.side_id(p) == side:
+                face = leader.faces[min(max(p.layer_level("Leader"), 1), len(leader.faces)) - 1]
+                best = max(best, Fraction(face.range))
+        return best
+
+    def limited_sources(self, side: str) -> list[dict]:
+        return [spec for spec in self.limited if self.limited_controller.get(spec["hex"]) == side]
+
+    def supply_status(self, hex_id: str, side: str) -> str | None:
+        """'main' (the side's own source), 'limited' (only Tobruk), or None: unsupplied (8.1, 8.4)."""
+        side = self.sid(side)
+        reach = self.supply_range(hex_id, side)
+        if self._net(side, (self.supply_table["sources"][side],)).traces(hex_id, reach):
+            return "main"
+        if any(self._net(side, (spec["hex"],)).traces(hex_id, reach) for spec in self.limited_sources(side)):
+            return "limited"
+        return None
+
+    def supplied(self, hex_id: str, side: str) -> bool:
+        """Whether a unit of `side` in `hex_id` is in supply now (8.1, 8.4)."""
+        return self.supply_status(hex_id, side) is not None
+
+    def limited_capacity(self, side: str) -> int:
+        """How many combat units the side's limited sources (Tobruk) may supply now (8.4)."""
+        total = 0
+        for spec in self.limited_sources(side):
+            limit = spec["limits"].get(side, 0)
+            if self.naval_support():
+                limit = spec.get("with_naval_support", {}).get(side, limit)
+            total += limit
+        return total
+
+    def naval_support(self) -> bool:
+        """Whether the Allies have Naval Support this turn (6.2; marker convention in supply.yaml)."""
+        spec = self.supply_table.get("naval_support", {})
+        p = self.marker(spec.get("marker", ""))
+        return p is not None and p.map is not None and self.zone_of(p) not in spec.get("idle_zones", ())
+
+    def source_connected(self, side: str) -> set[str]:
+        """Hexes with a path of any length to the side's own source free of enemy units and
+        un-negated enemy ZOCs and of terrain prohibited to motorized units (8.3, 10.21)."""
+        side = self.sid(side)
+        cls = self.supply_table["overland"]["movement_class"]
+        step = self.chart.cost(cls)
+        return self._cached(("connected", side), lambda: connected(
+            self.game.geometry.neighbours, [self.supply_table["sources"][side]],
+            lambda a, b: step(a, b) is not None, self.blocked_for_supply(side)))
+
+    # -- Tobruk control (8.4) -------------------------------------------------------------------
+    def on_moved(self, e: Moved) -> None:
+        self._occupy(e.piece, e.new.label)
+        super().on_moved(e)
+
+    def on_added(self, e: Added) -> None:
+        self._occupy(e.piece, e.where.label)
+        super().on_added(e)
+
+    def _occupy(self, p: Piece, hex_id: str) -> None:
+        if hex_id in self.limited_controller and self.unit_of(p):
+            self.limited_controller[hex_id] = self.side_id(p)
