@@ -13,7 +13,8 @@ from validators.games.western_desert_force.movement import MovementRules
 from validators.games.western_desert_force.stacking import StackingRules
 from validators.games.western_desert_force.state import PhaseState
 from validators.games.western_desert_force.supply import SupplyRules
+from validators.games.western_desert_force.turns import TurnRules
 
 
-class Auditor(MovementRules, StackingRules, AttritionRules, SupplyRules, PhaseState):
+class Auditor(TurnRules, MovementRules, StackingRules, AttritionRules, SupplyRules, PhaseState):
     """The whole rules check: one class per rule family, sharing the replay's state."""
