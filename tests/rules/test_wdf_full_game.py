@@ -22,8 +22,20 @@ The game (campaign set-up, scenarios/campaign.yaml; Operation Compass, Dec 1940)
   (10.24).  Babini's armour exploits, End of Turn.
 - Turn 2: Random Events 13 (Malta Strikes Axis Convoys: Axis -1 AP); Air Superiority: Allied
   3 + 1 (zone B) = score 3, Axis 4 - 1 (zone E) = score 1: 2 ASPs to the Allies, no Naval
-  Support (raw die not 6).  Allied Organization die 6: +5 AP (7 -> 12).  Movement, and the
-  Indians, 7 RTR and Selby Force overwhelm reduced 1st Libyan at Maktila; the advance follows.
+  Support (raw die not 6).  Allied Organization die 6: +5 AP (7 -> 12).  The armour goes
+  through two Italian ZOC hexes to 4511 (armour pays 1 MP each, 9.31).  The Indians, 7 RTR and
+  Selby Force with O'Connor overwhelm reduced 1st Libyan at Maktila (AP refunded); 4th Indian
+  advances one hex, 7 RTR two.  The armoured brigades attack Sofafi: 2 hits each way; the
+  armour takes a step and retreats one hex, the Italians take two steps (3.2).  Exploitation.
+
+Planted (rank: rule): 25: 3.1 a d66 on Turn 1; 10: 7.11 depot off the road; 11: 7.31 wrong new
+APs; 14: 4.0 a move in the Organization Phase; 2: 9.31 ZOC to ZOC; 3: 9.0 into an enemy hex;
+1: 9.1 over the allowance; 11: 10.3 two APs for one attack; 6: 10.21 5-6 dice for units hitting
+on 6; 8: 10.21 a hit not taken; 5: 8.3 attrition on a supplied unit; 4: 9.2 overstacked at the
+phase end; 7: 10.11 a die too many; 9: 10.24 no AP refund; 12: 10.27 infantry advancing two
+hexes; 13: 10.26 a retreat not away from the attacked hex; 14: 9.5 infantry exploiting without a
+Major Offensive; 14: 9.0 the inactive side moving; 10: 7.16 depot relocated in exploitation
+without a Major Offensive; 11: 7.3 an AP from nowhere; 25: 4.0 a phase played out of order.
 """
 from __future__ import annotations
 
@@ -270,7 +282,9 @@ def play(wdf, tmp_path: Path, plant: bool):
 def test_the_legal_game_has_no_violation(wdf, tmp_path):
     _, report = play(wdf, tmp_path, plant=False)
     assert [(f.step, f.rule, f.message) for f in report.violations] == []
-    assert report.summary.last_turn == 2
+    assert report.summary.last_turn == 2 and report.summary.steps > 100
+    assert [(f.rule, f.message.split(":")[0]) for f in report.findings] == [
+        ("5.0", "random event 13 (Allied 1, Axis 3)")]
 
 
 def test_every_planted_move_is_found_and_nothing_else(wdf, tmp_path):
