@@ -9,6 +9,7 @@ handles the events of its rule family and passes them on.
 from __future__ import annotations
 
 from validators.games.western_desert_force.attrition import AttritionRules
+from validators.games.western_desert_force.combat import CombatRules
 from validators.games.western_desert_force.movement import MovementRules
 from validators.games.western_desert_force.stacking import StackingRules
 from validators.games.western_desert_force.state import PhaseState
@@ -16,5 +17,5 @@ from validators.games.western_desert_force.supply import SupplyRules
 from validators.games.western_desert_force.turns import TurnRules
 
 
-class Auditor(TurnRules, MovementRules, StackingRules, AttritionRules, SupplyRules, PhaseState):
+class Auditor(TurnRules, CombatRules, MovementRules, StackingRules, AttritionRules, SupplyRules, PhaseState):
     """The whole rules check: one class per rule family, sharing the replay's state."""

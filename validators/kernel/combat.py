@@ -1,0 +1,172 @@
+"""Combat bookkeeping shared by the games: dice grouped per combat, hits counted by hit number,
+the record of one combat (who fought, from and in which hexes, the steps each side lost, where
+its units went afterwards) and retreat paths that lead away from a hex.
+
+What hits, what a loss is worth and which hexes block a retreat belong to each game: they come
+in as numbers (from its tables) or as predicates.  Nothing here knows a rule number.
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from itertools import pairwise
+
+from builder.geometry import HexMap
+
+
+def hits(dice: Iterable[int], hit_on: int, per_hit: int = 1) -> int:
+    """Hits scored by `dice`: each die showing `hit_on` or more counts; `per_hit` of them make a hit.
+
+    >>> hits([6, 5, 2], 5), hits([6, 5, 2], 6), hits([6, 6, 6], 6, per_hit=2)
+    (2, 1, 1)
+    """
+    return sum(1 for d in dice if d >= hit_on) // per_hit
+
+
+def steps_left(reduced: bool, steps: int) -> int:
+    """Steps a unit still has: a full two-step unit 2, a reduced or one-step unit 1."""
+    return 1 if reduced or steps <= 1 else steps
+
+
+def ratio_threshold(strength: float, factor: float, least: int = 0) -> int:
+    """`factor` times `strength`, rounded up, and at least `least` (e.g. 150 % of a defence)."""
+    return max(least, math.ceil(round(factor * strength, 9)))
+
+
+@dataclass(frozen=True)
+class Roll:
+    side: str
+    group: str  # what the dice are for, as the game names its dice groups
+    dice: tuple[int, ...]
+    hits: int
+
+
+@dataclass
+class Combat:
+    """One combat resolution: declared participants, dice, losses and moves afterwards."""
+
+    number: int  # 1, 2, ... within the phase
+    attacker: str  # side ids
+    defender: str
+    attackers: dict[str, str] = field(default_factory=dict)  # piece id -> hex it attacks from
+    defenders: dict[str, str] = field(default_factory=dict)  # piece id -> hex it defends in
+    rolls: list[Roll] = field(default_factory=list)
+    steps: dict[str, int] = field(default_factory=dict)  # side -> steps lost since the dice
+    lost_by: dict[str, int] = field(default_factory=dict)  # piece id -> steps it lost
+    eliminated: set[str] = field(default_factory=set)
+    trails: dict[str, list[str]] = field(default_factory=dict)  # piece id -> hexes since the dice, start first
+    declared_at: int = 0  # step of the first declaration
+    resolved_at: int | None = None  # step of the first dice
+
+    @property
+    def attacked_hexes(self) -> set[str]:
+        return set(self.defenders.values())
+
+    @property
+    def attacking_hexes(self) -> set[str]:
+        return set(self.attackers.values())
+
+    def side_of(self, piece_id: str) -> str | None:
+        if piece_id in self.attackers:
+            return self.attacker
+        return self.defender if piece_id in self.defenders else None
+
+    def members(self, side: str) -> dict[str, str]:
+        return self.attackers if side == self.attacker else self.defenders
+
+    def roll(self, side: str, group: str, dice: Iterable[int], scored: int) -> Roll:
+        r = Roll(side, group, tuple(dice), scored)
+        self.rolls.append(r)
+        return r
+
+    def dice(self, side: str, groups: Iterable[str] | None = None) -> list[int]:
+        wanted = None if groups is None else set(groups)
+        return [d for r in self.rolls if r.side == side and (wanted is None or r.group in wanted) for d in r.dice]
+
+    def count(self, side: str, group: str) -> int:
+        return len(self.dice(side, [group]))
+
+    def hits_by(self, side: str, groups: Iterable[str] | None = None) -> int:
+        wanted = None if groups is None else set(groups)
+        return sum(r.hits for r in self.rolls if r.side == side and (wanted is None or r.group in wanted))
+
+    def lose(self, piece_id: str, steps: int, eliminated: bool = False) -> None:
+        """Steps lost by a participant (negative: a flip taken back)."""
+        side = self.side_of(piece_id)
+        if side is None:
+            return
+        self.steps[side] = self.steps.get(side, 0) + steps
+        self.lost_by[piece_id] = self.lost_by.get(piece_id, 0) + steps
+        if eliminated:
+            self.eliminated.add(piece_id)
+
+    def moved(self, piece_id: str, old: str, new: str) -> None:
+        trail = self.trails.setdefault(piece_id, [old])
+        if trail[-1] != old:
+            trail.append(old)
+        trail.append(new)
+
+
+def distance_from(geometry: HexMap, origin: Iterable[str]) -> Callable[[str], int]:
+    """Hex distance to the nearest of `origin`."""
+    hexes = tuple(origin)
+    return lambda h: min(geometry.distance(o, h) for o in hexes)
+
+
+def retreat_path(geometry: HexMap, waypoints: list[str], away: Callable[[str], int],
+                 blocked: Callable[[str, str], str | None]) -> tuple[list[str] | None, str | None]:
+    """A path through `waypoints` (start hex, then every hex a move of the unit ended in) whose
+    every hex is one farther from the origin (`away`) than the one before, each step allowed
+    (`blocked(a, b)` gives the reason a step a -> b is not); (path, None) or (None, why not)."""
+    path = [waypoints[0]]
+    for a, b in pairwise(waypoints):
+        if away(b) <= away(a):
+            return None, f"{b} is not farther than {a} from the hex it retreats from"
+        leg, why = _leg(geometry, a, b, away, blocked)
+        if leg is None:
+            return None, why
+        path += leg[1:]
+    return path, None
+
+
+def _leg(geometry: HexMap, a: str, b: str, away: Callable[[str], int],
+         blocked: Callable[[str, str], str | None]) -> tuple[list[str] | None, str | None]:
+    """Breadth-first, one distance layer at a time, from a to b."""
+    prev, layer, why = _layers(geometry, a, away(b) - away(a), away, blocked, goal=b)
+    if b not in layer:
+        return None, why or f"no retreat path from {a} to {b}"
+    path = [b]
+    while path[-1] != a:
+        path.append(prev[path[-1]])
+    return path[::-1], None
+
+
+def retreat_ends(geometry: HexMap, start: str, hexes: int, away: Callable[[str], int],
+                 blocked: Callable[[str, str], str | None]) -> set[str]:
+    """Every hex a retreat of `hexes` hexes from `start` may end in (each hex farther than the last)."""
+    return _layers(geometry, start, hexes, away, blocked)[1]
+
+
+def _layers(geometry: HexMap, start: str, hexes: int, away: Callable[[str], int],
+            blocked: Callable[[str, str], str | None], goal: str | None = None
+            ) -> tuple[dict[str, str], set[str], str | None]:
+    prev: dict[str, str] = {}
+    layer, why = {start}, None
+    base = away(start)
+    for level in range(base + 1, base + hexes + 1):
+        nxt: set[str] = set()
+        for h in sorted(layer):
+            for n in geometry.neighbours(h):
+                if away(n) != level or n in nxt or (goal and geometry.distance(n, goal) > base + hexes - level):
+                    continue
+                reason = blocked(h, n)
+                if reason:
+                    why = reason if n == goal or why is None else why
+                    continue
+                prev[n] = h
+                nxt.add(n)
+        layer = nxt
+        if not layer:
+            break
+    return prev, layer, why
