@@ -841,3 +841,36 @@ def test_10_1_dice_of_an_undeclared_combat_cannot_be_checked(play, wdf, site):
         w.roll("Allied 6 dice", [6, 6], "Allied")
         return len(w.steps)
     assert only(play(script), "10.1")
+
+
+@pytest.mark.parametrize("terrain, per_unit, per_stack", [("mountain", 1, 0), ("rough", 0, 1)])
+def test_11_0_mountain_counts_per_unit_rough_per_stack(play, wdf, tmp_path, terrain, per_unit, per_stack):
+    game, _ = wdf
+    geo = game.geometry
+    found_at = next(((t, a) for t in geo.labels if game.hex_terrain[t] == terrain for a in geo.neighbours(t)
+                     if game.hex_terrain[a] in ("clear", "rough", "mountain")  # no effect on an attacker
+                     and not game.hexside_features.get(tuple(sorted((a, t))))
+                     and _far_from_units(game, a, t)), None)
+    if found_at is None:
+        pytest.skip(f"no {terrain} hex to attack from open ground, away from the set-up")
+    d, a = found_at
+    both = ("63cir", "64cat")
+
+    def place(w):
+        w.move("7a-4arm", a)
+        for u in both:
+            w.move(u, d)
+    ok_a, ok_d = supplied(wdf, tmp_path, place, (a, "allied"), (d, "axis"))
+
+    def script(w, axis):
+        place(w)
+        w.turn(3, COMBAT)
+        w.declare("7a-4arm", "Declare attacker")
+        w.declare("63cir", "Declare target")
+        w.roll("Allied 6 dice", dice(strength(game, ("7a-4arm",), ok_a, mods=-2)), "Allied")
+        w.roll("Axis 6 dice", dice(axis), "Axis")
+        w.turn(3, NEXT)
+        return len(w.steps)
+    right = strength(game, both, ok_d, mods=per_unit) + per_stack
+    assert found(play(lambda w: script(w, right))) == []
+    assert only(play(lambda w: script(w, strength(game, both, ok_d))), "10.11")
