@@ -122,11 +122,15 @@ def sea_hexes(game: Game, f: Fit, coast: list[GeoPoint], land: set[str]) -> list
     w = game.map.board.width
     sea = Polygon(line + [(line[-1][0] + 5 * w, line[-1][1]), (line[-1][0] + 5 * w, -5 * w),
                           (line[0][0] - 5 * w, -5 * w), (line[0][0] - 5 * w, line[0][1])]).buffer(0)
-    land_places = {p.hex for p in game.map.places} | land
+    return _mostly_inside(game, sea, {p.hex for p in game.map.places} | land)
+
+
+def _mostly_inside(game: Game, polygon: Polygon, skip: set[str]) -> list[str]:
+    """Hexes (not in `skip`) more than half inside `polygon`, in label order."""
     out = []
     for label in game.geometry.labels:
         cell = Polygon(game.geometry.outline(label))
-        if label not in land_places and cell.intersection(sea).area > 0.5 * cell.area:
+        if label not in skip and cell.intersection(polygon).area > 0.5 * cell.area:
             out.append(label)
     return out
 
@@ -193,13 +197,7 @@ def cliff_hexsides(game: Game, f: Fit, points: list[GeoPoint], sea: set[str]) ->
 def area_hexes(game: Game, f: Fit, points: list[GeoPoint], sea: set[str]) -> list[str]:
     """Land hexes more than half inside a closed polygon (not towns: places with a terrain)."""
     area = Polygon([_px(game, f, p) for p in points]).buffer(0)
-    skip = sea | {p.hex for p in game.map.places if p.terrain}
-    out = []
-    for label in game.geometry.labels:
-        cell = Polygon(game.geometry.outline(label))
-        if label not in skip and cell.intersection(area).area > 0.5 * cell.area:
-            out.append(label)
-    return out
+    return _mostly_inside(game, area, sea | {p.hex for p in game.map.places if p.terrain})
 
 
 def reconstruct(game: Game, geo: Geography) -> tuple[dict, dict[str, float]]:
