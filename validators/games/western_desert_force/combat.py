@@ -325,7 +325,7 @@ class CombatRules(CombatResults):
         if first not in emptied and len(trail) == 2:
             return f"{first} still holds defending units: no advance into it"
         if len(trail) - 1 > most:
-            return (f"a {unit.type} unit advances at most {most} hex(es); {p.name} advanced {len(trail) - 1} "
+            return (f"{unit.type.capitalize()} units advance at most {most} hex(es); {p.name} advanced {len(trail) - 1} "
                     f"({'-'.join(trail)})")
         if len(trail) == 3:
             second = trail[2]
