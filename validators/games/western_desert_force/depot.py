@@ -53,13 +53,6 @@ class DepotRules(PhaseState):
             if "road" in features:
                 self.road_links.setdefault(a, set()).add(b)
                 self.road_links.setdefault(b, set()).add(a)
-        self.place_hex = {p.name: p.hex for p in g.map.places}
-        start_control = self.tables.get("victory", {}).get("control_at_start", {})
-        self.place_control = {self.place_hex[n]: s for n, s in start_control.items() if n in self.place_hex}
-        for h in self.place_control:
-            held = {self.side_id(p) for p in self.units_in(h)}
-            if len(held) == 1:
-                self.place_control[h] = held.pop()
         self._marker_ids: dict[str, str | None] = {}
         self.depot_moved_turn: dict[str, int | None] = {s: None for s in g.sides}
         self.depot_captured: dict[str, str] = {}  # side -> the capturing side, until the depot is off
@@ -120,14 +113,6 @@ class DepotRules(PhaseState):
         if mid.startswith("depot-"):
             return mid[len("depot-"):]
         return self.side_id(p) if p.properties().get("Kind") in ("unit", "leader") else None
-
-    def place_controller(self, hex_id: str) -> str | None:
-        """8.4, 7.32, 17.2: the side that occupies the place or last occupied it."""
-        return self.place_control.get(hex_id)
-
-    def _dep_occupy(self, p: Piece, hex_id: str) -> None:
-        if hex_id in self.place_control and self.unit_of(p) is not None:
-            self.place_control[hex_id] = self.side_id(p)
 
     # -- road paths (7.11) -------------------------------------------------------------------
     def live_ezoc(self, side: str) -> set[str]:
@@ -210,7 +195,6 @@ class DepotRules(PhaseState):
 
     def _dep_entered(self, p: Piece, hex_id: str) -> None:
         """7.14: an enemy combat unit entering the depot's hex captures it."""
-        self._dep_occupy(p, hex_id)
         side = self.side_id(p)
         if self.unit_of(p) is None or side is None or self.phase_kind is None:
             return

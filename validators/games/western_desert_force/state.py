@@ -12,7 +12,7 @@ import re
 
 from validators.kernel.auditor import BaseAuditor
 from validators.replay.board import Piece
-from validators.replay.replayer import Said, TurnChanged
+from validators.replay.replayer import Added, Event, Moved, Said, TurnChanged
 
 DECLARATION = re.compile(r"^\*?\s*(?P<what>Combat|Strategic movement|Sea transfer): (?P<name>.+?) "
                          r"(?:(?P<role>attacks from|defends in|from) )(?P<hex>\S+)\s*\*?$")
@@ -28,7 +28,26 @@ class PhaseState(BaseAuditor):
         self.active_side: str | None = None  # side id of the phase's active player
         self.side_ids = {x.name: x.id for x in g.info.sides}
         self.tables = {k: t.data for k, t in g.tables.items()}
+        self.place_hex = {p.name: p.hex for p in g.map.places}
+        start_control = self.tables.get("victory", {}).get("control_at_start", {})
+        self.place_control = {self.place_hex[n]: s for n, s in start_control.items() if n in self.place_hex}
+        for h in self.place_control:
+            held = {self.side_id(p) for p in self.units_in(h)}
+            if len(held) == 1:
+                self.place_control[h] = held.pop()
         super().start()
+
+    # -- control of places (Tobruk, Benghazi: 8.4, 7.32, 17.2) ---------------------------
+    def dispatch(self, e: Event) -> None:
+        """A combat unit entering a controlled place takes it before any rule looks (8.4)."""
+        where = e.new if isinstance(e, Moved) else e.where if isinstance(e, Added) else None
+        if where is not None and where.label in self.place_control and self.unit_of(e.piece):
+            self.place_control[where.label] = self.side_id(e.piece)
+        super().dispatch(e)
+
+    def place_controller(self, hex_id: str) -> str | None:
+        """The side that occupies the place or last occupied it (8.4); None: not tracked."""
+        return self.place_control.get(hex_id)
 
     # -- turn tracker ---------------------------------------------------------------------
     def on_turn(self, e: TurnChanged) -> None:

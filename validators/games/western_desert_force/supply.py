@@ -21,7 +21,6 @@ from validators.kernel.movement import TerrainChart, mp
 from validators.kernel.supply import Leg, SupplyNet, connected
 from validators.kernel.zoc import zone_of_control
 from validators.replay.board import Piece
-from validators.replay.replayer import Added, Moved
 
 
 class SupplyRules(PhaseState):
@@ -37,7 +36,6 @@ class SupplyRules(PhaseState):
         self.place_hex = {p.name: p.hex for p in self.game.map.places}
         self.limited = [dict(spec, hex=self.place_hex[spec["place"]]) for spec in self.supply_table.get("limited", ())
                         if spec["place"] in self.place_hex]
-        self.limited_controller = {spec["hex"]: spec["controller_at_start"] for spec in self.limited}
         self._cache: dict[tuple, object] = {}
         self._cache_version = -1
         self._markers: dict[str, str] = {}
@@ -45,7 +43,7 @@ class SupplyRules(PhaseState):
     @property
     def tobruk_controller(self) -> str | None:
         """Side id controlling Tobruk (8.4): who occupies it or last did."""
-        return next(iter(self.limited_controller.values()), None)
+        return next((self.place_controller(spec["hex"]) for spec in self.limited), None)
 
     def reconstructed(self, *tables: str) -> str:
         """" (reconstructed table)" when a finding rests on a table marked so (terrain and unit classes by default)."""
@@ -144,7 +142,7 @@ class SupplyRules(PhaseState):
         return best
 
     def limited_sources(self, side: str) -> list[dict]:
-        return [spec for spec in self.limited if self.limited_controller.get(spec["hex"]) == side]
+        return [spec for spec in self.limited if self.place_controller(spec["hex"]) == side]
 
     def supply_status(self, hex_id: str, side: str) -> str | None:
         """'main' (the side's own source), 'limited' (only Tobruk), or None: unsupplied (8.1, 8.4)."""
@@ -186,15 +184,3 @@ class SupplyRules(PhaseState):
             self.game.geometry.neighbours, [self.supply_table["sources"][side]],
             lambda a, b: step(a, b) is not None, self.blocked_for_supply(side)))
 
-    # -- Tobruk control (8.4) -------------------------------------------------------------------
-    def on_moved(self, e: Moved) -> None:
-        self._occupy(e.piece, e.new.label)
-        super().on_moved(e)
-
-    def on_added(self, e: Added) -> None:
-        self._occupy(e.piece, e.where.label)
-        super().on_added(e)
-
-    def _occupy(self, p: Piece, hex_id: str) -> None:
-        if hex_id in self.limited_controller and self.unit_of(p):
-            self.limited_controller[hex_id] = self.side_id(p)
