@@ -33,3 +33,14 @@ def built(tmp_path_factory):
     result = build_game(SLUG, root=root)
     vmod = next(p for p in result.outputs if p.suffix == ".vmod").read_bytes()
     return root, vmod, zipfile.ZipFile(io.BytesIO(vmod))
+
+
+@pytest.fixture(scope="session")
+def wdf_module(tmp_path_factory):
+    """(game, path of its .vmod) of Western Desert Force, built once for all its rules tests."""
+    from builder.vassal.module import build_vmod
+
+    game = load_game(ROOT / "sources" / "western-desert-force")
+    path = tmp_path_factory.mktemp("wdf") / "western-desert-force.vmod"
+    path.write_bytes(build_vmod(game)[0])
+    return game, path

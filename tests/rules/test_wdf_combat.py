@@ -15,9 +15,6 @@ from pathlib import Path
 
 import pytest
 
-from builder.build import build_game
-from builder.model import load_game
-from tests.conftest import copy_sources
 from validators.audit import audit_file, module_grids
 from validators.games import rules_for
 from validators.replay.replayer import Replayer
@@ -43,11 +40,8 @@ class Site:
 
 
 @pytest.fixture(scope="module")
-def wdf(tmp_path_factory):
-    root = tmp_path_factory.mktemp("wdf")
-    copy_sources(root, SLUG)
-    vmod = next(p for p in build_game(SLUG, root=root).outputs if p.suffix == ".vmod")
-    return load_game(root / "sources" / SLUG), vmod
+def wdf(wdf_module):
+    return wdf_module
 
 
 def _clear_around(game, h: str, occupied: set[str], radius: int = 2) -> bool:

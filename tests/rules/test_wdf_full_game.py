@@ -43,9 +43,6 @@ from pathlib import Path
 
 import pytest
 
-from builder.build import build_game
-from builder.model import load_game
-from tests.conftest import copy_sources
 from validators.audit import audit_file
 from validators.vlog.writer import LogWriter
 
@@ -56,11 +53,8 @@ ARMOUR = ("7a-4arm", "7a-7arm", "7a-7sg", "11h")
 
 
 @pytest.fixture(scope="module")
-def wdf(tmp_path_factory):
-    root = tmp_path_factory.mktemp("wdf-full-game")
-    copy_sources(root, SLUG)
-    vmod = next(p for p in build_game(SLUG, root=root).outputs if p.suffix == ".vmod")
-    return load_game(root / "sources" / SLUG), vmod
+def wdf(wdf_module):
+    return wdf_module
 
 
 def dice(n: int, sixes: int = 0) -> list[int]:

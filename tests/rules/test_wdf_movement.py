@@ -14,10 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from builder.build import build_vmod
 from builder.geometry.hexmap import hexside_key
-from builder.model import load_game
-from builder.paths import ROOT
 from validators.audit import audit_file, module_grids
 from validators.games import rules_for
 from validators.replay.replayer import Replayer
@@ -29,13 +26,9 @@ PLAYERS = {"Allied": ("allied-user", "Al"), "Axis": ("axis-user", "Ax")}
 
 
 @pytest.fixture(scope="module")
-def wdf(tmp_path_factory):
+def wdf(wdf_module):
     """(game, path of the built module)."""
-    game = load_game(ROOT / "sources" / SLUG)
-    vmod, _ = build_vmod(game, lambda _: None)
-    path = tmp_path_factory.mktemp("wdf") / f"{SLUG}.vmod"
-    path.write_bytes(vmod)
-    return game, path
+    return wdf_module
 
 
 def run_log(wdf, script, path: Path, auditor: bool = False):

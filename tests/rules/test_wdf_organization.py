@@ -11,10 +11,7 @@ from __future__ import annotations
 import pytest
 import yaml
 
-from builder.build import build_game
-from builder.model import load_game
 from builder.paths import ROOT
-from tests.conftest import copy_sources
 from validators.audit import audit_file
 from validators.games.western_desert_force.points import column_for, parse_range
 from validators.vlog.writer import LogWriter
@@ -25,12 +22,10 @@ TABLES = ROOT / "sources" / SLUG / "tables"
 
 
 @pytest.fixture(scope="session")
-def wdf(tmp_path_factory):
-    """(vmod path, game) of one build of the real sources in a scratch root."""
-    root = tmp_path_factory.mktemp("wdf-organization")
-    copy_sources(root, SLUG)
-    build_game(SLUG, root=root)
-    return root / "generated" / SLUG / f"{SLUG}.vmod", load_game(root / "sources" / SLUG)
+def wdf(wdf_module):
+    """(vmod path, game) of the one build of the real sources."""
+    game, vmod = wdf_module
+    return vmod, game
 
 
 @pytest.fixture
