@@ -2,8 +2,18 @@
 
 A game module subclasses `BaseAuditor`, handles the events it cares about (`on_moved`,
 `on_flipped`, `on_rolled`, ...) and calls `self.find(rule, message, ...)`.
+
+Real play moves pieces in every way the table allows: the engine logs a dragged stack as one
+step with a move of each of its pieces, a unit pulled out of a stack as a step of its own, an
+undo as the step's inverse.  Handlers see the board as it stands after the whole step, so the
+kernel also keeps the step's moves (`step_moves`) and answers where pieces stood when the step
+began (`stood_in`).  One illegal act is one finding: while a piece moves, a second finding of
+the same rule for the same piece in the same move scope (`move_scope`: a phase, an activation)
+is a follow-on of the first and is not reported again.
 """
 from __future__ import annotations
+
+from dataclasses import replace
 
 from builder.model import schema as s
 from builder.model.game import Game
@@ -27,6 +37,10 @@ class BaseAuditor:
         self.dice_by_side: dict[str, int] = {}
         self._index: dict[str, list[Piece]] = {}
         self._hex_keys: dict[str, set] = {}  # hex -> board positions inside it
+        self.step_moves: list[Moved] = []  # the moves of the step being audited, in log order
+        self._step_start: dict[str, str] = {}  # piece id -> where it stood when the step began
+        self._moving: Moved | None = None  # the move being dispatched
+        self._reported: dict[tuple, tuple[Moved, int]] = {}  # (piece id, rule, move scope) -> (move, finding index)
 
     # -- the board as units ---------------------------------------------------------------
     def unit_of(self, p: Piece) -> s.Unit | None:
@@ -65,6 +79,17 @@ class BaseAuditor:
     def units_in(self, hex_id: str, side: str | None = None) -> list[Piece]:
         return [p for p in self._by_hex().get(hex_id, ()) if self.unit_of(p) and (side is None or self.side_of(p) == side)]
 
+    def stood_in(self, hex_id: str) -> list[Piece]:
+        """The pieces in a hex when the current step began (a dragged stack has left it by now)."""
+        start = self._step_start
+        here = [p for p in self.pieces_in(hex_id) if p.id not in start]
+        board = self.replayer.board.pieces
+        return here + [board[i] for i, h in start.items() if h == hex_id and i in board]
+
+    def moved_with(self, e: Moved) -> list[Piece]:
+        """The pieces that made the same move as `e` in its step: a stack dragged as one."""
+        return [m.piece for m in self.step_moves if m.old.label == e.old.label and m.new.label == e.new.label]
+
     def units_on_map(self) -> list[Piece]:
         return [p for ps in self._by_hex().values() for p in ps if self.unit_of(p)]
 
@@ -77,17 +102,43 @@ class BaseAuditor:
         return p.layer_level("Step") == 2
 
     # -- findings ---------------------------------------------------------------------------
+    def move_scope(self) -> object:
+        """What one move belongs to, for one finding per act: by default the turn and phase."""
+        return self.turn, self.phase, self.side_acting
+
     def find(self, rule: str, message: str, piece: Piece | None = None, from_hex: str | None = None,
              to_hex: str | None = None, path=(), kind: str = "violation", side: str | None = None) -> None:
+        moving = self._moving
+        if piece is not None and moving is not None and moving.piece.id == piece.id:
+            key = (piece.id, rule, self.move_scope())
+            first = self._reported.get(key)
+            if first is not None:
+                self._follow_on(first, message)
+                return
+            self._reported[key] = (moving, len(self.findings))
+            from_hex = from_hex or moving.old.label
+            to_hex = to_hex or moving.new.label  # a refused move still says where the piece went
         self.findings.append(Finding(self.step_index, self.turn, side or (self.side_of(piece) if piece else self.side_acting),
                                      piece.name if piece else None, from_hex, to_hex, rule, message, kind,
                                      tuple(path), self.phase))
+
+    def _follow_on(self, first: tuple[Moved, int], message: str) -> None:
+        """A second finding of the same rule on the same act: another reason given by the same
+        move joins the first finding; the rule broken again at a later hex is not reported."""
+        move, i = first
+        f = self.findings[i]
+        if move is self._moving and message not in f.message:
+            self.findings[i] = replace(f, message=f"{f.message}; {message}")
 
     # -- dispatch ---------------------------------------------------------------------------
     def run(self) -> list[Finding]:
         self.start()
         for step, events in self.replayer.steps():
             self.step_index = step.index
+            self.step_moves = [e for e in events if isinstance(e, Moved)]
+            self._step_start = {}
+            for m in self.step_moves:
+                self._step_start.setdefault(m.piece.id, m.old.label)
             self.before_step(step)
             for e in events:
                 self.dispatch(e)
@@ -101,7 +152,14 @@ class BaseAuditor:
             if side:
                 name = self.game.sides[side].name if side in self.game.sides else side
                 self.dice_by_side[name] = self.dice_by_side.get(name, 0) + len(e.dice)
-        handler = {Moved: self.on_moved, Flipped: self.on_flipped, Added: self.on_added, Removed: self.on_removed,
+        if isinstance(e, Moved):
+            self._moving = e
+            try:
+                self.on_moved(e)
+            finally:
+                self._moving = None
+            return
+        handler = {Flipped: self.on_flipped, Added: self.on_added, Removed: self.on_removed,
                    Rolled: self.on_rolled, TurnChanged: self.on_turn, Said: self.on_said}[type(e)]
         handler(e)
 

@@ -13,6 +13,9 @@ from builder.vassal.sequence import join, split
 from validators.vlog.commands import AddPiece, ChangePiece, Command, MovePiece, RemovePiece
 
 
+STACK_NORMAL = "L"  # Immobilized: the stacking option that lets a piece stack
+
+
 @dataclass
 class Piece:
     id: str
@@ -102,6 +105,7 @@ class Board:
         self.pieces: dict[str, Piece] = {}
         self.stacks: dict[str, Stack] = {}
         self._next_local = 0
+        self.layers: tuple[str, list[str]] | None = None  # (layer property, layer order) of the module
         self.version = 0  # bumped by every command, so views of the board know when to refresh
         self.at: dict[tuple[str | None, int, int], dict[str, None]] = {}  # position -> piece ids (ordered)
         self.dirty: set[tuple[str | None, int, int]] = set()  # positions changed since a view last looked
@@ -178,12 +182,17 @@ class Board:
             return
         self._leave_stack(p)
         self._set_pos(p, c.new_map, c.new_x, c.new_y)
-        target = self._stack_at(c.new_map, c.new_x, c.new_y)
-        if target is not None:
-            under = c.new_under
-            at = target.children.index(under) + 1 if under in target.children else len(target.children)
-            target.children.insert(at, p.id)
-            p.stack = target.id
+        if c.new_map is None:
+            return
+        under = self.pieces.get(c.new_under or "")
+        if under is not None and under.id != p.id and (under.map, under.x, under.y) == (p.map, p.x, p.y):
+            self._merge(under, p)
+            return
+        self._merge_at_point(p)
+        if c.new_under is None and p.stack:  # no piece named underneath: to the bottom
+            children = self.stacks[p.stack].children
+            children.remove(p.id)
+            children.insert(0, p.id)
 
     # -- helpers ----------------------------------------------------------------------------
     def _local_id(self) -> str:
@@ -206,9 +215,7 @@ class Board:
             p = self.pieces.get(child)
             if p is not None:
                 if p.stack and p.stack != sid and p.stack in self.stacks:
-                    other = self.stacks[p.stack].children
-                    if child in other:
-                        other.remove(child)
+                    self._leave_stack(p)  # a stack left empty is dropped, as VASSAL drops it
                 p.stack = sid
                 self._set_pos(p, map_id, x, y)
 
@@ -252,14 +259,71 @@ class Board:
                 self._unindex_stack(s)
         p.stack = None
 
-    def _stack_at(self, map_id: str | None, x: int, y: int) -> Stack | None:
+    def _merge(self, fixed: Piece, moving: Piece) -> None:
+        """`StackMetrics.merge(fixed, moving)`: just above `fixed`, in a stack made for it if need be."""
+        stack = self.stacks.get(fixed.stack or "")
+        if stack is None:
+            stack = self._new_stack(fixed)
+        stack.children.insert(stack.children.index(fixed.id) + 1, moving.id)
+        moving.stack = stack.id
+
+    def _merge_at_point(self, p: Piece) -> None:
+        """The merge finder of `MovePiece`: a stack or deck at the point, else a lone piece there,
+        else a new local Stack (`stackOrPlacePiece`); a piece that does not stack stays alone."""
+        if self.no_stack(p):
+            return
+        target = self._stack_at(p.map, p.x, p.y, self.layer_of(p))
+        if target is not None:
+            target.children.append(p.id)  # on top (`merge(stack, p)` merges onto its top piece)
+            p.stack = target.id
+            return
+        alone = next((self.pieces[i] for i in self.at.get((p.map, p.x, p.y), ()) if i != p.id
+                      and self.pieces[i].stack is None and not self.no_stack(self.pieces[i])
+                      and self.layer_of(self.pieces[i]) == self.layer_of(p)), None)
+        if alone is not None:
+            self._merge(alone, p)
+        else:
+            self._new_stack(p)
+
+    def _new_stack(self, p: Piece) -> Stack:
+        """A Stack the engine makes while replaying (its id is local, never logged)."""
+        sid = self._local_id()
+        stack = self.stacks[sid] = Stack(sid, p.map, p.x, p.y, [p.id])
+        self._stacks_at.setdefault((p.map, p.x, p.y), {})[stack.id] = None
+        p.stack = stack.id
+        return stack
+
+    @staticmethod
+    def no_stack(p: Piece) -> bool:
+        """`Properties.NO_STACK`: an Immobilized (`immob;`) trait unless its stacking option
+        starts with STACK_NORMAL (`Immobilized.mySetType`)."""
+        for t in p.traits:
+            if t.prefix == "immob;":
+                f = t.fields
+                return not (len(f) > 2 and f[2][:1] == STACK_NORMAL)
+        return False
+
+    def layer_of(self, p: Piece) -> int:
+        """The Game Piece Layer of a piece (pieces of different layers never stack): one layer
+        unless a module's layers are set (`layers`)."""
+        if self.layers is None:
+            return 0
+        prop, order = self.layers
+        value = p.properties().get(prop, "")
+        return order.index(value) if value in order else len(order)
+
+    def _stack_at(self, map_id: str | None, x: int, y: int, layer: int | None = None) -> Stack | None:
         """The first (oldest) non-empty stack or deck at a point, as VASSAL merges onto it."""
         found = [self.stacks[i] for i in self._stacks_at.get((map_id, x, y), ()) if i in self.stacks]
-        found = [st for st in found if st.children or st.deck]
+        found = [st for st in found if (st.children or st.deck) and (layer is None or st.deck or self._stack_layer(st) == layer)]
         if len(found) < 2:
             return found[0] if found else None
         ids = {st.id for st in found}
         return next(st for st in self.stacks.values() if st.id in ids)  # rare: the oldest wins
+
+    def _stack_layer(self, st: Stack) -> int:
+        first = self.pieces.get(st.children[0]) if st.children else None
+        return self.layer_of(first) if first else 0
 
     def on_map(self) -> list[Piece]:
         return [p for p in self.pieces.values() if p.map is not None]

@@ -66,7 +66,7 @@ class MovementRules(BaseAuditor):
         if act.start_hex is None and (unit.formation == act.formation):
             act.start_hex = old
             act.trail = [old]
-            act.members = {q.id for q in self.units_in(old) + [p] if (u := self.unit_of(q)) and u.formation == act.formation}
+            act.members = {q.id for q in self.stood_in(old) + [p] if (u := self.unit_of(q)) and u.formation == act.formation}
         if unit.formation == act.formation and p.id in act.members:
             return True
         if unit.formation == act.formation:

@@ -41,6 +41,11 @@ class TurnRules(BaseAuditor):
         self.ca_combat = None
         self._new_turn(self.turn or 1)
 
+    def move_scope(self) -> object:
+        """One activation is one move of its stack (5.2): its findings are reported once."""
+        act = self.activation
+        return self.turn, self.phase, (act.box, act.chit) if act else None
+
     def on_turn(self, e: TurnChanged) -> None:
         if e.turn is not None and e.turn != self.turn:
             self._close_activation()

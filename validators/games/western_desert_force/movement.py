@@ -30,7 +30,6 @@ from validators.kernel.movement import Blocked, search, show_mp
 from validators.kernel.zoc import ZocMove
 from validators.replay.board import Piece
 from validators.replay.replayer import Moved
-from validators.vlog.reader import Step
 
 MOVEMENT, EXPLOITATION = "movement", "exploitation-movement"
 COMBAT_KINDS = ("combat", "exploitation-combat")
@@ -56,7 +55,6 @@ class MovementRules(SupplyRules):
         self.sea_transferred: set[str] = set()  # piece ids moved by Sea Transfer this player turn (9.7)
         self._moves: dict[str, MoveRecord] = {}
         self._declared: dict[str, str] = {}  # piece id -> "strategic movement" | "sea transfer"
-        self._left: dict[str, set[str]] = {}  # hex -> pieces that left it in the current step
 
     # -- hooks ------------------------------------------------------------------------------
     def phase_started(self, kind: str, side: str | None) -> None:
@@ -76,21 +74,15 @@ class MovementRules(SupplyRules):
             self._declared[piece.id] = role
         super().declared(role, piece, hex_id)
 
-    def before_step(self, step: Step) -> None:
-        self._left = {}
-        super().before_step(step)
-
     def on_moved(self, e: Moved) -> None:
         super().on_moved(e)
-        self._left.setdefault(e.old.label, set()).add(e.piece.id)
         self._movement(e.piece, e.old.label, e.new.label)
 
     def supply_range(self, hex_id: str, side: str) -> Fraction:
         """8.1, 13.5, with leaders who left the hex in this very step (a stack moved together)."""
         best = super().supply_range(hex_id, side)
-        for pid in self._left.get(hex_id, ()):
-            p = self.replayer.board.pieces.get(pid)
-            leader = p and self.leader_of(p)
+        for p in self.stood_in(hex_id):
+            leader = self.leader_of(p)
             if leader and self.side_id(p) == side:
                 face = leader.faces[min(max(p.layer_level("Leader"), 1), len(leader.faces)) - 1]
                 best = max(best, Fraction(face.range))
