@@ -65,8 +65,8 @@ class Game:
     """The script's state: the writer, whether illegal moves are planted, what was planted
     (step, rule), and the Attack Point totals the markers show."""
 
-    def __init__(self, w: LogWriter, plant: bool):
-        self.w, self.plant, self.planted = w, plant, []
+    def __init__(self, w: LogWriter, plant: bool, drag: bool = False):
+        self.w, self.plant, self.planted, self.drag = w, plant, [], drag
         self.ap = {"Allied": 4, "Axis": 2}  # 3.1
 
     def step(self) -> int:
@@ -89,9 +89,27 @@ class Game:
         self.w.move(f"ap-{side.lower()}", f"Points {total}")
 
     def move_all(self, units, *hexes: str) -> None:
+        """Each hex in turn: units that are a whole stack go in one drag when the game drags
+        stacks (as players mostly do), the others one at a time."""
         for h in hexes:
-            for u in units:
-                self.w.move(u, h)
+            for group in self._stacks(units) if self.drag else [[u] for u in units]:
+                if len(group) > 1:
+                    self.w.move(group[0], h, stack=True)
+                else:
+                    self.w.move(group[0], h)
+
+    def _stacks(self, units) -> list[list[str]]:
+        """The units grouped by stack: a group is a whole stack's units and leaders, or one unit."""
+        board, groups = self.w.board, {}
+        for u in units:
+            p = board.pieces[self.w.piece(u)]
+            groups.setdefault(p.stack or u, []).append(u)
+        out = []
+        for sid, group in groups.items():
+            members = {board.pieces[i].properties().get(k) for i in board.stacks[sid].children
+                       for k in ("UnitId", "LeaderId")} - {None} if sid in board.stacks else set()
+            out += [group] if members == set(group) else [[u] for u in group]
+        return out
 
 
 def turn_1_allied(g: Game) -> None:
@@ -262,10 +280,10 @@ def turn_2(g: Game) -> None:
     g.illegal("4.0", lambda: w.turn(2, "Allied Regular Movement"))  # the phases run forward only
 
 
-def play(wdf, tmp_path: Path, plant: bool):
+def play(wdf, tmp_path: Path, plant: bool, drag: bool = False):
     game, vmod = wdf
     w = LogWriter(vmod, players=PLAYERS)
-    g = Game(w, plant)
+    g = Game(w, plant, drag)
     for part in (turn_1_allied, turn_1_axis, turn_2):
         part(g)
     path = tmp_path / ("planted.vlog" if plant else "legal.vlog")
@@ -273,16 +291,22 @@ def play(wdf, tmp_path: Path, plant: bool):
     return g, audit_file(game, path)
 
 
-def test_the_legal_game_has_no_violation(wdf, tmp_path):
-    _, report = play(wdf, tmp_path, plant=False)
+@pytest.fixture(params=["one by one", "stack drags"])
+def drag(request) -> bool:
+    """Both games are played twice: units moved one at a time, and whole stacks dragged."""
+    return request.param == "stack drags"
+
+
+def test_the_legal_game_has_no_violation(wdf, tmp_path, drag):
+    _, report = play(wdf, tmp_path, plant=False, drag=drag)
     assert [(f.step, f.rule, f.message) for f in report.violations] == []
     assert report.summary.last_turn == 2 and report.summary.steps > 100
     assert [(f.rule, f.message.split(":")[0]) for f in report.findings] == [
         ("5.0", "random event 13 (Allied 1, Axis 3)")]
 
 
-def test_every_planted_move_is_found_and_nothing_else(wdf, tmp_path):
-    g, report = play(wdf, tmp_path, plant=True)
+def test_every_planted_move_is_found_and_nothing_else(wdf, tmp_path, drag):
+    g, report = play(wdf, tmp_path, plant=True, drag=drag)
     assert len(g.planted) >= 20 and len({rule for _, rule in g.planted}) >= 15
     found = sorted((f.step, f.rule) for f in report.violations)
     assert found == sorted(g.planted), [(f.step, f.rule, f.message) for f in report.violations]

@@ -49,7 +49,7 @@ class MovementRules(BaseAuditor):
             return
         if not self._may_move_with(act, p, unit, old):
             return
-        if p.id in act.stopped and not self._passes_through(act, p, unit, old):
+        if act.stopped.get(p.id) == old and not self._passes_through(act, p, unit, old):
             self.find("6.4", f"movement ended when the stack entered the enemy hex {old}", p, old, new)
             return
         if self._nationality(p) == "german" and self.under_ca.get(p.id) == old and self._enemies(old, side):
@@ -123,7 +123,7 @@ class MovementRules(BaseAuditor):
             else:
                 self.find("6.2", f"cost {spent:g} MP via {via} > MA {allowance:g}", p, act.start_hex, new, path)
         if self._enemies(new, act.side):
-            act.stopped |= {q.id for q in self.units_in(new, act.side)} | {p.id}
+            act.stopped |= {q.id: new for q in self.units_in(new, act.side) + [p]}
             if not (act.combat and act.combat.hex == new):
                 act.combat = self._open_combat(new, act.side)
                 act.combat.entered_from = trail[trail.index(new) - 1] if trail.index(new) else None
@@ -147,7 +147,7 @@ class MovementRules(BaseAuditor):
         no combat is fought there."""
         if not self._may_pass(act, unit, hex_id):
             return False
-        act.stopped.discard(p.id)
+        act.stopped.pop(p.id, None)
         if act.combat is not None and act.combat.hex == hex_id and not act.combat.rounds:
             act.combat = None
         return True

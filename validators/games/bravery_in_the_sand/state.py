@@ -20,7 +20,7 @@ class Activation:
     members: set[str] = field(default_factory=set)  # piece ids of the activated stack
     italians: str | None = None  # the Italian infantry division moving with it (6.6)
     spent: dict[str, float] = field(default_factory=dict)
-    stopped: set[str] = field(default_factory=set)  # entered an enemy hex (6.4)
+    stopped: dict[str, str] = field(default_factory=dict)  # piece id -> the enemy hex where it stopped (6.4)
     combat: Combat | None = None
     ended: bool = False  # a Combined Attack was declared (8.1.2)
     idle_rolls_reported: bool = False  # dice rolled with no enemy in the stack's hex (6.5), reported once
