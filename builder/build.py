@@ -9,6 +9,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
+from builder.geometry.roundtrip import require_round_trip
 from builder.model import SourceError, load_game
 from builder.model.load import SourceProblem
 from builder.paths import generated_dir, sources_dir
@@ -27,6 +28,7 @@ def build_game(slug: str, root: Path | None = None, step: Callable[[str], None] 
     """Raises SourceError (nothing written) when the sources have problems."""
     step("sources")
     game = load_game(sources_dir(root) / slug)
+    require_round_trip(game)  # every hex id leads VASSAL back to its own hex, or nothing is built
     try:
         sheet = sheet_options(game)  # the print settings of game.yaml
     except SheetError as exc:

@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
 from builder.build import build_game
+from builder.geometry.roundtrip import require_round_trip
 from builder.model import SourceError, load_game
 from builder.paths import games, sources_dir
 
@@ -63,6 +64,11 @@ def list_games() -> None:
 def check(game: str) -> None:
     """Load and validate a game's sources; print a summary or every problem."""
     g = load_known(game, problems_exit=1)
+    try:  # every hex id must lead VASSAL back to its own hex (builder/geometry/roundtrip.py)
+        require_round_trip(g)
+    except SourceError as exc:
+        _report(exc)
+        raise typer.Exit(1)
     reconstructed = sum(x.provenance == "reconstructed" for x in [*g.units, *g.units_file.formations, *g.map.places])
     out.print(f"{g.info.title}: {len(g.geometry.labels)} hexes, {len(g.units)} units in "
               f"{len(g.formations)} formations, {sum(m.count for m in g.markers.values())} markers, "

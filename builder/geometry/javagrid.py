@@ -3,11 +3,15 @@
 VASSAL decides what a player sees as a hex's name; a reader that disagrees by one pixel
 reports the wrong hex.  So this module copies the Java code's integer truncation, its
 float32 hexagon and its `Area.contains` insideness rule (vassal-formats.md §5, verified
-against a Java harness).  Everything here works in board-local pixels.
+against a Java harness).  Both directions are here: point -> name (`location_name`, what
+players and logs see) and name -> point (`location_point`, where Send-To-Location and
+grid-located set-ups put a piece); `roundtrip` checks that a map's two agree.  Everything here
+works in board-local pixels.
 """
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -168,3 +172,150 @@ def location_name(g: GridParams, n: NumberingParams, board_w: int, board_h: int,
     row_name = _part_name(row + n.v_off, n.v_type, n.v_leading)
     col_name = _part_name(col + n.h_off, n.h_type, n.h_leading)
     return col_name + n.sep + row_name if n.first == "H" else row_name + n.sep + col_name
+
+
+# -- name -> point: RegularGridNumbering.getLocation and HexGridNumbering.getCenterPoint ---------
+class BadCoords(ValueError):
+    """VASSAL's MapGrid.BadCoords: the text is not a location of this numbering."""
+
+
+_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+_ALPHABETIC_MATCH = "-?(?:" + "|".join(f"{c}+" for c in _ALPHABET) + ")"
+
+
+def _format_tokens(fmt: str) -> list[str]:
+    """`SequenceEncoder.Decoder(fmt, '$')`: its tokens, escapes (`\\$`) and quotes as in Java."""
+    tokens, start, stop, val = [], 0, len(fmt), fmt
+    while val is not None:
+        if start == stop:
+            tokens.append("")
+            break
+        buf, tok, i = "", None, start
+        while i < stop:
+            if val[i] == "$":
+                if i > 0 and val[i - 1] == "\\":
+                    buf += val[start:i - 1]
+                    start = i
+                else:
+                    if not buf:
+                        tok = val[start:i]
+                    else:
+                        buf += val[start:i]
+                    start = i + 1
+                    break
+            i += 1
+        if start < i:  # reached the end without a delimiter
+            if not buf:
+                tok = val[start:]
+            else:
+                buf += val[start:stop]
+            val = None
+        t = tok if tok is not None else buf
+        tokens.append(t[1:-1] if len(t) > 1 and t[0] == "'" and t[-1] == "'" else t)
+    return tokens
+
+
+def _matching_pattern(kind: str, leading: int) -> str:
+    """`RegularGridNumbering.getMatchingPattern`."""
+    return _ALPHABETIC_MATCH if kind == "A" else "-?[0-9]{" + str(leading + 1) + ",}"
+
+
+def _location_pattern(n: NumberingParams, fmt: str) -> tuple[re.Pattern, int, int]:
+    """The regular expression `getLocation` builds from the location format, with the
+    numbers of its row and column groups."""
+    tokens = _format_tokens(fmt)
+    regex, col_group, row_group, groups, is_property = "", 0, 0, 0, True
+    for k, token in enumerate(tokens):
+        is_property = not is_property
+        more = k < len(tokens) - 1
+        if not token:
+            continue
+        if not is_property or not more:
+            regex += re.escape(token)
+        elif token == "gridLocation":
+            h = "(" + _matching_pattern(n.h_type, n.h_leading) + ")"
+            v = "(" + _matching_pattern(n.v_type, n.v_leading) + ")"
+            if n.first == "H":
+                regex += h + (re.escape(n.sep) if n.sep else "") + v
+                col_group, row_group, groups = groups + 1, groups + 2, groups + 2
+            else:
+                regex += v + re.escape(n.sep) + h
+                row_group, col_group, groups = groups + 1, groups + 2, groups + 2
+        elif token == "row":
+            regex += "(" + _matching_pattern(n.v_type, n.v_leading) + ")"
+            groups += 1
+            row_group = groups
+        elif token == "column":
+            regex += "(" + _matching_pattern(n.h_type, n.h_leading) + ")"
+            groups += 1
+            col_group = groups
+    if not regex or not col_group or not row_group:
+        raise BadCoords(f"location format {fmt!r} names no row and column")
+    return re.compile(regex), row_group, col_group
+
+
+def _parse_part(name: str, kind: str) -> int:
+    """`RegularGridNumbering.parseName`."""
+    if kind != "A":
+        v = int(name)
+        if not -2**31 <= v < 2**31:
+            raise BadCoords(f"{name} is out of Java's int range")
+        return v
+    value, index, negative = 0, 0, name.startswith("-")
+    if negative:
+        index += 1
+    while index < len(name) and name[index].isupper():
+        value += 26 if index < len(name) - 1 else _ALPHABET.find(name[index])
+        index += 1
+    return -value if negative else value
+
+
+def _java_rem(a: int, b: int) -> int:
+    """Java's `%` (the sign of the dividend)."""
+    return int(math.fmod(a, b))
+
+
+def _max_rows(g: GridParams, board_h: int) -> int:
+    return math.floor(board_h / g.dx + 0.5)
+
+
+def _max_cols(g: GridParams, board_w: int) -> int:
+    return math.floor(board_w / g.dy + 0.5)
+
+
+def center_point(g: GridParams, n: NumberingParams, board_w: int, board_h: int, col: int, row: int) -> tuple[int, int]:
+    """`HexGridNumbering.getCenterPoint(col, row)`: the board point of a numbered (col, row).
+
+    Note the order VASSAL uses: the stagger is undone by the parity of the *numbered* column,
+    before the descending flip, while `getRow` staggers by the *raw* column.  With a flipped
+    column and an odd flip maximum the two disagree: the point lands one hex off.
+    """
+    if n.stagger and _java_rem(col, 2) != 0:
+        row += 1 if (n.h_descend if g.sideways else n.v_descend) else -1
+    if g.sideways:
+        if n.v_descend:
+            col = _max_rows(g, board_h) - col
+        if n.h_descend:
+            row = _max_cols(g, board_w) - row
+    else:
+        if n.h_descend:
+            col = _max_cols(g, board_w) - col
+        if n.v_descend:
+            row = _max_rows(g, board_h) - row
+    x = int(col * g.dx) + g.x0
+    y = int(row * g.dy) if _java_rem(col, 2) == 0 else int(row * g.dy + g.dy / 2)
+    y += g.y0
+    return (y, x) if g.sideways else (x, y)
+
+
+def location_point(g: GridParams, n: NumberingParams, board_w: int, board_h: int, location: str,
+                   fmt: str = "$gridLocation$") -> tuple[int, int]:
+    """The board point VASSAL sends a location name to (`RegularGridNumbering.getLocation`);
+    raises BadCoords when the text is not a location of this numbering."""
+    pattern, row_group, col_group = _location_pattern(n, fmt)
+    m = pattern.fullmatch(location)
+    if m is None:
+        raise BadCoords(f"{location!r} is not a location of this grid")
+    row = _parse_part(m.group(row_group), n.v_type)
+    col = _parse_part(m.group(col_group), n.h_type)
+    return center_point(g, n, board_w, board_h, col - n.h_off, row - n.v_off)
