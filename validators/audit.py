@@ -5,6 +5,7 @@ from pathlib import Path
 
 from builder.model.game import Game
 from builder.vassal.buildfile import build_xml, plan
+from validators.catalogue import with_rule_texts
 from validators.findings import AuditReport, MatchSummary
 from validators.games import rules_for
 from validators.replay.replayer import Replayer
@@ -31,7 +32,7 @@ def audit_record(game: Game, record: GameRecord, grids: dict[str, MapSpec] | Non
     replayer = Replayer(record, grids or module_grids(game))
     auditor = rules_for(game.slug)(game, replayer)
     with paused_gc():
-        findings = auditor.run()
+        findings = with_rule_texts(game, auditor.run())
     turns = sorted({f.turn for f in findings if f.turn is not None} | ({auditor.turn} if auditor.turn else set()))
     summary = MatchSummary(len(record.steps), tuple(turns), dict(sorted(auditor.dice_by_side.items())),
                            sum(1 for s in record.steps if s.is_undo), auditor.turn)

@@ -134,8 +134,9 @@ def render(game: Game, report: AuditReport, fmt: str) -> bytes:
 
     if fmt == "html":
         from validators.report_html import as_html
+        from validators.situation import situations_for
 
-        return as_html(game, report).encode("utf-8")
+        return as_html(game, report, situations_for(report)).encode("utf-8")  # the log replayed again
     return (as_json(report) if fmt == "json" else as_text(report)).encode("utf-8")
 
 

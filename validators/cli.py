@@ -31,19 +31,26 @@ AUDIT_HELP = (
 @app.command(help=AUDIT_HELP)
 def audit(game: str = typer.Argument(..., help="game slug (see `hexforge list`)"),
           paths: list[Path] = typer.Argument(..., help=".vlog/.vsav files, or directories of them"),
-          fmt: str = typer.Option("text", "--format", help="text | json | html"),
+          fmt: str | None = typer.Option(None, "--format", help="text | json | html (default: the --out file's "
+                                  "extension .txt, .json, .html or .htm, else text)"),
           out_path: Path = typer.Option(None, "--out", help="one file: write the report here; "
                                         "several: write each report into this directory"),
           recursive: bool = typer.Option(False, "--recursive", "-r", help="look into subdirectories too"),
           jobs: int = typer.Option(0, "--jobs", "-j", help="worker processes for a batch (0: all cores)")) -> None:
     """Audit one log, or many in parallel (see AUDIT_HELP)."""
     from validators import batch
+    from validators.games import GAMES
 
-    if fmt not in batch.EXTENSIONS:
+    if fmt is not None and fmt not in batch.EXTENSIONS:
         err.print(f"--format: unknown format {fmt!r}; use text, json or html", markup=False)
         raise typer.Exit(2)
     g = load_known(game, problems_exit=2)
+    if game not in GAMES:
+        err.print(f"{game}: no rules module, its logs cannot be audited; games that can be audited: "
+                  f"{', '.join(sorted(GAMES))}", markup=False, emoji=False)
+        raise typer.Exit(2)
     if len(paths) == 1 and not paths[0].is_dir():
+        fmt = _report_format(fmt, out_path)
         outcome = batch.audit_one(g, paths[0])
         if outcome.report is None:
             err.print(outcome.error, markup=False, emoji=False)
@@ -54,8 +61,10 @@ def audit(game: str = typer.Argument(..., help="game slug (see `hexforge list`)"
         else:
             sys.stdout.write(data.decode("utf-8"))
         raise typer.Exit(batch.exit_code([outcome]))
-    if out_path and out_path.exists() and not out_path.is_dir():
-        err.print(f"--out {out_path}: not a directory (several logs write one report each)", markup=False)
+    fmt = fmt or "text"
+    if out_path and (out_path.exists() and not out_path.is_dir() or not out_path.exists() and out_path.suffix):
+        err.print(f"--out {out_path}: names a file; several logs write one report each into a directory "
+                  "(create the directory first if its name has a dot)", markup=False, emoji=False)
         raise typer.Exit(2)
     items = batch.collect(paths, recursive)
     files = [i for i in items if isinstance(i, Path)]
@@ -79,12 +88,56 @@ def audit(game: str = typer.Argument(..., help="game slug (see `hexforge list`)"
     raise typer.Exit(batch.exit_code(outcomes))
 
 
+# The report format an --out file's extension asks for (`hexforge audit GAME LOG --out x.html`).
+OUT_FORMATS = {".txt": "text", ".json": "json", ".html": "html", ".htm": "html"}
+
+
+def _report_format(fmt: str | None, out_path: Path | None) -> str:
+    """The format of one log's report: --format, else the --out extension, else text.
+
+    Choice: an explicit --format that contradicts a known extension (--format json --out
+    x.html) is refused rather than guessed; with an unknown extension --format decides.
+    """
+    from validators.batch import EXTENSIONS
+
+    if out_path is not None and out_path.is_dir():
+        err.print(f"--out {out_path}: is a directory; one log writes one report file (name a file)",
+                  markup=False, emoji=False)
+        raise typer.Exit(2)
+    implied = OUT_FORMATS.get(out_path.suffix.lower()) if out_path is not None else None
+    if fmt is not None and implied is not None and fmt != implied:
+        err.print(f"--out {out_path}: the extension asks for {implied} but --format is {fmt}; drop --format "
+                  f"or name a .{EXTENSIONS[fmt]} file", markup=False, emoji=False)
+        raise typer.Exit(2)
+    return fmt or implied or "text"
+
+
 def _write(action, where: Path) -> None:
     try:
         action()
     except OSError as exc:
         err.print(f"--out {where}: cannot write ({exc.strerror or exc})", markup=False, emoji=False)
         raise typer.Exit(2)
+
+
+@app.command("rules")
+def rules(game: str = typer.Argument(..., help="game slug (see `hexforge list`)"),
+          fmt: str = typer.Option("text", "--format", help="text | json")) -> None:
+    """The rules a log can show, each marked audited, partly, not audited or not checkable from a
+    log, with the tests that cover it (sources/GAME/rules.yaml)."""
+    from builder.paths import games
+    from validators import catalogue
+
+    if fmt not in ("text", "json"):
+        err.print(f"--format: unknown format {fmt!r}; use text or json", markup=False)
+        raise typer.Exit(2)
+    g = load_known(game, problems_exit=2)
+    if g.rules is None:
+        have = [slug for slug in games() if (sources_dir() / slug / "rules.yaml").is_file()]
+        err.print(f"{game}: no rules catalogue (sources/{game}/rules.yaml); games with one: "
+                  f"{', '.join(have) or 'none'}", markup=False, emoji=False)
+        raise typer.Exit(2)
+    sys.stdout.write(catalogue.as_json(g) if fmt == "json" else catalogue.as_text(g))
 
 
 @log_app.command("dump")

@@ -20,6 +20,7 @@ class Finding:
     kind: str = "violation"  # violation | event (e.g. a decisive victory, 13.1)
     path: tuple[str, ...] = field(default=())  # hexes of the move, for the map picture
     phase: str | None = None
+    rule_text: str | None = None  # the rule's short text from the game's catalogue (rules.yaml)
 
     def to_json(self) -> dict:
         d = asdict(self)

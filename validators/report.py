@@ -16,6 +16,8 @@ def as_text(r: AuditReport) -> str:
         tag = "EVENT " if f.kind != "violation" else ""
         lines.append(f"step {f.step} turn {f.turn}: {tag}rule {f.rule}: {f.message}" +
                      (f" [{who}{', ' + where if where else ''}]" if who or where else ""))
+        if f.rule_text:  # the rule itself, under the finding (rules.yaml)
+            lines.append(f"    {f.rule}: {f.rule_text}")
     lines.append(f"{len(r.violations)} violation(s)")
     return "\n".join(lines) + "\n"
 

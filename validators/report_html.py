@@ -1,5 +1,7 @@
 """The audit report as one self-contained HTML page: a match summary, a table of every finding,
-and for each finding with hexes a crop of the module's own board with the move drawn on it.
+and for each finding with hexes a crop of the module's own board with the move drawn on it, the
+counters as they stood at the finding's step (validators/situation.py) and the hexes its message
+names outlined.
 
 No external resources: the CSS is inline and every picture is a base64 PNG `data:` URI.
 The same report always gives the same string (PNG encoding carries no timestamps).
@@ -9,6 +11,7 @@ from __future__ import annotations
 import base64
 import io
 import math
+import re
 from html import escape
 from pathlib import Path
 
@@ -17,7 +20,9 @@ from PIL import Image, ImageDraw
 from builder.model import Game
 from builder.render.fonts import font
 from builder.vassal.module import map_png
+from builder.vassal.pieces import MOVED_IMAGE
 from validators.findings import AuditReport, Finding
+from validators.situation import Situation, face_image
 
 MAX_SIDE = 480  # largest width (and height) of a map picture, in CSS pixels
 MARGIN_HEXES = 3.5  # board shown around the outermost hex centres, in hex spacings
@@ -25,7 +30,11 @@ SS = 2  # the overlay is drawn at twice the final size, then scaled down (anti-a
 PATH_INK = "#7b1fa2"  # purple: no road, track, sea or desert on the board has this colour
 START_INK = "#1565c0"
 END_INK = "#e00000"
+NAMED_INK = "#00e5ff"  # cyan on a dark edge: a hex the message names (no board or counter colour)
 LINE_PX, OUTLINE_PX = 6, 4  # final widths
+STACK_SEP = (3, 5)  # a stack's pieces shifted right and up by (unexSepX, unexSepY), as the module's StackMetrics
+MIN_SEP = 2.0  # ...but at least this many final pixels per piece, so a stack shows at any scale
+MOVED_AT = (20, -24)  # top-left of the moved flag from the piece's centre (pieces.mark_moved)
 
 CSS = """
 body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:1.5em;color:#1d3047;background:#fbf8f1}
@@ -47,10 +56,12 @@ figcaption{font-size:.88em;margin-top:.4em}
 """
 
 
-def as_html(game: Game, report: AuditReport) -> str:
-    """The whole report page."""
-    board = _Board(game)
-    pictures = {i: board.picture(f) for i, f in enumerate(report.findings, 1) if _hexes(game, f)}
+def as_html(game: Game, report: AuditReport, situations: dict[int, Situation] | None = None) -> str:
+    """The whole report page; `situations` (step -> counters on the map) puts the counters in
+    the pictures."""
+    board, situations = _Board(game), situations or {}
+    pictures = {i: board.picture(f, situations.get(f.step)) for i, f in enumerate(report.findings, 1)
+                if _hexes(game, f) or _named(game, f)}
     title = f"Audit of {Path(str(report.log)).name} - {game.info.title}"
     return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head><meta charset=\"utf-8\">"
             f"<title>{escape(title)}</title>\n<style>{CSS}</style></head>\n<body>\n"
@@ -87,10 +98,17 @@ def _table(report: AuditReport, pictures: dict[int, str]) -> str:
         badge = f"<span class=\"badge\">{escape(kind.upper())}</span> "
         link = f"<td><a href=\"#map-{i}\">map</a></td>" if i in pictures else "<td></td>"
         rows.append(f"<tr class=\"{kind}\" id=\"finding-{i}\">" +
-                    "".join(_cell(v) for v in (f.step, f.turn, f.phase, f.side, f.piece, f.from_hex, f.to_hex, f.rule)) +
-                    f"<td>{badge}{escape(f.message)}</td>{link}</tr>")
+                    "".join(_cell(v) for v in (f.step, f.turn, f.phase, f.side, f.piece, f.from_hex, f.to_hex)) +
+                    _rule_cell(f) + f"<td>{badge}{escape(f.message)}</td>{link}</tr>")
     return (f"<h2>Findings</h2>\n<table class=\"findings\"><thead><tr>{head}</tr></thead>\n<tbody>\n"
             + "\n".join(rows) + "\n</tbody></table>")
+
+
+def _rule_cell(f: Finding) -> str:
+    """The rule number, and under it the rule's short text when the game's catalogue has it."""
+    text = (f"<div class=\"rule-text\" style=\"font-size:.85em;color:#5a4a30;min-width:14em\">{escape(f.rule_text)}</div>"
+            if f.rule_text else "")
+    return f"<td class=\"rule\">{escape(f.rule)}{text}</td>"
 
 
 def _figures(report: AuditReport, pictures: dict[int, str]) -> str:
@@ -118,6 +136,15 @@ def _hexes(game: Game, f: Finding) -> list[str]:
     return [h for h in _hexes_raw(f) if h in game.geometry]
 
 
+_WORD = re.compile(r"(?<![\w.])\w+(?![\w.])")  # "3.5" is a number, not hexes "3" and "5"
+
+
+def _named(game: Game, f: Finding) -> list[str]:
+    """The map hexes the message names (e.g. 0607 in "... via 0605-0606-0607"), in order, once."""
+    words = _WORD.findall(f.message)
+    return list(dict.fromkeys(w for w in words if any(c.isdigit() for c in w) and w in game.geometry))
+
+
 class _Board:
     """The module's board image, rendered once on first use, and the crops drawn from it."""
 
@@ -140,15 +167,29 @@ class _Board:
         return (max(0, math.floor(min(xs) - m)), max(0, math.floor(min(ys) - m)),
                 min(w, math.ceil(max(xs) + m)), min(h, math.ceil(max(ys) + m)))
 
-    def picture(self, f: Finding) -> str:
-        """The finding's crop with its move drawn on it, as a data: URI."""
-        hexes = _hexes(self.game, f)
-        box = self.crop_box(hexes)
+    def picture(self, f: Finding, situation: Situation | None = None) -> str:
+        """The finding's crop with the counters of `situation`, the hexes its message names and
+        its move drawn on it, as a data: URI."""
+        hexes, named = _hexes(self.game, f), _named(self.game, f)
+        box = self.crop_box(hexes + [h for h in named if h not in hexes])
         k = min(1.0, MAX_SIDE / (box[2] - box[0]), MAX_SIDE / (box[3] - box[1]))
         size = (max(1, round((box[2] - box[0]) * k)), max(1, round((box[3] - box[1]) * k)))
         big = self.img.crop(box).resize((size[0] * SS, size[1] * SS), Image.LANCZOS)
         to_px = lambda p: ((p[0] - box[0]) * k * SS, (p[1] - box[1]) * k * SS)  # noqa: E731
-        _draw_move(ImageDraw.Draw(big), self.game, hexes, to_px, k * SS, f.rule)
+        if situation:
+            _draw_counters(big, self.game, situation, to_px, k)
+        d = ImageDraw.Draw(big)
+        for h in named:
+            if hexes and h in (hexes[0], hexes[-1]):
+                continue  # outlined as the move's start or end
+            pts = [to_px(p) for p in self.game.geometry.outline(h)]
+            d.polygon(pts, outline="#1d3047", width=(OUTLINE_PX + 2) * SS)
+            d.polygon(pts, outline=NAMED_INK, width=(OUTLINE_PX - 1) * SS)
+        if hexes:
+            _draw_move(d, self.game, hexes, to_px, k * SS, f.rule)
+        else:  # no move: the rule's tag on the first hex named
+            geo = self.game.geometry
+            _label(d, to_px(geo.ideal_centre(named[0])), max(geo.grid.dx, geo.grid.dy) * k * SS, f"rule {f.rule}")
         buf = io.BytesIO()
         big.resize(size, Image.LANCZOS).save(buf, format="PNG")
         return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
@@ -176,6 +217,44 @@ def _draw_move(d: ImageDraw.ImageDraw, game: Game, hexes: list[str], to_px, scal
         d.polygon([tip, (base[0] - uy * half, base[1] + ux * half), (base[0] + uy * half, base[1] - ux * half)],
                   fill=PATH_INK)
     _label(d, pts[-1], spacing, f"rule {rule}")
+
+
+def _draw_counters(big: Image.Image, game: Game, situation: Situation, to_px, k: float) -> None:
+    """Each counter near the crop with the module's image (a labelled square when the image is
+    not the module's), scaled to the crop, a stack's pieces shifted right and up from its bottom."""
+    n = max(2, round(game.info.counter.pixels * k * SS))
+    sep = [max(s * k, MIN_SEP) * SS for s in STACK_SEP]
+    scaled: dict[str, Image.Image] = {}
+    flag = face_image(game, MOVED_IMAGE)
+    flag = flag.resize([max(1, round(v * k * SS)) for v in flag.size], Image.LANCZOS)
+    for c in situation:
+        cx, cy = to_px((c.x, c.y))
+        cx, cy = cx + c.level * sep[0], cy - c.level * sep[1]  # this piece's centre as drawn
+        x0, y0 = round(cx - n / 2), round(cy - n / 2)
+        if x0 >= big.width or y0 >= big.height or x0 + n <= 0 or y0 + n <= 0:
+            continue
+        if c.image not in scaled:
+            art = face_image(game, c.image) if c.image else None
+            scaled[c.image] = art.resize((n, n), Image.LANCZOS) if art else None
+        big.paste(scaled[c.image] or _plain_counter(c.name, n), (x0, y0))
+        if c.moved:
+            big.paste(flag, (round(cx + MOVED_AT[0] * k * SS), round(cy + MOVED_AT[1] * k * SS)), flag)
+
+
+def _plain_counter(name: str, n: int) -> Image.Image:
+    """A counter whose image is unknown: a grey square with its name."""
+    img = Image.new("RGB", (n, n), "#d9d4c7")
+    d = ImageDraw.Draw(img)
+    d.rectangle([0, 0, n - 1, n - 1], outline="#202020", width=max(1, n // 32))
+    f = font("bold", max(6, n // 6))
+    words, lines = name.split(), []
+    for w in words:
+        if lines and d.textlength(f"{lines[-1]} {w}", font=f) <= n * 0.9:
+            lines[-1] += f" {w}"
+        else:
+            lines.append(w)
+    d.multiline_text((n / 2, n / 2), "\n".join(lines[:4]), font=f, fill="#202020", anchor="mm", align="center")
+    return img
 
 
 def _label(d: ImageDraw.ImageDraw, centre: tuple[float, float], spacing: float, text: str) -> None:

@@ -36,6 +36,7 @@ class Game:
     scenarios: dict[str, s.ScenarioFile]
     tables: dict[str, s.TableFile]
     geometry: HexMap = field(repr=False)
+    rules: s.RulesFile | None = field(default=None, repr=False)  # rules.yaml, the catalogue (optional)
 
     # ---- people and pieces ------------------------------------------------------------
     @property

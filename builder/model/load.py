@@ -156,16 +156,29 @@ def load_game(root: Path) -> Game:
         col.file(f"sources/{root.name}/scenarios", "no scenario", "add scenarios/<name>.yaml")
     tables = {p.stem: _read(col, root, f"tables/{p.name}", s.TableFile, docs)
               for p in sorted((root / "tables").glob("*.yaml"))}
+    rules = _read(col, root, "rules.yaml", s.RulesFile, docs) if (root / "rules.yaml").is_file() else None
+    if rules is not None:
+        _unique_rules(col, rules, docs["rules.yaml"])
     geo = _geometry(col, files["map.yaml"], docs["map.yaml"]) if files["map.yaml"] else None
     if col.problems or geo is None:
         raise SourceError(col.problems)
     game = Game(root.name, root, files["game.yaml"], files["terrain.yaml"], files["map.yaml"],
                 files["map-terrain.yaml"], files["units.yaml"], files["markers.yaml"],
-                scenarios, tables, geo)
+                scenarios, tables, geo, rules)
     check_references(col, game, docs)
     if col.problems:
         raise SourceError(col.problems)
     return game
+
+
+def _unique_rules(col: Collector, rules: s.RulesFile, doc: Located) -> None:
+    """rules.yaml (the optional catalogue): each rule number once."""
+    first: dict[str, int] = {}
+    for i, r in enumerate(rules.rules):
+        if r.number in first:
+            line = doc.mark(("rules", first[r.number], "number")).line
+            col.at(doc, ("rules", i, "number"), f"rule {r.number} is catalogued twice", f"merge it with line {line}")
+        first.setdefault(r.number, i)
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ from collections import Counter
 from builder.model import schema as s
 from builder.model.game import Game
 from builder.model.load import Collector, did_you_mean
+from builder.model.scenario_checks import check_scenarios
 from builder.model.yamlsource import Located
 
 
@@ -101,12 +102,19 @@ def _units(col: Collector, game: Game, docs: dict[str, Located]) -> None:
     _unique(col, udoc, "unit_types", game.units_file.unit_types, "unit type")
     _unique(col, udoc, "leaders", game.units_file.leaders, "leader")
     used = _template_fields(col, udoc, game.units_file.faces)
+    ids = {u.id for u in game.units}
+    own = {t.id: _template_fields(col, udoc, t.faces, ("unit_types", j, "faces"))
+           for j, t in enumerate(game.units_file.unit_types) if t.faces is not None}
     for i, u in enumerate(game.units):
         if u.formation not in game.formations:
             col.at(udoc, ("units", i, "formation"), f"unknown formation {u.formation!r}", did_you_mean(u.formation, game.formations))
         if u.type not in game.unit_types:
             col.at(udoc, ("units", i, "type"), f"unknown unit type {u.type!r}", did_you_mean(u.type, game.unit_types))
-        for face, fields in used.items():
+        for key in ("replaced_by", "hq"):  # Tobrouk 41-42: the weaker counter (6.1d), the commanding HQ (3.6)
+            ref = getattr(u, key)
+            if ref is not None and ref not in ids:
+                col.at(udoc, ("units", i, key), f"unknown unit {ref!r}", did_you_mean(ref, ids))
+        for face, fields in own.get(u.type, used).items():
             if face == "reduced" and u.steps == 1:
                 continue
             for name in fields:
@@ -127,16 +135,16 @@ def _units(col: Collector, game: Game, docs: dict[str, Located]) -> None:
                 col.at(mdoc, ("markers", i, "faces", j, "side"), f"unknown side {face.side!r}", did_you_mean(face.side, game.sides))
 
 
-def _template_fields(col: Collector, doc: Located, faces) -> dict[str, list[str]]:
+def _template_fields(col: Collector, doc: Located, faces, at: tuple = ("faces",)) -> dict[str, list[str]]:
     """The unit fields each face template prints ({cs}, {ma}...); unknown names are reported."""
-    fields = set(s.Unit.model_fields)
+    fields = set(s.Unit.model_fields) | set(s.Unit.model_computed_fields)
     out: dict[str, list[str]] = {}
     for face in ("full", "reduced"):
-        for corner in ("left", "right"):
+        for corner in s.FaceValues.model_fields:
             text = getattr(getattr(faces, face), corner)
             for name in re.findall(r"{(\w*)}", text):
                 if name not in fields:
-                    col.at(doc, ("faces", face, corner), f"{{{name}}} is not a unit field", did_you_mean(name, sorted(fields)))
+                    col.at(doc, at + (face, corner), f"{{{name}}} is not a unit field", did_you_mean(name, sorted(fields)))
                 else:
                     out.setdefault(face, []).append(name)
     return out
@@ -202,3 +210,4 @@ def check_references(col: Collector, game: Game, docs: dict[str, Located]) -> No
     for rel, doc in docs.items():
         if rel.startswith("scenarios/"):
             _scenario(col, game, doc)
+    check_scenarios(col, game, docs)  # where the rules let pieces start (scenario_checks.py)

@@ -6,9 +6,9 @@ References between files (a unit's formation, a setup hex) are checked afterward
 """
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, computed_field, model_validator
 
 Ident = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9 ._-]*$", max_length=40)]
 Colour = Annotated[str, StringConstraints(pattern=r"^#[0-9a-fA-F]{6}$")]
@@ -248,8 +248,38 @@ class Formation(Sourced):
     division: bool = True  # False: a grouping of units with no parent division on the counter
 
 
+def _roman(n: int | None) -> str:
+    """A step count as the counters print it (1.31b): Roman numerals."""
+    if not n:
+        return ""
+    out = ""
+    for value, letters in ((10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I")):
+        while n >= value:
+            out, n = out + letters, n - value
+    return out
+
+
 Symbol = Literal["armor", "infantry", "motorized", "recon", "mech-infantry", "artillery", "engineer",
-                 "machine-gun", "anti-tank", "headquarters"]
+                 "machine-gun", "anti-tank", "headquarters", "air"]
+
+
+class FaceValues(Strict):
+    """What a unit's face prints in its bottom corners: templates over the unit's fields.
+
+    `centre` (bottom middle) and `top_left` / `top_right` (the corners of the top stripe)
+    print nothing unless a game fills them (Tobrouk 41-42 prints morale, weapon and steps).
+    """
+
+    left: str = "{level}"
+    right: str = "{ma}"
+    centre: str = ""
+    top_left: str = ""
+    top_right: str = ""
+
+
+class UnitFaces(Strict):
+    full: FaceValues = FaceValues()
+    reduced: FaceValues = FaceValues()
 
 
 class UnitType(Strict):
@@ -259,18 +289,7 @@ class UnitType(Strict):
     name: Text
     symbol: Symbol
     rule: str | None = None
-
-
-class FaceValues(Strict):
-    """What a unit's face prints in its bottom corners: templates over the unit's fields."""
-
-    left: str = "{level}"
-    right: str = "{ma}"
-
-
-class UnitFaces(Strict):
-    full: FaceValues = FaceValues()
-    reduced: FaceValues = FaceValues()
+    faces: UnitFaces | None = None  # this type's own face templates (an HQ prints its range)
 
 
 class Unit(Sourced):
@@ -279,12 +298,44 @@ class Unit(Sourced):
     short: Annotated[str, StringConstraints(min_length=1, max_length=10)]
     formation: str
     type: Ident  # one of the file's unit_types
-    ma: int = Field(ge=0, le=40)
+    ma: int = Field(default=0, ge=0, le=40)  # Tobrouk 41-42 has no MA: every unit may spend the maneuver's MP (2.22c)
     level: Literal["A", "B", "C", "D"] | None = None  # Bravery in the Sand's Strength Level
     size: Literal["II", "III", "X", "XX"] | None = None
     steps: Literal[1, 2] = 2
     cs: int | None = Field(default=None, ge=0, le=30)  # combat strength, full (or only) face
     cs_reduced: int | None = Field(default=None, ge=0, le=30)
+    # Tobrouk 41-42 (1.31-1.32): AP/AT strengths and morale per face, weapon letter (5.2),
+    # movement mode (Q&A 12), fragile armour (5.6), steps printed on the full face (a reduced
+    # face has one fewer; 6.1d: a weaker counter, `replaced_by`, takes over after that),
+    # morale on yellow = surrenders on a failed check (6.4c), commanding HQ (3.6), HQ range.
+    ap: int | None = Field(default=None, ge=0, le=30)
+    ap_reduced: int | None = Field(default=None, ge=0, le=30)
+    at: int | None = Field(default=None, ge=0, le=30)
+    at_reduced: int | None = Field(default=None, ge=0, le=30)
+    morale: int | None = Field(default=None, ge=2, le=12)
+    morale_reduced: int | None = Field(default=None, ge=2, le=12)
+    weapon: Literal["A", "B", "C", "D"] | None = None
+    mode: Literal["foot", "motorised", "mechanised"] | None = None
+    armoured: bool = False
+    fragile: bool = False
+    fragile_reduced: bool = False
+    surrenders_reduced: bool = False
+    strength: int | None = Field(default=None, ge=1, le=12)
+    replaced_by: str | None = None
+    hq: str | None = None
+    range: int | None = Field(default=None, ge=0, le=30)
+    range_reduced: int | None = Field(default=None, ge=0, le=30)
+    counter_set: Literal["gazala", "crusader"] | None = None  # 11.1f: yellow circle / red square
+
+    @computed_field
+    @property
+    def strength_roman(self) -> str:
+        return _roman(self.strength)
+
+    @computed_field
+    @property
+    def strength_reduced_roman(self) -> str:
+        return _roman(self.strength - 1 if self.strength else None)
 
     @model_validator(mode="after")
     def _reduced_needs_two_steps(self):
@@ -335,6 +386,10 @@ class Marker(Sourced):
     count: int = Field(ge=1, le=99)
     faces: list[Face] = Field(min_length=1, max_length=2)
     rule: str | None = None
+    # A marker that shows the state of its hex (control, depot) names the Game Piece Layer it
+    # lies in, under the units: it never stacks with them, so dragging a stack leaves it behind.
+    # Markers without a layer (hits, states) stack with their unit and move with it.
+    layer: Text | None = None
 
 
 class Chit(Sourced):
@@ -423,6 +478,9 @@ class ScenarioFile(Sourced):
     reinforcements: list[Arrival] = []
     withdrawals: list[Withdrawal] = []
     waiting_track: Ident | None = None  # reinforcements wait on this track, in the box of their turn
+    # Hexes where the card puts units of both sides together (at set-up or on arrival); any
+    # other hex holding both sides is a set-up error (scenario_checks.py).
+    contested_hexes: list[HexId] = []
 
 
 # ---- tables/*.yaml -----------------------------------------------------------------------
@@ -433,6 +491,39 @@ class TableFile(Sourced):
     rule: str
     summary: list[str] = []
     data: dict
+
+
+# ---- rules.yaml (optional) ----------------------------------------------------------------
+RuleNumber = Annotated[str, StringConstraints(pattern=r"^[0-9]{1,2}(\.[0-9]{1,2}){0,3}$")]
+TestId = Annotated[str, StringConstraints(pattern=r"^tests/[A-Za-z0-9_/]+\.py::[A-Za-z0-9_]+(::[A-Za-z0-9_]+)?$")]
+RuleStatus = Literal["audited", "partly", "not audited", "not checkable"]
+RULE_STATUSES: tuple[str, ...] = get_args(RuleStatus)
+
+
+class RuleEntry(Strict):
+    """One rule a log can show: its text in short, what the auditor does with it, and the
+    tests that prove it (`hexforge rules`; the audit reports print `text` beside the number)."""
+
+    number: RuleNumber
+    title: Text
+    text: Annotated[str, StringConstraints(min_length=1, max_length=400)]
+    status: RuleStatus
+    note: Text | None = None  # what is not checked, and why
+    ranks: list[Annotated[int, Field(ge=1, le=99)]] = []  # the digest's ranks (its section 10.1) naming it
+    tests: list[TestId] = []  # pytest node ids
+
+    @model_validator(mode="after")
+    def _note_unless_audited(self):
+        if self.status != "audited" and not self.note:
+            raise ValueError(f"a rule that is {self.status!r} needs a one-line 'note' saying what is not checked")
+        return self
+
+
+class RulesFile(Strict):
+    """The catalogue of the rules a log can show, paraphrased from `source`."""
+
+    source: Text
+    rules: list[RuleEntry] = Field(min_length=1)
 
 
 FILES = {

@@ -21,14 +21,19 @@ FORMATION_UNITS = {
 }
 
 
-@pytest.fixture
-def play(built, game, tmp_path):
-    """Run a script on a LogWriter over the built module; return the audit's findings."""
+@pytest.fixture(params=["one by one", "stack drags"])
+def play(built, game, tmp_path, request):
+    """Run a script on a LogWriter over the built module; return the audit's findings.
+
+    Every scenario is played twice: moving units one by one, and as players mostly do,
+    dragging a formation's stack whole whenever its units are the whole stack (`move_all`).
+    """
     root, _, _ = built
     vmod = root / "generated" / SLUG / f"{SLUG}.vmod"
 
     def run(script) -> list:
         w = LogWriter(vmod)
+        w.drag_stacks = request.param == "stack drags"
         script(w)
         path = tmp_path / "game.vlog"
         w.write(path)
@@ -48,10 +53,26 @@ def start(w: LogWriter, phase: str = "Activations", chits=("chit-15pz#1", "chit-
 
 
 def move_all(w: LogWriter, formation: str, *hexes: str, skip=()) -> None:
+    """The formation's units (less `skip`) to each hex in turn: one drag of their stack when they
+    are the whole stack and the play drags stacks, else one unit at a time."""
+    units = [u for u in FORMATION_UNITS[formation] if u not in skip]
     for h in hexes:
-        for u in FORMATION_UNITS[formation]:
-            if u not in skip:
-                w.move(u, h)
+        if getattr(w, "drag_stacks", False) and _whole_stack(w, units):
+            w.move(units[0], h, stack=True)
+            continue
+        for u in units:
+            w.move(u, h)
+
+
+def _whole_stack(w: LogWriter, units: list[str]) -> bool:
+    """Whether the units' stack holds them and no other unit (markers may ride along)."""
+    board = w.board
+    first = board.pieces[w.piece(units[0])]
+    stack = board.stacks.get(first.stack or "")
+    if stack is None:
+        return len(units) == 1
+    in_stack = {board.pieces[i].properties().get("UnitId") for i in stack.children} - {None}
+    return in_stack == set(units)
 
 
 def test_a_chit_draw_and_a_legal_road_move(play):
@@ -203,6 +224,21 @@ def test_7_4_tank_recovery_needs_a_success(play):
         w.flip("22a-2rgh")
     assert rules(play(legal)) == []
     assert rules(play(illegal)) == ["7.4"]
+
+
+def test_7_4_2_an_eliminated_armor_unit_comes_back_by_tank_recovery(play):
+    def script(w, recovery_dice):
+        ari_attacks_22a(w, axis_dice=(6, 6, 6), cw_dice=(6, 1, 1))
+        for u in ("22a-2rgh", "22a-3cly", "22a-4cly", "ari-132tk"):
+            w.flip(u)
+        w.roll("Axis dice", [6, 1], "Axis")  # round 2
+        w.roll("Commonwealth dice", [1], "Commonwealth")
+        w.move("22a-2rgh", "Commonwealth eliminated")
+        move_all(w, "ARI", "0403")  # Ariete retreats; 22nd Armoured stays and may recover
+        w.roll("Commonwealth dice", recovery_dice, "Commonwealth")  # one die per damaged armor unit
+        w.move("22a-2rgh", "0404")  # back into the hex at reduced strength (7.4.2, 7.4.3)
+    assert rules(play(lambda w: script(w, [6, 1, 1]))) == []
+    assert rules(play(lambda w: script(w, [5, 1, 1]))) == ["7.4.2"]  # British armor recovers on a 6 only
 
 
 def test_6_6_italian_infantry_moves_only_with_a_german_stack(play):

@@ -38,8 +38,12 @@ class RecoveryRules(BaseAuditor):
                   "replacement point to pay for it", p, where)
 
     def _returned(self, p: Piece, unit: s.Unit, hex_id: str) -> None:
-        """11.1-11.2: an eliminated Commonwealth unit comes back in a controlled strategic hex."""
+        """7.4.2: armor eliminated in a combat comes back into its hex for a tank recovery success
+        (two for full strength); 11.1-11.2: an eliminated Commonwealth unit comes back in a
+        controlled strategic hex."""
         cost = 1.0 if self.reduced(p) else 2.0
+        if self._recovered(p, hex_id, int(cost)):
+            return
         if self.side_of(p) != self.side_name.get("commonwealth") or self.phase != "Replacements":
             self.find("11.1", "only the Commonwealth brings back eliminated units, in its replacement phase", p, to_hex=hex_id)
             return
@@ -48,6 +52,19 @@ class RecoveryRules(BaseAuditor):
             self.find("11.2", f"returned units are placed in a strategic hex with a Commonwealth Control Marker; "
                       f"{hex_id} is not one", p, to_hex=hex_id)
         self._spend_replacement(p, unit, cost)
+
+    def _recovered(self, p: Piece, hex_id: str, successes: int) -> bool:
+        """7.4.2, 7.4.3: a unit eliminated in this hex's combat, paid for by recovery successes."""
+        c = self._combat_at(hex_id)
+        side = self.side_of(p)
+        if c is None or p.id not in c.damaged_armor.get(side, set()) or side not in c.lost:
+            return False
+        if c.recovery.get(side, 0) < successes:
+            self.find("7.4.2", f"{p.name} came back into {hex_id} with {c.recovery.get(side, 0)} tank recovery "
+                      f"success(es); it needs {successes} ({'full' if successes == 2 else 'reduced'} strength)", p,
+                      to_hex=hex_id)
+        c.recovery[side] = max(0, c.recovery.get(side, 0) - successes)
+        return True
 
     def _spend_replacement(self, p: Piece, unit: s.Unit, cost: float) -> None:
         if (self.turn or 0) < 2:

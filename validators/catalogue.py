@@ -1,0 +1,70 @@
+"""The catalogue of the rules a log can show (sources/<game>/rules.yaml, loaded with the game).
+
+`hexforge rules GAME` prints it with what the auditor does with each rule; the audit reports
+take from it the text they print beside each finding's rule number.  The numbers are exact:
+a rule the catalogue does not hold gets no text rather than its parent's.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+
+from builder.model import schema as s
+from builder.model.game import Game
+from validators.findings import Finding
+
+STATUSES = s.RULE_STATUSES
+LABELS = {"audited": "audited", "partly": "partly", "not audited": "not audited",
+          "not checkable": "not checkable from a log"}
+
+
+def entries(game: Game) -> dict[str, s.RuleEntry]:
+    """Catalogued rules by number, in the file's order (empty when the game has no catalogue)."""
+    return {r.number: r for r in game.rules.rules} if game.rules else {}
+
+
+def rule_text(game: Game, number: str) -> str | None:
+    """The short text of a rule, for printing beside its number."""
+    r = entries(game).get(number)
+    return r.text if r else None
+
+
+def with_rule_texts(game: Game, findings: list[Finding]) -> list[Finding]:
+    """Each finding with the text of its rule (findings whose rule is not catalogued unchanged)."""
+    known = entries(game)
+    return [replace(f, rule_text=known[f.rule].text) if f.rule in known and f.rule_text is None else f
+            for f in findings]
+
+
+def counts(game: Game) -> dict[str, int]:
+    """How many catalogued rules have each status, every status listed."""
+    out = {st: 0 for st in STATUSES}
+    for r in entries(game).values():
+        out[r.status] += 1
+    return out
+
+
+def as_json(game: Game) -> str:
+    rules = [{"number": r.number, "title": r.title, "text": r.text, "status": r.status, "note": r.note,
+              "ranks": list(r.ranks), "tests": list(r.tests)} for r in entries(game).values()]
+    doc = {"game": game.slug, "title": game.info.title, "source": game.rules.source if game.rules else None,
+           "counts": counts(game), "rules": rules}
+    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+
+
+def as_text(game: Game) -> str:
+    """One block per rule: number, status and title; its text; the note; the tests."""
+    known = entries(game)
+    tally = ", ".join(f"{LABELS[st]} {n}" for st, n in counts(game).items())
+    lines = [f"{game.info.title}: {len(known)} rules a log can show ({tally})",
+             f"from {game.rules.source}" if game.rules else "", ""]
+    width = max((len(n) for n in known), default=0)
+    pad = " " * (width + 2)
+    for r in known.values():
+        ranks = f" [rank {', '.join(map(str, r.ranks))}]" if r.ranks else ""
+        lines.append(f"{r.number.ljust(width)}  {LABELS[r.status]}: {r.title}{ranks}")
+        lines.append(f"{pad}{r.text}")
+        if r.note:
+            lines.append(f"{pad}note: {r.note}")
+        lines += [f"{pad}test: {t}" for t in r.tests]
+    return "\n".join(lines) + "\n"
