@@ -95,7 +95,7 @@ def test_every_unit_slot_decodes_to_its_name_properties_and_two_faces(built, gam
         assert props == {"Kind": "unit", "UnitId": unit.id, "Side": game.side_of_unit(unit).name,
                          "Nationality": game.nationality_of_unit(unit).name, "Formation": unit.formation,
                          "UnitType": unit.type, "StrengthLevel": unit.level, "MA": str(unit.ma),
-                         "Steps": str(unit.steps)}
+                         "Steps": str(unit.steps), **({"Size": unit.size} if unit.size else {})}
         (layer,) = _by_prefix(traits, "emb2;")
         assert split(layer.fields[15], ",") == [f"unit-{unit.id}-full.png", f"unit-{unit.id}-reduced.png"]
         assert split(layer.fields[16], ",") == ["", "+ (reduced)"]
@@ -184,9 +184,12 @@ def test_the_setup_inside_the_module_decodes_to_rule_3(built, game):
                           "0412": "Commonwealth", "0511": "Commonwealth", "0904": "Commonwealth",
                           "0403": "Axis", "0604": "Axis", "0605": "Axis", "0608": "Axis", "0612": "Axis",
                           "0313": "Axis", "0413": "Axis"}
-    # every piece is in exactly one stack, at the stack's own position
+    # every piece is in exactly one stack, at the stack's own position, bound to its piece layer
     in_stacks = [i for s in stacks for i in s[3:-1]]
-    assert sorted(in_stacks) == sorted(pieces) and all(s[-1] == "@@-1" for s in stacks)
+    assert sorted(in_stacks) == sorted(pieces)
+    for s in stacks:
+        layers = {_props(pieces[i]).get("Layer") for i in s[3:-1]}
+        assert len(layers) == 1 and s[-1] == ("@@0" if layers == {"Hex status"} else "@@1")
     for s in stacks:
         for piece_id in s[3:-1]:
             assert split(pieces[piece_id][-1].state, ";")[1:3] == s[1:3]
@@ -211,3 +214,88 @@ def test_two_builds_are_byte_identical(built, tmp_path):
         twin = built[0] / "generated" / SLUG / path.name
         assert path.read_bytes() == twin.read_bytes(), path.name
     assert next(p for p in again.outputs if p.suffix == ".vmod").read_bytes() == first
+
+
+def test_hex_status_markers_lie_under_the_units_in_their_own_stack(built, game):
+    """Control markers (markers.yaml `layer`) are a Game Piece Layer below the units: never in a
+    unit stack, so a stack stays readable and dragging it leaves the marker (issue 20)."""
+    _, _, z = built
+    root = _xml(z)
+    (lpc,) = list(root.iter(V + "module.map.LayeredPieceCollection"))
+    assert lpc.get("property") == "Layer" and lpc.get("layerOrder") == "Hex status"
+    assert lpc.find(V + "module.map.LayerControl").get("layers") == "Hex status"
+    control = next(e for e in root.iter(V + "widget.PieceSlot") if e.get("entryName") == "Control")
+    assert _props(_piece(control.text)[1])["Layer"] == "Hex status"
+    unit = next(e for e in root.iter(V + "widget.PieceSlot") if "15PZ" in e.get("entryName"))
+    assert "Layer" not in _props(_piece(unit.text)[1])
+    _, pieces, stacks = _setup_pieces(z)
+    at_0608 = [s for s in stacks if game.geometry.label_at(int(s[1]), int(s[2])) == "0608"]
+    kinds = sorted(tuple(sorted({_props(pieces[i]).get("MarkerId") or "unit" for i in s[3:-1]})) for s in at_0608)
+    assert kinds == [("control",), ("unit",)]
+
+
+def test_chits_are_hidden_in_the_mug_and_from_the_opponent(built, game):
+    """5.1.2: the Mug is face down (its chits show one back) and is drawn face up; each chit
+    carries a Mask any player of its side sets, and starts masked by its owner in his pool."""
+    _, _, z = built
+    root = _xml(z)
+    (deck,) = list(root.iter(V + "module.map.DrawPile"))
+    assert deck.get("faceDown") == "Always" and deck.get("drawFaceUp") == "true"
+    _, pieces, _ = _setup_pieces(z)
+    chits = [t for t in pieces.values() if _props(t)["Kind"] == "chit"]
+    assert len(chits) == 18
+    for traits in chits:
+        (mask,) = _by_prefix(traits, "obs;")
+        assert traits[0] is mask  # outermost: it hides every trait below it
+        key, image, command, style, name, access = mask.fields[:6]
+        assert (image, name, access) == ("chit-back.png", "Activation chit", "side:") and key and command
+        assert f"images/{image}" in z.namelist()
+        assert mask.state == _props(traits)["Side"] + ";false|0"  # masked by its own side
+    units = [t for t in pieces.values() if _props(t)["Kind"] == "unit"]
+    assert not any(_by_prefix(t, "obs;") for t in units)
+
+
+def test_what_players_expect_overview_inventories_zoom_and_a_keys_page(built):
+    _, _, z = built
+    root = _xml(z)
+    (overview,) = list(root.iter(V + "module.map.GlobalMap"))
+    assert overview.get("hotkey") and 0 < float(overview.get("scale")) < 0.5
+    forces = {e.get("name"): e for e in root.iter(V + "module.Inventory")}
+    assert {"Axis forces", "Commonwealth forces"} <= set(forces)
+    assert 'Side=="Axis"' in forces["Axis forces"].get("include")
+    assert all(e.get("text") for e in forces.values())  # a button label, not element text
+    zoom = next(root.iter(V + "module.map.Zoomer"))
+    levels = [float(x) for x in zoom.get("zoomLevels").split(",")]
+    assert min(levels) >= 0.7  # 10 px hex ids stay 7 px or more
+    assert sorted(levels, reverse=True)[int(zoom.get("zoomStart")) - 1] == 1.0
+    assert not list(root.iter(V + "module.map.LOS_Thread"))  # Bravery has no ranges
+    page = z.read("help/keys.html").decode()
+    assert "Keys and mouse" in [e.get("title") for e in root.iter(V + "module.documentation.HelpFile")]
+    for needle in ("Ctrl+Shift+O", "Ctrl+Shift+C", "Ctrl+F", "Ctrl+H", "Ctrl+Shift+H", "Axis forces"):
+        assert needle in page, needle
+
+
+def test_no_key_does_two_things(built, wdf_module):
+    """Every toolbar key and piece menu key of both modules is distinct and on the keys page."""
+    from builder.vassal.keys import key_name, piece_keys, toolbar_keys
+    _, _, z = built
+    with zipfile.ZipFile(wdf_module[1]) as wz:
+        modules = [z, wz]
+        for m in modules:
+            root = _xml(m)
+            keys = toolbar_keys(root) + piece_keys(root)
+            strokes = [k for k, _ in keys]
+            assert len(strokes) == len(set(strokes)), sorted(strokes)
+            page = m.read("help/keys.html").decode()
+            assert all(key_name(k) in page for k in strokes)
+        wroot = _xml(wz)
+        (los,) = list(wroot.iter(V + "module.map.LOS_Thread"))  # leader ranges (13.5)
+        assert los.get("drawRange") == "true" and los.get("snapStart") == "true"
+        depot = next(e for e in wroot.iter(V + "widget.PieceSlot") if e.get("entryName") == "Axis Depot")
+        assert _props(_piece(depot.text)[1])["Layer"] == "Hex status"
+
+
+def test_hovering_a_stack_shows_the_markers_under_it(built):
+    _, _, z = built
+    (cdv,) = list(_xml(z).iter(V + "module.map.CounterDetailViewer"))
+    assert cdv.get("display") == "from all layers"

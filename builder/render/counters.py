@@ -12,9 +12,10 @@ from PIL import Image, ImageDraw
 
 from builder.model import schema as s
 from builder.model.game import ChitSpec, Game
-from builder.render.fonts import fit, font
+from builder.render.fonts import draw_text, fit, font, mark
 
 SS = 4  # supersampling factor
+REDUCED_BAND = "#f7f3e8"
 
 
 @dataclass(frozen=True)
@@ -40,16 +41,26 @@ def _canvas(px: int, colour: str) -> tuple[Image.Image, ImageDraw.ImageDraw, int
     n = px * SS
     img = Image.new("RGB", (n, n), colour)
     d = ImageDraw.Draw(img)
-    d.rectangle([0, 0, n - 1, n - 1], outline="#202020", width=max(1, n // 64))
+    d.rectangle([0, 0, n - 1, n - 1], outline="#202020", width=_border(n))
     return img, d, n
+
+
+def _border(n: int) -> int:
+    return max(1, n // 64)
+
+
+def _inside(n: int) -> tuple[float, float, float, float]:
+    """The face inside its black edge: no text may touch the edge or the cut line."""
+    b = _border(n)
+    return (b, b, n - b, n - b)
 
 
 def _finish(img: Image.Image, px: int) -> Image.Image:
     return img.reduce(SS) if img.width == px * SS else img.resize((px, px), Image.LANCZOS)
 
 
-def _centred(d: ImageDraw.ImageDraw, xy, text: str, f, fill: str) -> None:
-    d.text(xy, text, font=f, fill=fill, anchor="mm")
+def _centred(d: ImageDraw.ImageDraw, xy, text: str, f, fill: str, box) -> None:
+    draw_text(d, xy, text, f, fill, box, scale=SS)
 
 
 def _unit_symbol(d: ImageDraw.ImageDraw, box, kind: str, ink: str, width: int) -> None:
@@ -78,43 +89,93 @@ def _unit_symbol(d: ImageDraw.ImageDraw, box, kind: str, ink: str, width: int) -
         d.line([x0 + w * 0.25, y1 - h * 0.2, x0 + w / 2, y0 + h * 0.2, x1 - w * 0.25, y1 - h * 0.2], fill=ink, width=width)
     if kind == "anti-tank":
         d.line([x0, y1, x0 + w / 2, y0, x1, y1], fill=ink, width=width)
+    if kind == "air":  # wings and fuselage of an aircraft
+        d.line([x0 + w * 0.15, y0 + h * 0.5, x1 - w * 0.15, y0 + h * 0.5], fill=ink, width=width)
+        d.line([x0 + w / 2, y0 + h * 0.2, x0 + w / 2, y1 - h * 0.2], fill=ink, width=width)
     if kind == "headquarters":
-        d.line([x0 + w * 0.1, y0, x0 + w * 0.1, y1 + h * 0.5], fill=ink, width=width)
+        d.line([x0 + w * 0.1, y0, x0 + w * 0.1, y1 + h * 0.15], fill=ink, width=width)  # the staff stops above the name
+
+
+def _face_template(game: Game, unit: s.Unit, reduced: bool) -> s.FaceValues:
+    faces = game.unit_types[unit.type].faces or game.units_file.faces
+    return faces.reduced if reduced else faces.full
 
 
 def face_values(game: Game, unit: s.Unit, reduced: bool) -> tuple[str, str]:
     """The two corner values a face prints, from the game's face templates."""
-    f = game.units_file.faces.reduced if reduced else game.units_file.faces.full
+    f = _face_template(game, unit, reduced)
     fields = unit.model_dump()
     return f.left.format(**fields), f.right.format(**fields)
 
 
+def face_extras(game: Game, unit: s.Unit, reduced: bool) -> tuple[str, str, str]:
+    """Bottom centre and the top corners: empty unless the game's templates fill them."""
+    f = _face_template(game, unit, reduced)
+    fields = unit.model_dump()
+    return f.centre.format(**fields), f.top_left.format(**fields), f.top_right.format(**fields)
+
+
+def reduced_band(n: int, has_size: bool) -> tuple[float, float, float, float]:
+    """The light band across a reduced face, behind the unit symbol and clear of every text."""
+    top = _symbol_top(has_size)
+    b = _border(n)
+    return (b, n * (top - 0.015), n - b, n * (top + SYMBOL_H + 0.015))
+
+
+def _symbol_top(has_size: bool) -> float:
+    return 0.35 if has_size else 0.30
+
+
+SYMBOL_H = 0.24  # of the counter's edge; the symbol is 0.40 wide
+
+
 def draw_unit(game: Game, unit: s.Unit, reduced: bool, px: int) -> Image.Image:
-    """A unit face: division stripe, size, symbol, name and the two values; reduced gets the diagonal stripe."""
+    """A unit face, top to bottom: division stripe, size, symbol, name, the two values.
+
+    A reduced face carries a light band across the counter behind the symbol, the way
+    published step-loss counters do; it runs between the size mark and the name, so it
+    never crosses a letter.
+    """
     formation = game.formations[unit.formation]
     nat = game.nationality_of_unit(unit)
     img, d, n = _canvas(px, nat.colour)
+    inside = _inside(n)
     ink = nat.text
-    stripe_h = int(n * 0.24)
-    d.rectangle([n * 0.03, n * 0.03, n * 0.97, stripe_h], fill=formation.stripe)
+    stripe = (n * 0.03, n * 0.03, n * 0.97, int(n * 0.24))
+    d.rectangle(stripe, fill=formation.stripe)
+    centre, corner_l, corner_r = face_extras(game, unit, reduced)
     if formation.division:  # units outside a division print no parent division (WDF 10.51)
         label = formation.id
-        _centred(d, (n / 2, n * 0.03 + (stripe_h - n * 0.03) / 2), label,
-                 fit(label, "bold", int(n * 0.19), n * 0.88), _ink_on(formation.stripe))
+        _centred(d, (n / 2, (stripe[1] + stripe[3]) / 2), label,
+                 fit(label, "bold", int(n * 0.19), n * (0.56 if corner_l or corner_r else 0.88)),
+                 _ink_on(formation.stripe), stripe)
+    for text, x in ((corner_l, n * 0.12), (corner_r, n * 0.88)):  # Tobrouk 41-42: weapon letter, steps
+        if text:
+            _centred(d, (x, (stripe[1] + stripe[3]) / 2), text, fit(text, "bold", int(n * 0.15), n * 0.18),
+                     _ink_on(formation.stripe), stripe)
+    top = _symbol_top(bool(unit.size))
+    symbol_ink = ink
     if reduced:
-        band = n * 0.16
-        d.polygon([(0, n - band), (n - band, 0), (n, 0), (n, band), (band, n), (0, n)], fill="#f7f3e8")
-    top = 0.31
+        band = reduced_band(n, bool(unit.size))
+        d.rectangle(band, fill=REDUCED_BAND)
+        mark("band", band, scale=SS)
+        symbol_ink = "#202020"
     if unit.size:
-        _centred(d, (n / 2, n * 0.305), unit.size, font("bold", int(n * 0.10)), ink)
-        top = 0.36
-    sym = (n * 0.30, n * top, n * 0.70, n * (top + 0.26))
-    _unit_symbol(d, sym, game.unit_types[unit.type].symbol, ink, max(2, n // 40))
-    _centred(d, (n / 2, n * (top + 0.365)), unit.short, fit(unit.short, "semibold", int(n * 0.15), n * 0.9), ink)
+        _centred(d, (n / 2, n * 0.29), unit.size, font("bold", int(n * 0.11)), ink,
+                 (inside[0], stripe[3], inside[2], n * (top - 0.015)))
+    sym = (n * 0.30, n * top, n * 0.70, n * (top + SYMBOL_H))
+    _unit_symbol(d, sym, game.unit_types[unit.type].symbol, symbol_ink, max(2, n // 40))
+    name_y = n * (top + SYMBOL_H + 0.085)
+    _centred(d, (n / 2, name_y), unit.short, fit(unit.short, "semibold", int(n * 0.14), n * 0.9), ink,
+             (inside[0], n * (top + SYMBOL_H + 0.015), inside[2], n * 0.78))
     left, right = face_values(game, unit, reduced)
     big = font("bold", int(n * 0.25))
-    d.text((n * 0.10, n * 0.95), left, font=big, fill=ink, anchor="ls")
-    d.text((n * 0.90, n * 0.95), right, font=big, fill=ink, anchor="rs")
+    draw_text(d, (n * 0.10, n * 0.95), left, big, ink, inside, scale=SS, anchor="ls")
+    draw_text(d, (n * 0.90, n * 0.95), right, big, ink, inside, scale=SS, anchor="rs")
+    if centre:  # Tobrouk 41-42: morale in a black circle between the two strengths (1.31g)
+        r = n * 0.12
+        d.ellipse([n / 2 - r, n * 0.86 - r, n / 2 + r, n * 0.86 + r], fill="#1c1c1c")
+        _centred(d, (n / 2, n * 0.86), centre, fit(centre, "bold", int(n * 0.17), r * 1.8), "#ffffff", inside)
     return _finish(img, px)
 
 
@@ -123,17 +184,20 @@ def draw_leader(game: Game, leader: s.Leader, face: int, px: int) -> Image.Image
     nat = game.nationalities[leader.nationality]
     lf = leader.faces[face - 1]
     img, d, n = _canvas(px, nat.colour)
+    inside = _inside(n)
     ink = nat.text
-    d.rectangle([n * 0.03, n * 0.03, n * 0.97, n * 0.26], fill="#1c1c1c")
-    _centred(d, (n / 2, n * 0.145), lf.name, fit(lf.name, "bold", int(n * 0.17), n * 0.9), "#ffffff")
+    plate = (n * 0.03, n * 0.03, n * 0.97, n * 0.26)
+    d.rectangle(plate, fill="#1c1c1c")
+    _centred(d, (n / 2, n * 0.145), lf.name, fit(lf.name, "bold", int(n * 0.17), n * 0.9), "#ffffff", plate)
     cx, cy, r = n / 2, n * 0.50, n * 0.16
     pts = [(cx + (r if i % 2 == 0 else r * 0.42) * math.sin(i * math.pi / 5),
             cy - (r if i % 2 == 0 else r * 0.42) * math.cos(i * math.pi / 5)) for i in range(10)]
     d.polygon(pts, fill=ink)
     if face == 2:
-        _centred(d, (n / 2, n * 0.735), "SECONDARY", fit("SECONDARY", "semibold", int(n * 0.11), n * 0.9), ink)
+        _centred(d, (n / 2, n * 0.735), "SECONDARY", fit("SECONDARY", "semibold", int(n * 0.11), n * 0.9), ink,
+                 inside)
     values = f"{lf.attack}-{lf.defence}-{lf.range}"
-    _centred(d, (n / 2, n * 0.88), values, fit(values, "bold", int(n * 0.22), n * 0.9), ink)
+    _centred(d, (n / 2, n * 0.88), values, fit(values, "bold", int(n * 0.22), n * 0.9), ink, inside)
     return _finish(img, px)
 
 
@@ -147,17 +211,22 @@ def draw_marker(marker: s.Marker, face: int, px: int) -> Image.Image:
     step = fnt.size * 1.05
     top = n / 2 - step * (len(lines) - 1) / 2
     for i, w in enumerate(lines):
-        _centred(d, (n / 2, top + i * step), w, fnt, f.text_colour)
+        _centred(d, (n / 2, top + i * step), w, fnt, f.text_colour, _inside(n))
     return _finish(img, px)
 
 
 def draw_chit(game: Game, chit: ChitSpec, px: int) -> Image.Image:
     nat = game.nationalities[chit.nationality]
     img, d, n = _canvas(px, nat.colour)
-    d.rectangle([n * 0.03, n * 0.32, n * 0.97, n * 0.68], fill=chit.stripe)
-    _centred(d, (n / 2, n / 2), chit.text, fit(chit.text, "black", int(n * 0.30), n * 0.86), _ink_on(chit.stripe))
-    _centred(d, (n / 2, n * 0.18), "ACTIVATION", fit("ACTIVATION", "semibold", int(n * 0.13), n * 0.86), nat.text)
-    _centred(d, (n / 2, n * 0.84), nat.name.upper(), fit(nat.name.upper(), "semibold", int(n * 0.13), n * 0.86), nat.text)
+    inside = _inside(n)
+    band = (n * 0.03, n * 0.32, n * 0.97, n * 0.68)
+    d.rectangle(band, fill=chit.stripe)
+    _centred(d, (n / 2, n / 2), chit.text, fit(chit.text, "black", int(n * 0.30), n * 0.86), _ink_on(chit.stripe),
+             band)
+    _centred(d, (n / 2, n * 0.18), "ACTIVATION", fit("ACTIVATION", "semibold", int(n * 0.13), n * 0.86), nat.text,
+             (inside[0], inside[1], inside[2], band[1]))
+    _centred(d, (n / 2, n * 0.84), nat.name.upper(), fit(nat.name.upper(), "semibold", int(n * 0.13), n * 0.86),
+             nat.text, (inside[0], band[3], inside[2], inside[3]))
     return _finish(img, px)
 
 

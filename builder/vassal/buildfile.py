@@ -11,11 +11,19 @@ from lxml import etree
 
 from builder.model.game import Game
 from builder.vassal import pieces as p
-from builder.vassal.counters import CounterDef, counter_defs, prototypes
+from builder.vassal.counters import LAYER_PROPERTY, CounterDef, counter_defs, layer_order, prototypes
 
 VASSAL_VERSION = "3.7.0"  # oldest 3.7: every 3.7.x opens it without a "newer version" warning
 MAP_ID = "Main Map"
 V = "VASSAL.build."
+# Toolbar keys (code,modifiers; 195 = Ctrl+Shift): none may equal a piece key (module help lists them)
+PALETTE_KEY, OVERVIEW_KEY, LOS_KEY, LAYER_KEY = "67,195", "79,195", "76,195", "72,195"
+NEXT_TURN_KEY, PREV_TURN_KEY = "39,130", "37,130"  # Ctrl+Right, Ctrl+Left
+SIDE_INVENTORY_KEYS = ("49,195", "50,195", "51,195", "52,195")  # Ctrl+Shift+1, 2...
+# The map image prints hex ids at 10 px: below 0.7 they blur, so the levels start there and
+# the overview window (GlobalMap) gives the whole board instead.
+ZOOM_LEVELS = "0.7,0.85,1.0,1.25,1.6,2.0"
+ZOOM_START = "4"  # 1-based from the most zoomed in: 1.0
 
 
 @dataclass(frozen=True)
@@ -34,13 +42,16 @@ def plan(game: Game, help_files, setups) -> ModulePlan:
     return ModulePlan(game, defs, {d.key: str(i + 1) for i, d in enumerate(defs)}, help_files, setups)
 
 
-def _el(parent, cls: str, text: str | None = None, **attrs):
+def _el(parent, cls: str, body: str | None = None, /, **attrs):
+    """A child element; `body` is its text (PieceSlot, PrototypeDefinition), keywords its attributes
+    (`text=` is the button-text attribute of toolbar items; `global_` writes `global`)."""
     e = etree.SubElement(parent, cls if cls.startswith("VASSAL.") else V + cls)
+    attrs = {k.rstrip("_"): v for k, v in attrs.items()}
     for k in sorted(attrs):
         v = attrs[k]
         e.set(k, "true" if v is True else "false" if v is False else str(v))
-    if text is not None:
-        e.text = text
+    if body is not None:
+        e.text = body
     return e
 
 
@@ -81,15 +92,30 @@ def build_xml(pl: ModulePlan) -> bytes:
             prompt=dice.dice is None, propertyGate="", reportFormat="** $name$ = $result$ *** &lt;$PlayerName$&gt;",
             reportTotal=False, sortDice=False, text=dice.name, tooltip=dice.tooltip or dice.name)
     _turns(root, g)
-    _el(root, "module.Inventory", centerOnPiece=True, drawPieces=True, foldersOnly=False, forwardKeystroke=True,
-        groupBy="Side,Formation", hotkey="", icon="", include="", leafFormat="$PieceName$ ($LocationName$)",
-        name="Order of Battle", nonLeafFormat="$PropertyValue$", pieceZoom="0.33", showMenu=True, sides="",
-        sortFormat="$PieceName$", sortPieces=True, sorting="alpha", text="OOB", tooltip="Units by side and division")
+    _inventory(root, groupBy="Side,Formation", hotkey="", include="", leafFormat="$PieceName$ ($LocationName$)",
+               name="Order of Battle", text="OOB", tooltip="Units by side and division")
+    for side, key in zip(g.info.sides, SIDE_INVENTORY_KEYS):
+        # units and leaders only: a side's chits may be masked (5.1.2) and markers have no side
+        _inventory(root, groupBy="Formation,LocationName", hotkey=key, leafFormat="$PieceName$",
+                   include=f'{{Side=="{side.name}" && (Kind=="unit" || Kind=="leader")}}',
+                   name=f"{side.name} forces", text=f"{side.name} forces",
+                   tooltip=f"The {side.name} units and leaders, by formation and location")
     _el(root, "module.NotesWindow", buttonText="Notes", hotkey="", icon="/images/notes.gif", tooltip="Notes")
     for name, path in pl.setups:
         _el(root, "module.PredefinedSetup", file=path, isMenu=False, name=name, useFile=True)
     etree.indent(root, space="    ")
     return etree.tostring(root, xml_declaration=True, encoding="UTF-8", standalone=False) + b"\n"
+
+
+def _inventory(root, **attrs) -> None:
+    """A Game Piece Inventory with every attribute `Inventory.getAttributeNames` lists."""
+    _el(root, "module.Inventory", **({"canDisable": False, "centerOnPiece": True, "disabledIcon": "", "drawPieces": True,
+                                      "foldersOnly": False, "forwardKeystroke": True, "hideWhenDisabled": False,
+                                      "icon": "", "launchFunction": "functionHide", "nonLeafFormat": "$PropertyValue$",
+                                      "pieceZoom": "0.33", "pieceZoom2": "0.5", "pieceZoom3": "1.0",
+                                      "propertyGate": "", "refreshHotkey": "", "showMenu": True, "sides": "",
+                                      "sortFormat": "$PieceName$", "sortPieces": True, "sorting": "alpha",
+                                      "zoomOn": False} | attrs))
 
 
 def _map(root, pl: ModulePlan) -> None:
@@ -124,19 +150,41 @@ def _map(root, pl: ModulePlan) -> None:
         visible=False)
     _el(m, "module.map.StackMetrics", bottom="40,0", disabled=False, down="37,0", exSepX="6", exSepY="18",
         top="38,0", unexSepX="3", unexSepY="5", up="39,0")
+    layers = layer_order(g)
+    if layers:  # hex-status markers under the units, never in their stacks (markers.yaml `layer`)
+        lpc = _el(m, "module.map.LayeredPieceCollection", description="Hex status markers under the units",
+                  layerOrder=",".join(x.replace(",", "\\,") for x in layers), property=LAYER_PROPERTY)
+        _el(lpc, "module.map.LayerControl", canDisable=False, command="Switch Layer between Active and Inactive",
+            description="", disabledIcon="", hideWhenDisabled=False, hotkey=LAYER_KEY, icon="",
+            layers=",".join(x.replace(",", "\\,") for x in layers), propertyGate="", skip=False,
+            text="Hex markers", tooltip=f"Show or hide the markers under the units ({', '.join(layers)})")
     for helper in ("ForwardToKeyBuffer", "Scroller", "ForwardToChatter", "MenuDisplayer", "MapCenterer",
                    "StackExpander", "PieceMover", "KeyBufferer"):
         _el(m, f"module.map.{helper}")
     _el(m, "module.map.ImageSaver", buttonText="", hotkey="", icon="/images/camera.gif", tooltip="Save map as PNG image")
-    _el(m, "module.map.CounterDetailViewer", delay="700", display="from top-most layer only", hotkey="",
+    # all layers: hovering over a stack also shows the hex-status marker its units hide
+    _el(m, "module.map.CounterDetailViewer", delay="700", display="from all layers", hotkey="",
         minDisplayPieces="2", showgraph=True, showtext=True, version="3", zoomlevel="1.0")
-    _el(m, "module.map.Zoomer", zoomLevels="0.5,0.75,1.0,1.25,1.6,2.0", zoomStart="4")
+    _el(m, "module.map.Zoomer", inButtonText="", inIconName="/images/zoomIn.gif", inTooltip="Zoom in",
+        outButtonText="", outIconName="/images/zoomOut.gif", outTooltip="Zoom out", pickButtonText="",
+        pickIconName="/images/zoom.png", pickTooltip="Select Zoom", zoomInKey="", zoomLevels=ZOOM_LEVELS,
+        zoomOutKey="", zoomPickKey="", zoomStart=ZOOM_START)
+    w, h = g.map.board.width, g.map.board.height
+    _el(m, "module.map.GlobalMap", buttonText="", color="255,0,0", hotkey=OVERVIEW_KEY, icon="/images/overview.gif",
+        scale=repr(round(320 / max(w, h), 4)), tooltip="Show/Hide overview window")
+    if any(f.range for ld in g.units_file.leaders for f in ld.faces):  # ranges in hexes: a thread counts them
+        _el(m, "module.map.LOS_Thread", canDisable=False, disabledIcon="", drawRange=True, global_="Always",
+            hideCounters=False, hideOpacity="0", hideWhenDisabled=False, hotkey=LOS_KEY, iconName="/images/thread.gif",
+            label="Range", losThickness="2", persistence="Ctrl-Click & Drag", persistentIconName="/images/thread.gif",
+            propertyGate="", rangeBg="0,0,0", rangeFg="255,255,255", report="* Range $FromLocation$ - $ToLocation$: $Range$ *", round="Nearest whole number", scale="0",
+            snapEnd=True, snapStart=True, threadColor="255,0,0", threadName="Range",
+            tooltip="Range thread: counts hexes (leader ranges)")
     _el(m, "module.map.HighlightLastMoved", color="255,0,0", enabled=True, thickness="2")
     _el(m, "module.properties.GlobalProperties")
     for deck in g.map.decks:
         (x, y), (w, h) = deck.origin, deck.box
         _el(m, "module.map.DrawPile", allowMultiple=False, allowSelect=False, canSave=False, color="0,0,0",
-            draw=True, drawFaceUp=False, expressionCounting=False, faceDown="Never", height=str(h - 16),
+            draw=True, drawFaceUp=True, expressionCounting=False, faceDown="Always", height=str(h - 16),
             hotkeyOnEmpty=False, maxStack="10", name=deck.name, owningBoard=g.map.board.name,
             reshufflable=False, reversible=False, shuffle="Always" if deck.shuffle else "Never",
             width=str(w - 16), x=str(x + w // 2), y=str(y + h // 2))
@@ -144,7 +192,7 @@ def _map(root, pl: ModulePlan) -> None:
 
 def _palette(root, pl: ModulePlan) -> None:
     size = pl.game.info.counter.pixels
-    win = _el(root, "module.PieceWindow", defaultWidth="0", hidden=False, hotkey="67,195", icon="/images/counter.gif",
+    win = _el(root, "module.PieceWindow", defaultWidth="0", hidden=False, hotkey=PALETTE_KEY, icon="/images/counter.gif",
               name="Counters", scale="1.0", text="Counters", tooltip="Show the counters")
     tabs = _el(win, "widget.TabWidget", entryName="Counters")
     lists: dict[str, object] = {}
@@ -163,7 +211,7 @@ def _palette(root, pl: ModulePlan) -> None:
 
 def _turns(root, g: Game) -> None:
     t = _el(root, "module.turn.TurnTracker", buttonText="Turn", hotkey="", icon="", length="-1",
-            lengthStyle="Maximum", name="Turn", nexthotkey="39,130", prevhotkey="37,130",
+            lengthStyle="Maximum", name="Turn", nexthotkey=NEXT_TURN_KEY, prevhotkey=PREV_TURN_KEY,
             reportFormat="* &lt;$PlayerId$&gt; Turn Updated from $oldTurn$ to $newTurn$",
             turnFormat="Turn $level1$: $level2$")
     level = _el(t, "module.turn.CounterTurnLevel", incr="1", loop=False, loopLimit="-1", name="Turn",

@@ -17,6 +17,10 @@ from builder.vassal.pieces import Trait
 from builder.vassal.sequence import split
 
 MOVE_REPORT = "$location$: $oldPieceName$ becomes $newPieceName$ *"
+LAYER_PROPERTY = "Layer"  # the Marker-trait property that puts a piece in a Game Piece Layer
+CHIT_BACK = "chit-back.png"  # one back for every chit: the mug must not tell whose chits are in it (5.1.2)
+CHIT_MASK = "Activation chit"  # a masked chit's name, in the log's move reports too
+MASK_KEY = "72,130"  # Ctrl+H: hide a chit from the opponent, or show it again
 
 
 @dataclass(frozen=True)
@@ -62,8 +66,14 @@ def prototypes(game: Game) -> dict[str, list[Trait]]:
             p.placeholder_piece(),
         ]
     out["Marker"] = [p.report([p.FLIP_KEY], MOVE_REPORT, "Report flips"), p.placeholder_piece()]
-    out["Chit"] = [p.placeholder_piece()]
+    out["Chit"] = [p.mask(CHIT_BACK, CHIT_MASK, MASK_KEY), p.placeholder_piece()]
     return out
+
+
+def layer_order(game: Game) -> list[str]:
+    """The Game Piece Layers under the units, bottom first (markers.yaml `layer`); units, leaders,
+    chits and the other markers stay in VASSAL's default top layer."""
+    return list(dict.fromkeys(m.layer for m in game.markers_file.markers if m.layer))
 
 
 def expand(traits: list[Trait], protos: dict[str, list[Trait]]) -> list[Trait]:
@@ -85,6 +95,17 @@ def unit_name(game: Game, unit: s.Unit) -> str:
     return f"{unit.name} ({unit.formation})"
 
 
+def _tobrouk_values(unit: s.Unit) -> dict[str, object]:
+    """The counter values Tobrouk 41-42 prints (1.31-1.32); None for games that have none."""
+    flags = {"Armoured": unit.armoured, "Fragile": unit.fragile, "FragileReduced": unit.fragile_reduced,
+             "SurrendersReduced": unit.surrenders_reduced}
+    return {"AP": unit.ap, "APReduced": unit.ap_reduced, "AT": unit.at, "ATReduced": unit.at_reduced,
+            "Morale": unit.morale, "MoraleReduced": unit.morale_reduced, "Weapon": unit.weapon, "Mode": unit.mode,
+            "Strength": unit.strength, "ReplacedBy": unit.replaced_by, "HQ": unit.hq, "Range": unit.range,
+            "RangeReduced": unit.range_reduced, "CounterSet": unit.counter_set,
+            **{k: "true" for k, v in flags.items() if v}}
+
+
 def counter_defs(game: Game) -> list[CounterDef]:
     """Every counter kind, grouped for the palette: by side and formation, then markers."""
     faces = _faces(game)
@@ -94,6 +115,7 @@ def counter_defs(game: Game) -> list[CounterDef]:
         props = {"Kind": "unit", "UnitId": unit.id, "Side": side.name, "Nationality": nat.name,
                  "Formation": unit.formation, "UnitType": unit.type, "MA": str(unit.ma)}
         extra = {"StrengthLevel": unit.level, "Size": unit.size, "CS": unit.cs, "CSReduced": unit.cs_reduced}
+        extra.update(_tobrouk_values(unit))
         props.update({k: str(v) for k, v in extra.items() if v is not None})
         props["Steps"] = str(unit.steps)
         full = faces[("unit", unit.id, 1)]
@@ -117,6 +139,8 @@ def counter_defs(game: Game) -> list[CounterDef]:
     for m in game.markers_file.markers:
         images = [faces[("marker", m.id, i)] for i in range(1, len(m.faces) + 1)]
         props = {"Kind": "marker", "MarkerId": m.id}
+        if m.layer:
+            props[LAYER_PROPERTY] = m.layer
         traits: tuple[Trait, ...] = (p.prototype("Marker"), p.properties(props), p.basic_piece(images[0], m.name))
         if len(images) == 2:
             names = tuple(f"+ ({game.sides[f.side].name})" if f.side else "" for f in m.faces)

@@ -13,6 +13,8 @@ from builder.render.fonts import font
 from builder.render.mapimage import render_map
 from builder.vassal.archive import zip_bytes_entries
 from builder.vassal.buildfile import VASSAL_VERSION, build_xml, plan
+from builder.vassal.counters import CHIT_BACK
+from builder.vassal.keys import KEYS_PAGE, keys_page
 from builder.vassal.pieces import MOVED_IMAGE
 from builder.vassal.savefile import moduledata_xml, obfuscate, savedata_xml
 from builder.vassal.setup import setup_save
@@ -47,6 +49,17 @@ def _about(game: Game) -> bytes:
     d.text((240, 140), game.info.description.split(".")[0], font=font("semibold", 16), fill="#1d3047", anchor="mm")
     d.text((240, 220), f"module {game.info.version} - built by hexforge", font=font("regular", 14), fill="#5a4a30", anchor="mm")
     return png(img)
+
+
+def chit_back(px: int) -> Image.Image:
+    """The one back every chit shows in the mug and to the opponent (5.1.2): no side, no colour."""
+    ss = 4
+    img = Image.new("RGB", (px * ss, px * ss), "#cfc6b4")
+    d = ImageDraw.Draw(img)
+    d.rectangle([0, 0, px * ss - 1, px * ss - 1], outline="#3b3428", width=2 * ss)
+    d.rectangle([5 * ss, 5 * ss, px * ss - 5 * ss, px * ss - 5 * ss], outline="#8a7f6a", width=ss)
+    d.text((px * ss / 2, px * ss / 2), "?", font=font("black", int(px * ss * 0.55)), fill="#3b3428", anchor="mm")
+    return img.resize((px, px), Image.LANCZOS)
 
 
 def _html(title: str, body: str) -> bytes:
@@ -109,11 +122,14 @@ def build_vmod(game: Game, step: Callable[[str], None] = lambda _: None) -> tupl
     board_png = map_png(game)
     images = [("images/map.png", board_png), ("images/about.png", _about(game)),
               (f"images/{MOVED_IMAGE}", png(draw_moved_flag()))] + images
+    if game.chits:
+        images.append((f"images/{CHIT_BACK}", png(chit_back(px))))
     help_files = [(c.name, f"help/{c.table}.html") for c in game.info.charts]
     help_pages = [(f"help/{c.table}.html", _table_page(game, c.table)) for c in game.info.charts]
     if "sequence" in game.tables:
         help_files.append(("Sequence of Play", "help/sequence.html"))
         help_pages.append(("help/sequence.html", _table_page(game, "sequence")))
+    help_files.append(("Keys and mouse", KEYS_PAGE))
     help_files.append(("Reconstructed data", "help/reconstructed.html"))
     help_pages.append(("help/reconstructed.html", _provenance_page(game)))
     setups = [(sc.name, f"{sid}.vsav") for sid, sc in game.scenarios.items()]
@@ -127,5 +143,7 @@ def build_vmod(game: Game, step: Callable[[str], None] = lambda _: None) -> tupl
                    ("moduledata", meta)]
         saves.append((f"{sid}.vsav", zip_bytes_entries(entries)))
     step("build file")
-    entries = [("moduledata", meta), ("buildFile.xml", build_xml(pl))] + images + help_pages + saves
+    xml = build_xml(pl)
+    help_pages.append((KEYS_PAGE, _html("Keys and mouse", keys_page(xml))))
+    entries = [("moduledata", meta), ("buildFile.xml", xml)] + images + help_pages + saves
     return zip_bytes_entries(entries), board_png

@@ -111,6 +111,22 @@ def restricted(sides: list[str]) -> Trait:
     return Trait("restrict;" + join([join(sides, ","), False, True, ""], ";"), "")
 
 
+def mask(image: str, mask_name: str, key: str, menu: str = "Hide from opponent") -> Trait:
+    """A Mask (`obs;`, Obscurable.myGetType) any player of the owning side may set or lift.
+
+    Access `side:` makes the owner a side name, not a player's password, so a set-up can start
+    the piece masked (state `<side>;false|0`: GlobalOptions nonOwnerUnmaskable=Never writes the
+    options `false|0`).  Display `I` (inset): the owner sees the face with the mask in a corner.
+    """
+    return Trait("obs;" + join([key, image, menu, "I", mask_name, "side:", "Peek", "Hidden from the opponent",
+                                False, "", ""], ";"), "null;")
+
+
+def masked_state(side: str) -> str:
+    """The Mask state of a piece masked by a side (Obscurable.myGetState)."""
+    return join([side, "false|0"], ";")
+
+
 MOVED_IMAGE = "moved.png"
 
 

@@ -33,8 +33,9 @@ def command_tree(head: str, subs: list) -> str:
     return join([head] + [command_tree(s[0], s[1]) if isinstance(s, tuple) else s for s in subs], ESC)
 
 
-def stack_command(stack_id: str, map_id: str, x: int, y: int, piece_ids: list[str]) -> str:
-    return "+/" + join([stack_id, "stack", join([map_id, x, y, *piece_ids, "@@-1"], ";")], "/")
+def stack_command(stack_id: str, map_id: str, x: int, y: int, piece_ids: list[str], layer: int = -1) -> str:
+    """AddPiece of a Stack; `layer` is the Game Piece Layer index it is bound to (`@@`, -1: unset)."""
+    return "+/" + join([stack_id, "stack", join([map_id, x, y, *piece_ids, f"@@{layer}"], ";")], "/")
 
 
 def board_picker_command(map_id: str, board: str) -> str:

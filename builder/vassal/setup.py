@@ -2,13 +2,19 @@
 
 Rule 3 of Bravery in the Sand: all units of a division in its hex, control markers in the
 strategic hexes, the turn marker on turn 1, each player's chits in his pool.
+
+Pieces are stacked as the engine stacks them: one Stack per point and Game Piece Layer, so a
+hex-status marker (markers.yaml `layer`) lies in its own Stack under the units' Stack, never in
+it; each Stack carries its layer (`@@n`) as a Stack the engine made would.  Chits set out in
+their owner's pool start masked by that side (5.1.2: the opponent never learns which chits go
+into the mug).
 """
 from __future__ import annotations
 
 from builder.model import schema as s
 from builder.vassal import pieces as p
 from builder.vassal.buildfile import MAP_ID, ModulePlan
-from builder.vassal.counters import expand, prototypes
+from builder.vassal.counters import expand, layer_order, prototypes
 from builder.vassal.savefile import board_picker_command, save_text, stack_command
 
 FIRST_ID = 1700000000000  # piece ids look like VASSAL's (13-digit) and never depend on the clock
@@ -35,11 +41,20 @@ def _point(g, item) -> tuple[int, int]:
     return g.geometry.centre(item.hex) if item.hex else g.track_box_centre(item.track, item.box)
 
 
+def layer_index(pl: ModulePlan, key: str) -> int:
+    """The Game Piece Layer a counter lies in (LayeredPieceCollection.visitDefault): its layer's
+    place in the order, else the top layer; without layers, the top of DefaultPieceCollection (1)."""
+    order = layer_order(pl.game)
+    layer = next((m.layer for m in pl.game.markers_file.markers if m.id == key), None)
+    return order.index(layer) if layer in order else (len(order) if order else 1)
+
+
 def setup_save(pl: ModulePlan, sc: s.ScenarioFile) -> str:
     """The savedGame text of a scenario."""
     defs = {d.key: d for d in pl.defs}
     protos = prototypes(pl.game)
-    stacks: dict[tuple[int, int], list[str]] = {}
+    chit_side = {c.id: pl.game.sides[pl.game.nationalities[c.nationality].side].name for c in pl.game.chits}
+    stacks: dict[tuple[int, int, int], list[str]] = {}
     commands: list[str] = []
     next_id = FIRST_ID
     for key, level, (x, y) in placements(pl, sc):
@@ -47,9 +62,11 @@ def setup_save(pl: ModulePlan, sc: s.ScenarioFile) -> str:
         next_id += 1
         d = defs[key]
         traits = expand(d.with_gpid(pl.gpids[key], (MAP_ID, x, y), level), protos)
+        if key in chit_side and sc.chits_to_owner:
+            traits = [p.Trait(t.type, p.masked_state(chit_side[key])) if t.prefix == "obs;" else t for t in traits]
         commands.append(p.add_piece(piece_id, traits))
-        stacks.setdefault((x, y), []).append(piece_id)
-    for (x, y), ids in stacks.items():
-        commands.append(stack_command(str(next_id), MAP_ID, x, y, ids))
+        stacks.setdefault((x, y, layer_index(pl, key)), []).append(piece_id)
+    for (x, y, layer), ids in stacks.items():
+        commands.append(stack_command(str(next_id), MAP_ID, x, y, ids, layer))
         next_id += 1
     return save_text(commands, [board_picker_command(MAP_ID, pl.game.map.board.name)])

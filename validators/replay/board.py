@@ -105,7 +105,7 @@ class Board:
         self.pieces: dict[str, Piece] = {}
         self.stacks: dict[str, Stack] = {}
         self._next_local = 0
-        self.layers: tuple[str, list[str]] | None = None  # (layer property, layer order) of the module
+        self.layers: dict[str | None, tuple[str, tuple[str, ...]]] = {}  # map -> (layer property, layer order)
         self.version = 0  # bumped by every command, so views of the board know when to refresh
         self.at: dict[tuple[str | None, int, int], dict[str, None]] = {}  # position -> piece ids (ordered)
         self.dirty: set[tuple[str | None, int, int]] = set()  # positions changed since a view last looked
@@ -304,11 +304,12 @@ class Board:
         return False
 
     def layer_of(self, p: Piece) -> int:
-        """The Game Piece Layer of a piece (pieces of different layers never stack): one layer
-        unless a module's layers are set (`layers`)."""
-        if self.layers is None:
+        """The Game Piece Layer of a piece on its map (pieces of different layers never stack):
+        one layer unless the map has layers (`layers`, from the module's LayeredPieceCollection)."""
+        spec = self.layers.get(p.map)
+        if spec is None:
             return 0
-        prop, order = self.layers
+        prop, order = spec
         value = p.properties().get(prop, "")
         return order.index(value) if value in order else len(order)
 

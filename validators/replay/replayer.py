@@ -121,6 +121,7 @@ class Replayer:
     def __init__(self, record: GameRecord, grids: dict[str, MapSpec]):
         self.record, self.grids = record, grids
         self.board = Board()
+        self.board.layers = {name: spec.layers for name, spec in grids.items() if spec.layers}
         self._where: dict[tuple[str | None, int, int], Where] = {}
         self.initial_turn = TurnChanged(None, None)
         for c in record.setup:

@@ -16,6 +16,8 @@ from pathlib import Path
 
 from lxml import etree
 
+from builder.vassal.sequence import split
+
 from builder.geometry import javagrid
 from builder.geometry.javagrid import GridParams, NumberingParams
 from validators.vlog.container import ZIP_ERRORS, ZIP_METHODS, LogFormatError
@@ -154,6 +156,7 @@ class MapSpec:
     boards: dict[str, BoardSpec]
     decks: list[tuple[str, str, int, int]] = field(default_factory=list)  # name, board, x, y
     placement: dict[str, tuple[int, int]] = field(default_factory=dict)  # board -> (column, row)
+    layers: tuple[str, tuple[str, ...]] | None = None  # Game Piece Layers: (piece property, layer order)
 
     _layout_cache: tuple | None = field(default=None, init=False, repr=False, compare=False)
 
@@ -311,7 +314,10 @@ def read_module_grids(build_xml: bytes, images: Mapping[str, bytes] | None = Non
             boards[name] = _board(be, size)
         decks = [(d.get("name", ""), d.get("owningBoard", ""), _i(d, "x"), _i(d, "y"))
                  for d in m.iter("VASSAL.build.module.map.DrawPile")]
-        maps[m.get("mapName", "")] = MapSpec(m.get("mapName", ""), (_i(m, "edgeWidth"), _i(m, "edgeHeight")), boards, decks)
+        lpc = next((e for e in m.iter() if isinstance(e.tag, str) and e.tag.endswith("map.LayeredPieceCollection")), None)
+        layers = None if lpc is None else (lpc.get("property", ""), tuple(x for x in split(lpc.get("layerOrder", ""), ",") if x))
+        maps[m.get("mapName", "")] = MapSpec(m.get("mapName", ""), (_i(m, "edgeWidth"), _i(m, "edgeHeight")), boards, decks,
+                                             layers=layers)
     return maps
 
 

@@ -132,6 +132,7 @@ class LogWriter:
         self.places = {m: self._places(m) for m in self.maps}
         self.players = players or {"Axis": ("axis-user", "Alice"), "Commonwealth": ("cw-user", "Bob")}
         self.board, self.steps = Board(), []
+        self.board.layers = self._layers()
         self.props: dict[str, dict[str, str]] = {}  # BasicPiece persistent properties, in insertion order
         self.decks: dict[str, list[str]] = {}  # draw pile name -> piece ids, bottom first
         self.dice: dict[str, str] = {}
@@ -139,6 +140,16 @@ class LogWriter:
         self.tracker = next(self.root.iter(M + "turn.TurnTracker"), None)
         self.turn_state = self._turn_encode(None, None)
         self._begin = self._beginning(deobfuscate(raw))
+
+    def _layers(self) -> dict[str, tuple[str, tuple[str, ...]]]:
+        """Each map's Game Piece Layers (LayeredPieceCollection): property and order."""
+        return {name: spec.layers for name, spec in self.maps.items() if spec.layers}
+
+    def _layer(self, pid: str) -> int:
+        """`getLayerForPiece`: with layers, the index of the piece's layer; else DefaultPieceCollection's
+        1 for a stacking piece (the `@@` a Stack made for it carries)."""
+        p = self.board.pieces[pid]
+        return self.board.layer_of(p) if p.map in self.board.layers else (0 if Board.no_stack(p) else 1)
 
     # ---- the beginning state ---------------------------------------------------------------
     def _beginning(self, text: str) -> list[str]:
@@ -177,7 +188,8 @@ class LogWriter:
         """The empty `Deck` a DrawPile places when the game starts."""
         attrs = DECK_DEFAULTS | {k: e.get(k) for k in DECK_DEFAULTS if e.get(k) is not None}
         typ = DECK_TYPE.format(**attrs, name=e.get("name").replace(";", "\\;"))
-        return "+/" + join([self._new_id(), typ, join([map_id, *self.point(map_id, e.get("name")), False], ";")], "/")
+        face_down = attrs["faceDown"] not in ("Never", "Via right-click Menu")  # Deck.setFaceDownOption
+        return "+/" + join([self._new_id(), typ, join([map_id, *self.point(map_id, e.get("name")), face_down], ";")], "/")
 
     def _add_text(self, pid: str) -> str:
         return "+/" + join([pid, self.board.pieces[pid].type, self.state(pid)], "/")
@@ -293,14 +305,19 @@ class LogWriter:
             ids = self.decks.setdefault(deck, [])
             ids.insert(ids.index(m.new_under) + 1 if m.new_under in ids else len(ids), m.id)
 
-    def _pieces_at(self, map_id: str, x: int, y: int) -> list[str]:
-        """What a drop at (x, y) merges with, bottom first: a draw pile, a stack, or lone pieces."""
+    def _pieces_at(self, map_id: str, x: int, y: int, layer: int | None = None) -> list[str]:
+        """What a drop at (x, y) merges with, bottom first: a draw pile, a stack, or lone pieces.
+
+        Only pieces of the mover's Game Piece Layer (`layer`) count: `canMerge` never puts two
+        layers in one stack (`StandardDropTargetSelector.visitStack`)."""
         if deck := self._deck_at(map_id, x, y):
             return list(self.decks.get(deck, []))
         for s in self.board.stacks.values():
-            if (s.map, s.x, s.y) == (map_id, x, y) and s.children:
+            if (s.map, s.x, s.y) == (map_id, x, y) and s.children and (
+                    layer is None or self._layer(s.children[0]) == layer):
                 return list(s.children)
-        return [p.id for p in self.board.pieces.values() if (p.map, p.x, p.y, p.stack) == (map_id, x, y, None)]
+        return [p.id for p in self.board.pieces.values() if (p.map, p.x, p.y, p.stack) == (map_id, x, y, None)
+                and not Board.no_stack(p) and (layer is None or self._layer(p.id) == layer)]
 
     def _under(self, pid: str) -> str | None:
         """The piece below `pid` in its stack or pile (`MoveTracker.getUnderneathId`)."""
@@ -332,7 +349,8 @@ class LogWriter:
         return c
 
     def _moved_piece(self, pid: str, dest: tuple[int, int]) -> Cmd:
-        """`PieceMover.movedPiece`: old-location properties, then mark moved if it changes place."""
+        """`PieceMover.movedPiece`: old-location properties, mark moved if it changes place, then
+        `Deck.pieceRemoved` when it leaves a draw pile."""
         c = self._put_old(pid)
         p = self.board.pieces[pid]
         traits = unchain(p.type, self.state(pid))
@@ -340,7 +358,34 @@ class LogWriter:
         if i is not None and dest != (p.x, p.y):
             traits[i] = Trait(traits[i].type, "true")
             c = c.append(self._change(pid, chain(traits)[1]))
-        return c
+        return c.append(self._left_deck(pid))
+
+    def _left_deck(self, pid: str) -> Cmd | None:
+        """`Deck.pieceRemoved`: ObscuredToOthers set to faceDown && !drawFaceUp, so a Mask
+        (`Obscurable.setProperty`) now names the drawer's side, or nobody: the piece is shown."""
+        deck = next((d for d, ids in self.decks.items() if pid in ids), None)
+        if deck is None:
+            return None
+        e = next(e for e in self.root.iter(M + "map.DrawPile") if e.get("name") == deck)
+        attrs = DECK_DEFAULTS | {k: e.get(k) for k in DECK_DEFAULTS if e.get(k) is not None}
+        hidden = attrs["faceDown"] not in ("Never", "Via right-click Menu") and attrs["drawFaceUp"] != "true"
+        p = self.board.pieces[pid]
+        traits = unchain(p.type, self.state(pid))
+        i = next((i for i, t in enumerate(traits) if t.prefix == "obs;"), None)
+        if i is None:
+            return None
+        side = p.properties().get("Side") or next(iter(self.players))
+        traits[i] = Trait(traits[i].type, join([side, "false|0"], ";") if hidden else "null;")
+        return self._change(pid, chain(traits)[1])
+
+    def reported_name(self, pid: str) -> str:
+        """The name a move report gives (`MovementReporter` reports under `GlobalAccess.hideAll`):
+        a masked piece by its mask name, the others by their own."""
+        p = self.board.pieces[pid]
+        for t in p.traits:
+            if t.prefix == "obs;" and not t.state.startswith("null"):
+                return (t.fields[4] if len(t.fields) > 4 else "") or "?"
+        return p.name
 
     def _move_cmd(self, pid: str, map_id: str, dest: tuple[int, int], under: str | None, user: str) -> Cmd:
         p = self.board.pieces[pid]
@@ -375,16 +420,16 @@ class LogWriter:
             raise ValueError(f"{ref} is already at {to}")
         movers = list(self.board.stacks[p.stack].children) if stack and p.stack else [pid]
         user, from_loc = self._user(side, pid)[0], self.location(p.map, p.x, p.y)
-        below = [i for i in self._pieces_at(map_id, *dest) if i not in movers]
+        below = [i for i in self._pieces_at(map_id, *dest, self._layer(pid)) if i not in movers]
         under, comm = below[-1] if below else None, Cmd("", null=True)
         for mid in movers:
             comm = comm.append(self._moved_piece(mid, dest)).append(self._move_cmd(mid, map_id, dest, under, user))
-            if under is None and not self._deck_at(map_id, *dest):
-                sid = self._new_id()
-                stack_state = join([map_id, *dest, mid, "@@1"], ";")
+            if under is None and not self._deck_at(map_id, *dest) and not Board.no_stack(self.board.pieces[mid]):
+                sid = self._new_id()  # `createStack`: the new Stack is bound to its first piece's layer
+                stack_state = join([map_id, *dest, mid, f"@@{self._layer(mid)}"], ";")
                 comm = comm.append(self._apply(Cmd("+/" + join([sid, "stack", stack_state], "/"), "-/" + sid)))
             under = mid
-        names = ", ".join(self.board.pieces[m].name for m in movers)
+        names = ", ".join(self.reported_name(m) for m in movers)
         fmt = self._map(map_id).get("moveWithinFormat" if p.map == map_id else "moveToFormat", "")
         text = _fmt(fmt, pieceName=names, previousLocation=from_loc, location=self.location(map_id, *dest),
                     mapName=map_id, oldMapName=p.map)
@@ -407,6 +452,20 @@ class LogWriter:
                 text = _fmt(self._map(p.map).get("changeFormat", "$message$"), message=text)
                 change.append(self._apply(chat_cmd("* " + text)))
         return self._log(comm.append(change))
+
+    def mask(self, ref: str, *, side: str | None = None) -> Cmd:
+        """The Mask key (`Obscurable.myKeyEvent`): a masked piece is shown, a shown one masked by
+        the player's side (access `side:`); one full-state ChangePiece, no report."""
+        pid = self.piece(ref)
+        p = self.board.pieces[pid]
+        traits = unchain(p.type, self.state(pid))
+        i = next((i for i, t in enumerate(traits) if t.prefix == "obs;"), None)
+        if i is None:
+            raise ValueError(f"{p.name} has no mask")
+        owner = side or p.properties().get("Side") or next(iter(self.players))
+        shown = traits[i].state.startswith("null")
+        traits[i] = Trait(traits[i].type, join([owner, "false|0"], ";") if shown else "null;")
+        return self._log(self._click(pid).append(self._change(pid, chain(traits)[1])))
 
     def declare(self, ref: str, name: str, *, side: str | None = None) -> Cmd:
         """A declaration menu command (Trigger Action) on a piece: only its Report chat."""
