@@ -15,11 +15,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
 import numpy as np
 import yaml
-from pydantic import Field, model_validator
+from pydantic import Field, StringConstraints, model_validator
 from shapely.geometry import LineString, Point, Polygon
 
 from builder.model import schema as s
@@ -27,7 +27,10 @@ from builder.model.game import Game  # noqa: F401  (type of the map argument)
 from builder.model.yamlsource import load_located
 
 LonLat = tuple[float, float]
-GeoPoint = LonLat | s.HexId  # a hex id: the centre of a hex the rulebook puts this line in
+HexsidePoint = Annotated[str, StringConstraints(pattern=r"^[0-9A-Za-z-]{2,8}/[0-9A-Za-z-]{2,8}$")]
+# a hex id: the centre of a hex the rulebook puts this line in; HEX/HEX: the middle of a
+# hexside the rulebook puts this feature on (a line through it crosses that hexside)
+GeoPoint = LonLat | s.HexId | HexsidePoint
 
 # what each kind of line becomes unless it names its `feature` (Bravery in the Sand's escarpments are cliffs)
 DEFAULT_FEATURE = {"road": "road", "track": "track", "escarpment": "cliff", "ridge": "ridge", "river": "river"}
@@ -95,6 +98,9 @@ def fit(game: Game, geo: Geography) -> tuple[Fit, dict[str, float]]:
 
 
 def _px(game: Game, f: Fit, p: GeoPoint) -> tuple[float, float]:
+    if isinstance(p, str) and "/" in p:
+        (ax, ay), (bx, by) = (game.geometry.ideal_centre(h) for h in p.split("/"))
+        return (ax + bx) / 2, (ay + by) / 2
     return game.geometry.ideal_centre(p) if isinstance(p, str) else f(p)
 
 
@@ -157,7 +163,7 @@ def hex_path(game: Game, f: Fit, points: list[GeoPoint], sea: set[str]) -> list[
             path = path[: path.index(label) + 1]
             continue
         path.append(label)
-    return _pull_string(game, path, {p for p in points if isinstance(p, str)})
+    return _pull_string(game, path, {p for p in points if isinstance(p, str) and "/" not in p})
 
 
 def _pull_string(game: Game, path: list[str], pinned: set[str] = frozenset()) -> list[str]:
@@ -191,6 +197,11 @@ def cliff_hexsides(game: Game, f: Fit, points: list[GeoPoint], sea: set[str]) ->
             if a < b and a not in sea and b not in sea:
                 if LineString([game.geometry.ideal_centre(a), game.geometry.ideal_centre(b)]).intersects(line):
                     out.append(f"{a}/{b}")
+    for p in points:  # a hexside the rulebook names is on the run even where the line only touches it
+        if isinstance(p, str) and "/" in p:
+            a, b = sorted(p.split("/"))
+            if f"{a}/{b}" not in out and a not in sea and b not in sea:
+                out.append(f"{a}/{b}")
     return out
 
 
