@@ -42,6 +42,13 @@ def _game_file(col: Collector, game: Game, doc: Located) -> None:
             col.at(doc, ("charts", i, "table"), f"no table {c.table!r} in tables/", did_you_mean(c.table, game.tables))
     if game.info.turns.last < game.info.turns.first:
         col.at(doc, ("turns", "last"), "the last turn comes before the first", "")
+    zones = {game.zone_name(t.id, b) for t in game.map.tracks for b in t.boxes}
+    for i, t in enumerate(game.info.send_to):
+        for side in game.info.sides:
+            zone = t.zone.replace("{side}", side.name)
+            if zone not in zones:
+                col.at(doc, ("send_to", i, "zone"), f"no box {zone!r} for side {side.name}",
+                       did_you_mean(zone, sorted(zones)) or "name a track box; {side} stands for the side's name")
 
 
 def _terrain(col: Collector, game: Game, docs: dict[str, Located]) -> None:
@@ -178,6 +185,17 @@ def _scenario(col: Collector, game: Game, doc: Located) -> None:
                     col.at(doc, (key, i, "units", j), f"unknown unit {uid!r}", did_you_mean(uid, units))
             if key == "reinforcements" and (r.hex is not None or r.track is not None):
                 _place(col, game, doc, (key, i), r)
+    for j, uid in enumerate(sc.garrisons):  # Slouch Hats 5.6
+        if uid not in units:
+            col.at(doc, ("garrisons", j), f"unknown unit {uid!r}", did_you_mean(uid, units))
+    for i, g in enumerate(sc.conditional_groups):  # Slouch Hats 5.4
+        for j, uid in enumerate(g.units):
+            if uid not in units:
+                col.at(doc, ("conditional_groups", i, "units", j), f"unknown unit {uid!r}", did_you_mean(uid, units))
+        if g.last_turn < g.first_turn:
+            col.at(doc, ("conditional_groups", i, "last_turn"), "the last turn comes before the first", "")
+        if g.hex is not None or g.track is not None:
+            _place(col, game, doc, ("conditional_groups", i), g)
     if sc.waiting_track is not None:
         if sc.waiting_track not in game.tracks:
             col.at(doc, ("waiting_track",), f"unknown track {sc.waiting_track!r}", did_you_mean(sc.waiting_track, game.tracks))

@@ -83,6 +83,18 @@ class Declaration(Strict):
     rule: str | None = None
 
 
+class SendTo(Strict):
+    """A unit menu command (Ctrl+key) that sends the unit to one of its side's boxes (VASSAL's
+    Send To Location), so that a player eliminates a unit with a key instead of a drag.
+    `zone` names the box's zone; `{side}` stands for the unit's side name."""
+
+    name: Text
+    key: Annotated[str, StringConstraints(pattern=r"^[A-Z]$")]
+    zone: Text
+    report: Text
+    rule: str | None = None
+
+
 class Chart(Strict):
     name: Text
     table: Ident  # a file in tables/
@@ -113,6 +125,7 @@ class GameFile(Strict):
     turns: Turns
     dice: list[Dice] = []
     declarations: list[Declaration] = []
+    send_to: list[SendTo] = []
     charts: list[Chart] = []
     print: PrintSettings = PrintSettings()
 
@@ -300,7 +313,7 @@ class Unit(Sourced):
     type: Ident  # one of the file's unit_types
     ma: int = Field(default=0, ge=0, le=40)  # Tobrouk 41-42 has no MA: every unit may spend the maneuver's MP (2.22c)
     level: Literal["A", "B", "C", "D"] | None = None  # Bravery in the Sand's Strength Level
-    size: Literal["II", "III", "X", "XX"] | None = None
+    size: Literal["I", "II", "III", "X", "XX"] | None = None
     steps: Literal[1, 2] = 2
     cs: int | None = Field(default=None, ge=0, le=30)  # combat strength, full (or only) face
     cs_reduced: int | None = Field(default=None, ge=0, le=30)
@@ -326,6 +339,19 @@ class Unit(Sourced):
     range: int | None = Field(default=None, ge=0, le=30)
     range_reduced: int | None = Field(default=None, ge=0, le=30)
     counter_set: Literal["gazala", "crusader"] | None = None  # 11.1f: yellow circle / red square
+    # Slouch Hats and Eggshells (2.24, 3.14): attack and defense strength per face, stacking
+    # value, support strength (artillery), motorized (MA in a red box), the yellow No-ZOC band,
+    # Light (10.53) and mountain (10.52) units, and garrisons (5.6).
+    attack: int | None = Field(default=None, ge=0, le=30)
+    attack_reduced: int | None = Field(default=None, ge=0, le=30)
+    defense: int | None = Field(default=None, ge=0, le=30)
+    defense_reduced: int | None = Field(default=None, ge=0, le=30)
+    stacking: int | None = Field(default=None, ge=0, le=9)
+    support: int | None = Field(default=None, ge=0, le=30)
+    motorized: bool = False
+    no_zoc: bool = False
+    light: bool = False
+    mountain: bool = False
 
     @computed_field
     @property
@@ -466,6 +492,20 @@ class MarkerSetup(Strict):
         return self
 
 
+class ConditionalGroup(Sourced):
+    """A Conditional Entry Group (Slouch Hats 5.4): whole, after its event, within its turns."""
+
+    name: Text
+    units: list[str] = Field(min_length=1)
+    first_turn: int = Field(ge=1)
+    last_turn: int = Field(ge=1)
+    event: Text
+    hex: HexId | None = None  # where the group arrives: a hex, or a track box (a holding box)
+    track: Ident | None = None
+    box: str | None = None
+    rule: str | None = None
+
+
 class ScenarioFile(Sourced):
     name: Text
     description: str = ""
@@ -478,6 +518,10 @@ class ScenarioFile(Sourced):
     reinforcements: list[Arrival] = []
     withdrawals: list[Withdrawal] = []
     waiting_track: Ident | None = None  # reinforcements wait on this track, in the box of their turn
+    # Slouch Hats and Eggshells: units the card sets up as garrisons (5.6), and Conditional
+    # Entry Groups (5.4): units that enter only after an event, within a range of turns.
+    garrisons: list[str] = []
+    conditional_groups: list[ConditionalGroup] = []
     # Hexes where the card puts units of both sides together (at set-up or on arrival); any
     # other hex holding both sides is a set-up error (scenario_checks.py).
     contested_hexes: list[HexId] = []

@@ -14,7 +14,7 @@ from builder.vassal import pieces as p
 from builder.vassal.counters import LAYER_PROPERTY, CounterDef, counter_defs, layer_order, prototypes
 
 VASSAL_VERSION = "3.7.0"  # oldest 3.7: every 3.7.x opens it without a "newer version" warning
-MAP_ID = "Main Map"
+MAP_ID = p.MAP_ID
 V = "VASSAL.build."
 # Toolbar keys (code,modifiers; 195 = Ctrl+Shift): none may equal a piece key (module help lists them)
 PALETTE_KEY, OVERVIEW_KEY, LOS_KEY, LAYER_KEY = "67,195", "79,195", "76,195", "72,195"

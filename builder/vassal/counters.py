@@ -46,6 +46,11 @@ def declaration_key(d: s.Declaration) -> str:
     return f"{ord(d.key)},195"
 
 
+def send_to_key(t: s.SendTo) -> str:
+    """Ctrl+letter (key code, modifiers)."""
+    return f"{ord(t.key)},{p.CTRL}"
+
+
 def side_prototype_name(side: s.Side) -> str:
     return f"{side.name} Unit"
 
@@ -58,8 +63,13 @@ def prototypes(game: Game) -> dict[str, list[Trait]]:
         key = declaration_key(d)
         declared += [p.report([key], d.report, d.name), p.trigger(d.name, key)]
     for side in game.info.sides:
+        sent = []
+        for t in game.info.send_to:
+            key = send_to_key(t)
+            sent += [p.report([key], t.report, t.name), p.send_to_zone(t.name, key, p.MAP_ID, t.zone.replace("{side}", side.name))]
         out[side_prototype_name(side)] = [
             *declared,
+            *sent,
             p.report([p.FLIP_KEY], MOVE_REPORT, "Report flips"),
             p.restricted([side.name]),
             p.mark_moved(),
@@ -106,6 +116,14 @@ def _tobrouk_values(unit: s.Unit) -> dict[str, object]:
             **{k: "true" for k, v in flags.items() if v}}
 
 
+def _slouch_values(unit: s.Unit) -> dict[str, object]:
+    """The counter values Slouch Hats and Eggshells prints (2.24); None for games that have none."""
+    flags = {"Motorized": unit.motorized, "NoZOC": unit.no_zoc, "Light": unit.light, "Mountain": unit.mountain}
+    return {"Attack": unit.attack, "AttackReduced": unit.attack_reduced, "Defense": unit.defense,
+            "DefenseReduced": unit.defense_reduced, "Stacking": unit.stacking, "Support": unit.support,
+            **{k: "true" for k, v in flags.items() if v}}
+
+
 def counter_defs(game: Game) -> list[CounterDef]:
     """Every counter kind, grouped for the palette: by side and formation, then markers."""
     faces = _faces(game)
@@ -116,6 +134,7 @@ def counter_defs(game: Game) -> list[CounterDef]:
                  "Formation": unit.formation, "UnitType": unit.type, "MA": str(unit.ma)}
         extra = {"StrengthLevel": unit.level, "Size": unit.size, "CS": unit.cs, "CSReduced": unit.cs_reduced}
         extra.update(_tobrouk_values(unit))
+        extra.update(_slouch_values(unit))
         props.update({k: str(v) for k, v in extra.items() if v is not None})
         props["Steps"] = str(unit.steps)
         full = faces[("unit", unit.id, 1)]

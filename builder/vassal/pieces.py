@@ -12,6 +12,7 @@ from functools import cached_property
 from builder.vassal.sequence import join, split
 
 BASIC = "piece;"
+MAP_ID = "Main Map"  # the one map of every module
 FLIP_KEY = "70,130"  # Ctrl+F
 CTRL = 130
 
@@ -104,6 +105,13 @@ def trigger(name: str, key: str) -> Trait:
     """A Trigger Action that only offers a menu command and its keystroke (no actions)."""
     return Trait("macro;" + join([name, name, key, "", "", "", False, "", "", "counted", "", "", "1", False, "",
                                   "1", "1"], ";"), "")
+
+
+def send_to_zone(name: str, key: str, map_id: str, zone: str) -> Trait:
+    """A Send To Location command to a zone's centre (SendToLocation.myGetType, destination `Z`);
+    state: the map and point it was sent from, empty until it is used."""
+    return Trait("sendto;" + join([name, key, map_id, "", "", "", "", "", "", "", "", "", name, "Z", zone, "", "", ""], ";"),
+                 ";;")
 
 
 def restricted(sides: list[str]) -> Trait:

@@ -10,11 +10,12 @@ where the unit went.
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
 from tests.conftest import SLUG as BITS
-from tests.rules.test_bravery_rules import FORMATION_UNITS, start
+from tests.rules.test_bravery_rules import FORMATION_UNITS, ari_attacks_22a, start
 from tests.rules.test_wdf_movement import desert, road_from, run_log, wdf  # noqa: F401 (fixtures)
 from validators.audit import audit_file
 from validators.vlog.reader import read_record
@@ -140,6 +141,24 @@ def test_bits_an_illegal_drag_undone_and_a_legal_one_made(bits):
     assert Counter(f.rule for f in bits(illegal)) == {"6.2": len(PANZER)}
 
 
+def test_bits_a_unit_eliminated_by_its_menu_command(bits):
+    """Eliminate (Send To Location, Ctrl+E) moves the unit to its side's box, as a drag would."""
+    def legal(w):
+        ari_attacks_22a(w, axis_dice=(6, 6, 6), cw_dice=(6, 1, 1))
+        for u in ("22a-2rgh", "22a-3cly", "22a-4cly", "ari-132tk"):
+            w.flip(u)
+        w.roll("Axis dice", [6, 1], "Axis")  # round 2: one more hit on 22nd Armoured
+        w.roll("Commonwealth dice", [1], "Commonwealth")
+        w.send("22a-2rgh", "Eliminate")
+
+    def illegal(w):
+        panzer_drawn(w)
+        w.send("15pz-8pz-1", "Eliminate")  # no combat in Gambut
+    assert bits(legal) == []
+    found = bits(illegal)
+    assert [(f.rule, f.from_hex, f.to_hex) for f in found] == [("7.2.3", "0608", "Axis eliminated")]
+
+
 # -- Western Desert Force -----------------------------------------------------------------------
 ALEXANDRIA = ["6aus-17", "6aus-19"]  # the stack in Alexandria 6508 at set-up
 
@@ -206,3 +225,17 @@ def test_wdf_an_illegal_drag_undone(wdf_play, desert, road):
     assert wdf_play(legal) == []
     found = wdf_play(illegal)
     assert [f.rule for f in found] == ["9.1", "9.1"] and len({f.piece for f in found}) == 2
+
+
+def test_the_engines_own_send_to_location_is_a_move(tmp_path):
+    """Ragnarok's 'Deadpile' key, played by VASSAL 3.7.26 (engine-logs step 14): a ChangePiece of
+    the Send To Location trait, then the move: the replay reports it as a move like any drag."""
+    from validators.replay.replayer import Moved, Replayer
+    from validators.vlog.modulegrid import read_module_grids
+
+    real = Path(__file__).resolve().parents[3] / "shared" / "realdata"
+    record = read_record(real / "engine-logs" / "ragnarok-3.7.vlog")
+    grids = read_module_grids((real / "ragnarok" / "buildFile.xml").read_bytes())
+    moves = {step.index: [e for e in events if isinstance(e, Moved)] for step, events in Replayer(record, grids).steps()}
+    (sent,) = moves[14]
+    assert sent.piece.name == "hero-thor" and (sent.old.x, sent.old.y) == (529, 900) and sent.new.map == "DeadPile"

@@ -323,6 +323,19 @@ def attack(w, site, game, allied_hits: int, axis_hits: int, turn: int = 3) -> Ba
     return b
 
 
+def test_10_21_a_unit_eliminated_by_its_menu_command(play, wdf, site):
+    """The Eliminate command (Send To Location, Ctrl+E) is a move like a drag: two hits, two
+    steps; with one hit, a full two-step unit eliminated loses a step too many."""
+    game, _ = wdf
+
+    def script(w, hits):
+        b = attack(w, site, game, hits, 0)
+        w.send("63cir", "Eliminate")  # both of its steps, into the Axis Recoverable Eliminated box
+        return b.close()
+    assert found(play(lambda w: script(w, 2))) == []
+    assert only(play(lambda w: script(w, 1)), "10.21")
+
+
 def test_10_21_each_hit_is_a_step_or_a_hex(play, wdf, site):
     game, _ = wdf
 
