@@ -5,7 +5,6 @@ them at once, each with a hint for the fix.
 """
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -15,58 +14,8 @@ from builder.geometry import HexMap
 from builder.geometry.javagrid import GridParams, NumberingParams
 from builder.model import schema as s
 from builder.model.game import Game
+from builder.model.problems import Collector, SourceError, SourceProblem, did_you_mean  # noqa: F401 (re-exported)
 from builder.model.yamlsource import Located, Loc, YamlProblem, load_located
-
-
-@dataclass(frozen=True)
-class SourceProblem:
-    file: str
-    line: int
-    column: int
-    message: str
-    hint: str = ""
-
-    def __str__(self) -> str:
-        hint = f" (hint: {self.hint})" if self.hint else ""
-        return f"{self.file}:{self.line}:{self.column}: {self.message}{hint}"
-
-
-class SourceError(Exception):
-    """The sources of a game have problems; `problems` lists all of them."""
-
-    def __init__(self, problems: list[SourceProblem]):
-        super().__init__(f"{len(problems)} problem(s) in the sources")
-        self.problems = sorted(problems, key=lambda p: (p.file, p.line, p.column, p.message))
-
-
-def did_you_mean(word: str, choices) -> str:
-    """A 'did you mean …' hint, or a list of what is allowed when nothing is close."""
-    choices = sorted({str(c) for c in choices})
-    close = difflib.get_close_matches(str(word), choices, n=1, cutoff=0.6)
-    if close:
-        return f"did you mean {close[0]!r}?"
-    if len(choices) <= 12:
-        return "expected one of: " + ", ".join(choices)
-    return ""
-
-
-class Collector:
-    """Gathers problems against located files."""
-
-    def __init__(self) -> None:
-        self.problems: list[SourceProblem] = []
-
-    def at(self, doc: Located, loc: Loc, message: str, hint: str = "") -> None:
-        m = doc.mark(loc)
-        self.problems.append(SourceProblem(m.file, m.line, m.column, message, hint))
-
-    def at_key(self, doc: Located, loc: Loc, message: str, hint: str = "") -> None:
-        """A problem with the key itself (unknown, misspelt), not with the value under it."""
-        m = doc.key_mark(loc)
-        self.problems.append(SourceProblem(m.file, m.line, m.column, message, hint))
-
-    def file(self, name: str, message: str, hint: str = "") -> None:
-        self.problems.append(SourceProblem(name, 1, 1, message, hint))
 
 
 _FIELDS = sorted({f for model in vars(s).values() if isinstance(model, type) and issubclass(model, BaseModel)

@@ -10,7 +10,7 @@ from collections import Counter
 
 from builder.model import schema as s
 from builder.model.game import Game
-from builder.model.load import Collector, did_you_mean
+from builder.model.problems import Collector, did_you_mean
 from builder.model.scenario_checks import check_scenarios
 from builder.model.yamlsource import Located
 

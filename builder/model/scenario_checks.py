@@ -22,7 +22,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from builder.model.game import Game
-from builder.model.load import Collector, did_you_mean
+from builder.model.problems import Collector, did_you_mean
 from builder.model.stacking import StackingTable
 from builder.model.yamlsource import Loc, Located
 

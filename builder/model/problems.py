@@ -1,0 +1,63 @@
+"""Problems found in a game's sources, each at its file:line:column with a hint.
+
+Shared by the loader (`load.py`) and the cross-file checks (`references.py`,
+`scenario_checks.py`), which the loader runs: kept apart so that none of them imports another
+in a circle.
+"""
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+
+from builder.model.yamlsource import Located, Loc
+
+
+@dataclass(frozen=True)
+class SourceProblem:
+    file: str
+    line: int
+    column: int
+    message: str
+    hint: str = ""
+
+    def __str__(self) -> str:
+        hint = f" (hint: {self.hint})" if self.hint else ""
+        return f"{self.file}:{self.line}:{self.column}: {self.message}{hint}"
+
+
+class SourceError(Exception):
+    """The sources of a game have problems; `problems` lists all of them."""
+
+    def __init__(self, problems: list[SourceProblem]):
+        super().__init__(f"{len(problems)} problem(s) in the sources")
+        self.problems = sorted(problems, key=lambda p: (p.file, p.line, p.column, p.message))
+
+
+def did_you_mean(word: str, choices) -> str:
+    """A 'did you mean …' hint, or a list of what is allowed when nothing is close."""
+    choices = sorted({str(c) for c in choices})
+    close = difflib.get_close_matches(str(word), choices, n=1, cutoff=0.6)
+    if close:
+        return f"did you mean {close[0]!r}?"
+    if len(choices) <= 12:
+        return "expected one of: " + ", ".join(choices)
+    return ""
+
+
+class Collector:
+    """Gathers problems against located files."""
+
+    def __init__(self) -> None:
+        self.problems: list[SourceProblem] = []
+
+    def at(self, doc: Located, loc: Loc, message: str, hint: str = "") -> None:
+        m = doc.mark(loc)
+        self.problems.append(SourceProblem(m.file, m.line, m.column, message, hint))
+
+    def at_key(self, doc: Located, loc: Loc, message: str, hint: str = "") -> None:
+        """A problem with the key itself (unknown, misspelt), not with the value under it."""
+        m = doc.key_mark(loc)
+        self.problems.append(SourceProblem(m.file, m.line, m.column, message, hint))
+
+    def file(self, name: str, message: str, hint: str = "") -> None:
+        self.problems.append(SourceProblem(name, 1, 1, message, hint))
