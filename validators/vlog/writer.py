@@ -442,33 +442,35 @@ class LogWriter:
         the command's Report chat."""
         pid = self.piece(ref)
         p = self.board.pieces[pid]
-        traits = unchain(p.type, self.state(pid))
-        i = next((i for i, t in enumerate(traits) if t.prefix == "sendto;" and t.fields[0] == command), None)
+        i = next((i for i, t in enumerate(p.traits) if t.prefix == "sendto;" and t.fields[0] == command), None)
         if i is None:
             raise ValueError(f"{p.name} has no command {command!r}")
-        f = traits[i].fields
+        f = p.traits[i].fields
         map_id, key = f[2] or p.map, f[1]
         dest = self.point(map_id, f[14])
         if (p.map, p.x, p.y) == (map_id, *dest):
             raise ValueError(f"{ref} is already at {f[14]}")
         user, old_name, from_loc = self._user(side, pid)[0], p.name, self.location(p.map, p.x, p.y)
-        comm = self._click(pid)
+        comm = self._click(pid)  # before the state is read: the ChangePiece carries ClickedX/Y
+        traits = unchain(p.type, self.state(pid))
         traits[i] = Trait(traits[i].type, join([p.map, p.x, p.y], ";"))  # BACK_MAP, BACK_POINT
-        comm = comm.append(self._change(pid, chain(traits)[1])).append(self._put_old(pid))
+        change = self._change(pid, chain(traits)[1])  # the engine nests the rest of the step under it
+        change.append(self._put_old(pid))
         below = [j for j in self._pieces_at(map_id, *dest, self._layer(pid)) if j != pid]
         under = below[-1] if below else None
-        comm = comm.append(self._move_cmd(pid, map_id, dest, under, user))
+        move = self._move_cmd(pid, map_id, dest, under, user)
+        change.append(move)
         if under is None and not self._deck_at(map_id, *dest) and not Board.no_stack(p):
             stack_state = join([map_id, *dest, pid, f"@@{self._layer(pid)}"], ";")
-            sid = self._new_id()
-            comm = comm.append(self._apply(Cmd("+/" + join([sid, "stack", stack_state], "/"), "-/" + sid)))
+            sid = self._new_id()  # `placeOrMerge`: the new Stack's placement is appended to the move
+            move.append(self._apply(Cmd("+/" + join([sid, "stack", stack_state], "/"), "-/" + sid)))
         for t in traits:
             if t.prefix == "report;" and key in split(t.fields[0], ","):
                 text = _fmt(t.fields[1], PieceName=old_name, oldPieceName=old_name, newPieceName=p.name,
                             location=self.location(map_id, *dest), oldLocation=from_loc)
                 text = _fmt(self._map(map_id).get("changeFormat", "$message$"), message=text)
-                comm.append(self._apply(chat_cmd("* " + text)))
-        return self._log(comm)
+                change.append(self._apply(chat_cmd("* " + text)))
+        return self._log(comm.append(change))
 
     def flip(self, ref: str, *, side: str | None = None) -> Cmd:
         """The first Layer's increase key (Ctrl+F): level stepped, full ChangePiece, Report chat."""
