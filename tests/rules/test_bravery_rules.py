@@ -241,6 +241,14 @@ def test_7_4_2_an_eliminated_armor_unit_comes_back_by_tank_recovery(play):
     assert rules(play(lambda w: script(w, [5, 1, 1]))) == ["7.4.2"]  # British armor recovers on a 6 only
 
 
+def test_a_flip_made_by_mistake_and_flipped_back_costs_nothing(play):
+    def script(w):
+        start(w)
+        w.flip("15pz-8pz-1")  # Ctrl+F on the wrong counter, no combat anywhere near
+        w.flip("15pz-8pz-1")  # and back: no replacement point, no recovery needed (11.1, 7.4)
+    assert rules(play(script)) == []
+
+
 def test_6_6_italian_infantry_moves_only_with_a_german_stack(play):
     def legal(w):
         start(w, chits=("chit-90lt", "chit-dak#1"))

@@ -20,8 +20,13 @@ class RecoveryRules(BaseAuditor):
             return
         where = e.where.label
         if e.new == 2 and e.old == 1:
+            if self._combat_at(where) is None:
+                self.stray_flips.add(e.piece.id)
             self._damage(e.piece, unit, where, eliminated=False)
         elif e.new == 1 and e.old == 2:
+            if e.piece.id in self.stray_flips:  # Choice (7.2, 11): flipping back a unit flipped by
+                self.stray_flips.discard(e.piece.id)  # mistake, with no combat, costs nothing
+                return
             self._restored(e.piece, unit, where)
 
     def _restored(self, p: Piece, unit: s.Unit, where: str) -> None:

@@ -39,6 +39,7 @@ class TurnRules(BaseAuditor):
         self.on_map_at_turn_start: set[str] = set()
         self._victory_dirty = True
         self.ca_combat = None
+        self.stray_flips: set[str] = set()  # units reduced with no combat in their hex: a slip of the hand
         self._new_turn(self.turn or 1)
 
     def move_scope(self) -> object:
