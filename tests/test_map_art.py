@@ -158,3 +158,18 @@ def test_bravery_counters_carry_unit_size_marks():
             with tracing() as marks:
                 draw_face(game, art, game.info.counter.pixels)
             assert u.size in [m.text for m in _kind(marks, "text")], art.file
+
+
+@pytest.mark.parametrize("slug", GAMES)
+def test_the_about_screen_texts_fit_their_frame(slug):
+    """VASSAL shows about.png when the module opens: the title shrinks and the subtitle wraps
+    rather than run past the frame (the Western Desert Force subtitle was cut at both ends)."""
+    from builder.vassal.module import _about
+
+    with tracing() as marks:
+        _about(load_game(ROOT / "sources" / slug))
+    texts = [m for m in marks if m.kind == "text"]
+    assert len(texts) >= 3
+    for m in texts:
+        x0, y0, x1, y1 = m.box
+        assert x0 - TOL <= m.bbox[0] and m.bbox[2] <= x1 + TOL and y0 - TOL <= m.bbox[1] and m.bbox[3] <= y1 + TOL, m

@@ -9,7 +9,7 @@ from PIL import Image, ImageDraw
 
 from builder.model.game import Game
 from builder.render.counters import all_faces, draw_face, draw_moved_flag
-from builder.render.fonts import font
+from builder.render.fonts import draw_text, fit, font, wrap
 from builder.render.mapimage import render_map
 from builder.vassal.archive import zip_bytes_entries
 from builder.vassal.buildfile import VASSAL_VERSION, build_xml, plan
@@ -45,9 +45,14 @@ def _about(game: Game) -> bytes:
     img = Image.new("RGB", (480, 260), "#f4ecd8")
     d = ImageDraw.Draw(img)
     d.rectangle([6, 6, 473, 253], outline="#1d3047", width=3)
-    d.text((240, 90), game.info.title, font=font("black", 40), fill="#1d3047", anchor="mm")
-    d.text((240, 140), game.info.description.split(".")[0], font=font("semibold", 16), fill="#1d3047", anchor="mm")
-    d.text((240, 220), f"module {game.info.version} - built by hexforge", font=font("regular", 14), fill="#5a4a30", anchor="mm")
+    inner = 440  # every text fits inside the frame: the title shrinks, the subtitle wraps
+    draw_text(d, (240, 80), game.info.title, fit(game.info.title, "black", 40, inner), "#1d3047", (20, 20, 460, 130))
+    sub = font("semibold", 16)
+    lines = wrap(game.info.description.split(".")[0], sub, inner, balance=True)[:3]
+    for i, line in enumerate(lines):
+        draw_text(d, (240, 150 + 20 * (i - (len(lines) - 1) / 2)), line, sub, "#1d3047", (20, 110, 460, 200))
+    draw_text(d, (240, 225), f"module {game.info.version} - built by hexforge", font("regular", 14), "#5a4a30",
+              (20, 205, 460, 245))
     return png(img)
 
 
