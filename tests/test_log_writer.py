@@ -253,3 +253,14 @@ def test_undo_twice_takes_back_two_steps_and_undoes_a_flip(vmod):
         p.type, before)[:-1]
     with pytest.raises(ValueError):
         w.undo()
+
+
+def test_a_declaration_repeated_on_the_same_piece_is_headed_by_its_chat(wdf_module):
+    """The click properties do not change the second time, so the engine's step is the Report
+    chat itself (`Command.append` hands the head to the first real command)."""
+    _, vmod = wdf_module
+    w = LogWriter(vmod, players={"Allied": ("allied-user", "Bob"), "Axis": ("axis-user", "Alice")})
+    w.declare("selby", "Declare attacker")
+    w.declare("selby", "Declare attacker")
+    first, second = w.steps[-2].log_text(), w.steps[-1].log_text()
+    assert first.startswith("LOG\tnull") and second.startswith("LOG\tCHAT* ")

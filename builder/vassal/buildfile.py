@@ -18,6 +18,7 @@ MAP_ID = p.MAP_ID
 V = "VASSAL.build."
 # Toolbar keys (code,modifiers; 195 = Ctrl+Shift): none may equal a piece key (module help lists them)
 PALETTE_KEY, OVERVIEW_KEY, LOS_KEY, LAYER_KEY = "67,195", "79,195", "76,195", "72,195"
+RAISE_KEY = "85,195"  # Ctrl+Shift+U: the hex-status markers drawn over the units, and back
 NEXT_TURN_KEY, PREV_TURN_KEY = "39,130", "37,130"  # Ctrl+Right, Ctrl+Left
 SIDE_INVENTORY_KEYS = ("49,195", "50,195", "51,195", "52,195")  # Ctrl+Shift+1, 2...
 # The map image prints hex ids at 10 px: below 0.7 they blur, so the levels start there and
@@ -140,6 +141,19 @@ def _map(root, pl: ModulePlan) -> None:
                 name=g.zone_name(t.id, box), path=f"{x},{y};{x + w},{y};{x + w},{y + h};{x},{y + h}",
                 useHighlight=False, useParentGrid=False)
     gr, n = g.map.grid, g.map.numbering
+    for sec in g.map.sections:  # map sections with ids of their own: a zone with its own grid (sections.py)
+        x, y, w, h = sec.area
+        zone = _el(zoned, "module.map.boardPicker.board.mapgrid.Zone", highlightProperty="",
+                   locationFormat=sec.prefix + "$gridLocation$", name=sec.name,
+                   path=f"{x},{y};{x + w},{y};{x + w},{y + h};{x},{y + h}", useHighlight=False, useParentGrid=False)
+        zgrid = _el(zone, "module.map.boardPicker.board.HexGrid", color="0,0,0", cornersLegal=False,
+                    dotsVisible=False, dx=repr(float(gr.dx)), dy=repr(float(gr.dy)), edgesLegal=False,
+                    sideways=gr.sideways, snapTo=True, visible=False, x0=str(gr.x0), y0=str(gr.y0))
+        _el(zgrid, "module.map.boardPicker.board.mapgrid.HexGridNumbering", color="0,0,0", first=n.first,
+            fontSize="9", hDescend=n.h_descend, hDrawOff="0", hLeading=str(n.h_leading), hOff=str(sec.h_off),
+            hType=n.h_type, locationFormat="$gridLocation$", rotateText="0", sep=n.sep, stagger=n.stagger,
+            vDescend=n.v_descend, vDrawOff="0", vLeading=str(n.v_leading), vOff=str(sec.v_off), vType=n.v_type,
+            visible=False)
     hexgrid = _el(zoned, "module.map.boardPicker.board.HexGrid", color="0,0,0", cornersLegal=False,
                   dotsVisible=False, dx=repr(float(gr.dx)), dy=repr(float(gr.dy)), edgesLegal=False,
                   sideways=gr.sideways, snapTo=True, visible=False, x0=str(gr.x0), y0=str(gr.y0))
@@ -158,6 +172,12 @@ def _map(root, pl: ModulePlan) -> None:
             description="", disabledIcon="", hideWhenDisabled=False, hotkey=LAYER_KEY, icon="",
             layers=",".join(x.replace(",", "\\,") for x in layers), propertyGate="", skip=False,
             text="Hex markers", tooltip=f"Show or hide the markers under the units ({', '.join(layers)})")
+        # A marker under a unit stack cannot be clicked: rotating the two layers brings the markers
+        # over the units (to flip or move them) and a second press puts them back under.
+        _el(lpc, "module.map.LayerControl", canDisable=False, command="Rotate Layer Order Up",
+            description="", disabledIcon="", hideWhenDisabled=False, hotkey=RAISE_KEY, icon="",
+            layers="", propertyGate="", skip=False,
+            text="Markers on top", tooltip="Draw the hex-status markers over the units (again: under them)")
     for helper in ("ForwardToKeyBuffer", "Scroller", "ForwardToChatter", "MenuDisplayer", "MapCenterer",
                    "StackExpander", "PieceMover", "KeyBufferer"):
         _el(m, f"module.map.{helper}")

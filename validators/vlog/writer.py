@@ -518,8 +518,8 @@ class LogWriter:
                 text = _fmt(t.fields[1], location=self.location(p.map, p.x, p.y), PieceName=p.name,
                             oldPieceName=p.name, newPieceName=p.name)
                 text = _fmt(self._map(p.map).get("changeFormat", "$message$"), message=text)
-                comm.append(self._apply(chat_cmd("* " + text)))
-        return self._log(comm)
+                comm = comm.append(self._apply(chat_cmd("* " + text)))  # the chat heads an otherwise empty step
+        return comm if comm.is_null() else self._log(comm)  # `sendAndLog` logs nothing for an empty command
 
     def remove(self, ref: str) -> Cmd:
         """A Delete-trait key: old-location properties, then RemovePiece (its undo re-adds it)."""
