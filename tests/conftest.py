@@ -44,3 +44,14 @@ def wdf_module(tmp_path_factory):
     path = tmp_path_factory.mktemp("wdf") / "western-desert-force.vmod"
     path.write_bytes(build_vmod(game)[0])
     return game, path
+
+
+@pytest.fixture(scope="session")
+def tobrouk_module(tmp_path_factory):
+    """(game, path of its .vmod) of Tobrouk 41-42, built once for all its rules tests."""
+    from builder.vassal.module import build_vmod
+
+    game = load_game(ROOT / "sources" / "tobrouk-41-42")
+    path = tmp_path_factory.mktemp("tobrouk") / "tobrouk-41-42.vmod"
+    path.write_bytes(build_vmod(game)[0])
+    return game, path

@@ -4,7 +4,8 @@ from __future__ import annotations
 from importlib import import_module
 
 GAMES = {"bravery-in-the-sand": "validators.games.bravery_in_the_sand",
-         "western-desert-force": "validators.games.western_desert_force"}
+         "western-desert-force": "validators.games.western_desert_force",
+         "tobrouk-41-42": "validators.games.tobrouk_41_42"}
 
 
 def rules_for(slug: str):

@@ -1,0 +1,654 @@
+"""Per-rule scenarios for the Tobrouk 41-42 audit: real-format logs written over the built module
+(Battleaxe set-up, the scenario of the example of play) and audited as a player's log would be.
+Each rule has a legal and an illegal case.  Moves made before the turn tracker first moves are
+set-up adjustments, not movement."""
+from __future__ import annotations
+
+import pytest
+
+from tests.rules.tobrouk_play import audit, rules
+
+
+@pytest.fixture
+def play(tobrouk_module, tmp_path):
+    game, vmod = tobrouk_module
+    return lambda script, auditor=False, setup="battleaxe.vsav": audit(game, vmod, script, tmp_path / "game.vlog",
+                                                                       setup=setup, auditor=auditor)
+
+
+def cw_maneuver(w, mp: int = 5, turn: int = 1) -> None:
+    """Phase B with the Commonwealth active, choosing `mp` MP."""
+    w.phase(turn, "B")
+    w.move("mp-cw", f"MP {mp}")
+
+
+def axis_maneuver(w, mp: int = 5, turn: int = 1) -> None:
+    w.phase(turn, "B")
+    w.move("mp-axis", f"MP {mp}")
+
+
+def pair(w, cw: int, axis: int, turn: int = 1) -> None:
+    """A whole pair of maneuvers, Commonwealth active, equalised in F."""
+    cw_maneuver(w, cw, turn)
+    w.phase(turn, "C")
+    w.phase(turn, "D")
+    w.move("mp-axis", f"MP {axis}")
+    w.phase(turn, "E")
+    w.phase(turn, "F")
+    if cw > axis:
+        w.move("mp-axis", f"MP {cw}")
+    elif axis > cw:
+        w.move("mp-cw", f"MP {axis}")
+
+
+# ---- 2: sequence of play ----------------------------------------------------------------------
+def test_2_a_turn_of_two_pairs_in_order_is_legal(play):
+    def script(w):
+        pair(w, 5, 5)
+        pair(w, 7, 7)
+        w.phase(2, "A")
+        w.move("mp-cw", "MP 0")
+        w.move("mp-axis", "MP 0")
+        pair(w, 3, 3, turn=2)
+    assert play(script) == []
+
+
+def test_2_phases_go_back_only_from_f_to_b(play):
+    def script(w):
+        cw_maneuver(w)
+        w.phase(1, "C")
+        w.phase(1, "B")
+    found = play(script)
+    assert rules(found) == ["2"] and found[0].step == 4 and "went back from C" in found[0].message
+
+
+def test_2_25_a_turn_ends_in_phase_f(play):
+    def script(w):
+        cw_maneuver(w)
+        w.phase(1, "C")
+        w.phase(2, "A")
+    found = play(script)
+    assert rules(found) == ["2.25"] and "ended in phase C" in found[0].message
+
+
+def test_2_25_equalisation_moves_the_lower_marker_up(play):
+    def script(w):
+        pair(w, 5, 3)
+    assert play(script) == []
+
+    def unequal(w):
+        cw_maneuver(w, 5)
+        w.phase(1, "D")
+        w.move("mp-axis", "MP 3")
+        w.phase(1, "F")
+        w.phase(1, "B")
+    found = play(unequal)
+    assert rules(found) == ["2.25"] and "5 (Commonwealth)" in found[0].message
+
+
+def test_2_25_no_new_pair_after_a_marker_reached_10(play):
+    def script(w):
+        pair(w, 8, 8)
+        cw_maneuver(w, 10)  # 2 more: reaches 10
+        w.phase(1, "F")
+        w.move("mp-axis", "MP 10")
+        w.phase(1, "B")
+    found = play(script)
+    assert rules(found) == ["2.25"] and "reached 10" in found[0].message
+
+
+def test_2_23_the_active_player_may_not_choose_an_int_row(play):
+    assert play(lambda w: cw_maneuver(w, 8)) == []
+    found = play(lambda w: cw_maneuver(w, 9))
+    assert rules(found) == ["2.23"] and "'Int'" in found[0].message and "(reconstructed table)" in found[0].message
+
+
+def test_2_24_the_reactive_player_uses_at_most_the_table_cell(play):
+    def script(mp):
+        def s(w):
+            cw_maneuver(w, 5)
+            w.phase(1, "C")
+            w.phase(1, "D")
+            w.move("mp-axis", f"MP {mp}")
+        return s
+    assert play(script(5)) == []
+    found = play(script(6))
+    assert rules(found) == ["2.24"] and "at most 5" in found[0].message
+
+
+def test_2_22_mp_markers_do_not_go_back_nor_move_in_combat(play):
+    def script(w):
+        cw_maneuver(w, 5)
+        w.phase(1, "C")
+        w.move("mp-cw", "MP 6")
+        w.move("mp-cw", "MP 4")
+    found = play(script)
+    assert rules(found) == ["2.22", "2.22"]
+    assert "moved in the Combat" in found[0].message and "went back" in found[1].message
+
+
+def test_2_1_initiative_rolls(play):
+    def turn_2(w):
+        pair(w, 5, 5)
+        w.phase(2, "A")
+        w.roll("Commonwealth initiative 1d6", [3], "Commonwealth")  # column 0: '-', roll again
+        w.roll("Commonwealth initiative 1d6", [6], "Commonwealth")  # C
+    assert play(turn_2) == []
+
+    def again(w):
+        turn_2(w)
+        w.roll("Axis initiative 1d6", [1], "Axis")
+    found = play(again)
+    assert rules(found) == ["2.1"] and "already won (C)" in found[0].message
+
+    def first_turn(w):
+        w.roll("Axis initiative 1d6", [1], "Axis")
+    found = play(first_turn)
+    assert rules(found) == ["11.5"] and "Commonwealth player: no initiative roll" in found[0].message
+
+    def in_b(w):
+        pair(w, 5, 5)
+        w.phase(2, "B")
+        w.roll("Axis initiative 1d6", [1], "Axis")
+    assert rules(play(in_b)) == ["2.1"]
+
+
+def test_8_2_the_scenario_length_and_one_extra_turn(play):
+    def script(last):
+        def s(w):
+            for t in range(1, last):
+                pair(w, 5, 5, turn=t)
+                w.phase(t + 1, "A")
+                w.move("mp-cw", "MP 0")
+                w.move("mp-axis", "MP 0")
+        return s
+    assert play(script(3)) == []  # Battleaxe: 2 turns and an extra one
+    found = play(script(4))
+    assert rules(found) == ["8.2"] and "Turn 4" in found[0].message
+
+
+# ---- 2.22: who moves when -------------------------------------------------------------------------
+def test_2_22_units_move_in_their_side_s_maneuver(play):
+    def script(w):
+        cw_maneuver(w)
+        w.move("22-grd", "1129")
+        w.move("62-trento", "1526")
+    found = play(script)
+    assert rules(found) == ["2.22"] and found[0].piece.startswith("62th") and found[0].to_hex == "1526"
+
+
+def test_2_units_move_in_combat_only_to_retreat(play):
+    def script(w):
+        cw_maneuver(w)
+        w.phase(1, "C")
+        w.place("retreat", "1527")
+        w.move("62-trento", "1426")
+    assert play(script) == []
+
+    def no_retreat(w):
+        cw_maneuver(w)
+        w.phase(1, "C")
+        w.move("62-trento", "1426")
+    found = play(no_retreat)
+    assert rules(found) == ["2"] and "only to retreat" in found[0].message
+
+
+# ---- 4.1, 4.2: movement costs -------------------------------------------------------------------
+def test_4_1_the_example_moves_fit_the_maneuver_s_mp(play):
+    def script(mp):
+        def s(w):
+            cw_maneuver(w, mp)
+            w.move("11huss-7ar", "0824")
+            w.move("22-grd", "1228")
+            w.move("cg-xxx", "1125")
+        return s
+    assert play(script(5)) == []  # 10.B: all three with 5 MP
+    found = play(script(3))
+    assert rules(found) == ["4.1"] and found[0].piece == "XXX Corps CG"
+    assert "cost 4 1/2 MP for a cg unit" in found[0].message and "(reconstructed table)" in found[0].message
+
+
+def test_4_1_a_stack_dragged_whole_is_costed_unit_by_unit(play):
+    def script(to):
+        def s(w):
+            cw_maneuver(w, 1)
+            w.move("22-grd", to, stack=True)  # 11/4 Ind (foot), Recce/4 Ind, 22 Gds and their markers
+        return s
+    assert play(script("1129")) == []  # one road hex: foot 1 MP
+    found = play(script("1128"))  # two road hexes: the foot brigade pays 2
+    assert rules(found) == ["4.1"] and found[0].piece.startswith("11th Indian") and found[0].to_hex == "1128"
+
+
+def test_4_1_several_drags_are_one_move(play):
+    def script(w):
+        cw_maneuver(w, 1)
+        w.move("11-4ind", "1129")
+        w.move("11-4ind", "1128")
+        w.move("11-4ind", "1127")
+    found = play(script)
+    assert rules(found) == ["4.1"] and found[0].step == 4  # one finding, at the first drag too far
+
+
+def test_4_2_no_path_into_the_sea(play):
+    def script(w):
+        axis_maneuver(w, 5)
+        w.move("62-trento", "1528")
+    found = play(script)
+    assert rules(found) == ["4.2"] and "1527 to 1528 crosses a cliff or enters the sea" in found[0].message
+
+
+def test_4_2_contact_only_from_within_the_hq_s_radius(play):
+    def script(far):
+        def s(w):
+            if far:
+                w.move("hq-xxx", "0101")
+            cw_maneuver(w, 5)
+            w.move("22-grd", "1228")
+        return s
+    assert play(script(False)) == []
+    found = play(script(True))
+    assert rules(found) == ["4.2"] and "command radius" in found[0].message
+
+
+def test_7_1_no_move_into_an_enemy_hex(play):
+    def script(w):
+        cw_maneuver(w, 5)
+        w.move("22-grd", "1227")
+    found = play(script)
+    assert rules(found) == ["7.1"] and "enemy combat units" in found[0].message
+
+
+# ---- 7.1, 7.31: stacking ------------------------------------------------------------------------------
+def test_7_1_two_tank_units_never_stack(play):
+    def script(unit):
+        def s(w):
+            axis_maneuver(w, 5)
+            w.move(unit, "1615")
+            w.phase(1, "C")
+        return s
+    assert play(script("3a-21pz")) == []  # a tank and a 2-step recon: armoured + other
+    found = play(script("a-8-21pz-2"))
+    assert rules(found) == ["7.1"] and found[0].to_hex == "1615" and found[0].step == 4
+
+
+def test_7_1_a_stack_dragged_whole_onto_another(play):
+    def script(w):
+        cw_maneuver(w, 5)
+        w.move("11huss-7ar", "1030", stack=True)  # Hussars and XXX Corps HQ join 11/4 Ind, Recce, 22 Gds
+        w.phase(1, "C")
+    found = play(script)
+    assert rules(found) == ["7.1"] and found[0].to_hex == "1030"
+
+
+def test_7_31_a_combat_group_never_stacks(play):
+    def script(to):
+        def s(w):
+            cw_maneuver(w, 5)
+            w.move("cg-xxx", to)
+            w.phase(1, "C")
+        return s
+    assert play(script("0827")) == []
+    found = play(script("0726"))
+    assert rules(found) == ["7.31"]
+
+
+# ---- 5: fire -----------------------------------------------------------------------------------------
+def at_capuzzo(w) -> None:
+    """Set-up: 22 Gds next to Capuzzo (1227), as in the example (10.B)."""
+    w.move("22-grd", "1228")
+
+
+def test_5_1_the_result_of_the_universal_fire_table(play):
+    def script(marker):
+        def s(w):
+            at_capuzzo(w)
+            cw_maneuver(w)
+            w.phase(1, "C")
+            w.fire("22-grd", "33pzjag-15pz", 6, side="Commonwealth")  # AT 3, die 6 -1 entrenched -1 crest: T
+            if marker:
+                w.place(marker, "1227")
+        return s
+    assert play(script("t")) == []
+    found = play(script("t1"))
+    assert rules(found) == ["5.1"] and "gives T (column 3 (AT 3), die 6" in found[0].message
+    assert "T1 placed (reconstructed table)" in found[0].message
+    assert rules(play(script(None))) == ["5.1"]
+
+
+def test_5_1_fire_at_an_adjacent_enemy_once_a_phase(play):
+    def twice(w):
+        at_capuzzo(w)
+        cw_maneuver(w)
+        w.phase(1, "C")
+        w.fire("22-grd", "33pzjag-15pz", 1, side="Commonwealth")
+        w.fire("22-grd", "15-15pz", 1, side="Commonwealth")
+    found = play(twice)
+    assert rules(found) == ["5.1"] and "already fired" in found[0].message
+
+    def far(w):
+        cw_maneuver(w)
+        w.phase(1, "C")
+        w.fire("22-grd", "33pzjag-15pz", 1, side="Commonwealth")
+    found = play(far)
+    assert rules(found) == ["5.1"] and "adjacent" in found[0].message
+
+
+def test_5_1_fire_only_in_combat_and_declared(play):
+    def in_maneuver(w):
+        at_capuzzo(w)
+        cw_maneuver(w)
+        w.fire("22-grd", "33pzjag-15pz", 1, side="Commonwealth")
+    found = play(in_maneuver)
+    assert rules(found) == ["5.1"] and "combat phase" in found[0].message
+
+    def undeclared(w):
+        cw_maneuver(w)
+        w.phase(1, "C")
+        w.roll("Commonwealth fire 1d6", [4], "Commonwealth")
+        w.roll("Commonwealth fire 1d6", [4], "Commonwealth")
+    found = play(undeclared)
+    assert rules(found) == ["5.1"] and "no firer and target declared" in found[0].message
+
+
+def test_5_10_entrenched_units_and_fire(play):
+    def offensive(w):
+        at_capuzzo(w)
+        w.move("entrenched@1030", "1228")
+        cw_maneuver(w)
+        w.phase(1, "C")
+        w.fire("22-grd", "33pzjag-15pz", 1, side="Commonwealth")
+    found = play(offensive)
+    assert rules(found) == ["5.10"] and "fires offensively only after" in found[0].message
+
+    def defensive(fired):
+        def s(w):
+            at_capuzzo(w)
+            w.move("entrenched@1030", "1228")
+            cw_maneuver(w)
+            w.phase(1, "C")
+            w.fire("15-15pz", "22-grd", 1, side="Axis")
+        return s
+    found = play(defensive(False))
+    assert rules(found) == ["5.10"] and "not having fired offensively" in found[0].message
+
+    def legal(w):
+        at_capuzzo(w)
+        cw_maneuver(w)
+        w.phase(1, "C")
+        w.fire("15-15pz", "22-grd", 1, side="Axis")  # 22 Gds not entrenched: defensive fire allowed
+    assert play(legal) == []
+
+
+# ---- 6.2: morale -------------------------------------------------------------------------------------
+def test_6_2_morale_checks(play):
+    def script(dice, retreat):
+        def s(w):
+            cw_maneuver(w)
+            w.phase(1, "C")
+            t = w.place("t", "1527")
+            w.roll("Axis morale 2d6", dice, "Axis")
+            w.remove(t)
+            if retreat:
+                w.place("retreat", "1527")
+        return s
+    # 62/Trento, morale 7, entrenched (-1): 3+3-1 = 5 passes, 6+6-1 = 11 fails
+    assert play(script([3, 3], False)) == []
+    assert play(script([6, 6], True)) == []
+    found = play(script([3, 3], True))
+    assert rules(found) == ["6.2"] and "= 5 vs morale 7 passes" in found[0].message
+    found = play(script([6, 6], False))
+    assert rules(found) == ["6.2"] and "= 11 vs morale 7 fails" in found[0].message
+
+
+# ---- 4.2c, 4.3, 5.4: markers a maneuver places -------------------------------------------------------
+def test_4_2_rapid_movement_away_from_the_enemy_in_one_s_own_maneuver(play):
+    def script(where):
+        def s(w):
+            cw_maneuver(w)
+            w.place("rapid", where, side="Commonwealth")
+        return s
+    assert play(script("1030")) == []
+
+    def next_to_enemy(w):
+        w.move("22-grd", "1228")
+        cw_maneuver(w)
+        w.place("rapid", "1228", side="Commonwealth")
+    found = play(next_to_enemy)
+    assert rules(found) == ["4.2"] and "next to enemy units in 1227" in found[0].message
+
+    def in_combat(w):
+        cw_maneuver(w)
+        w.phase(1, "C")
+        w.place("rapid", "1030", side="Commonwealth")
+    assert rules(play(in_combat)) == ["4.2"]
+
+
+def test_4_3_entrenchment_out_of_enemy_range(play):
+    def script(unit, to):
+        def s(w):
+            cw_maneuver(w)
+            w.move(unit, to)
+            w.place("entrenched", to, side="Commonwealth")
+        return s
+    assert play(script("11huss-7ar", "0825")) == []
+    found = play(script("22-grd", "1228"))
+    assert rules(found) == ["4.3"] and "in an enemy ZoC" in found[0].message
+
+
+def test_5_4_artillery_support(play):
+    def script(mp, target, phase="B"):
+        def s(w):
+            w.move("hq-xxx", "1129")
+            w.move("22-grd", "1228")
+            cw_maneuver(w, mp)
+            if phase != "B":
+                w.phase(1, phase)
+            w.place("artillery-cw", target, side="Commonwealth")
+        return s
+    assert play(script(4, "1227")) == []  # 1129 to 1227: 1 hex between
+    found = play(script(3, "1227"))
+    assert rules(found) == ["5.4"] and "at least 4" in found[0].message
+    found = play(script(5, "1616"))
+    assert rules(found) == ["5.4"] and "no Commonwealth HQ within 3 hexes" in found[0].message
+    found = play(script(5, "1227", phase="C"))
+    assert rules(found) == ["5.4"] and "only in the Commonwealth player's maneuver" in found[0].message
+
+
+def test_5_12_a_retreating_unit_fires_only_defensively(play):
+    def script(w):
+        w.move("22-grd", "1228")
+        cw_maneuver(w)
+        w.phase(1, "C")
+        w.place("retreat", "1227")
+        w.fire("15-15pz", "22-grd", 6, side="Axis")  # defensive: AP 5 -2 retreating = column 3, die 6 -1 crest: T
+        w.place("t", "1228")
+    assert play(script) == []
+
+    def offensive(w):
+        w.move("22-grd", "1228")
+        w.remove("entrenched@1227")
+        w.remove("entrenched@1227")
+        axis_maneuver(w)
+        w.place("retreat", "1227")
+        w.phase(1, "C")
+        w.fire("15-15pz", "22-grd", 6, side="Axis")
+    found = play(offensive)
+    assert rules(found) == ["5.12"] and "fires only defensively" in found[0].message
+
+
+def test_4_1_rapid_movement_halves_the_costs(play):
+    def script(rapid):
+        def s(w):
+            cw_maneuver(w, 1)
+            if rapid:
+                w.place("rapid", "0726", side="Commonwealth")
+            w.move("11huss-7ar", "0824")  # recon: 3 x 1/2 MP
+        return s
+    assert play(script(True)) == []
+    found = play(script(False))
+    assert rules(found) == ["4.1"] and "cost 3/2 MP" not in found[0].message and "1 1/2 MP" in found[0].message
+
+
+# ---- 6.3: retreats ---------------------------------------------------------------------------------------
+def test_6_3_a_retreat_ends_out_of_fire_by_the_fewest_hexes(play):
+    def script(*hexes):
+        def s(w):
+            at_capuzzo(w)
+            cw_maneuver(w)
+            w.phase(1, "C")
+            w.place("retreat", "1228", side="Commonwealth")
+            for h in hexes:
+                w.move("22-grd", h, stack=True)  # the unit and its Retreat marker
+            w.phase(1, "D")
+        return s
+    # 1128: next to 1028 only across the Halfaya cliff, so out of fire, one hex away
+    assert play(script("1128")) == []
+    found = play(script("1327"))  # still next to Capuzzo
+    assert rules(found) == ["6.3"] and "still next to enemy units" in found[0].message
+    found = play(script("1128", "1129"))  # two hexes where one suffices
+    assert rules(found) == ["6.3"] and "1129 is 2 hexes away; the nearest hex out of enemy fire is 1 away" in found[0].message
+
+
+# ---- 6.1: losses ----------------------------------------------------------------------------------------
+def test_6_1_t1_and_t2_cost_their_steps(play):
+    def legal(w):
+        at_capuzzo(w)
+        cw_maneuver(w)
+        w.phase(1, "C")
+        w.fire("15-15pz", "22-grd", 6, side="Axis")  # AP 5, die 6 -1 crest = 5: T1
+        w.place("t1", "1228")
+        w.flip("22-grd")
+        w.phase(1, "D")
+    assert play(legal) == []
+
+    def not_taken(w):
+        at_capuzzo(w)
+        cw_maneuver(w)
+        w.phase(1, "C")
+        w.fire("15-15pz", "22-grd", 6, side="Axis")
+        w.place("t1", "1228")
+        w.phase(1, "D")
+    found = play(not_taken)
+    assert rules(found) == ["6.1"] and "lost 0 step(s); its T1/T2 markers call for 1" in found[0].message
+
+    def unhit(w):
+        cw_maneuver(w)
+        w.phase(1, "C")
+        w.flip("11-4ind")
+        w.phase(1, "D")
+    found = play(unhit)
+    assert rules(found) == ["6.1"] and "1030 lost 1 step(s); it took no T1 or T2" in found[0].message
+
+
+# ---- 5.5: air power ----------------------------------------------------------------------------------------
+def test_5_5_air_strikes(play):
+    def script(iv: str | None, phase: str = "B"):
+        def s(w):
+            cw_maneuver(w)
+            if phase != "B":
+                w.phase(1, phase)
+            w.move("air-cw-1", "1227")
+            w.declare("air-cw-1", "Air strike")
+            if iv:
+                w.move("iv", iv)  # one space to the Axis
+            w.phase(1, "C" if phase == "B" else "D")
+        return s
+    assert play(script("I/V 1A")) == []
+    found = play(script(None))
+    assert rules(found) == ["5.5"] and "moves one space in the opponent's favour" in found[0].message
+    found = play(script("I/V 1A", phase="C"))
+    assert rules(found) == ["5.5"] and "belong to the Commonwealth player's own maneuver" in found[0].message
+
+    def axis(w):
+        axis_maneuver(w)
+        w.declare("air-cw-1", "Air strike")  # a CW squadron in the Axis maneuver
+    found = play(axis)
+    assert rules(found) == ["5.5"]
+
+
+def test_5_5_crusader_has_no_air_strikes_after_turn_2(play):
+    def script(turn):
+        def s(w):
+            for t in range(1, turn):
+                pair(w, 5, 5, turn=t)
+                w.phase(t + 1, "A")
+                w.move("mp-cw", "MP 0")
+                w.move("mp-axis", "MP 0")
+            cw_maneuver(w, 5, turn)
+            w.move("air-cw-1", "1227")
+            w.declare("air-cw-1", "Air strike")
+            w.move("iv", "I/V 1A")
+        return s
+    assert play(script(2), setup="crusader.vsav") == []
+    found = play(script(3), setup="crusader.vsav")
+    assert rules(found) == ["5.5"] and "no air strike after turn 2" in found[0].message
+
+
+# ---- 5.3: coordinated fire -----------------------------------------------------------------------------------
+def test_5_3_coordinated_fire_needs_a_partner(play):
+    def axis(both: bool):
+        def s(w):
+            at_capuzzo(w)
+            cw_maneuver(w)
+            w.phase(1, "C")
+            w.fire("15-15pz", "22-grd", 1, side="Axis", coordinated=True)
+            if both:  # same division (15 Pz), both German: armour and infantry may coordinate on the Axis side
+                w.fire("33pzjag-15pz", "22-grd", 1, side="Axis", coordinated=True)
+            w.phase(1, "D")
+        return s
+    assert play(axis(True)) == []
+    found = play(axis(False))
+    assert rules(found) == ["5.3"] and "with no partner" in found[0].message
+
+    def cw_mixed(w):  # 4th Indian's infantry and its recce: Commonwealth armour with non-armour
+        w.move("11-4ind", "1228")
+        w.move("recce-4ind", "1228")
+        cw_maneuver(w)
+        w.phase(1, "C")
+        w.fire("11-4ind", "15-15pz", 1, side="Commonwealth", coordinated=True)
+        w.fire("recce-4ind", "15-15pz", 1, side="Commonwealth", coordinated=True)
+        w.phase(1, "D")
+    found = play(cw_mixed)
+    assert rules(found) == ["5.3", "5.3"]
+
+
+def test_5_6_at_fire_on_fragile_armour_and_5_9_minefields(play):
+    def fragile(marker):
+        def s(w):
+            w.move("4-7ar", "1125")  # 4th Armoured Brigade out of the CG: fragile (10.C)
+            cw_maneuver(w)
+            w.phase(1, "C")
+            w.fire("606-lw", "4-7ar", 4, side="Axis")  # AT 6 +2 fragile = column 8, die 4 -1 crest: T1 (10.C)
+            w.place(marker, "1125")
+        return s
+    assert play(fragile("t1")) == []
+    found = play(fragile("t"))
+    assert rules(found) == ["5.1"] and "column 8 (AT 6, at fire on fragile +2)" in found[0].message
+
+    def mines(marker):
+        def s(w):
+            w.move("11huss-7ar", "0824")
+            w.remove("entrenched@0923")
+            axis_maneuver(w)
+            w.phase(1, "C")
+            w.fire("33-15pz", "11huss-7ar", 4, side="Axis")  # offensive, across a light minefield: 4 -1 = 3: T
+            w.place(marker, "0824")
+        return s
+    assert play(mines("t")) == []
+    found = play(mines("t1"))
+    assert rules(found) == ["5.1"] and "behind light minefield -1" in found[0].message
+
+
+def test_5_2_weapon_priority(play):
+    def script(marker):
+        def s(w):
+            w.move("11-4ind", "1228")
+            cw_maneuver(w)
+            w.phase(1, "C")
+            # AP 5; die 6 -1 entrenched -1 escarpment -1 weapon (C firer, B target) = 3: T
+            w.fire("11-4ind", "15-15pz", 6, side="Commonwealth")
+            w.place(marker, "1227")
+        return s
+    assert play(script("t")) == []
+    found = play(script("t1"))
+    assert rules(found) == ["5.1"] and "weapon priority -1 = 3" in found[0].message

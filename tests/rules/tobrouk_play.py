@@ -1,0 +1,90 @@
+"""Writing Tobrouk 41-42 logs for the rules tests: the module's LogWriter, plus what a Tobrouk
+player does that the shared writer has no step for - dragging a marker from the piece palette
+(an AddPiece of the palette's piece, prototypes expanded, dropped on a hex) and setting the turn
+tracker to the second "Combat" phase (E: the phase list names two phases alike)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from builder.vassal.counters import counter_defs, expand, prototypes
+from builder.vassal.pieces import add_piece
+from builder.vassal.sequence import join
+from validators.audit import audit_file, module_grids
+from validators.games import rules_for
+from validators.replay.replayer import Replayer
+from validators.vlog.reader import read_record
+from validators.vlog.writer import Cmd, LogWriter, chat_cmd
+
+SLUG = "tobrouk-41-42"
+PLAYERS = {"Axis": ("axis-user", "Ax"), "Commonwealth": ("cw-user", "Cw")}
+PHASES = {"A": 0, "B": 1, "C": 2, "D": 3, "E": 4, "F": 5}
+
+
+class TobroukWriter(LogWriter):
+    """A LogWriter over the Tobrouk module: phases by letter (A-F), markers from the palette."""
+
+    def __init__(self, game, vmod: Path, setup: str) -> None:
+        super().__init__(vmod, setup=setup, players=PLAYERS)
+        self.game = game
+        self._defs = {d.key: d for d in counter_defs(game)}
+        self._protos = prototypes(game)
+        self._phase_letter: str | None = None
+        self._gpid = 9000
+
+    def phase(self, turn: int, letter: str) -> Cmd:
+        """The turn tracker set to (turn, phase letter)."""
+        self._phase_letter = letter
+        return self.turn(turn, letter)
+
+    def _turn_encode(self, turn, phase):
+        if phase in PHASES:
+            counter, lst, phases = self._levels()
+            active = ",".join(["true"] * len(phases))
+            sub = join([PHASES[phase], 0, 0, active], ";")
+            level = join([turn, 0, counter.get("loop", "false"), counter.get("loopLimit", "-1"), sub], ";")
+            return join([0, level], "|")
+        return super()._turn_encode(turn, phase)
+
+    def place(self, marker: str, to: str, *, side: str = "Axis") -> str:
+        """A marker dragged from the palette onto a hex: the new piece added, then dropped there,
+        merging with the stack it lands on (one step); its new id."""
+        map_id = next(iter(self.maps))
+        dest = self.point(map_id, to)
+        pid = self._new_id()
+        self._gpid += 1
+        traits = expand(self._defs[marker].with_gpid(str(self._gpid)), self._protos)
+        comm = self._apply(Cmd(add_piece(pid, traits), "-/" + pid))
+        below = [i for i in self._pieces_at(map_id, *dest, self._layer(pid)) if i != pid]
+        under = below[-1] if below else None
+        comm.append(self._move_cmd(pid, map_id, dest, under, self._user(side)[0]))
+        if under is None:
+            sid = self._new_id()
+            stack_state = join([map_id, *dest, pid, f"@@{self._layer(pid)}"], ";")
+            comm.append(self._apply(Cmd("+/" + join([sid, "stack", stack_state], "/"), "-/" + sid)))
+        comm.append(self._apply(chat_cmd(f"* {self.game.markers[marker].name} placed in {to}")))
+        self._log(comm)
+        return pid
+
+    def fire(self, firer: str, target: str, die: int, *, side: str, coordinated: bool = False) -> None:
+        """Declare firer, (Coordinated fire,) Declare target, then the side's fire die."""
+        self.declare(firer, "Declare firer")
+        if coordinated:
+            self.declare(firer, "Coordinated fire")
+        self.declare(target, "Declare target")
+        self.roll(f"{side} fire 1d6", [die], side)
+
+
+def audit(game, vmod: Path, script, path: Path, setup: str = "battleaxe.vsav", auditor: bool = False):
+    """Write a log from `script(w)` and audit it: its violations, or the auditor after the run."""
+    w = TobroukWriter(game, vmod, setup)
+    script(w)
+    w.write(path)
+    if auditor:
+        a = rules_for(SLUG)(game, Replayer(read_record(path), module_grids(game)))
+        a.run()
+        return a
+    return [f for f in audit_file(game, path).findings if f.kind == "violation"]
+
+
+def rules(findings) -> list[str]:
+    return [f.rule for f in findings]

@@ -1,0 +1,361 @@
+"""Fire (5.1-5.12) and morale checks (6.2): digest 10.1 ranks 1, 2 and 8.
+
+How a shot shows in a log made with the module: in a combat phase (C or E) the firing player
+uses **Declare firer** on the unit that fires ("Fire: NAME fires from HEX"), **Declare target**
+on the unit it fires at ("Fire: target NAME in HEX"), **Coordinated fire** on the firer when the
+shot is coordinated (5.3), then rolls his "<Side> fire 1d6".  The hit markers (T, T1, T2) he
+places in the target's hex after the die, before the next shot, are the shot's result.
+
+At the die: fire only in a combat phase, by the firer's side, at an enemy in an adjacent hex,
+never across a cliff (5.1, 5.1d); each CU fires once a combat phase (5.1); an entrenched or a
+retreating unit does not fire offensively (5.10c, 5.12a); defensive fire does not target an
+entrenched unit that did not fire offensively (5.10, Q&A 7-8).  The expected result comes from
+the Universal Fire Table (tables/fire.yaml, reconstructed): column = the firer's AP strength
+against an unarmoured target, its AT strength against an armoured one (5.1), shifted by CR -1,
+RE -2, coordinated +1, firer retreating -2, firer in rapid movement -1, target in rapid movement
++1, +1 per artillery marker in the target's hex (at most 2), AT fire on fragile armour +2; the
+die modified by target entrenched -1, city -1, Halfaya Pass -2, a crest, escarpment or wadi
+between -1, a light / heavy minefield between -1 / -2 for offensive fire, difficult terrain -1,
+and -1 per letter the target's weapon is better (entrenched infantry one letter better, 5.2).
+
+Choices:
+- "Offensive fire" is the fire of the side whose maneuver the combat phase follows (C: the
+  active player, D: the reactive player); "the active player's fire" of 5.9 is read the same way.
+- 5.8c: an escarpment between the units counts whichever side is the higher (the map data has
+  no high side).  5.2d (moved artillery) and optional 12.3 (Rommel) are not applied.
+- 5.3 (digest O23): coordinating units are units of one division (Formation) or one hex, of one
+  nationality, not retreating; Commonwealth armour coordinates only with armour.  A shot
+  declared coordinated with no such partner firing at its target is reported when the phase ends.
+- Crusader (11.4b): fire through the Tobrouk Fortified Camp's minefield is 2 columns left
+  instead of the minefield's die modifier.
+- 6.2: a morale roll ("<Side> morale 2d6") tests the unit whose hex next loses a hit marker (a
+  pass) or gets a Retreat marker (a failure); it is checked when that hex holds one combat unit
+  of the roller's side.  Modifiers: +1 per T marker beyond the first, -1 entrenched, +1 CR,
+  +1 RE (digest O10, as the table), +1 already retreating.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from validators.games.tobrouk_41_42.retreats import RetreatRules
+from validators.games.tobrouk_41_42.state import COMBATS, MANEUVERS
+from validators.replay.board import Piece
+from validators.replay.replayer import Added, Moved, Removed, Rolled
+
+HITS = ("t", "t1", "t2")
+LETTERS = "ABCD"
+
+
+@dataclass
+class Shot:
+    firer: Piece | None = None
+    firer_hex: str | None = None
+    target: Piece | None = None
+    target_hex: str | None = None
+    coordinated: bool = False
+    expected: str | None = None  # '-', 'T', 'T1', 'T2' once rolled
+    why: str = ""
+    placed: list[str] = field(default_factory=list)  # hit markers put in the target's hex after the die
+
+
+@dataclass
+class MoraleRoll:
+    side: str
+    total: int
+    hexes: dict  # hex -> (units, modifier, why) as they stood at the roll
+    hex: str | None = None  # the hex whose markers answered the roll
+    passed: bool = True
+
+
+class FireRules(RetreatRules):
+    """Part of the Tobrouk 41-42 auditor; see __init__.py."""
+
+    def start(self) -> None:
+        super().start()
+        self.ft = self.tables["fire"]
+        self.morale_t = self.tables["morale"]
+        self.shot: Shot | None = None
+        self.shots: list[Shot] = []  # the combat phase's shots that were rolled
+        self.fired: set[str] = set()
+        self.morale_roll: MoraleRoll | None = None
+        self._undeclared = False
+
+    def phase_started(self, pid: str) -> None:
+        self.fired, self._undeclared, self.shots = set(), False, []
+        super().phase_started(pid)
+
+    def phase_ended(self, pid: str) -> None:
+        self._close()
+        self._settle_morale()
+        if pid in COMBATS:
+            self._check_coordination()
+        super().phase_ended(pid)
+
+    def finish(self) -> None:
+        self._close()
+        self._settle_morale()
+        super().finish()
+
+    # -- declarations -------------------------------------------------------------------------------
+    def declared(self, role: str, piece: Piece, hex_id: str) -> None:
+        if role == "firer":
+            self._close()
+            self.shot = Shot(piece, hex_id)
+        elif role == "target":
+            if self.shot is None or self.shot.expected is not None:
+                self._close()
+                self.shot = Shot()
+            self.shot.target, self.shot.target_hex = piece, hex_id
+        elif role == "coordinated" and self.shot is not None and self.shot.firer is not None \
+                and self.shot.firer.id == piece.id:
+            self.shot.coordinated = True
+        super().declared(role, piece, hex_id)
+
+    # -- dice ------------------------------------------------------------------------------------------
+    def on_rolled(self, e: Rolled) -> None:
+        side = self.side_ids.get(e.button.split(" ")[0]) if " " in e.button else None
+        if e.button.endswith(" fire 1d6") and e.dice and side:
+            self._fire_die(e, side)
+        elif e.button.endswith(" morale 2d6") and len(e.dice) == 2 and side:
+            self._morale_die(e, side)
+        super().on_rolled(e)
+
+    def _fire_die(self, e: Rolled, side: str) -> None:
+        name = self.side_names[side]
+        if self.phase_id not in COMBATS:
+            self.find("5.1", f"a fire die in the {self.phase}: every CU fires in a combat phase (C, E)", side=name)
+            return
+        shot = self.shot
+        if shot is None or shot.firer is None or shot.target is None or shot.expected is not None:
+            if shot is not None and shot.expected is not None:
+                self._close()
+            if not self._undeclared:
+                self._undeclared = True
+                self.find("5.1", f"{e.button} rolled with no firer and target declared (Declare firer, Declare "
+                          "target): the shot cannot be checked", side=name)
+            return
+        if not self._eligible(shot, side):
+            shot.expected = "?"
+            return
+        self.fired.add(shot.firer.id)
+        self.shots.append(shot)
+        shot.expected, shot.why = self._result(shot, side, e.dice[0])
+
+    def _eligible(self, shot: Shot, side: str) -> bool:
+        f, t, fh, th = shot.firer, shot.target, shot.firer_hex, shot.target_hex
+        name = self.side_names[side]
+        if self.side_id(f) != side or self.side_id(t) == side:
+            self.find("5.1", f"a {name} die for {f.name} at {t.name}: each player fires his own units at enemy units",
+                      f, fh, th, side=name)
+            return False
+        if not self.game.geometry.adjacent(fh, th):
+            self.find("5.1", f"{f.name} in {fh} fires at {t.name} in {th}: a CU fires only at an enemy in one of the "
+                      "six adjacent hexes", f, fh, th, side=name)
+            return False
+        if "cliff" in self.crossing(fh, th):
+            self.find("5.1", f"{f.name} fires across the cliff between {fh} and {th}: no fire across a cliff (5.1d)",
+                      f, fh, th, side=name)
+            return False
+        if f.id in self.fired:
+            self.find("5.1", f"{f.name} already fired in this combat phase: each CU fires once", f, fh, th, side=name)
+            return False
+        offensive = side == self.maneuvering()
+        if offensive and self.markers_in(fh, "entrenched"):
+            self.find("5.10", f"{f.name} is entrenched in {fh}: it fires offensively only after removing its "
+                      "entrenchment marker", f, fh, th, side=name)
+            return False
+        if offensive and self.retreating(fh):
+            self.find("5.12", f"{f.name} is retreating: a retreating unit fires only defensively", f, fh, th, side=name)
+            return False
+        if not offensive and self.markers_in(th, "entrenched") and t.id not in self.fired:
+            self.find("5.10", f"defensive fire at {t.name}, entrenched in {th} and not having fired offensively: "
+                      "not allowed (Q&A 7-8)", f, fh, th, side=name)
+            return False
+        return True
+
+    def _result(self, shot: Shot, side: str, die: int) -> tuple[str, str]:
+        f, t, fh, th = shot.firer, shot.target, shot.firer_hex, shot.target_hex
+        fu, tu = self.unit_of(f), self.unit_of(t)
+        cs, dm = self.ft["column_shifts"], self.ft["die_modifiers"]
+        offensive = side == self.maneuvering()
+        armoured = tu.armoured
+        kind = "AT" if armoured else "AP"
+        strength = self.value(fu, f, "at" if armoured else "ap") or 0
+        parts: list[str] = [f"{kind} {strength}"]
+        column = strength
+
+        def shift(key: str, n: int = 1) -> None:
+            nonlocal column
+            v = int(cs[key]["shift"]) * n
+            column += v
+            parts.append(f"{key.replace('_', ' ')} {v:+d}")
+        if self.markers_in(fh, "re"):
+            shift("out_of_supply_firer")
+        elif self.markers_in(fh, "cr"):
+            shift("unsupplied_firer")
+        if shot.coordinated and not self.retreating(fh):
+            shift("coordinated")
+        if self.retreating(fh):
+            shift("firer_retreating")
+        if self.markers_in(fh, "rapid"):
+            shift("firer_rapid_movement")
+        if self.markers_in(th, "rapid"):
+            shift("target_rapid_movement")
+        arty = sum(self.markers_in(th, m) for m in ("artillery-axis", "artillery-cw"))
+        if arty:
+            shift("artillery_marker", min(arty, int(cs["artillery_marker"]["max_markers"])))
+        fragile = tu.fragile_reduced if self.reduced(t) else tu.fragile
+        if armoured and fragile:
+            shift("at_fire_on_fragile")
+        between = self.crossing(fh, th)
+        camp = self.scenario == "crusader" and "camp" in between and offensive
+        if camp:
+            shift("crusader_camp_minefield")
+        drm, dparts = 0, []
+
+        def mod(key: str, v: int) -> None:
+            nonlocal drm
+            drm += v
+            dparts.append(f"{key.replace('_', ' ')} {v:+d}")
+        entrenched = self.markers_in(th, "entrenched") > 0
+        if entrenched:
+            mod("target_entrenched", int(dm["target_entrenched"]["drm"]))
+        for key in ("target_in_city", "target_in_halfaya_pass"):
+            if th in dm[key]["hexes"]:
+                mod(key, int(dm[key]["drm"]))
+        if between & set(dm["behind_crest_escarpment_wadi"]["features"]):
+            mod("behind_crest_escarpment_wadi", int(dm["behind_crest_escarpment_wadi"]["drm"]))
+        if offensive and dm["behind_light_minefield"]["feature"] in between:
+            mod("behind_light_minefield", int(dm["behind_light_minefield"]["drm"]))
+        if offensive and not camp and between & set(dm["behind_heavy_minefield"]["features"]):
+            mod("behind_heavy_minefield", int(dm["behind_heavy_minefield"]["drm"]))
+        if self.game.hex_terrain.get(th) == "difficult":
+            mod("target_in_difficult_terrain", int(dm["target_in_difficult_terrain"]["drm"]))
+        tw = tu.weapon
+        if tw and entrenched and tu.type == "infantry" and tw != "A":
+            tw = LETTERS[LETTERS.index(tw) - 1]
+        if tw and fu.weapon and LETTERS.index(tw) < LETTERS.index(fu.weapon):
+            mod("weapon_priority", int(dm["weapon_priority"]["drm_per_letter"]) * (LETTERS.index(fu.weapon) - LETTERS.index(tw)))
+        columns = [int(c) for c in self.ft["columns"]]
+        col = min(max(column, columns[0]), columns[-1])
+        modified = die + drm
+        row = min(max(modified, 0), len(self.ft["die"]) - 1)
+        result = self.ft["results"][str(col)][row]
+        why = (f"column {col} ({', '.join(parts)}), die {die}{' ' + ', '.join(dparts) if dparts else ''} = {modified}")
+        return result, why
+
+    # -- coordination (5.3) -----------------------------------------------------------------------------------
+    def _partners(self, a: Shot, b: Shot) -> bool:
+        """Whether b's firer may coordinate with a's: same target, same division or hex, same
+        nationality, not retreating, and (Commonwealth) armour with armour only."""
+        if b is a or b.target.id != a.target.id or b.firer.id == a.firer.id or self.retreating(b.firer_hex):
+            return False
+        pa, pb = a.firer.properties(), b.firer.properties()
+        if pa.get("Formation") != pb.get("Formation") and a.firer_hex != b.firer_hex:
+            return False
+        if pa.get("Nationality") != pb.get("Nationality"):
+            return False
+        ua, ub = self.unit_of(a.firer), self.unit_of(b.firer)
+        return self.side_id(a.firer) != "commonwealth" or ua.armoured == ub.armoured
+
+    def _check_coordination(self) -> None:
+        for shot in self.shots:
+            if shot.coordinated and not any(self._partners(shot, other) for other in self.shots):
+                self.find("5.3", f"{shot.firer.name} ({shot.firer_hex}) coordinated its fire at {shot.target.name} "
+                          "with no partner: another non-retreating unit of its division or hex, of its nationality "
+                          "(Commonwealth: armour with armour), must fire at the same target", shot.firer,
+                          shot.firer_hex, shot.target_hex, side=self.side_of(shot.firer))
+
+    # -- the result on the table ----------------------------------------------------------------------
+    def on_added(self, e: Added) -> None:
+        self._marker_arrived(e.piece, e.where.label)
+        super().on_added(e)
+
+    def on_moved(self, e: Moved) -> None:
+        super().on_moved(e)
+        if e.old.label != e.new.label:
+            self._marker_arrived(e.piece, e.new.label)
+
+    def on_removed(self, e: Removed) -> None:
+        mid = e.piece.properties().get("MarkerId", "")
+        if mid in HITS and e.where is not None:
+            self._morale_outcome(e.where.label, passed=True)
+        super().on_removed(e)
+
+    def _marker_arrived(self, p: Piece, hex_id: str) -> None:
+        mid = p.properties().get("MarkerId", "")
+        shot = self.shot
+        if mid in HITS and shot is not None and shot.expected not in (None, "?") and hex_id == shot.target_hex:
+            shot.placed.append(mid.upper())
+        if mid == "retreat":
+            self._morale_outcome(hex_id, passed=False)
+
+    def _close(self) -> None:
+        shot, self.shot = self.shot, None
+        if shot is None or shot.expected in (None, "?"):
+            return
+        want = [] if shot.expected == "-" else [shot.expected]
+        if sorted(shot.placed) != want:
+            got = ", ".join(shot.placed) or "no hit marker"
+            self.find(self.ft.get("rule", "5.1").split(",")[0], f"{shot.firer.name} ({shot.firer_hex}) at "
+                      f"{shot.target.name} ({shot.target_hex}): the Universal Fire Table gives {shot.expected} "
+                      f"({shot.why}); {got} placed{self.reconstructed('fire')}", shot.firer, shot.firer_hex,
+                      shot.target_hex, side=self.side_of(shot.firer))
+
+    # -- morale (6.2) ------------------------------------------------------------------------------------
+    def _morale_die(self, e: Rolled, side: str) -> None:
+        name = self.side_names[side]
+        if self.phase_id not in COMBATS + MANEUVERS:
+            self.find("6.2", f"a morale roll in the {self.phase}: morale is checked after the fire (C, E) or an air "
+                      "strike (B, D)", side=name)
+            return
+        self._close()
+        self._settle_morale()
+        hexes = {}
+        mods = self.morale_t["modifiers"]
+        for h, ps in self._by_hex().items():
+            n = sum(1 for p in ps if p.properties().get("MarkerId") in HITS)
+            units = [p for p in ps if self.is_cu(p) and self.side_id(p) == side]
+            if not n or not units:
+                continue
+            drm, why = 0, []
+            for key, cond in (("extra_t_marker", n - 1), ("entrenched", self.markers_in(h, "entrenched") > 0),
+                              ("unsupplied", self.markers_in(h, "cr") > 0), ("out_of_supply", self.markers_in(h, "re") > 0),
+                              ("retreating", self.retreating(h))):
+                if cond:
+                    v = int(mods[key]["drm"]) * (int(cond) if key == "extra_t_marker" else 1)
+                    drm += v
+                    why.append(f"{key.replace('_', ' ')} {v:+d}")
+            hexes[h] = (units, drm, why)
+        self.morale_roll = MoraleRoll(side, sum(e.dice), hexes)
+
+    def _morale_outcome(self, hex_id: str, passed: bool) -> None:
+        """A hit marker leaving a tested hex is a pass, unless a Retreat marker arrives there before
+        the roll is settled (the next morale roll, the end of the phase)."""
+        roll = self.morale_roll
+        if roll is None or hex_id not in roll.hexes:
+            return
+        if roll.hex is None:
+            roll.hex, roll.passed = hex_id, passed
+        elif roll.hex == hex_id and not passed:
+            roll.passed = False
+
+    def _settle_morale(self) -> None:
+        roll, self.morale_roll = self.morale_roll, None
+        if roll is None or roll.hex is None:
+            return
+        units, drm, why = roll.hexes[roll.hex]
+        if len(units) != 1:
+            return
+        p = units[0]
+        morale = self.value(self.unit_of(p), p, "morale")
+        if morale is None:
+            return
+        total = roll.total + drm
+        should = total <= morale
+        if should != roll.passed:
+            detail = f"2d6 {roll.total}{' ' + ', '.join(why) if why else ''} = {total} vs morale {morale}"
+            verdict = ("passes: the T marker is removed, no Retreat marker" if should
+                       else "fails: a Retreat marker replaces the T")
+            self.find("6.2", f"morale check of {p.name} in {roll.hex}: {detail} {verdict}", p, None, roll.hex,
+                      side=self.side_names[roll.side])

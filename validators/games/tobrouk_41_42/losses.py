@@ -1,0 +1,103 @@
+"""Losses (6.1): digest 10.1 rank 3, step-loss bookkeeping.
+
+After the fire, each T1 marker costs the units of its hex one step and each T2 two (6.1): a
+counter flipped to its reduced face is one step, a counter removed (or sent off the map) is the
+steps it still had, a weaker counter brought in to replace it (6.1d) gives its steps back.  The
+steps lost in a hex during a combat phase are compared, when the phase ends, with the T1/T2
+markers placed there in the phase (no more than the steps the hex's units had); a step lost in
+a hex that took no T1/T2 is reported too (no unhit unit is reduced).
+
+Choices:
+- Markers lie in hexes: the losses are counted per hex, over all its combat units of the side
+  the markers hit (which unit takes the step is the owner's choice).
+- Losses from air strikes (5.5, in a maneuver) and HQ flips (6.5) are not counted.
+"""
+from __future__ import annotations
+
+from validators.games.tobrouk_41_42.fire import FireRules
+from validators.games.tobrouk_41_42.state import COMBATS
+from validators.replay.board import Piece
+from validators.replay.replayer import Added, Flipped, Moved, Removed
+
+
+class LossRules(FireRules):
+    """Part of the Tobrouk 41-42 auditor; see __init__.py."""
+
+    def start(self) -> None:
+        super().start()
+        self._loss_reset()
+
+    def _loss_reset(self) -> None:
+        self.hits: dict[str, int] = {}  # hex -> steps the T1/T2 markers placed there call for
+        self.available: dict[str, int] = {}  # hex -> steps its units had at the first T1/T2
+        self.lost: dict[str, int] = {}  # hex -> steps lost there
+        self.hit_side: dict[str, str] = {}
+
+    def phase_started(self, pid: str) -> None:
+        self._loss_reset()
+        super().phase_started(pid)
+
+    def phase_ended(self, pid: str) -> None:
+        if pid in COMBATS:
+            self._check_losses()
+        super().phase_ended(pid)
+
+    # -- evidence -----------------------------------------------------------------------------------
+    def _hex_steps(self, hex_id: str) -> tuple[str | None, int]:
+        cu = [p for p in self.pieces_in(hex_id) if self.is_cu(p)]
+        side = self.side_id(cu[0]) if cu else None
+        return side, sum(self.steps_now(self.unit_of(p), p) for p in cu)
+
+    def on_added(self, e: Added) -> None:
+        super().on_added(e)
+        self._hit_marker(e.piece, e.where.label)
+
+    def on_moved(self, e: Moved) -> None:
+        geo = self.game.geometry
+        if self.phase_id in COMBATS and self.is_cu(e.piece) and e.old.label != e.new.label:
+            u = self.unit_of(e.piece)
+            if e.old.label in geo and e.new.label not in geo:
+                self._lose(e.old.label, self.steps_now(u, e.piece))
+            elif e.old.label not in geo and e.new.label in geo:
+                self._lose(e.new.label, -self.steps_now(u, e.piece))
+        super().on_moved(e)
+        if e.old.label != e.new.label:
+            self._hit_marker(e.piece, e.new.label)
+
+    def on_flipped(self, e: Flipped) -> None:
+        if self.phase_id in COMBATS and e.layer == "Step" and self.is_cu(e.piece) and e.where.label in self.game.geometry:
+            self._lose(e.where.label, e.new - e.old)
+        super().on_flipped(e)
+
+    def on_removed(self, e: Removed) -> None:
+        if self.phase_id in COMBATS and self.is_cu(e.piece) and e.where is not None and e.where.label in self.game.geometry:
+            self._lose(e.where.label, self.steps_now(self.unit_of(e.piece), e.piece))
+        super().on_removed(e)
+
+    def _hit_marker(self, p: Piece, hex_id: str) -> None:
+        mid = p.properties().get("MarkerId", "")
+        if self.phase_id not in COMBATS or mid not in ("t1", "t2") or hex_id not in self.game.geometry:
+            return
+        if hex_id not in self.available:
+            self.hit_side[hex_id], self.available[hex_id] = self._hex_steps(hex_id)
+        self.hits[hex_id] = self.hits.get(hex_id, 0) + (1 if mid == "t1" else 2)
+
+    def _lose(self, hex_id: str, steps: int) -> None:
+        if hex_id not in self.available:
+            side, have = self._hex_steps(hex_id)
+            self.hit_side.setdefault(hex_id, side)
+            self.available[hex_id] = have
+        self.lost[hex_id] = self.lost.get(hex_id, 0) + steps
+
+    # -- the check ------------------------------------------------------------------------------------
+    def _check_losses(self) -> None:
+        for hex_id in sorted(set(self.hits) | set(self.lost)):
+            want = min(self.hits.get(hex_id, 0), self.available.get(hex_id, 0))
+            got = self.lost.get(hex_id, 0)
+            if got == want:
+                continue
+            calls = (f"its T1/T2 markers call for {self.hits[hex_id]} step(s)" if hex_id in self.hits
+                     else "it took no T1 or T2")
+            self.find("6.1", f"end of the {self.phase}: the units in {hex_id} lost {got} step(s); {calls}"
+                      f"{f' (of {self.available[hex_id]} they had)' if self.hits.get(hex_id, 0) > want else ''}",
+                      None, None, hex_id, side=self.side_name(self.hit_side.get(hex_id)))

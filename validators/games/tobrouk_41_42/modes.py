@@ -1,0 +1,97 @@
+"""Markers a maneuver places (4.2c, 4.3, 5.4): rapid movement, entrenchment and artillery support
+(digest 10.1 ranks 12 and 14).
+
+Evidence: a marker dragged from the palette (or from a box) onto a hex of the map.
+
+- 4.2c: rapid movement markers are placed in the modes step of their side's maneuver (B, D), on
+  units that are neither retreating nor next to an enemy unit.
+- 4.3: a unit entrenches during its side's maneuver, out of enemy range (not in an enemy ZoC),
+  neither retreating nor in rapid movement.
+- 5.4: artillery support markers come in the maneuvering player's maneuver after a choice of at
+  least 4 MP (tables/maneuver.yaml `artillery_min_mp`), on a target at most 3 hexes between from
+  an HQ of that side (5.4d, counted as 3.1d), at most 2 markers a hex (5.4g).
+
+Choices:
+- 5.4b says "the maneuvering player", Q&A 9 "the active player" (digest O5): the maneuvering
+  player is allowed, as 5.4b and phase D's "exactly like the active player's" read.
+- The MP an entrenchment costs (2, armoured 3: 4.3a) are not added to the unit's move.
+- A marker placed where the set-up puts it (before the turn tracker first moves) is not checked.
+"""
+from __future__ import annotations
+
+from validators.games.tobrouk_41_42.stacking import StackingRules
+from validators.games.tobrouk_41_42.state import MANEUVERS
+from validators.replay.board import Piece
+from validators.replay.replayer import Added, Moved
+
+ARTILLERY = {"artillery-axis": "axis", "artillery-cw": "commonwealth"}
+
+
+class ModeRules(StackingRules):
+    """Part of the Tobrouk 41-42 auditor; see __init__.py."""
+
+    def on_added(self, e: Added) -> None:
+        self._placed(e.piece, e.where.label)
+        super().on_added(e)
+
+    def on_moved(self, e: Moved) -> None:
+        super().on_moved(e)
+        if e.old.label != e.new.label and e.old.label not in self.game.geometry:
+            self._placed(e.piece, e.new.label)
+
+    def _placed(self, p: Piece, hex_id: str) -> None:
+        mid = p.properties().get("MarkerId", "")
+        if self.phase_id is None or hex_id not in self.game.geometry:
+            return
+        if mid == "rapid":
+            self._rapid(p, hex_id)
+        elif mid == "entrenched":
+            self._entrenched(p, hex_id)
+        elif mid in ARTILLERY:
+            self._artillery(p, hex_id, ARTILLERY[mid])
+
+    def _owners(self, hex_id: str) -> set[str]:
+        return {self.side_id(q) for q in self.units_in(hex_id) if self.is_cu(q)}
+
+    def _rapid(self, p: Piece, hex_id: str) -> None:
+        side = self.maneuvering()
+        if self.phase_id not in MANEUVERS or side not in self._owners(hex_id):
+            self.find("4.2", f"a rapid movement marker placed in {hex_id} in the {self.phase}: it is placed on the "
+                      "maneuvering player's units, in the modes step of his maneuver", p, None, hex_id)
+            return
+        near = [n for n in self.game.geometry.neighbours(hex_id) if self.combat_units(n, self.other_side[side])]
+        if near or self.retreating(hex_id):
+            why = f"next to enemy units in {', '.join(sorted(near))}" if near else "retreating"
+            self.find("4.2", f"rapid movement in {hex_id}: the units are {why} (4.2c)", p, None, hex_id,
+                      side=self.side_names[side])
+
+    def _entrenched(self, p: Piece, hex_id: str) -> None:
+        side = self.maneuvering()
+        if self.phase_id not in MANEUVERS or side not in self._owners(hex_id):
+            self.find("4.3", f"an entrenchment marker placed in {hex_id} in the {self.phase}: units entrench in their "
+                      "own maneuver", p, None, hex_id)
+            return
+        why = ("in an enemy ZoC (within enemy range)" if hex_id in self.enemy_zoc(side) else
+               "in rapid movement" if self.markers_in(hex_id, "rapid") else
+               "retreating" if self.retreating(hex_id) else None)
+        if why:
+            self.find("4.3", f"a unit entrenches in {hex_id} {why}: it must be out of enemy range, not retreating "
+                      "and not in rapid movement", p, None, hex_id, side=self.side_names[side])
+
+    def _artillery(self, p: Piece, hex_id: str, side: str) -> None:
+        name = self.side_names[side]
+        if self.phase_id not in MANEUVERS or self.maneuvering() != side:
+            self.find("5.4", f"{name} artillery support placed in {hex_id} in the {self.phase}: only in the "
+                      f"{name} player's maneuver", p, None, hex_id, side=name)
+            return
+        least = int(self.man["artillery_min_mp"]["mp"])
+        if self.maneuver_mp(side) < least:
+            self.find("5.4", f"artillery support after a choice of {self.maneuver_mp(side)} MP: at least {least} "
+                      f"are needed{self.reconstructed('maneuver')}", p, None, hex_id, side=name)
+            return
+        hqs = [h for h, ps in self._by_hex().items() if any(self.is_hq(q) and self.side_id(q) == side for q in ps)]
+        if not any(self.game.geometry.distance(h, hex_id) - 1 <= 3 for h in hqs):
+            self.find("5.4", f"artillery support on {hex_id}: no {name} HQ within 3 hexes (between, 3.1d)", p, None,
+                      hex_id, side=name)
+        elif sum(self.markers_in(hex_id, m) for m in ARTILLERY) > 2:
+            self.find("5.4", f"a third artillery marker on {hex_id}: at most 2 a hex (5.4g)", p, None, hex_id, side=name)

@@ -1,0 +1,79 @@
+"""Retreats (6.3): digest 10.1 rank 10.
+
+A unit whose hex holds a Retreat marker moves in a combat phase (C, E): that is its retreat.
+All retreats are simultaneous, so they are checked when the combat phase ends: the unit must
+end out of enemy fire (in no hex next to an enemy combat unit, a cliff between excepted, 5.1d),
+by the fewest hexes that reach such a hex, along a path that never crosses a cliff, the sea or
+a minefield hexside (unbreached: breach markers cannot name their hexside, 4.43) and never
+enters an enemy unit's hex; friendly units may be passed through (6.3).
+
+Choices:
+- "Out of enemy fire" is read on the board as the phase ends, after every retreat.
+- "Towards its supply source if there is a choice" (6.3d) is not checked: any shortest retreat
+  is accepted; a unit that has no safe hex to reach and stays is left to 6.4 (not audited).
+"""
+from __future__ import annotations
+
+from collections import deque
+
+from validators.games.tobrouk_41_42.modes import ModeRules
+from validators.games.tobrouk_41_42.state import COMBATS
+from validators.replay.replayer import Moved
+
+CLOSED = frozenset({"cliff", "mines-light", "mines-heavy", "camp"})
+
+
+class RetreatRules(ModeRules):
+    """Part of the Tobrouk 41-42 auditor; see __init__.py."""
+
+    def start(self) -> None:
+        super().start()
+        self.retreats: dict[str, str] = {}  # piece id -> hex it retreated from
+
+    def on_moved(self, e: Moved) -> None:
+        super().on_moved(e)
+        geo = self.game.geometry
+        if (self.phase_id in COMBATS and self.is_cu(e.piece) and e.old.label in geo and e.new.label in geo
+                and e.old.label != e.new.label and (self.stood_retreating(e) or self.retreating(e.old.label))):
+            self.retreats.setdefault(e.piece.id, e.old.label)
+
+    def phase_ended(self, pid: str) -> None:
+        if pid in COMBATS:
+            for piece_id, start in sorted(self.retreats.items()):
+                p = self.replayer.board.pieces.get(piece_id)
+                end = self.hex_of(p) if p is not None else None
+                if end is not None and end != start:
+                    self._check_retreat(p, start, end)
+        self.retreats = {}
+        super().phase_ended(pid)
+
+    def under_fire(self, hex_id: str, side: str) -> bool:
+        enemy = self.other_side[side]
+        return any(self.combat_units(n, enemy) and "cliff" not in self.crossing(hex_id, n)
+                   for n in self.game.geometry.neighbours(hex_id))
+
+    def _check_retreat(self, p, start: str, end: str) -> None:
+        side = self.side_id(p)
+        geo, terrain = self.game.geometry, self.game.hex_terrain
+        enemy = {h for h in self._by_hex() if self.combat_units(h, self.other_side[side])}
+        dist = {start: 0}
+        queue = deque([start])
+        while queue:
+            a = queue.popleft()
+            for b in geo.neighbours(a):
+                if b in dist or b in enemy or terrain.get(b) == "sea" or self.crossing(a, b) & CLOSED:
+                    continue
+                dist[b] = dist[a] + 1
+                queue.append(b)
+        safe = [h for h in dist if not self.under_fire(h, side)]
+        least = min((dist[h] for h in safe), default=None)
+        if end not in dist:
+            why = f"no retreat path from {start} to {end} avoids enemy units, cliffs, the sea and minefields"
+        elif self.under_fire(end, side):
+            why = f"{end} is still next to enemy units: a retreat ends out of enemy fire"
+        elif least is not None and dist[end] > least:
+            why = f"{end} is {dist[end]} hexes away; the nearest hex out of enemy fire is {least} away"
+        else:
+            return
+        self.find("6.3", f"{p.name} retreats from {start} to {end}: {why}", p, start, end,
+                  side=self.side_names.get(side))
