@@ -155,11 +155,14 @@ class Battle:
         self.w, self.site, self.turn = w, site, 3
 
     def setup(self, attackers=ARMOURED, defenders=("63cir", "64cat"), turn: int = 3, phase: str = COMBAT,
-              attack_from: str | None = None) -> Battle:
+              attack_from: str | None = None, then=None) -> Battle:
+        """Set-up moves (and `then(w)`, more set-up), then the turn tracker to the phase."""
         for u in attackers:
             self.w.move(u, attack_from or self.site.a)
         for u in defenders:
             self.w.move(u, self.site.d)
+        if then is not None:
+            then(self.w)
         self.w.turn(turn, phase)
         self.turn = turn
         return self
@@ -304,8 +307,8 @@ def test_12_3_units_under_an_ip_defend_at_plus_1(play, wdf, site):
     game, _ = wdf
 
     def script(w, ip):
-        b = Battle(w, site).setup()
-        w.move("ip", site.d)  # set-up: the IP marker on top of the stack, the defenders under it
+        # set-up: the IP marker on top of the stack, the defenders under it (built before play: 12.1)
+        b = Battle(w, site).setup(then=lambda w: w.move("ip", site.d))
         b.declare()
         b.roll("Allied", "6 dice", dice(armoured_cs(game, site)))
         b.roll("Axis", "6 dice", dice(strength(game, ("63cir", "64cat"), site.axis, mods=ip)))
@@ -607,7 +610,10 @@ def test_10_1_a_unit_attacks_once_and_a_hex_is_attacked_once_a_phase(play, wdf, 
         b.close()
         return at
     assert only(play(lambda w: twice(w, "7a-4arm", "2lib", ("2lib",))), "10.1")  # 7a-4arm again
-    assert only(play(lambda w: twice(w, "4ind-5", "64cat", ("63cir", "64cat"))), "10.1")  # the same hex again
+    findings = play(lambda w: twice(w, "4ind-5", "64cat", ("63cir", "64cat")))  # the same hex again
+    assert found(findings)[0] == ("10.1", findings.at) and "already attacked" in findings[0].message
+    # and 2lib, next to the armour that attacked, was never attacked (the duty to attack, 10.1)
+    assert [f.rule for f in findings[1:]] == ["10.1"] and site.sideways in findings[1].message
 
 
 def test_10_1_every_attacker_is_next_to_every_defender(play, wdf, site):
@@ -788,10 +794,11 @@ def test_12_3_defenders_in_an_ip_2_hit_on_5_6(play, wdf, site):
     game, _ = wdf
 
     def script(w, level):
-        b = Battle(w, site).setup()
-        w.move("ip", site.d)
-        if level == 2:
-            w.flip(f"ip@{site.d}")
+        def ip(w):  # set-up: the IP (IP-2 flipped) over the defenders, before play (12.1)
+            w.move("ip", site.d)
+            if level == 2:
+                w.flip(f"ip@{site.d}")
+        b = Battle(w, site).setup(then=ip)
         b.declare()
         b.roll("Allied", "6 dice", dice(armoured_cs(game, site)))
         b.roll("Axis", "5-6 dice", dice(strength(game, ("63cir", "64cat"), site.axis, mods=1)))

@@ -1,6 +1,6 @@
 """Western Desert Force acceptance: a legal game from the campaign set-up (Turn 1 whole, Turn 2 into
-the Allied combats), and the same game with illegal moves of many ranks of the digest's §10.1
-planted in it.
+the Allied combats, Turn 3 to the Allied Exploitation Movement), and the same game with illegal
+moves of many ranks of the digest's §10.1 planted in it.
 
 The legal game must give no violation; the planted one must give each planted move, at its
 step, with its rule number, and nothing else.  One script serves both (`plant` switches the
@@ -28,6 +28,13 @@ The game (campaign set-up, scenarios/campaign.yaml; Operation Compass, Dec 1940)
   advances one hex, 7 RTR two.  The armoured brigades attack Sofafi: 2 hits each way; the
   armour takes a step and retreats one hex, the Italians take two steps (3.2).  Exploitation.
 
+- Turn 3 (the rest of Turn 2 skipped, 4.0): Random Events 23 (Commonwealth Drafts: one more
+  Allied replacement, 5.0); Air Superiority as on Turn 2 (2 Allied ASPs: the marker stays);
+  Allied Organization die 5 on row B: 4 AP, and 1 reserve unit required (7.4); the 5th Indian
+  Brigade comes back reduced from the Recoverable Eliminated box to Alexandria (1 point, 7.6);
+  the Turn 3 arrivals: 2nd Support Group into the Reserve Box (the requirement met), 3rd
+  Armoured Brigade and KDG to Alexandria (7.7); an IP-1 on 6aus-19, which did not move (12.1).
+
 Planted (rank: rule): 25: 3.1 a d66 on Turn 1; 10: 7.11 depot off the road; 11: 7.31 wrong new
 APs; 14: 4.0 a move in the Organization Phase; 2: 9.31 ZOC to ZOC; 3: 9.0 into an enemy hex;
 1: 9.1 over the allowance; 11: 10.3 two APs for one attack; 6: 10.21 5-6 dice for units hitting
@@ -35,7 +42,12 @@ on 6; 8: 10.21 a hit not taken; 5: 8.3 attrition on a supplied unit; 4: 9.2 over
 phase end; 7: 10.11 a die too many; 9: 10.24 no AP refund; 12: 10.27 infantry advancing two
 hexes; 13: 10.26 a retreat not away from the attacked hex; 14: 9.5 infantry exploiting without a
 Major Offensive; 14: 9.0 the inactive side moving; 10: 7.16 depot relocated in exploitation
-without a Major Offensive; 11: 7.3 an AP from nowhere; 25: 4.0 a phase played out of order.
+without a Major Offensive; 11: 7.3 an AP from nowhere; 25: 4.0 a phase played out of order;
+Turn 3: 20: 6.1 the ASP marker one box too high; 16: 7.6 a returning unit placed away from the
+entry hexes; 17: 7.7 a Turn 4 arrival; 17: 7.7 Montgomery on Turn 3, and 19: 13.1 two Allied
+leaders on the map; 15: 12.1 an IP on a unit that moved; 15: 12.2 an IP in Alexandria; 17: 7.8 a
+unit into the Reserve Box in the Regular Movement Phase; 15: 12.1 an IP in Exploitation; 22: 16.1
+Bardia's status marker flipped with no combat.
 """
 from __future__ import annotations
 
@@ -280,11 +292,54 @@ def turn_2(g: Game) -> None:
     g.illegal("4.0", lambda: w.turn(2, "Allied Regular Movement"))  # the phases run forward only
 
 
+def turn_3(g: Game) -> None:
+    """The rest of Turn 2 is skipped (4.0); Turn 3 to the Allied Exploitation Movement: a random
+    event, the air award, a reserve turn, a replacement, the reinforcements, IPs."""
+    w = g.w
+    w.turn(2, "End of Turn")
+    w.turn(3, "Random Events")
+    w.roll("Random Events d66", [2, 3], "Allied")  # 23: Commonwealth Drafts, one more Allied replacement
+    w.turn(3, "Air/Naval Support")
+    w.roll("Allied Air Superiority die", [3], "Allied")  # + 1 zone B: score 3
+    w.roll("Axis Air Superiority die", [4], "Axis")  # - 1 zone E: score 1; 2 ASPs: the marker stays
+    g.illegal("6.1", lambda: w.move("asp", "Points 3"), later=1)  # 3 ASPs, not 2
+    w.turn(3, "Allied Attack Points & Reserves")
+    w.roll("Allied Organization die", [5], "Allied")  # row B: 4 AP; reserve requirement 1 (7.4)
+    g.points("Allied", min(12, g.ap["Allied"] + 4))
+    w.turn(3, "Allied Replacements")  # 1 on the track + 1 from the event (7.6)
+    if g.plant:  # the returning brigade goes where reinforcements do not enter
+        w.move("4ind-5", "5110")
+    else:
+        w.move("4ind-5", "6508")  # back from the Recoverable Eliminated box, reduced: 1 point
+    w.turn(3, "Allied Reinforcement-Withdrawal")
+    g.expect("7.6")
+    w.move("2a-2sg", "Allied Reserve")  # 1 reserve unit: the requirement is met (7.4)
+    g.move_all(("2a-3arm", "kdg"), "6508")
+    g.illegal("7.7", lambda: w.move("9aus-20", "Allied Reserve"))  # a Turn 4 arrival
+    g.illegal("7.7", lambda: w.move("montgomery", "6508"))  # Turn 21, and O'Connor still in play
+    w.turn(3, "Allied Major Offensive")
+    g.expect("13.1")  # two Allied leaders on the map when the segment ends
+    w.turn(3, "Allied Regular Movement")
+    w.move("ip", "5310")  # 6aus-19 did not move: an IP-1 (12.1), 1 AP
+    g.points("Allied", g.ap["Allied"] - 1)
+    if g.plant:
+        w.move("6aus-17", "5110")
+        g.illegal("12.1", lambda: w.move("ip#2", "5110"))  # on a unit that moved this phase
+        g.points("Allied", g.ap["Allied"] - 1)
+        g.illegal("12.2", lambda: w.move("ip#3", "6508"))  # no IP in Alexandria
+        g.points("Allied", g.ap["Allied"] - 1)
+    g.illegal("7.8", lambda: w.move("7a-7sg", "Allied Reserve"))  # withdrawn outside its segment
+    w.turn(3, "Allied Exploitation Movement")
+    g.illegal("12.1", lambda: w.move("ip#4", "5310"))  # no IP in Exploitation
+    g.illegal("16.1", lambda: w.flip("fortress-bardia"))  # Bardia destroyed with no combat
+    w.turn(3, "Allied Exploitation Combat")
+
+
 def play(wdf, tmp_path: Path, plant: bool, drag: bool = False):
     game, vmod = wdf
     w = LogWriter(vmod, players=PLAYERS)
     g = Game(w, plant, drag)
-    for part in (turn_1_allied, turn_1_axis, turn_2):
+    for part in (turn_1_allied, turn_1_axis, turn_2, turn_3):
         part(g)
     path = tmp_path / ("planted.vlog" if plant else "legal.vlog")
     w.write(path)
@@ -300,9 +355,9 @@ def drag(request) -> bool:
 def test_the_legal_game_has_no_violation(wdf, tmp_path, drag):
     _, report = play(wdf, tmp_path, plant=False, drag=drag)
     assert [(f.step, f.rule, f.message) for f in report.violations] == []
-    assert report.summary.last_turn == 2 and report.summary.steps > 100
+    assert report.summary.last_turn == 3 and report.summary.steps > 100
     assert [(f.rule, f.message.split(":")[0]) for f in report.findings] == [
-        ("5.0", "random event 13 (Allied 1, Axis 3)")]
+        ("5.0", "random event 13 (Allied 1, Axis 3)"), ("5.0", "random event 23 (Allied 2, Axis 3)")]
 
 
 def test_every_planted_move_is_found_and_nothing_else(wdf, tmp_path, drag):

@@ -544,3 +544,38 @@ def test_9_7_a_sea_transferred_unit_does_not_exploit(play, wdf):
         w.turn(1, "Allied Exploitation Movement")
         w.move("6aus-17", "6508")
     assert rules(play(script)) == [("9.7", 7)]
+
+
+def test_9_7_one_unit_a_turn_two_with_naval_support(play, wdf):
+    """Turn 1: the Allies have Naval Support (3.1): two of the Alexandria brigades and the
+    returning 4ind-7 - one too many; without it (its marker put away), the second is one too many."""
+    tobruk = next(p.hex for p in wdf[0].map.places if p.name == "Tobruk")
+
+    def script(w, units, naval=True):
+        w.move("61sir", "Axis Recoverable Eliminated")
+        w.move("70d-16", tobruk)  # the Allies hold Tobruk
+        w.move("4ind-7", "6508")
+        if not naval:
+            w.move("naval-support", "Markers")
+        w.turn(1, "Allied Regular Movement")
+        for u in units:
+            w.declare(u, "Sea transfer")
+            w.move(u, tobruk)
+        w.turn(1, "Allied Regular Combat")
+    assert rules(play(lambda w: script(w, ("6aus-17", "6aus-19")))) == []
+    found = play(lambda w: script(w, ("6aus-17", "6aus-19", "4ind-7")))
+    assert [f.rule for f in found] == ["9.7"] and "2 unit(s) a turn with" in found[0].message
+    found = play(lambda w: script(w, ("6aus-17", "6aus-19"), naval=False))
+    assert [f.rule for f in found] == ["9.7"] and "1 unit(s) a turn without" in found[0].message
+
+
+def test_9_7_only_while_the_allies_control_tobruk(play, wdf):
+    tobruk = next(p.hex for p in wdf[0].map.places if p.name == "Tobruk")
+
+    def script(w):
+        w.move("61sir", "Axis Recoverable Eliminated")  # set-up: Tobruk empty, the Axis held it last (8.4)
+        w.turn(1, "Allied Regular Movement")
+        w.declare("6aus-17", "Sea transfer")
+        w.move("6aus-17", tobruk)
+    found = play(script)
+    assert [f.rule for f in found] == ["9.7"] and "control Tobruk" in found[0].message

@@ -60,6 +60,48 @@ def test_8_3_example_3_axis_tobruk_bars_the_road_but_not_the_tracks(after, wdf):
     assert a.supply_status("1908", "allied") == "main"
 
 
+def _untyped(a, side: str):
+    """The supply legs as the kernel's SupplyNet sees them: path types not followed (for contrast)."""
+    from validators.kernel.supply import Leg, SupplyNet
+    data = a.supply_table
+    legs = [Leg(leg["feature"], leg.get("max_hexes")) for leg in data["legs"]]
+    return SupplyNet(a.game.geometry.neighbours, a.chart.features, (data["sources"][side],),
+                     a.blocked_for_supply(side), legs, a.chart.cost(data["overland"]["movement_class"]))
+
+
+def test_8_3_example_3_road_track_road_is_no_supply_path(after, wdf):
+    """8.3 Ex 3: with Axis Tobruk's ZOC on road hexes 3309 and 3409, an Allied unit on the Via
+    Balbia west of Tobruk (1709) is unsupplied: the road to the tracks, the tracks past Tobruk,
+    then the road again would return to a path type already used (8.1).  West of Mechili the
+    road meets the Derna track within 4 MP and the tracks lead on to the road at 3609 within
+    10 hexes: only the path types forbid it, and the auditor must see that."""
+    tobruk = next(p.hex for p in wdf[0].map.places if p.name == "Tobruk")
+    a = after(lambda w: axis_off(w, keep=("61sir",)))  # 61sir holds Tobruk in the set-up
+    assert a.place_controller(tobruk) == "axis" and {"3309", "3409"} <= a.ezoc("allied")
+    assert a.supply_status("1709", "allied") is None  # the example's own hex
+    road_track_road = [h for h in ("2306", "2406", "2507", "2606") if _untyped(a, "allied").traces(h, 4)]
+    assert road_track_road, "a road hex whose only supply path is road-track-road"
+    for h in road_track_road:
+        assert a.supply_status(h, "allied") is None, h
+    assert a.supply_status("1908", "allied") == "main"  # Barce: track, track, road (one track run)
+    assert a.supply_status("2710", "allied") == "main"  # Mechili: 10 track hexes to the road at 3609
+
+
+def test_8_3_example_3_attrition_of_a_unit_on_the_road_west_of_tobruk(play, wdf):
+    """The audit agrees in the Attrition Phase: the unit on the road west of Tobruk loses its step."""
+    def script(w, flip):
+        axis_off(w, keep=("61sir",))
+        to_reserve(w, keep=["4ind-5"])
+        w.move("4ind-5", "2406")
+        w.turn(1, "Allied Attrition")
+        if flip:
+            w.flip("4ind-5")
+        w.turn(1, "Axis Depot Removal")
+    assert play(lambda w: script(w, True)) == []
+    found = play(lambda w: script(w, False))
+    assert [(f.rule, f.piece) for f in found] == [("8.3", found[0].piece)] and "unsupplied in 2406" in found[0].message
+
+
 def test_8_4_tobruk_supplies_its_holder(after, wdf):
     tobruk = next(p.hex for p in wdf[0].map.places if p.name == "Tobruk")
 

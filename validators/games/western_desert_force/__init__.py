@@ -8,14 +8,24 @@ handles the events of its rule family and passes them on.
 """
 from __future__ import annotations
 
+from validators.games.western_desert_force.air import AirRules
 from validators.games.western_desert_force.attrition import AttritionRules
+from validators.games.western_desert_force.bombardment import BombardmentRules
 from validators.games.western_desert_force.combat import CombatRules
+from validators.games.western_desert_force.fortress import FortressRules
+from validators.games.western_desert_force.ip import ImprovedPositionRules
+from validators.games.western_desert_force.leaders import LeaderRules
+from validators.games.western_desert_force.mandatory import MandatoryAttackRules
 from validators.games.western_desert_force.movement import MovementRules
+from validators.games.western_desert_force.replacements import ReplacementRules
+from validators.games.western_desert_force.reserves import ReserveRules
 from validators.games.western_desert_force.stacking import StackingRules
 from validators.games.western_desert_force.state import PhaseState
 from validators.games.western_desert_force.supply import SupplyRules
 from validators.games.western_desert_force.turns import TurnRules
 
 
-class Auditor(TurnRules, CombatRules, MovementRules, StackingRules, AttritionRules, SupplyRules, PhaseState):
+class Auditor(TurnRules, AirRules, ImprovedPositionRules, ReplacementRules, ReserveRules, LeaderRules,
+              MandatoryAttackRules, FortressRules, BombardmentRules, CombatRules, MovementRules, StackingRules,
+              AttritionRules, SupplyRules, PhaseState):
     """The whole rules check: one class per rule family, sharing the replay's state."""

@@ -55,6 +55,7 @@ class MovementRules(SupplyRules):
         self.sea_transferred: set[str] = set()  # piece ids moved by Sea Transfer this player turn (9.7)
         self._moves: dict[str, MoveRecord] = {}
         self._declared: dict[str, str] = {}  # piece id -> "strategic movement" | "sea transfer"
+        self._tobruk_at_step_start: str | None = None
 
     # -- hooks ------------------------------------------------------------------------------
     def phase_started(self, kind: str, side: str | None) -> None:
@@ -78,6 +79,16 @@ class MovementRules(SupplyRules):
         super().on_moved(e)
         self._movement(e.piece, e.old.label, e.new.label)
 
+    def before_step(self, step) -> None:
+        """Who held Tobruk before this step's moves (a unit landing there takes it, 8.4; 9.7)."""
+        tobruk = self.place_hex.get("Tobruk")
+        self._tobruk_at_step_start = self.place_controller(tobruk) if tobruk else None
+        super().before_step(step)
+
+    def leader_displaced(self, p: Piece) -> bool:
+        """Whether a leader is being placed after a casualty check (leaders.py overrides)."""
+        return False
+
     def supply_range(self, hex_id: str, side: str) -> Fraction:
         """8.1, 13.5, with leaders who left the hex in this very step (a stack moved together)."""
         best = super().supply_range(hex_id, side)
@@ -96,6 +107,8 @@ class MovementRules(SupplyRules):
         unit, leader = self.unit_of(p), self.leader_of(p)
         if unit is None and leader is None:
             return
+        if leader is not None and self.leader_displaced(p):
+            return  # 13.6: a leader placed with the nearest friendly unit after his casualty check
         side = self.side_id(p)
         if self.phase_kind not in (MOVEMENT, EXPLOITATION):
             self.find("4.0", f"{self.phase} is not a Movement Phase: units move only in their side's Regular and "
@@ -124,8 +137,7 @@ class MovementRules(SupplyRules):
             if declared == "strategic movement":
                 return "9.4", "Strategic Movement is made only in the Regular Movement Phase", ()
         if declared == "sea transfer" and self.phase_kind == MOVEMENT and self._sea_route(rec.start, new):
-            self.sea_transferred.add(p.id)
-            return None
+            return self._entry_problem(p, leader, side, new) or self._sea_transfer_problem(p, side)
         entry = self._entry_problem(p, leader, side, new)
         if entry:
             return entry
@@ -137,6 +149,19 @@ class MovementRules(SupplyRules):
             self.strategic_movers.add(p.id)  # detected: only a Strategic Movement fits (9.4)
             return None
         return normal
+
+    def _sea_transfer_problem(self, p: Piece, side: str) -> Problem | None:
+        """9.7: only with Tobruk controlled; one unit a turn, two with Allied Naval Support."""
+        tobruk = self.place_hex.get("Tobruk")
+        already = len(self.sea_transferred - {p.id})
+        self.sea_transferred.add(p.id)
+        if tobruk and self._tobruk_at_step_start != side:
+            return "9.7", "Sea Transfer runs between Tobruk and Alexandria only while the Allies control Tobruk", ()
+        limit = 2 if self.naval_support() else 1
+        if already >= limit:
+            why = "with" if limit == 2 else "without"
+            return "9.7", f"Sea Transfer moves {limit} unit(s) a turn {why} Allied Naval Support; this is one more", ()
+        return None
 
     def _sea_route(self, a: str, b: str) -> bool:
         ports = {self.place_hex.get(name) for name in self.move_table["sea_transfer"]["ports"]}

@@ -17,8 +17,9 @@ from __future__ import annotations
 from fractions import Fraction
 
 from validators.games.western_desert_force.state import PhaseState
+from validators.games.western_desert_force.supply_paths import TypedSupplyNet
 from validators.kernel.movement import TerrainChart, mp
-from validators.kernel.supply import Leg, SupplyNet, connected
+from validators.kernel.supply import Leg, connected
 from validators.kernel.zoc import zone_of_control
 from validators.replay.board import Piece
 
@@ -122,13 +123,14 @@ class SupplyRules(PhaseState):
             return frozenset(enemy | (self.ezoc(side) - set(self.unit_hexes(side))))
         return self._cached(("blocked", side), make)
 
-    def _net(self, side: str, sources: tuple[str, ...]) -> SupplyNet:
+    def _net(self, side: str, sources: tuple[str, ...]) -> TypedSupplyNet:
+        """The side's supply legs now; path types never come back (8.1, 8.3 Ex 3: supply_paths.py)."""
         data = self.supply_table
         legs = [Leg(leg["feature"], leg.get("max_hexes")) for leg in data["legs"]]
 
         def make():
-            return SupplyNet(self.game.geometry.neighbours, self.chart.features, sources, self.blocked_for_supply(side),
-                             legs, self.chart.cost(data["overland"]["movement_class"]))
+            return TypedSupplyNet(self.game.geometry.neighbours, self.chart, data["overland"]["movement_class"],
+                                  sources, self.blocked_for_supply(side), legs)
         return self._cached(("net", side, sources), make)
 
     def supply_range(self, hex_id: str, side: str) -> Fraction:

@@ -112,6 +112,11 @@ class TurnRules(PointsRules, VictoryRules):
         for side, n in effect.get("replacements", {}).items():
             key = (self.turn or 0, side)
             self.event_replacements[key] = self.event_replacements.get(key, 0) + int(n)
+        if "leader_casualty" in effect and hasattr(self, "leader_event_casualty"):
+            self.leader_event_casualty(effect["leader_casualty"])  # leaders.py: judged as 13.6
+        for marker, n in effect.get("fortress_status", {}).items():
+            if hasattr(self, "fortress_event"):
+                self.fortress_event(marker, int(n))  # fortress.py: the status may rise (16.1)
 
     def _event_possible(self, code: str, ev: dict) -> bool:
         """5.0: too early, a once-only event again, or impossible: No Event."""
@@ -142,6 +147,8 @@ class TurnRules(PointsRules, VictoryRules):
                   for s, n in effect.get("replacements", {}).items()]
         if "leader_casualty" in effect:
             parts.append(f"{effect['leader_casualty']} becomes a casualty (13.6)")
+        if "leader_casualty" in effect and hasattr(self, "leader_event_casualty"):
+            self.leader_event_casualty(effect["leader_casualty"])  # leaders.py: judged as 13.6
         for marker, n in effect.get("fortress_status", {}).items():
             name = self.game.markers[marker].name if marker in self.game.markers else marker
             parts.append(f"{name} up {n} level (16.1)")

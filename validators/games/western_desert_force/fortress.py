@@ -1,0 +1,100 @@
+"""Fortress status (16.1, 5.0): a fortress's status drops one level each time it changes hands
+because of combat, and only then (or by a random event such as Tobruk Reconstruction).
+
+Rank 22 of the digest's §10.1, with the fortress effect of rank 23's random events.  The status
+is the marker in its fortress box (tables/combat.yaml `fortresses`): face 1 intact, Tobruk's
+face 2 reduced; a marker off its box, or on a face listed as destroyed, is destroyed.
+
+Choices (16.1):
+- a fortress changes hands when a combat unit of the active player enters it in a combat phase
+  (an advance after combat) while the other side controls it: the status must drop one level
+  by the end of that phase; entering it in a movement phase (an empty fortress) changes nothing;
+- control starts with the side whose units stand in the fortress when play begins, else the
+  side `victory.yaml` names (control_at_start), else nobody (then the first entry only sets it);
+- a status change with no such cause is reported when the step that made it ends.
+"""
+from __future__ import annotations
+
+from validators.games.western_desert_force.combat import CombatRules
+from validators.replay.replayer import Moved
+from validators.vlog.reader import Step
+
+
+class FortressRules(CombatRules):
+    """Part of the Western Desert Force auditor; see __init__.py."""
+
+    def start(self) -> None:
+        super().start()
+        places = {p.name: p.hex for p in self.game.map.places}
+        self.fortress_specs = {f["marker"]: dict(f, hex=places.get(f["place"]))
+                               for f in self.combat_table.get("fortresses", ()) if f["marker"] in self.game.markers}
+        self.fort_level: dict[str, int | None] = {m: None for m in self.fortress_specs}
+        self.fort_due: dict[str, int] = {m: 0 for m in self.fortress_specs}  # levels the status must still drop (+) or rise (-)
+        self.fort_control: dict[str, str | None] = {}
+        start = self.tables.get("victory", {}).get("control_at_start", {})
+        for m, f in self.fortress_specs.items():
+            self.fort_control[m] = self.side_ids.get(start.get(f["place"], ""), start.get(f["place"]))
+
+    def _floor(self, marker: str) -> int:
+        """How many levels the fortress has below intact: Tobruk 2 (reduced, destroyed), Bardia 1."""
+        return len(self.game.markers[marker].faces) - len(self.fortress_specs[marker].get("destroyed_faces", ()))
+
+    def fortress_level(self, marker: str) -> int:
+        """0 intact, 1 reduced, ..., `_floor` destroyed (16.1)."""
+        f, m = self.fortress_specs[marker], self.combat_view.marker(marker)
+        floor = self._floor(marker)
+        if m is None or self.combat_view.where_label(m) != self.game.zone_name(f["track"], f["box"]):
+            return floor
+        face = max(1, m.layer_level("Face"))
+        return floor if face in f.get("destroyed_faces", ()) else min(face - 1, floor)
+
+    def fortress_event(self, marker: str, levels_up: int) -> None:
+        """A random event raises the status (5.0, Tobruk Reconstruction)."""
+        if marker in self.fort_due:
+            self.fort_due[marker] -= levels_up
+
+    def on_moved(self, e: Moved) -> None:
+        super().on_moved(e)
+        new = e.new.label
+        for marker, f in self.fortress_specs.items():
+            if new != f["hex"] or e.old.label == new or not self.unit_of(e.piece):
+                continue
+            side, held = self.side_id(e.piece), self.fort_control.get(marker)
+            self.fort_control[marker] = side
+            if held is not None and held != side and side == self.active_side and self.in_combat_phase():
+                self.fort_due[marker] += 1
+
+    def after_step(self, step: Step) -> None:
+        super().after_step(step)
+        for marker in self.fortress_specs:
+            now, before = self.fortress_level(marker), self.fort_level[marker]
+            self.fort_level[marker] = now
+            if self.phase_kind is None:  # the set-up: who holds the fortress when play begins
+                self._set_up_control(marker)
+                continue
+            if before is None or now == before:
+                continue
+            due, change = self.fort_due[marker], now - before
+            if (change > 0 and due >= change) or (change < 0 and due <= change):
+                self.fort_due[marker] -= change
+                continue
+            f = self.fortress_specs[marker]
+            self.find("16.1", f"{f['place']}'s fortress status went {'down' if change > 0 else 'up'} "
+                      f"{abs(change)} level(s) with no cause: it drops one level each time the fortress changes "
+                      "hands because of combat (a random event may raise it)", self.combat_view.marker(marker))
+
+    def _set_up_control(self, marker: str) -> None:
+        h = self.fortress_specs[marker]["hex"]
+        sides = {self.side_id(p) for p in self.units_in(h)} if h else set()
+        if len(sides) == 1:
+            self.fort_control[marker] = sides.pop()
+
+    def phase_ended(self, kind: str, side: str | None) -> None:
+        super().phase_ended(kind, side)
+        for marker, due in self.fort_due.items():
+            level, floor = self.fortress_level(marker), self._floor(marker)
+            if due > 0 and level < floor:
+                f = self.fortress_specs[marker]
+                self.find("16.1", f"{f['place']} changed hands because of combat in {self.phase}: its fortress "
+                          f"status drops one level (the marker in the {f['box']} box)", self.combat_view.marker(marker))
+            self.fort_due[marker] = 0

@@ -1,0 +1,180 @@
+"""Leaders on the map and their casualties (13.1, 13.6).
+
+Rank 19 of the digest's §10.1 (13.3-13.5 are audited with combat, supply and movement; 13.7's
+Montgomery arrives by the reinforcement schedule, reserves.py).
+
+- 13.1: at most one Allied, one German and one Italian leader on the map, counted when each
+  phase ends (a swap may put two down for a moment); reported once while the same leaders stay.
+- 13.6: a combat unit stacked with a leader eliminated (moved off the map, or deleted) makes the
+  leader roll for casualty, a casualty on a 1; all of them eliminated, or an enemy unit entering
+  the leader's hex, on 1-3.  The roll is the leader's side's "<Side> 1d6" after the event, in
+  the same phase.  A primary leader who becomes a casualty turns to his secondary face and goes
+  to the next turn's box on the turn track; a secondary one leaves the game; a survivor of
+  the 1-3 check is placed with the nearest friendly combat unit (hex distance, ignoring enemy
+  units and ZOC).  Judged when the phase ends.
+
+A random event's casualty (5.0, Rommel Assassination) is judged like a check that failed.
+
+Choices (13.6): one check per leader per phase, at the worst trigger of the phase; with two Axis
+leaders in the hex, each is checked (the log cannot show which one fought); the rolls go to the
+leaders in the order their checks arose.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from validators.games.western_desert_force.supply import SupplyRules
+from validators.replay.replayer import Moved, Removed, Rolled
+
+LEADER_LAYER = "Leader"
+
+
+@dataclass
+class Check:
+    """One leader's casualty check (13.6)."""
+
+    leader: object  # Piece
+    hex: str
+    face: int  # 1 primary, 2 secondary, when the check arose
+    worst: int  # the highest roll that makes him a casualty: 1 or 3 (6: a random event's casualty)
+    roll: int | None = None
+
+
+class LeaderRules(SupplyRules):
+    """Part of the Western Desert Force auditor; see __init__.py."""
+
+    def start(self) -> None:
+        super().start()
+        self._checks: dict[str, Check] = {}  # leader piece id -> its check this phase
+        self._too_many: dict[str, frozenset] = {}  # 13.1: the group over its limit, as reported
+
+    def _leaders_in(self, hex_id: str, side: str | None) -> list:
+        return [p for p in self.pieces_in(hex_id) if self.leader_of(p) and self.side_id(p) == side]
+
+    def _need(self, leader, hex_id: str, worst: int) -> None:
+        c = self._checks.get(leader.id)
+        if c is None:
+            face = max(1, leader.layer_level(LEADER_LAYER))
+            self._checks[leader.id] = Check(leader, hex_id, face, worst)
+        elif c.roll is None:
+            c.worst = max(c.worst, worst)
+
+    def leader_event_casualty(self, face_name: str) -> None:
+        """5.0: a random event makes the leader on the map showing this face a casualty (13.6)."""
+        for h, pieces in self._by_hex().items():
+            for p in pieces:
+                leader = self.leader_of(p)
+                if leader is None:
+                    continue
+                face = max(1, p.layer_level(LEADER_LAYER))
+                if leader.faces[min(face, len(leader.faces)) - 1].name == face_name:
+                    self._checks[p.id] = Check(p, h, face, 6, roll=1)  # a casualty for certain
+
+    def leader_displaced(self, p) -> bool:
+        """A leader who rolled his casualty check this phase: his placement is not movement (13.6)."""
+        c = self._checks.get(p.id)
+        return (c is not None and c.roll is not None) or getattr(super(), "leader_displaced", lambda q: False)(p)
+
+    # -- triggers -------------------------------------------------------------------------------
+    def on_moved(self, e: Moved) -> None:
+        super().on_moved(e)
+        if self.phase_kind is None or not self.unit_of(e.piece):
+            return
+        geo, side = self.game.geometry, self.side_id(e.piece)
+        old, new = e.old.label, e.new.label
+        if old in geo and new not in geo and self.phase_kind in ("combat", "exploitation-combat"):
+            self._lost_from(old, side)
+        if new in geo and new != old:
+            enemy = self.other_side.get(side)
+            for leader in self._leaders_in(new, enemy):
+                self._need(leader, new, 3)  # an enemy unit enters the leader's hex
+
+    def on_removed(self, e: Removed) -> None:
+        super().on_removed(e)
+        if self.phase_kind in ("combat", "exploitation-combat") and self.unit_of(e.piece) and e.where.label in self.game.geometry:
+            self._lost_from(e.where.label, self.side_id(e.piece))
+
+    def _lost_from(self, hex_id: str, side: str | None) -> None:
+        leaders = self._leaders_in(hex_id, side)
+        if not leaders:
+            return
+        left = [p for p in self.units_in(hex_id) if self.side_id(p) == side]
+        for leader in leaders:
+            self._need(leader, hex_id, 1 if left else 3)
+
+    def on_rolled(self, e: Rolled) -> None:
+        super().on_rolled(e)
+        if e.button.endswith(" 1d6") and len(e.dice) == 1:
+            side = self.side_ids.get(e.button[:-4])
+            c = next((c for c in self._checks.values() if c.roll is None and self.side_id(c.leader) == side), None)
+            if c is not None:
+                c.roll = e.dice[0]
+
+    # -- judged when the phase ends -------------------------------------------------------------------
+    def phase_ended(self, kind: str, side: str | None) -> None:
+        super().phase_ended(kind, side)
+        checks, self._checks = self._checks, {}
+        for c in checks.values():
+            self._judge_check(c)
+        self._count_leaders()
+
+    def _judge_check(self, c: Check) -> None:
+        board = self.replayer.board.pieces
+        p = board.get(c.leader.id)
+        name = c.leader.name
+        why = "a unit stacked with him was eliminated" if c.worst == 1 else \
+            "all units stacked with him were eliminated, or an enemy unit entered his hex"
+        if c.roll is None:
+            self.find("13.6", f"{why} in {c.hex}: {name} rolls for casualty ({self.side_name(self.side_id(c.leader))} "
+                      f"1d6, a casualty on {'1' if c.worst == 1 else '1-3'})", c.leader, c.hex)
+            return
+        where = self.replayer.piece_where(p).label if p is not None and p.map else None
+        if c.roll <= c.worst:
+            nxt = f"Turn {(self.turn or 0) + 1}"
+            if c.face == 1 and len(self.leader_of(c.leader).faces) > 1:
+                if p is None or where != nxt or max(1, p.layer_level(LEADER_LAYER)) != 2:
+                    self.find("13.6", f"{name} is a casualty (rolled {c.roll}): he turns to his secondary face and goes "
+                              f"to the {nxt} box as a reinforcement, not {where or 'out of play'}", c.leader, c.hex, where)
+            elif where in self.game.geometry or (where or "").startswith("Turn "):
+                self.find("13.6", f"{name}, a secondary leader, is a casualty (rolled {c.roll}): he is removed from the "
+                          "game", c.leader, c.hex, where)
+            return
+        if c.worst == 3:
+            self._survivor(c, p, where)
+
+    def _survivor(self, c: Check, p, where: str | None) -> None:
+        side = self.side_id(c.leader)
+        geo = self.game.geometry
+        friends = [h for h, ps in self.unit_hexes(side).items() if ps]
+        if not friends or p is None:
+            return
+        best = min(geo.distance(c.hex, h) for h in friends)
+        if where in friends and geo.distance(c.hex, where) == best:
+            return
+        near = ", ".join(sorted(h for h in friends if geo.distance(c.hex, h) == best))
+        self.find("13.6", f"{c.leader.name} survived the casualty check (rolled {c.roll}): he is placed with the nearest "
+                  f"friendly unit ({near}), not {where or 'off the map'}", c.leader, c.hex, where)
+
+    def _count_leaders(self) -> None:
+        """13.1: one Allied, one German and one Italian leader on the map at most."""
+        if self.phase_kind is None:
+            return
+        groups: dict[str, list] = {}
+        for h, pieces in self._by_hex().items():
+            for p in pieces:
+                leader = self.leader_of(p)
+                if leader is None:
+                    continue
+                side = self.side_id(p)
+                key = leader.nationality if side == "axis" else side
+                groups.setdefault(key or "", []).append(p)
+        over = {k: ps for k, ps in groups.items() if len(ps) > 1}
+        for key, ps in sorted(over.items()):
+            ids = frozenset(p.id for p in ps)
+            if self._too_many.get(key) != ids:  # one finding while the same leaders stay together
+                self._too_many[key] = ids
+                names = ", ".join(sorted(p.name for p in ps))
+                self.find("13.1", f"at most one {key.title()} leader on the map: {names} at the end of {self.phase}",
+                          ps[-1])
+        for key in set(self._too_many) - set(over):
+            del self._too_many[key]
