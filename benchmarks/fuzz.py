@@ -14,7 +14,8 @@ re-made.  Four layers are fed:
 * ``file``  whole real .vsav/.vlog files, mutated: byte flips, truncation, insertion and
   deletion, chunk duplication, zip header fields (sizes, CRCs, flags, methods, name bytes),
   rebuilt zips (renamed, missing, duplicated entries, other compression methods, the savedGame
-  text recompressed after mutation) and broken ``!VCSK`` headers, keys and hex.
+  text recompressed after mutation) and broken ``!VCSK`` headers, keys and hex, and ``VOBS`` ones
+  (key byte 0 or missing, cut headers, re-keyed bodies, a header on the other format's body).
 * ``text``  command texts (slices of real logs and generated logs), mutated at the command
   level (fields, prefixes, ESC/TAB/backslash/quote games, huge numbers, deep nesting), then
   obfuscated and zipped (or written bare), so the deep parser and the replay get
@@ -482,7 +483,42 @@ def obfuscate_bytes(raw: bytes, key: int) -> bytes:
     return b"!VCSK" + b"%02x" % key + raw.translate(bytes(i ^ key for i in range(256))).hex().encode("ascii")
 
 
+def vobs_bytes(raw: bytes, key: int) -> bytes:
+    """VASSAL's binary obfuscation after 3.8.0-beta1: VOBS, one raw key byte, the bytes XORed."""
+    return b"VOBS" + bytes([key]) + raw.translate(bytes(i ^ key for i in range(256)))
+
+
+def obfuscate_any(raw: bytes, key: int, rng: random.Random) -> bytes:
+    return vobs_bytes(raw, key or 1) if rng.random() < 0.4 else obfuscate_bytes(raw, key)
+
+
+def mutate_vobs(ob: bytes, rng: random.Random) -> bytes:
+    op = rng.randrange(7)
+    if op == 0:  # the key byte: 0 (never written), missing, or another
+        return ob[:4] + rng.choice([b"\x00", b"", bytes([rng.randrange(256)]), b"\x00\x00"]) + ob[5:]
+    if op == 1:  # the header
+        return rng.choice([b"VOB", b"vobs", b"VOBSVOBS", b"\xef\xbb\xbfVOBS", b"!VOBS", b"VOBS!VCSK", b"V"]) + ob[4:]
+    if op == 2:  # truncated: in the header, right after it, mid-character
+        return ob[:rng.choice([0, 1, 3, 4, 5, 6, rng.randint(0, len(ob))])]
+    if op == 3:  # re-keyed body
+        return ob[:4] + bytes([rng.randrange(256)]) + ob[5:]
+    if op == 4:  # a VOBS header on hex pairs, or a !VCSK header on raw bytes
+        return (b"VOBS\x5a" + ob[5:].hex().encode()) if rng.random() < 0.5 else b"!VCSK5a" + ob[5:]
+    if op == 5:  # the plain text behind a VOBS header (key 0 read as no key)
+        return ob[:4] + b"\x00" + ob[5:].translate(bytes(i ^ ob[4] for i in range(256))) if len(ob) > 4 else ob
+    return mutate_bytes(ob, rng)
+
+
 def mutate_obfuscation(ob: bytes, rng: random.Random) -> bytes:
+    if ob.startswith(b"VOBS"):
+        return mutate_vobs(ob, rng)
+    if rng.random() < 0.25:  # the same text as VASSAL's main line writes it, then broken
+        try:
+            raw = bytes.fromhex(ob[7:].decode("ascii"))
+            key = int(ob[5:7], 16)
+        except ValueError:
+            return mutate_vobs(b"VOBS\x01" + ob, rng)
+        return mutate_vobs(vobs_bytes(raw.translate(bytes(i ^ key for i in range(256))), rng.randrange(1, 256)), rng)
     op = rng.randrange(9)
     if op == 0:  # the key
         return ob[:5] + rng.choice([b"zz", b"5", b"", b"0x", b"-1", b"-f", b"+f", b" 5", b"FF", b"\xff\xfe", b"5a5"]) + ob[7:]
@@ -1006,7 +1042,7 @@ def _file_case(S: Seeds, rng: random.Random) -> Case:
             what, content = "zip-entries+obfuscated", mutate_obfuscation(saved, rng) if rng.random() < 0.5 else mutate_bytes(saved, rng)
         else:  # text mutated at the byte level, recompressed
             raw = mutate_bytes(S.texts[i].encode("utf-8"), rng)
-            what, content = "zip-entries+text", obfuscate_bytes(raw, rng.randrange(256)) if rng.random() < 0.7 else raw
+            what, content = "zip-entries+text", obfuscate_any(raw, rng.randrange(256), rng) if rng.random() < 0.7 else raw
         out = mutate_zip_entries(entries, rng, "savedGame", content)
         if rng.random() < 0.25:  # and then damaged: the streams of other compression methods break too
             what, out = what + " +damage", patch_zip(out, rng) if rng.random() < 0.5 else mutate_bytes(out, rng)
@@ -1038,7 +1074,7 @@ def _text_case(S: Seeds, rng: random.Random) -> Case:
     form = rng.random()
     key = rng.randrange(256) if rng.random() < 0.5 else 0x5A
     if form < 0.55:
-        ob = obfuscate_bytes(raw, key)
+        ob = obfuscate_any(raw, key, rng)
         if rng.random() < 0.1:
             ob = mutate_obfuscation(ob, rng)
         entries = [("savedGame", ob)] + [e for e in rng.choice(S.entries) if e[0] != "savedGame"]
@@ -1050,8 +1086,8 @@ def _text_case(S: Seeds, rng: random.Random) -> Case:
         data = build_zip([("savedGame", raw, rng.choice(METHODS))])
         what += ", plain zipped"
     elif form < 0.9:
-        data = obfuscate_bytes(raw, key)
-        what += ", bare !VCSK"
+        data = obfuscate_any(raw, key, rng)
+        what += ", bare " + data[:5].decode("ascii", "replace").rstrip("0123456789abcdef")
     else:
         data = raw
         what += ", bare text"

@@ -141,16 +141,45 @@ def rules(game: str = typer.Argument(..., help="game slug (see `hexforge list`)"
 
 
 @log_app.command("dump")
-def dump(file: Path, module: Path = typer.Option(None, "--module", help="the .vmod, for hex labels")) -> None:
-    """Print the steps of a save or log as a person reads them."""
-    from validators.dump import dump_lines
+def dump(file: Path = typer.Argument(..., help="a .vlog or .vsav"),
+         game: str = typer.Option(None, "--game", help="the game whose built module names hexes and phases"),
+         module: Path = typer.Option(None, "--module", help="any .vmod, for hex labels, phase names and reports"),
+         fmt: str = typer.Option("text", "--format", help="text | json")) -> None:
+    """Print the steps of a save or log as a person reads them: moves with hex ids, dice, chat,
+    turn and phase, undone steps marked (exit 2 when the file or module cannot be read)."""
+    from builder.paths import games, generated_dir
+    from validators.dump import as_json, as_text, dump as read_dump, read_module_view
 
-    try:
-        for line in dump_lines(file, module):
-            out.print(line, markup=False)
-    except LogFormatError as exc:
-        err.print(str(exc), markup=False)
+    if fmt not in ("text", "json"):
+        err.print(f"--format: unknown format {fmt!r}; use text or json", markup=False)
         raise typer.Exit(2)
+    if game and module:
+        err.print("--game and --module: name one (--game uses generated/GAME/GAME.vmod)", markup=False)
+        raise typer.Exit(2)
+    expect = None
+    if game:
+        if game not in games():
+            err.print(f"unknown game {game!r}; games: {', '.join(games()) or 'none'}", markup=False)
+            raise typer.Exit(2)
+        module = generated_dir() / game / f"{game}.vmod"
+        if not module.is_file():
+            err.print(f"{module}: not built yet; run `hexforge build {game}` first", markup=False)
+            raise typer.Exit(2)
+    if module is not None and not module.is_file():
+        err.print(f"--module {module}: no such file", markup=False)
+        raise typer.Exit(2)
+    try:
+        if game:
+            expect = read_module_view(module).name or None
+        head, lines = read_dump(file, module, expect)
+    except LogFormatError as exc:
+        err.print(str(exc), markup=False, emoji=False)
+        raise typer.Exit(2)
+    if fmt == "json":
+        sys.stdout.write(as_json(head, lines))
+    else:
+        for line in as_text(head, lines):
+            out.print(line, markup=False, emoji=False)
 
 
 def main() -> None:

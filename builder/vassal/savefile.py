@@ -4,6 +4,8 @@ Used for the module's predefined setups; the log reader decodes the same format.
 """
 from __future__ import annotations
 
+import binascii
+
 from builder.vassal.sequence import join
 
 ESC = "\x1b"
@@ -17,12 +19,90 @@ def obfuscate(text: str, key: int = SAVE_KEY) -> bytes:
 
 
 def deobfuscate(raw: bytes) -> str:
-    """The inverse of `obfuscate`; plain text is passed through, as VASSAL does."""
-    if raw[:5] != b"!VCSK":
-        return raw.decode("utf-8")
-    key = int(raw[5:7], 16)
-    body = bytes.fromhex(raw[7:].decode("ascii"))
-    return body.translate(_XOR[key]).decode("utf-8")
+    """The inverse of `obfuscate`, and of VASSAL's binary `VOBS`; plain text is passed through,
+    as VASSAL does.  Raises ObfuscationError (a ValueError) or UnicodeDecodeError."""
+    d = Deobfuscator()
+    return (d.feed(raw) + d.close()).decode("utf-8")
+
+
+VCSK = b"!VCSK"  # VASSAL <= 3.8.0-beta1: key and bytes as hex pairs
+VOBS = b"VOBS"  # VASSAL's main line after 3.8.0-beta1 (PR #15060): one raw key byte, raw XORed bytes
+_HEADER = len(VCSK) + 2  # the longest header: !VCSK and two hex digits
+
+
+class ObfuscationError(ValueError):
+    """The savedGame bytes announce an obfuscation but break it; the message says how, in one line."""
+
+
+class Deobfuscator:
+    """savedGame bytes in, plain UTF-8 bytes out, chunk by chunk (vassal-formats.md §4.1, "VOBS").
+
+    The header decides, as `DeobfuscatingInputStream` does: `!VCSK` is the hex reader, `VOBS` the
+    binary one, anything else (input shorter than a header too) passes through.  Each chunk is
+    translated once and nothing is re-copied, so a reader can inflate, check and decode a large
+    entry in one pass.  Choice: a `VOBS` key byte of 0 (the engine picks 1-255 and never writes
+    0) or a header cut before its key is refused rather than guessed.
+    """
+
+    def __init__(self) -> None:
+        self.kind: str | None = None  # "VOBS", "!VCSK" or "plain", once the header is known
+        self.key: int | None = None
+        self._head = b""  # bytes held until the header is known
+        self._odd = b""  # a hex digit waiting for its pair (!VCSK)
+        self._skip = 0  # header bytes to drop from the first chunk
+
+    def feed(self, chunk: bytes) -> bytes:
+        if self.kind is None:
+            self._head += chunk
+            if len(self._head) < _HEADER and (VCSK.startswith(self._head[:5]) or VOBS.startswith(self._head[:4])):
+                return b""  # could still be a header: wait for more
+            chunk, self._head = self._head, b""
+            self._start(chunk, final=False)
+            chunk = chunk[self._skip:]
+        if self.kind == "plain":
+            return chunk
+        if self.kind == "VOBS":
+            return chunk.translate(_XOR[self.key])
+        return self._unhex(chunk)
+
+    def close(self) -> bytes:
+        """The rest; raises ObfuscationError when the input ends inside a header or a hex pair."""
+        out = b""
+        if self.kind is None:
+            chunk, self._head = self._head, b""
+            self._start(chunk, final=True)
+            out = self.feed(chunk[self._skip:])
+        if self._odd:
+            raise ObfuscationError("broken !VCSK obfuscation (odd number of hex digits: truncated?)")
+        return out
+
+    def _start(self, head: bytes, final: bool) -> None:
+        self._skip = 0
+        if head.startswith(VOBS):
+            if len(head) == len(VOBS):
+                raise ObfuscationError("VOBS header with no key byte (truncated)")
+            self.kind, self.key, self._skip = "VOBS", head[4], 5
+            if self.key == 0:
+                raise ObfuscationError("VOBS key byte is 0 (VASSAL never writes it): refused")
+            if final and len(head) == 5:
+                raise ObfuscationError("VOBS header with no data after it (truncated)")
+        elif head.startswith(VCSK):
+            pair = head[5:7]
+            if len(pair) < 2 or not all(c in b"0123456789abcdefABCDEF" for c in pair):
+                raise ObfuscationError("broken !VCSK header (no two hex digits of key)")
+            self.kind, self.key, self._skip = "!VCSK", int(pair, 16), 7
+        else:
+            self.kind = "plain"
+
+    def _unhex(self, chunk: bytes) -> bytes:
+        if self._odd:
+            chunk = self._odd + chunk
+        cut = len(chunk) & ~1
+        self._odd = chunk[cut:]
+        try:
+            return binascii.unhexlify(chunk[:cut] if self._odd else chunk).translate(_XOR[self.key])
+        except binascii.Error:
+            raise ObfuscationError("broken !VCSK obfuscation (not hex pairs)") from None
 
 
 _XOR = [bytes(b ^ key for b in range(256)) for key in range(256)]  # one translation table per key

@@ -1,7 +1,9 @@
 """Get the command text out of a .vsav/.vlog file, refusing hostile input with a clear reason.
 
-A save or log is a zip whose `savedGame` entry holds the obfuscated (`!VCSK`) or plain UTF-8
-command text (vassal-formats.md §4.1-4.2).  A bare `savedGame` text is accepted too.
+A save or log is a zip whose `savedGame` entry holds the command text, obfuscated (`!VCSK` hex up
+to 3.8.0-beta1, binary `VOBS` after it) or plain UTF-8 (vassal-formats.md §4.1-4.2, "VOBS").  A bare
+`savedGame` text is accepted too.  The entry is inflated, size- and CRC-checked and decoded in one
+streaming pass, never past its declared size.
 """
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from builder.vassal.savefile import deobfuscate
+from builder.vassal.savefile import Deobfuscator, ObfuscationError
 
 MAX_TEXT = 256 * 1024 * 1024  # largest savedGame we inflate (bytes); real logs are a few MB
 ZIP_ERRORS = (zipfile.BadZipFile, zlib.error, lzma.LZMAError, EOFError, OSError, NotImplementedError, RuntimeError,
@@ -55,22 +57,54 @@ def _metadata(z: zipfile.ZipFile) -> dict[str, str]:
     return out
 
 
-def _decode(raw: bytes, where: str) -> str:
-    if raw.startswith(b"VOBS"):  # no such format in VASSAL 3.7/3.8 sources: refuse it by name
-        raise LogFormatError(f"{where}: unsupported obfuscation 'VOBS' (not VASSAL's !VCSK): cannot read")
-    vcsk = raw.startswith(b"!VCSK")
-    key = f" after !VCSK key {raw[5:7].decode('ascii', 'replace')} (wrong key?)" if vcsk else ""
+CHUNK = 1 << 20  # bytes inflated and decoded at a time
+
+
+def _text(chunks, where: str, probe=None) -> str:
+    """Decode savedGame bytes (an iterable of chunks) to text in one pass: VOBS, !VCSK or plain,
+    as the header says.  `probe(total, crc)` checks the raw bytes' size and CRC at the end."""
+    d = Deobfuscator()
+    out = bytearray()  # grows in place: amortised linear, one copy into the str below
+    total, crc, broken = 0, 0, None
+    for chunk in chunks:
+        total += len(chunk)
+        crc = zlib.crc32(chunk, crc)
+        if broken is None:
+            try:
+                out += d.feed(chunk)
+            except ObfuscationError as exc:
+                broken = exc  # reported after the size and CRC: a corrupt entry is named as such
+    if probe is not None:
+        probe(total, crc)
     try:
-        text = deobfuscate(raw)
+        if broken is not None:
+            raise broken
+        out += d.close()
+    except ObfuscationError as exc:
+        raise LogFormatError(f"{where}: {exc}") from None
+    key = f" after {d.kind} key {d.key:02x} (wrong key?)" if d.kind in ("VOBS", "!VCSK") else ""
+    try:
+        text = out.decode("utf-8")
     except UnicodeDecodeError as exc:
-        if exc.encoding == "ascii":
-            raise LogFormatError(f"{where}: broken !VCSK obfuscation (not hex pairs)") from None
         raise LogFormatError(f"{where}: command text is not UTF-8 (byte {exc.start}){key}") from None
-    except ValueError:
-        raise LogFormatError(f"{where}: broken !VCSK obfuscation (not hex pairs)") from None
-    if vcsk and not text.startswith("begin_save"):
+    if key and not text.startswith("begin_save"):
         raise LogFormatError(f"{where}: command text does not start with begin_save{key}")
     return text
+
+
+def _decode(raw: bytes, where: str) -> str:
+    view = memoryview(raw)
+    return _text((bytes(view[i:i + CHUNK]) for i in range(0, len(raw), CHUNK)), where)
+
+
+def _entry_chunks(f, limit: int):
+    """The entry's inflated bytes, CHUNK at a time, at most `limit` bytes in all."""
+    while limit > 0:
+        chunk = f.read(min(CHUNK, limit))
+        if not chunk:
+            return
+        limit -= len(chunk)
+        yield chunk
 
 
 def read_saved_game(path: Path) -> SavedGame:
@@ -90,7 +124,7 @@ def read_saved_game(path: Path) -> SavedGame:
     if not data.startswith(b"PK"):
         if data.startswith((b"!VCSK", b"begin_save", b"VOBS")):
             return SavedGame(name, _decode(data, name), {})
-        raise LogFormatError(f"{name}: not a VASSAL save or log (no zip, no !VCSK header)")
+        raise LogFormatError(f"{name}: not a VASSAL save or log (no zip, no !VCSK or VOBS header)")
     try:
         z = zipfile.ZipFile(io.BytesIO(data))
         names = z.namelist()
@@ -112,17 +146,21 @@ def read_saved_game(path: Path) -> SavedGame:
     probe = copy.copy(info)  # read one byte past the declared size to catch an entry that inflates further
     probe.file_size = info.file_size + 1
     del probe.CRC  # checked below, on what we read
+
+    def check(total: int, crc: int) -> None:
+        if total > info.file_size:
+            raise LogFormatError(f"{name}: savedGame inflates past its declared {info.file_size} bytes: "
+                                 "refused (zip bomb?)")
+        if total < info.file_size or crc != info.CRC:
+            raise LogFormatError(f"{name}: broken savedGame entry (bad size or CRC-32: truncated or corrupt)")
+
     try:
-        with z.open(probe) as f:
-            raw = f.read(probe.file_size)
+        with z.open(probe) as f:  # inflated, checked and decoded chunk by chunk
+            text = _text(_entry_chunks(f, probe.file_size), f"{name}:savedGame", check)
     except ZIP_ERRORS as exc:
         raise LogFormatError(f"{name}: broken savedGame entry ({exc})") from None
-    if len(raw) > info.file_size:
-        raise LogFormatError(f"{name}: savedGame inflates past its declared {info.file_size} bytes: refused (zip bomb?)")
-    if len(raw) < info.file_size or zlib.crc32(raw) != info.CRC:
-        raise LogFormatError(f"{name}: broken savedGame entry (bad size or CRC-32: truncated or corrupt)")
     try:
         meta = _metadata(z)
     except LogFormatError as exc:
         raise LogFormatError(f"{name}: {exc}") from None
-    return SavedGame(name, _decode(raw, f"{name}:savedGame"), meta)
+    return SavedGame(name, text, meta)
