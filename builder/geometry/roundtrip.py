@@ -36,6 +36,8 @@ class Miss:
 
 def point_of(geo: HexMap, label: str) -> tuple[int, int]:
     """The board point VASSAL sends hex id `label` to (`getLocation`)."""
+    if hasattr(geo, "location_point"):  # a map of sections (sections.py): the zones' getLocation
+        return geo.location_point(label)
     w, h = geo.board
     return javagrid.location_point(geo.grid, geo.numbering, w, h, label)
 

@@ -5,13 +5,14 @@ them at once, each with a hint for the fix.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from pydantic import BaseModel, ValidationError
 
 from builder.geometry import HexMap
 from builder.geometry.javagrid import GridParams, NumberingParams
+from builder.geometry.sections import SectionedHexMap, SectionParams
 from builder.model import schema as s
 from builder.model.game import Game
 from builder.model.problems import Collector, SourceError, SourceProblem, did_you_mean  # noqa: F401 (re-exported)
@@ -76,10 +77,15 @@ def _read(col: Collector, root: Path, rel: str, model: type[BaseModel], docs: di
 
 def _geometry(col: Collector, m: s.MapFile, doc: Located) -> HexMap | None:
     g, n = m.grid, m.numbering
-    geo = HexMap(GridParams(g.dx, g.dy, g.x0, g.y0, g.sideways),
-                 NumberingParams(n.first, n.sep, n.h_type, n.v_type, n.h_leading, n.v_leading,
-                                 n.h_off, n.v_off, n.h_descend, n.v_descend, n.stagger),
-                 (m.board.width, m.board.height), g.area)
+    numbering = NumberingParams(n.first, n.sep, n.h_type, n.v_type, n.h_leading, n.v_leading,
+                                n.h_off, n.v_off, n.h_descend, n.v_descend, n.stagger)
+    grid = GridParams(g.dx, g.dy, g.x0, g.y0, g.sideways)
+    if m.sections:  # map sections with ids of their own (schema.Section)
+        sections = tuple(SectionParams(x.prefix, x.area, replace(numbering, h_off=x.h_off, v_off=x.v_off))
+                         for x in m.sections)
+        geo = SectionedHexMap(grid, numbering, (m.board.width, m.board.height), g.area, sections)
+    else:
+        geo = HexMap(grid, numbering, (m.board.width, m.board.height), g.area)
     try:
         if not geo.labels:
             col.at(doc, ("grid", "area"), "no hex lies inside the grid area", "enlarge 'area' or move x0/y0")

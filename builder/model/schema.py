@@ -193,6 +193,19 @@ class Numbering(Sourced):
     stagger: bool = True
 
 
+class Section(Sourced):
+    """A map section with ids of its own (Desert Fox Deluxe 2.2.2: "C2331"): a VASSAL Zone
+    over `area` (x, y, w, h) with its own copy of the map's grid, numbered with these offsets
+    and written `prefix` + grid location.  A hex belongs to the first section holding its
+    centre, as VASSAL's ZonedGrid decides."""
+
+    prefix: Annotated[str, StringConstraints(pattern=r"^[A-Z]{1,2}$")]
+    name: Text
+    area: tuple[int, int, int, int]
+    h_off: int = 1
+    v_off: int = 1
+
+
 class Place(Sourced):
     hex: HexId
     name: Text
@@ -228,6 +241,7 @@ class MapFile(Strict):
     board: Board
     grid: Grid
     numbering: Numbering
+    sections: list[Section] = []  # map sections with their own ids (see Section); none: one numbering
     default_terrain: Ident
     places: list[Place] = []
     tracks: list[Track] = []
@@ -325,8 +339,8 @@ class Unit(Sourced):
     ap_reduced: int | None = Field(default=None, ge=0, le=30)
     at: int | None = Field(default=None, ge=0, le=30)
     at_reduced: int | None = Field(default=None, ge=0, le=30)
-    morale: int | None = Field(default=None, ge=2, le=12)
-    morale_reduced: int | None = Field(default=None, ge=2, le=12)
+    morale: int | None = Field(default=None, ge=0, le=12)  # Desert Fox Deluxe rates morale 0-3 (8.1)
+    morale_reduced: int | None = Field(default=None, ge=0, le=12)
     weapon: Literal["A", "B", "C", "D"] | None = None
     mode: Literal["foot", "motorised", "mechanised"] | None = None
     armoured: bool = False
@@ -352,6 +366,8 @@ class Unit(Sourced):
     no_zoc: bool = False
     light: bool = False
     mountain: bool = False
+    # Desert Fox Deluxe (Counter Details): the combat factor's letter (L light, R recon)
+    cf_suffix: Literal["", "L", "R"] = ""
 
     @computed_field
     @property

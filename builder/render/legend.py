@@ -20,7 +20,7 @@ from PIL import Image, ImageDraw
 
 from builder.model.game import Game
 from builder.render.fonts import Rect, draw_text, fit, font, mark, wrap
-from builder.render.mapsymbols import (GRID_INK, INK, SS, encampment, exit_arrow, feature_line, fort, hex_swatch,
+from builder.render.mapsymbols import (GRID_INK, INK, SS, encampment, exit_arrow, feature_line, fort, hex_swatch, outlined,
                                        is_town, place_label, sc, strategic_ring, town_dot)
 
 FILL, EDGE = "#f4ecd8", "#1d3047"
@@ -119,7 +119,7 @@ def _plain_hexside(d, x, y, game, colour) -> None:
         return sc((ox + k * p[0], oy + k * p[1]))
 
     for s_ in shapes:
-        d.polygon([put(p) for p in s_], fill=colour, outline=GRID_INK, width=SS)
+        outlined(d, [put(p) for p in s_], colour)
     side = geo.hexside(*pair)
     d.line([put(side.p1), put(side.p2)], fill=INK, width=SS)
 

@@ -11,7 +11,7 @@ from PIL import Image, ImageDraw
 from builder.model.game import Game
 from builder.render.fonts import draw_text, fit, font, mark, wrap
 from builder.render.legend import draw_legend
-from builder.render.mapsymbols import (GRID_INK, INK, SS, cliff, dashed, encampment, exit_arrow, feature_line, fort,
+from builder.render.mapsymbols import (GRID_INK, INK, SS, cliff, dashed, encampment, exit_arrow, feature_line, fort, outlined,
                                        is_town, place_label, ridge, river, sc, strategic_ring, town_dot)
 
 BOX_FILL, BOX_INK, CAPTION_INK = "#fbf7ec", "#6a5a40", "#b0281e"
@@ -52,7 +52,7 @@ def _hexes(game: Game, d: ImageDraw.ImageDraw) -> None:
     for label in geo.labels:
         d.polygon(_poly(geo.outline(label)), fill=kinds[game.hex_terrain[label]].colour)
     for label in geo.labels:
-        d.polygon(_poly(geo.outline(label)), outline=GRID_INK, width=SS)
+        outlined(d, _poly(geo.outline(label)))
 
 
 def _hexsides(game: Game, d: ImageDraw.ImageDraw) -> None:

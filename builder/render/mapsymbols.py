@@ -145,12 +145,23 @@ def hex_shape(game: Game, cx: float, cy: float, height: float) -> list[tuple[flo
     return [(cx + r * math.cos(math.radians(a)), cy - r * math.sin(math.radians(a))) for a in angles]
 
 
+def outlined(d, pts, fill: str | None = None, ink: str = GRID_INK) -> None:
+    """A polygon with an SS-wide outline.  The outline is drawn as a closed line: Pillow draws a
+    wide polygon outline through a mask of the whole picture, which on a large board made every
+    hex cost a full-size allocation (a 3680 x 2960 map took over a minute)."""
+    if fill is not None:
+        d.polygon(pts, fill=fill)
+    d.line(list(pts) + [pts[0], pts[1]], fill=ink, width=SS, joint="curve")
+
+
 def hex_swatch(d, game: Game, cx: float, cy: float, height: float, colour: str) -> None:
-    d.polygon([sc(p) for p in hex_shape(game, cx, cy, height)], fill=colour, outline=GRID_INK, width=SS)
+    outlined(d, [sc(p) for p in hex_shape(game, cx, cy, height)], colour)
 
 
 def place_label(game: Game, p: s.Place) -> tuple[tuple[float, float], str, ImageFont.FreeTypeFont]:
     """Where a place's name is printed (centre, board pixels), the text, and its (supersampled) font."""
     cx, cy = game.geometry.ideal_centre(p.hex)
     name = p.name + (f" ({p.vp} VP)" if p.vp > 1 else "")
-    return (cx, cy + 21), name, fit(name, "bold", 13 * SS, 90 * SS)
+    g = game.map.grid  # 21 px below the centre, or less on small hexes: above the id of the hex underneath
+    below = g.dx - 3 * g.dy / 8 if g.sideways else g.dy / 2 + 9  # where that id is centred (mapimage._hex_ids)
+    return (cx, cy + min(21, below - 11.5)), name, fit(name, "bold", 13 * SS, 90 * SS)
