@@ -1,17 +1,35 @@
-"""Audit speed and memory on generated logs, against a plain decode of the same file.
+"""Audit speed and memory on generated logs: the audit against a plain decode of the same file
+and against the previous release's audit, then a batch figure on one and on all cores.
 
-Run: .venv/bin/python benchmarks/audit_bench.py [--steps 10000 ...]
-Writes a log of N steps with the test log writer (units of two divisions marching up and
-down the Via Balbia, dice, turn changes), then reports, for each size: the seconds of a plain
-decode (read + parse the file), the seconds of the full audit, steps per second, and the peak
-resident memory of the audit, each measured in a fresh process.
+Run: .venv/bin/python benchmarks/audit_bench.py [--steps 1000 10000 100000] [--runs 5]
+     [--baseline REV] [--vsavdump PATH] [--logs DIR]
+
+Writes logs of N steps with the test log writer (units of two divisions marching up and down
+the Via Balbia, dice, turn changes).  Every figure is a whole process started afresh, as a user
+runs it (start-up and imports included): the median wall time of --runs runs after one
+warm-up, the median CPU seconds (user + system: steadier than wall time on a loaded machine)
+and the median peak resident memory of those runs; ratios are of wall times.  Rows:
+
+- decode: this tree's reader only (`read_record`), no replay, no rules;
+- vsavdump: pywargame's `vsavdump.py` (a bare decode and print), when --vsavdump names it
+  (pywargame 0.8 needs Python >= 3.12: install it into a separate venv, not the project's);
+- audit: `hexforge audit GAME LOG --format json`;
+- previous: the same command from the previous release (--baseline, a git revision, taken
+  out with `git archive` into a temporary directory and run with the same interpreter).
+
+The batch is `hexforge audit GAME DIR --format json` over --batch copies of a --batch-steps
+log, with --jobs 1 and on all cores, reported as seconds and logs per second.
 """
 from __future__ import annotations
 
 import argparse
-import json
+import io
+import os
+import shutil
+import statistics
 import subprocess
 import sys
+import tarfile
 import tempfile
 import time
 from pathlib import Path
@@ -19,6 +37,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 SLUG = "bravery-in-the-sand"
+BASELINE = "62e5d06"  # the last commit before issue 15 (no release is tagged)
+DECODE = "import sys; from pathlib import Path; from validators.vlog.reader import read_record; read_record(Path(sys.argv[1]))"
 
 
 def make_log(path: Path, steps: int) -> None:
@@ -40,83 +60,137 @@ def make_log(path: Path, steps: int) -> None:
     w.write(path)
 
 
-def measure(kind: str, log: Path) -> dict:
-    """Run one measurement in a fresh process: {seconds, peak_mb}."""
-    code = f"""
-import json, resource, sys, time
-sys.path.insert(0, {str(ROOT)!r})
-from pathlib import Path
-t0 = time.perf_counter()
-if {kind!r} == "decode":
-    from validators.vlog.reader import read_record
-    read_record(Path({str(log)!r}))
-else:
-    from builder.model import load_game
-    from validators.audit import audit_file
-    game = load_game(Path({str(ROOT / 'sources' / SLUG)!r}))
+def log_of(folder: Path, steps: int) -> Path:
+    """The log of `steps` steps in `folder`, written unless already there (--logs keeps them)."""
+    path = folder / f"bench-{steps}.vlog"
+    if not path.exists():
+        make_log(path, steps)
+    return path
+
+
+def run_once(cmd: list[str], root: Path) -> tuple[float, float, float, int]:
+    """One fresh process: (wall seconds, CPU seconds, peak resident MB, exit status)."""
+    env = dict(os.environ, PYTHONPATH=str(root))
     t0 = time.perf_counter()
-    audit_file(game, Path({str(log)!r}))
-print(json.dumps({{"seconds": time.perf_counter() - t0,
-                  "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}}))
-"""
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    return json.loads(out.stdout)
+    proc = subprocess.Popen(cmd, cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - t0
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, proc.returncode
 
 
-def batch(tmp: Path, logs: int, steps: int) -> None:
-    """`hexforge audit GAME DIR` over many logs on all cores, against decoding them one by one."""
+def measure(cmd: list[str], root: Path, runs: int) -> dict | None:
+    """Median wall seconds and peak MB of `runs` runs after one warm-up; None if it failed
+    (exit status 2 or more: the audit exits 1 when it finds violations)."""
+    run_once(cmd, root)
+    walls, cpus, peaks = [], [], []
+    for _ in range(runs):
+        wall, cpu, peak, code = run_once(cmd, root)
+        if code >= 2 or code < 0:
+            return None
+        walls.append(wall)
+        cpus.append(cpu)
+        peaks.append(peak)
+    return {"s": statistics.median(walls), "cpu": statistics.median(cpus), "mb": statistics.median(peaks),
+            "min": min(walls), "max": max(walls)}
+
+
+def baseline_tree(rev: str, into: Path) -> Path | None:
+    """The previous release's files, from git (no work tree is touched)."""
+    try:
+        data = subprocess.run(["git", "-C", str(ROOT), "archive", "--format=tar", rev], capture_output=True,
+                              check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    with tarfile.open(fileobj=io.BytesIO(data)) as tar:
+        tar.extractall(into, filter="data")
+    return into
+
+
+def audit_cmd(target: Path) -> list[str]:
+    return [sys.executable, "-m", "validators.cli", "audit", SLUG, str(target), "--format", "json"]
+
+
+def fmt(m: dict | None) -> str:
+    return f"{m['s']:8.3f} {m['cpu']:7.3f} {m['mb']:7.1f}" if m else f"{'failed':>8} {'':7} {'':7}"
+
+
+def sizes(args, tmp: Path, logs: Path, base: Path | None) -> None:
+    print(f"{'steps':>7} {'row':<9} {'median s':>8} {'cpu s':>7} {'peak MB':>7}  {'x decode':>8} {'x previous':>10}  "
+          "runs min-max s")
+    audit_s: dict[int, float] = {}
+    for n in args.steps:
+        log = log_of(logs, n)
+        rows = {"decode": measure([sys.executable, "-c", DECODE, str(log)], ROOT, args.runs)}
+        if args.vsavdump:
+            rows["vsavdump"] = measure([args.vsavdump_python, args.vsavdump, str(log)], ROOT, args.runs)
+        rows["audit"] = measure(audit_cmd(log), ROOT, args.runs)
+        if base:
+            rows["previous"] = measure(audit_cmd(log), base, args.runs)
+        for name, m in rows.items():
+            vs_dec = f"{m['s'] / rows['decode']['s']:8.2f}" if m and rows["decode"] else f"{'':8}"
+            prev = rows.get("previous")
+            vs_prev = f"{m['s'] / prev['s']:10.2f}" if m and prev else f"{'':10}"
+            spread = f"  {m['min']:.3f}-{m['max']:.3f}" if m else ""
+            print(f"{n:7d} {name:<9} {fmt(m)}  {vs_dec} {vs_prev}{spread}")
+        if rows["audit"]:
+            audit_s[n] = rows["audit"]["s"]
+    if 10000 in audit_s and 100000 in audit_s:
+        print(f"100k / 10k audit time: {audit_s[100000] / audit_s[10000]:.1f}x (linear: 10x)")
+    if not args.vsavdump:
+        print("vsavdump: pywargame not given (--vsavdump PATH/vsavdump.py; it needs Python >= 3.12): row left out")
+
+
+def batch(args, tmp: Path, logs: Path, base: Path | None) -> None:
     folder = tmp / "batch"
     folder.mkdir()
-    make_log(folder / "game-000.vlog", steps)
-    data = (folder / "game-000.vlog").read_bytes()
-    for i in range(1, logs):
+    data = log_of(logs, args.batch_steps).read_bytes()
+    for i in range(args.batch):
         (folder / f"game-{i:03d}.vlog").write_bytes(data)
-    decode = f"""
-import sys, time
-sys.path.insert(0, {str(ROOT)!r})
-from pathlib import Path
-from validators.vlog.reader import read_record
-t0 = time.perf_counter()
-for p in sorted(Path({str(folder)!r}).glob("*.vlog")):
-    read_record(p)
-print(time.perf_counter() - t0)
-"""
-    t_decode = float(subprocess.run([sys.executable, "-c", decode], capture_output=True, text=True,
-                                    check=True).stdout)
-    times = {}
-    for jobs in (1, 0):
-        cmd = [sys.executable, "-m", "validators.cli", "audit", SLUG, str(folder), "--format", "json"]
-        cmd += ["--jobs", str(jobs)] if jobs else []
-        t0 = time.perf_counter()
-        subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
-        times[jobs] = time.perf_counter() - t0
-    print(f"batch of {logs} logs x {steps} steps: decode one by one {t_decode:.2f} s; audit with 1 worker "
-          f"{times[1]:.2f} s; on all cores {times[0]:.2f} s ({times[1] / times[0]:.1f}x faster, "
-          f"{times[0] / t_decode:.1f}x the plain decode)")
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    print(f"batch of {args.batch} logs x {args.batch_steps} steps ({cores} cores):")
+    for name, root in [("audit", ROOT)] + ([("previous", base)] if base else []):
+        figures = {}
+        for jobs in (1, cores):
+            figures[jobs] = measure(audit_cmd(folder) + ["--jobs", str(jobs)], root, args.batch_runs)
+        one, all_ = figures[1], figures[cores]
+        if one and all_:
+            print(f"  {name:<9} 1 core {one['s']:6.2f} s ({args.batch / one['s']:5.1f} logs/s, cpu {one['cpu']:.2f} s); "
+                  f"{cores} cores {all_['s']:6.2f} s ({args.batch / all_['s']:5.1f} logs/s, cpu {all_['cpu']:.2f} s): "
+                  f"{one['s'] / all_['s']:.2f}x")
+        else:
+            print(f"  {name:<9} failed")
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--steps", type=int, nargs="+", default=[1000, 10000, 100000])
+    ap.add_argument("--runs", type=int, default=5, help="counted runs of each command (median quoted)")
+    ap.add_argument("--baseline", default=BASELINE, help="git revision of the previous release ('': none)")
+    ap.add_argument("--vsavdump", default=shutil.which("vsavdump.py"), help="pywargame's vsavdump.py")
+    ap.add_argument("--vsavdump-python", default=None, help="the interpreter of its venv (default: beside it)")
+    ap.add_argument("--logs", type=Path, default=None, help="keep the generated logs here and reuse them")
     ap.add_argument("--batch", type=int, default=200, help="logs in the batch run (0: skip it)")
     ap.add_argument("--batch-steps", type=int, default=500)
+    ap.add_argument("--batch-runs", type=int, default=3)
     args = ap.parse_args()
+    if args.vsavdump and not args.vsavdump_python:
+        beside = Path(args.vsavdump).parent / "python"
+        args.vsavdump_python = str(beside) if beside.exists() else sys.executable
     if not (ROOT / "generated" / SLUG / f"{SLUG}.vmod").exists():
         subprocess.run([sys.executable, "-m", "validators.cli", "build", SLUG], check=True, cwd=ROOT)
-    with tempfile.TemporaryDirectory() as tmp:
-        print(f"{'steps':>7} {'decode s':>9} {'audit s':>8} {'audit/decode':>12} {'steps/s':>9} {'peak MB':>8}")
-        times = {}
-        for n in args.steps:
-            log = Path(tmp) / f"{n}.vlog"
-            make_log(log, n)
-            dec, aud = measure("decode", log), measure("audit", log)
-            times[n] = aud["seconds"]
-            print(f"{n:7d} {dec['seconds']:9.3f} {aud['seconds']:8.3f} {aud['seconds'] / dec['seconds']:12.1f} "
-                  f"{n / aud['seconds']:9.0f} {aud['peak_mb']:8.1f}")
-        if 10000 in times and 100000 in times:
-            print(f"100k/10k audit time: {times[100000] / times[10000]:.1f}x (linear: 10x)")
+    with tempfile.TemporaryDirectory() as t:
+        tmp = Path(t)
+        logs = args.logs or tmp / "logs"
+        logs.mkdir(parents=True, exist_ok=True)
+        base = baseline_tree(args.baseline, tmp / "previous") if args.baseline else None
+        if args.baseline and base is None:
+            print(f"previous release {args.baseline!r}: not found in git; its rows are left out")
+        print(f"load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+        sizes(args, tmp, logs, base)
         if args.batch:
-            batch(Path(tmp), args.batch, args.batch_steps)
+            batch(args, tmp, logs, base)
+        print(f"load average at end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 
 if __name__ == "__main__":

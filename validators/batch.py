@@ -6,7 +6,6 @@ the initializer).
 """
 from __future__ import annotations
 
-import json
 import os
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
@@ -18,6 +17,8 @@ from builder.model.game import Game
 from builder.vassal.archive import write_atomic
 from validators.audit import audit_file, module_grids
 from validators.findings import AuditReport
+from validators.games import rules_for
+from validators.report import dumps
 from validators.vlog.container import LogFormatError
 
 PATTERNS = ("*.vlog", "*.vsav")
@@ -83,10 +84,18 @@ _WORKER: dict = {}
 
 
 def _prime(game_dir: str, game: Game | None = None) -> None:
-    """Per-process state: the game and its module grids, loaded once."""
+    """Per-process state, prepared once: the game, its module grids and its rules module.
+
+    Done in the parent before the pool forks, so workers start with all of it (with another
+    start method the initializer does it once per worker, never once per log).
+    """
     if _WORKER.get("dir") != game_dir:
         g = game or load_game(Path(game_dir))
         _WORKER.update(dir=game_dir, game=g, grids=module_grids(g))
+        try:
+            rules_for(g.slug)  # imports the game's rules package (tens of ms), not once per worker's first log
+        except KeyError:
+            pass  # no rules module: each file's outcome says so
 
 
 def _work(path: str) -> Outcome:
@@ -190,4 +199,4 @@ def summary_json(game: str, outcomes: list[Outcome]) -> str:
             entry.update(steps=c[0], violations=c[1], events=c[2], report=o.report.to_json())
         files.append(entry)
     doc = {"game": game, "files": files, "totals": totals(outcomes), "exit_code": exit_code(outcomes)}
-    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+    return dumps(doc)  # json.dumps(doc, indent=2, ensure_ascii=False) + "\n", byte for byte

@@ -4,7 +4,7 @@ so later checks must see the real board (style.md principle 5).
 """
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True)
@@ -23,10 +23,11 @@ class Finding:
     rule_text: str | None = None  # the rule's short text from the game's catalogue (rules.yaml)
 
     def to_json(self) -> dict:
-        d = asdict(self)
-        d["from"], d["to"] = d.pop("from_hex"), d.pop("to_hex")
-        d["path"] = list(self.path)
-        return d
+        """The fields in declaration order, from_hex/to_hex last as "from"/"to" (the order
+        `asdict` and two pops gave; written out because `asdict` deep-copies every field)."""
+        return {"step": self.step, "turn": self.turn, "side": self.side, "piece": self.piece,
+                "rule": self.rule, "message": self.message, "kind": self.kind, "path": list(self.path),
+                "phase": self.phase, "rule_text": self.rule_text, "from": self.from_hex, "to": self.to_hex}
 
 
 @dataclass(frozen=True)

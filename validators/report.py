@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+from json.encoder import encode_basestring
 
 from validators.findings import AuditReport
 
@@ -23,4 +24,79 @@ def as_text(r: AuditReport) -> str:
 
 
 def as_json(r: AuditReport) -> str:
-    return json.dumps(r.to_json(), indent=2, ensure_ascii=False) + "\n"
+    return dumps(r.to_json())
+
+
+def dumps(doc: object) -> str:
+    """`json.dumps(doc, indent=2, ensure_ascii=False) + "\\n"`, byte for byte.
+
+    With an indent the standard library falls back to its pure-Python encoder; a report of many
+    findings is plain dicts, lists, strings and numbers, which this writes with the C string
+    encoder.  Anything else (a non-string key, another type) goes to json.dumps itself.
+    """
+    out: list[str] = []
+    try:
+        _write(doc, "\n", out)
+    except _Unsupported:
+        return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+    out.append("\n")
+    return "".join(out)
+
+
+class _Unsupported(Exception):
+    pass
+
+
+def _write(o: object, nl: str, out: list[str]) -> None:
+    """Append `o` as json.dumps(indent=2) writes it; `nl` is the newline and indent of its level."""
+    t = type(o)
+    if t is str:
+        out.append(encode_basestring(o))
+    elif o is None:
+        out.append("null")
+    elif o is True:
+        out.append("true")
+    elif o is False:
+        out.append("false")
+    elif t is int:
+        out.append(int.__repr__(o))
+    elif t is float:
+        out.append(_float(o))
+    elif t is dict:
+        if not o:
+            out.append("{}")
+            return
+        inner = nl + "  "
+        sep = "{" + inner
+        for k, v in o.items():
+            if type(k) is not str:
+                raise _Unsupported  # json.dumps turns numbers and None into keys its own way
+            out.append(sep)
+            out.append(encode_basestring(k))
+            out.append(": ")
+            _write(v, inner, out)
+            sep = "," + inner
+        out.append(nl + "}")
+    elif t is list or t is tuple:
+        if not o:
+            out.append("[]")
+            return
+        inner = nl + "  "
+        sep = "[" + inner
+        for v in o:
+            out.append(sep)
+            _write(v, inner, out)
+            sep = "," + inner
+        out.append(nl + "]")
+    else:
+        raise _Unsupported
+
+
+def _float(o: float) -> str:
+    if o != o:
+        return "NaN"
+    if o == float("inf"):
+        return "Infinity"
+    if o == -float("inf"):
+        return "-Infinity"
+    return float.__repr__(o)

@@ -32,7 +32,7 @@ class Piece:
     def traits(self) -> list[Trait]:
         """The traits, parsed once per state (parsing is the costly part of a replay)."""
         if self._parsed[0] is not self.type or self._parsed[1] is not self.state:
-            self._parsed = (self.type, self.state, unchain(self.type, self.state))
+            self._parsed = (self.type, self.state, _unchain(self.type, self.state))
         return self._parsed[2]
 
     @property
@@ -47,6 +47,9 @@ class Piece:
 
     def properties(self) -> dict[str, str]:
         """Marker-trait properties (fixed properties such as Side or UnitId)."""
+        parsed = self._parsed  # issue 15: the hot path (unit_of, side_of) skips the traits property
+        if parsed[2] is self._props[0] and parsed[0] is self.type and parsed[1] is self.state:
+            return self._props[1]
         traits = self.traits
         if self._props[0] is traits:
             return self._props[1]
@@ -66,6 +69,23 @@ class Piece:
                 except ValueError:
                     return 0
         return 0
+
+
+_TRAITS: dict[tuple[str, str], list[Trait]] = {}  # (type, state) -> traits, shared by every log of a process
+_TRAITS_MAX = 4096
+
+
+def _unchain(typ: str, state: str) -> list[Trait]:
+    """`unchain`, memoised per process (issue 15): every log of a module starts from the same
+    pieces, so a batch worker parses each piece definition once.  The lists and the frozen
+    Traits are only read, never changed, so pieces may share them."""
+    key = (typ, state)
+    found = _TRAITS.get(key)
+    if found is None:
+        if len(_TRAITS) >= _TRAITS_MAX:
+            _TRAITS.clear()  # a bound on memory; states that come back are parsed again
+        found = _TRAITS[key] = unchain(typ, state)
+    return found
 
 
 def _layer_name(t: Trait, name: str) -> str:

@@ -117,6 +117,7 @@ Command = (AddPiece | RemovePiece | ChangePiece | MovePiece | Chat | PlayerJoin 
            | Turn | PropertyChange | PropertyRestore | SpecialDice | UndoMarker | Marker | Unknown)
 
 _MARKERS = {"begin_save": "begin_save", "end_save": "end_save", "SETUP_STACK\t": "setup_stack"}
+_PIECE_PREFIXES = frozenset(("+/", "-/", "D/", "M/"))
 _NOTES = ("NOTES\t", "PNOTES\t", "PNOTE\t", "SNOTE\t")
 
 
@@ -133,14 +134,14 @@ def _null(s: str | None) -> str | None:
 
 def parse(text: str) -> Command:
     """One leaf command, by its prefix, in VASSAL's dispatch order."""
+    if text[:2] in _PIECE_PREFIXES:  # the most common commands first: no earlier case can claim them
+        return _piece_command(text)
     if text == "":
         return Marker("null")
     if text in _MARKERS or text.startswith("SETUP_STACK\t"):
         return Marker(_MARKERS.get(text, "setup_stack"))
     if text.startswith("UNDO\t"):
         return UndoMarker(text[5:] == "true")
-    if text[:2] in ("+/", "-/", "D/", "M/"):
-        return _piece_command(text)
     if text.startswith("CHAT"):
         return Chat(text[4:])
     if text.startswith("PLAYER\t"):

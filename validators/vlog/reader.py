@@ -11,9 +11,11 @@ import gc
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
-from builder.vassal.savefile import CommandTreeError, decode_tree, leaves
+from builder.vassal.savefile import ESC, MAX_DEPTH, CommandTreeError
+from builder.vassal.sequence import split
 from validators.vlog.commands import Command, Marker, UndoMarker, Unknown, parse
 from validators.vlog.container import LogFormatError, SavedGame, read_saved_game
 
@@ -26,7 +28,7 @@ class Step:
     commands: tuple[Command, ...]
     null_entries: int  # LOG\tnull entries skipped, as VASSAL skips them
 
-    @property
+    @cached_property  # asked once per step by the replay and once by the summary; commands never change
     def is_undo(self) -> bool:
         return any(isinstance(c, UndoMarker) and c.start for c in self.commands)
 
@@ -43,19 +45,39 @@ class GameRecord:
         return bool(self.steps)
 
 
-def _step(index: int, node) -> Step:
+def _leaves(cmd: str, out: list[str], depth: int = 0) -> bool:
+    """Append the leaf commands of `savefile.decode_tree(cmd)` to `out`, depth first, without
+    building the tree; True when `cmd` is itself a leaf.  Raises CommandTreeError past
+    MAX_DEPTH levels, exactly where decode_tree does."""
+    if ESC not in cmd and not (len(cmd) > 1 and cmd[0] == "'" and cmd[-1] == "'"):
+        out.append(cmd)  # no delimiter and no quotes to strip: split would give [cmd] (fast path)
+        return True
+    toks = split(cmd, ESC)
+    if len(toks) == 1 and toks[0] == cmd:
+        out.append(cmd)
+        return True
+    if depth >= MAX_DEPTH:
+        raise CommandTreeError(f"command text nested deeper than {MAX_DEPTH} levels")
+    for t in toks:
+        _leaves(t, out, depth + 1)
+    return False
+
+
+def _step(index: int, node_leaves: list[str]) -> Step:
     cmds: list[Command] = []
     nulls = 0
-    for leaf in leaves(node):
+    for leaf in node_leaves:
         if not leaf.startswith(LOG):
             cmds.append(parse(leaf))  # pre-3.x or hand-written logs: accept the bare command
             continue
-        payload = leaf[len(LOG):]
+        payload = leaf[4:]  # len(LOG)
         if payload == "null":
             nulls += 1
             continue
-        for inner in leaves(decode_tree(payload)):
-            cmds.append(parse(inner))
+        inner: list[str] = []
+        _leaves(payload, inner)
+        for text in inner:
+            cmds.append(parse(text))
     return Step(index, tuple(c for c in cmds if not (isinstance(c, Marker) and c.kind == "null")), nulls)
 
 
@@ -83,17 +105,30 @@ def parse_record(saved: SavedGame) -> GameRecord:
         raise LogFormatError(f"{saved.path}: {exc}") from None
 
 
+def _top_nodes(text: str) -> list[tuple[bool, list[str]]]:
+    """The top-level nodes of `decode_tree(text)`, each as (is a leaf, its leaves).  The raw
+    text of each node is dropped on return, as decode_tree drops it."""
+    if ESC not in text and not (len(text) > 1 and text[0] == "'" and text[-1] == "'"):
+        return [(True, [text])]
+    toks = split(text, ESC)
+    if len(toks) == 1 and toks[0] == text:
+        return [(True, [text])]
+    nodes: list[tuple[bool, list[str]]] = []
+    for t in toks:
+        out: list[str] = []
+        nodes.append((_leaves(t, out, 1), out))
+    return nodes
+
+
 def _parse_record(saved: SavedGame) -> GameRecord:
-    tree = decode_tree(saved.text)
-    top = tree if isinstance(tree, list) else [tree]
-    if not top or top[0] != "begin_save":
+    nodes = _top_nodes(saved.text)
+    if not nodes or not (nodes[0][0] and nodes[0][1][0] == "begin_save"):
         raise LogFormatError(f"{saved.path}: command text does not start with begin_save")
-    try:
-        end = top.index("end_save")
-    except ValueError:
-        raise LogFormatError(f"{saved.path}: no end_save (truncated?)") from None
-    setup = tuple(parse(leaf) for node in top[: end + 1] for leaf in leaves(node))
-    steps = tuple(_step(i, node) for i, node in enumerate(top[end + 1:], start=1))
+    end = next((i for i, (leaf, out) in enumerate(nodes) if leaf and out[0] == "end_save"), None)
+    if end is None:
+        raise LogFormatError(f"{saved.path}: no end_save (truncated?)")
+    setup = tuple(parse(leaf) for _, out in nodes[: end + 1] for leaf in out)
+    steps = tuple(_step(i, out) for i, (_, out) in enumerate(nodes[end + 1:], start=1))
     unknown = [c.text for c in setup if isinstance(c, Unknown)]
     unknown += [c.text for s in steps for c in s.commands if isinstance(c, Unknown)]
     return GameRecord(saved, setup, steps, tuple(unknown))
