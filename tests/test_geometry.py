@@ -140,3 +140,21 @@ def test_snapping_lands_on_the_nearest_map_hex(game, x, y):
     if label in geo:
         assert geo.centre(label) == (cx, cy)
         assert math.dist((x, y), (cx, cy)) <= 2 * game.map.grid.dx / 3 + 1.5
+
+
+def test_float_rounding_is_java_float_arithmetic():
+    """javagrid rounds each operation to float without numpy; numpy's float32 is the reference."""
+    import random
+
+    import numpy as np
+
+    from builder.geometry.javagrid import _f32, _round_f32
+
+    f = np.float32
+    rng = random.Random(7)
+    for _ in range(20000):
+        a, b = f(rng.uniform(-5000, 5000)), f(rng.uniform(0.1, 300))
+        assert _f32(float(a) - float(b)) == float(a - b) and _f32(float(a) * float(b)) == float(a * b)
+        assert _f32(float(a) / float(b)) == float(a / b)
+        v = rng.choice([rng.uniform(-1e4, 1e4), rng.randint(-999, 999) + 0.5])
+        assert _round_f32(v) == int(np.floor(f(v) + f(0.5)))

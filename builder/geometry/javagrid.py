@@ -11,17 +11,23 @@ works in board-local pixels.
 from __future__ import annotations
 
 import math
+import struct
 import re
 from dataclasses import dataclass
 
-import numpy as np
+_FLOAT = struct.Struct("f")
 
-_f32 = np.float32
+
+def _f32(v: float) -> float:
+    """`v` rounded to Java's float.  One operation on two floats, done in double and rounded once,
+    gives exactly the float result (a double carries more than twice a float's precision), so
+    this stands in for float arithmetic without importing numpy on the audit's path."""
+    return _FLOAT.unpack(_FLOAT.pack(v))[0]
 
 
 def _round_f32(v) -> int:
     """Java Math.round(float)."""
-    return int(math.floor(_f32(v) + _f32(0.5)))
+    return int(math.floor(_f32(_f32(v) + 0.5)))
 
 
 def _round_f64(v: float) -> int:
@@ -70,9 +76,9 @@ def raw_centre(g: GridParams, nx: int, ny: int) -> tuple[int, int]:
 def _hex_polygon(cx: int, cy: int, dx: float, dy: float) -> list[tuple[int, int]]:
     """`getSingleHexShape` in the un-rotated frame, float32 as in Java."""
     x, y, fdx, fdy = _f32(cx), _f32(cy), _f32(dx), _f32(dy)
-    r = _f32(_f32(2) * fdx) / _f32(3)
-    h = _f32(_f32(0.5) * r)
-    yt, yb = _f32(y - _f32(0.5) * fdy), _f32(y + _f32(0.5) * fdy)
+    r = _f32(_f32(2 * fdx) / 3)
+    h = _f32(0.5 * r)
+    yt, yb = _f32(y - _f32(0.5 * fdy)), _f32(y + _f32(0.5 * fdy))
     return [
         (_round_f32(x - r), _round_f32(y)),
         (_round_f32(x - h), _round_f32(yt)),
