@@ -162,6 +162,23 @@ def fit_map(game: str) -> None:
     out.print(f"wrote {root / 'map-terrain.yaml'}", markup=False)
 
 
+@app.command("schema")
+def schema(out_dir: Path = typer.Option(None, "--out", help="folder to write into (default: generated/schema/)")) -> None:
+    """Write a JSON Schema per kind of source file, for editors to complete and check keys."""
+    from builder.model.json_schema import KINDS, schema_files
+    from builder.paths import generated_dir
+    from builder.vassal.archive import write_atomic
+
+    folder = out_dir if out_dir is not None else generated_dir() / "schema"
+    if folder.exists() and not folder.is_dir():
+        err.print(f"--out {folder} is a file; name a folder", markup=False)
+        raise typer.Exit(2)
+    for name, data in schema_files().items():
+        write_atomic(folder / name, data)
+    shown = folder.relative_to(Path.cwd()) if folder.is_absolute() and folder.is_relative_to(Path.cwd()) else folder
+    out.print(f"wrote {len(KINDS)} schemas to {shown}/: " + ", ".join(f"{k.name} ({k.files})" for k in KINDS), markup=False)
+
+
 def main() -> None:
     try:
         app()

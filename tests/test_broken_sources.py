@@ -19,6 +19,7 @@ import builder.paths
 from builder.build import build_game
 from builder.cli import app
 from builder.model import SourceError, SourceProblem, load_game
+from builder.model.problems import did_you_mean
 
 SLUG = "bravery-in-the-sand"
 REPO_SOURCES = Path(__file__).resolve().parent.parent / "sources" / SLUG
@@ -113,7 +114,21 @@ CASES = [
          'short: "II/8 Pz"\n    formation: "15PZ"\n    type: armor\n    size: "II"\n    level: A\n    ma: three', "units.1.ma",
          hint="whole number", at="ma: three"),
     Case("bad-colour", "terrain.yaml", '{id: desert, name: Desert, colour: "#ead9ae"',
-         '{id: desert, name: Desert, colour: "#12345"', "hex_terrain.0.colour"),
+         '{id: desert, name: Desert, colour: "#12345"', "hex_terrain.0.colour: '#12345' is not a colour",
+         hint="colours are #rrggbb"),
+    Case("unquoted-colour-is-a-comment", "map.yaml", '  background: "#f4ecd8"', "  background: #f4ecd8",
+         "an unquoted '#' starts a YAML comment",
+         hint="colours are #rrggbb, quoted"),
+    # YAML reads an unquoted 0605 as the octal number 389, and 1205 as 1205: the message quotes
+    # what the file says, not the number.
+    Case("unquoted-octal-hex-id", "scenarios/campaign.yaml", '{marker: control, hex: "0605", face: 1}',
+         "{marker: control, hex: 0605, face: 1}", "0605 is read as a number", hint="quote hex ids: '0605'"),
+    Case("unquoted-hex-id-in-a-list", "map-terrain.yaml", "  - '0414'\n", "  - 1205\n", "1205 is read as a number",
+         hint="quote hex ids: '1205'"),
+    Case("unquoted-number-as-a-name", "game.yaml", "title: Bravery in the Sand\n", "title: 1941\n",
+         "1941 is read as a number", hint="quote text values: '1941'"),
+    Case("bad-hex-id-pattern", "scenarios/campaign.yaml", '{formation: 15PZ, hex: "0608"}',
+         '{formation: 15PZ, hex: "06/08"}', "'06/08' is not a hex id", hint="hex ids are"),
     Case("reconstructed-without-reason", "map.yaml",
          "exit: true, provenance: reconstructed, reason: the coast road leaves the map east of Halfaya Pass}",
          "exit: true, provenance: reconstructed}", "needs a one-line 'reason'", at='{hex: "0314"'),
@@ -184,6 +199,22 @@ def test_missing_source_file_is_reported_at_its_first_line(game_dir: Path):
     problem = find(problems_of(game_dir), "markers.yaml", 1, "missing source file")
     assert (problem.line, problem.column) == (1, 1)
     assert str(problem).startswith(f"sources/{SLUG}/markers.yaml:1:1: missing source file")
+
+
+def test_no_tables_folder_says_what_to_add_not_an_empty_list(game_dir: Path):
+    shutil.rmtree(game_dir / "tables")
+    problems = problems_of(game_dir)
+    line = (game_dir / "game.yaml").read_text("utf-8").splitlines().index("  - {name: Combat Summary, table: combat}") + 1
+    problem = find(problems, "game.yaml", line, "no table 'combat' in tables/")
+    assert "add tables/combat.yaml" in problem.hint
+    assert not [p for p in problems if p.hint.rstrip().endswith(("expected one of:", "expected one of: "))]
+
+
+def test_a_hint_never_lists_nothing():
+    assert did_you_mean("x", []) and "expected one of" not in did_you_mean("x", [])
+    assert did_you_mean("x", [], "add one") == "add one"
+    assert did_you_mean("combt", ["combat"]) == "did you mean 'combat'?"
+    assert did_you_mean("zz", ["a", "b"]) == "expected one of: a, b"
 
 
 def test_the_unchanged_sources_load(game_dir: Path):

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from pathlib import Path
+from types import UnionType
+from typing import Annotated, Union, get_args, get_origin
 
 from pydantic import BaseModel, ValidationError
 
@@ -40,12 +42,73 @@ def _validate(col: Collector, doc: Located, model: type[BaseModel]):
                        did_you_mean(err["input"], [a.strip(" '") for a in str(allowed).replace(" or ", ",").split(",")]))
             else:
                 where = ".".join(map(str, loc))
-                message = f"{where}: {err['msg']}" if where else err["msg"]
+                message, hint = _in_words(err, doc.numbers.get(loc), model)
+                message = f"{where}: {message}" if where else message
                 if loc and loc[-1] == "[key]":  # a bad mapping key: point at the key, not its value
-                    col.at_key(doc, loc[:-1], message, _hint_for(kind))
+                    col.at_key(doc, loc[:-1], message, hint)
                 else:
-                    col.at(doc, loc, message, _hint_for(kind))
+                    col.at(doc, loc, message, hint)
         return None
+
+
+def _pattern(kind) -> str:
+    return next(m.pattern for m in kind.__metadata__ if getattr(m, "pattern", None))
+
+
+# What a value constrained by a regex must look like, said as an author would (not the regex).
+_PATTERN_WORDS = {
+    _pattern(s.Colour): ("is not a colour", "colours are #rrggbb: '#' and six hex digits, quoted ('#ead9ae')"),
+    _pattern(s.HexId): ("is not a hex id", "hex ids are 2 to 8 letters, digits or '-', quoted ('0605')"),
+    _pattern(s.Ident): ("is not an id", "ids start with a letter or digit, then letters, digits, spaces, '.', '_' or '-'"),
+    _pattern(s.Length): ("is not a length", "write a length with its unit: 10mm, 0.5in, 1/16in, 12pt (or 0)"),
+    _pattern(s.RuleNumber): ("is not a rule number", "rule numbers are like 7, 7.2 or 7.2.1, quoted ('7.2')"),
+}
+
+
+_HEX_ID, _COLOUR = s.HexId.__metadata__[0], s.Colour.__metadata__[0]
+
+
+def _members(kind):
+    """A type with its Annotated metadata, unions and Optional opened up."""
+    if get_origin(kind) is Annotated:
+        yield from _members(get_args(kind)[0])
+        yield from kind.__metadata__
+    elif get_origin(kind) in (Union, UnionType):
+        for member in get_args(kind):
+            yield from _members(member)
+    else:
+        yield kind
+
+
+def _declared(model: type[BaseModel], loc: tuple) -> list:
+    """What the models declare at `loc` (types and constraints), to tell a hex id from a name."""
+    found: list = [model]
+    for step in loc:
+        below: list = []
+        for kind in (m for k in found for m in _members(k)):
+            if isinstance(kind, type) and issubclass(kind, BaseModel) and step in kind.model_fields:
+                below += [kind.model_fields[step].annotation, *kind.model_fields[step].metadata]
+            elif get_origin(kind) is list and isinstance(step, int):
+                below += get_args(kind)[:1]
+            elif get_origin(kind) is dict and get_args(kind):
+                below.append(get_args(kind)[1])
+        found = below
+    return [m for k in found for m in _members(k)]
+
+
+def _in_words(err, written: str | None, model: type[BaseModel]) -> tuple[str, str]:
+    """A pydantic error as the author reads it: the value as written in the file and the fix."""
+    kind, value = err["type"], err.get("input")
+    if kind == "string_type" and written is not None:  # YAML read an unquoted id as a number
+        what = "hex ids" if _HEX_ID in _declared(model, tuple(err["loc"])) else "text values"
+        return f"{written} is read as a number, text is expected", f"quote {what}: '{written}'"
+    if kind == "string_type" and value is None and _COLOUR in _declared(model, tuple(err["loc"])):
+        return "no colour (an unquoted '#' starts a YAML comment)", "colours are #rrggbb, quoted: '#ead9ae'"
+    if kind == "string_pattern_mismatch":
+        words = _PATTERN_WORDS.get(err.get("ctx", {}).get("pattern"))
+        if words:
+            return f"{value!r} {words[0]}", words[1]
+    return err["msg"], _hint_for(kind)
 
 
 def _hint_for(kind: str) -> str:

@@ -33,9 +33,13 @@ class SourceError(Exception):
         self.problems = sorted(problems, key=lambda p: (p.file, p.line, p.column, p.message))
 
 
-def did_you_mean(word: str, choices) -> str:
-    """A 'did you mean …' hint, or a list of what is allowed when nothing is close."""
+def did_you_mean(word: str, choices, none: str = "") -> str:
+    """A 'did you mean …' hint, or a list of what is allowed when nothing is close.
+
+    With nothing to choose from, `none` says what to do instead (never an empty list)."""
     choices = sorted({str(c) for c in choices})
+    if not choices:
+        return none or "there is nothing of this kind to name yet: define one first"
     close = difflib.get_close_matches(str(word), choices, n=1, cutoff=0.6)
     if close:
         return f"did you mean {close[0]!r}?"

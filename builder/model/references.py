@@ -39,7 +39,8 @@ def _game_file(col: Collector, game: Game, doc: Located) -> None:
             col.at(doc, ("dice", i, "side"), f"unknown side {d.side!r}", did_you_mean(d.side, sides))
     for i, c in enumerate(game.info.charts):
         if c.table not in game.tables:
-            col.at(doc, ("charts", i, "table"), f"no table {c.table!r} in tables/", did_you_mean(c.table, game.tables))
+            col.at(doc, ("charts", i, "table"), f"no table {c.table!r} in tables/",
+                   did_you_mean(c.table, game.tables, f"add tables/{c.table}.yaml (title, rule, data) or remove this chart"))
     if game.info.turns.last < game.info.turns.first:
         col.at(doc, ("turns", "last"), "the last turn comes before the first", "")
     zones = {game.zone_name(t.id, b) for t in game.map.tracks for b in t.boxes}

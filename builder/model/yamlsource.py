@@ -38,6 +38,7 @@ class Located:
     data: Any
     marks: dict[Loc, Mark]
     keys: dict[Loc, Mark] = field(default_factory=dict)  # position of the key naming each mapping value
+    numbers: dict[Loc, str] = field(default_factory=dict)  # plain scalars YAML read as numbers, as written (0605)
 
     def mark(self, loc: Loc) -> Mark:
         """The position of the deepest known value on `loc` (the file start if none)."""
@@ -59,7 +60,7 @@ def _mark(file: str, node: yaml.Node) -> Mark:
 
 
 def _convert(file: str, node: yaml.Node, loc: Loc, marks: dict[Loc, Mark], keys: dict[Loc, Mark],
-             open_nodes: frozenset[int] = frozenset()) -> Any:
+             open_nodes: frozenset[int] = frozenset(), numbers: dict[Loc, str] | None = None) -> Any:
     marks[loc] = _mark(file, node)
     if isinstance(node, (yaml.MappingNode, yaml.SequenceNode)):
         if id(node) in open_nodes:
@@ -76,11 +77,14 @@ def _convert(file: str, node: yaml.Node, loc: Loc, marks: dict[Loc, Mark], keys:
                 raise YamlProblem(_mark(file, key_node), f"duplicate key {key!r}",
                                   "each key may appear once in a mapping; remove or rename one")
             keys[loc + (key,)] = _mark(file, key_node)
-            out[key] = _convert(file, value_node, loc + (key,), marks, keys, open_nodes)
+            out[key] = _convert(file, value_node, loc + (key,), marks, keys, open_nodes, numbers)
         return out
     if isinstance(node, yaml.SequenceNode):
-        return [_convert(file, item, loc + (i,), marks, keys, open_nodes) for i, item in enumerate(node.value)]
-    return yaml.SafeLoader.construct_object(_SAFE, node, deep=True)
+        return [_convert(file, item, loc + (i,), marks, keys, open_nodes, numbers) for i, item in enumerate(node.value)]
+    value = yaml.SafeLoader.construct_object(_SAFE, node, deep=True)
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and numbers is not None:
+        numbers[loc] = node.value  # `hex: 0605` is the octal 389: a message must quote what was written
+    return value
 
 
 _SAFE = yaml.SafeLoader("")
@@ -127,11 +131,12 @@ def load_located(path: Path, display: str) -> Located:
         raise YamlProblem(Mark(display, 1, 1), f"invalid YAML: {exc}") from None
     marks: dict[Loc, Mark] = {}
     keys: dict[Loc, Mark] = {}
+    numbers: dict[Loc, str] = {}
     if node is None:
         return Located(display, None, {(): Mark(display, 1, 1)})
     try:
-        data = _convert(display, node, (), marks, keys)
+        data = _convert(display, node, (), marks, keys, numbers=numbers)
     except yaml.constructor.ConstructorError as exc:
         m = exc.problem_mark
         raise YamlProblem(Mark(display, m.line + 1, m.column + 1), f"invalid YAML value: {exc.problem}") from None
-    return Located(display, data, marks, keys)
+    return Located(display, data, marks, keys, numbers)

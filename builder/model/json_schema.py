@@ -1,0 +1,109 @@
+"""JSON Schema for every kind of source file, written from the pydantic models (`hexforge schema`).
+
+Editors (through yaml-language-server) complete and check keys as an author types, from the
+same models `check` validates with, so the two never disagree. Descriptions come from the
+models' docstrings (pydantic takes those) and from the `# comment` a field carries on its line
+or on the comment lines right above it in schema.py (pydantic cannot see comments, so we read
+them from the source here).
+"""
+from __future__ import annotations
+
+import ast
+import inspect
+import io
+import json
+import tokenize
+from dataclasses import dataclass
+
+from pydantic import BaseModel
+
+from builder.model import schema as s
+
+DIALECT = "https://json-schema.org/draft/2020-12/schema"
+
+
+@dataclass(frozen=True)
+class SourceKind:
+    """One kind of source file: the model that reads it and the files it matches."""
+
+    name: str  # the schema file is <name>.schema.json
+    model: type[BaseModel]
+    files: str  # path pattern inside sources/<game>/
+    about: str  # the description when the model has no docstring
+
+
+KINDS: tuple[SourceKind, ...] = (
+    SourceKind("game", s.GameFile, "game.yaml", "Title, sides, nationalities, counters, turns, dice, menu commands and charts."),
+    SourceKind("terrain", s.TerrainFile, "terrain.yaml", "Hex terrain types and hexside features, with movement costs and rules."),
+    SourceKind("map", s.MapFile, "map.yaml", "The board, the VASSAL hex grid and numbering, places, tracks, boxes and draw cups."),
+    SourceKind("map-terrain", s.MapTerrainFile, "map-terrain.yaml", "Terrain per hex and hexside: hex lists, hex paths and hexside runs."),
+    SourceKind("units", s.UnitsFile, "units.yaml", "Unit types, formations, units and leaders."),
+    SourceKind("markers", s.MarkersFile, "markers.yaml", "Markers and special chits."),
+    SourceKind("scenario", s.ScenarioFile, "scenarios/*.yaml", "A set-up card: placements, reinforcements and withdrawals."),
+    SourceKind("table", s.TableFile, "tables/*.yaml", "A rules table."),
+    SourceKind("rules", s.RulesFile, "rules.yaml", "The catalogue of the rules a log can show."),
+)
+
+
+def field_comments(module=s) -> dict[str, dict[str, str]]:
+    """{class name: {field: comment}} from the `# …` on a field's line or the lines just above."""
+    source = inspect.getsource(module)
+    comments: dict[int, str] = {}
+    for tok in tokenize.generate_tokens(io.StringIO(source).readline):
+        if tok.type == tokenize.COMMENT:
+            comments[tok.start[0]] = tok.string.lstrip("#").strip()
+    lines = source.splitlines()
+    found: dict[str, dict[str, str]] = {}
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.ClassDef):
+            continue
+        for item in node.body:
+            if not (isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name)):
+                continue
+            text = comments.get(item.end_lineno) if item.end_lineno in comments and \
+                not lines[item.end_lineno - 1].lstrip().startswith("#") else None
+            if text is None:  # a comment block right above the field
+                above, n = [], item.lineno - 1
+                while n in comments and lines[n - 1].lstrip().startswith("#"):
+                    above.insert(0, comments[n])
+                    n -= 1
+                text = " ".join(above) or None
+            if text and not text.startswith("noqa"):
+                found.setdefault(node.name, {})[item.target.id] = text
+    return found
+
+
+def _describe(schema: dict, model: type[BaseModel], comments: dict[str, dict[str, str]]) -> None:
+    """Give each property its field comment when pydantic found no description for it."""
+    classes = {c.__name__: c for c in vars(s).values() if isinstance(c, type) and issubclass(c, BaseModel)}
+    for name, definition in [(model.__name__, schema), *schema.get("$defs", {}).items()]:
+        cls = classes.get(name)
+        if cls is None:
+            continue
+        notes = {f: c for klass in reversed(cls.__mro__) for f, c in comments.get(klass.__name__, {}).items()}
+        for field, prop in definition.get("properties", {}).items():
+            if field in notes and "description" not in prop:
+                prop["description"] = notes[field]
+
+
+def schema_for(kind: SourceKind, comments: dict[str, dict[str, str]] | None = None) -> dict:
+    """The JSON Schema (draft 2020-12) of one kind of source file."""
+    schema = kind.model.model_json_schema()
+    _describe(schema, kind.model, field_comments() if comments is None else comments)
+    own_doc = kind.model.__doc__ and kind.model.__doc__ is not BaseModel.__doc__
+    schema.setdefault("description", kind.about if not own_doc else schema.get("description", kind.about))
+    schema["title"] = f"hexforge {kind.files}"
+    return {"$schema": DIALECT, "$id": f"{kind.name}.schema.json", **schema}
+
+
+def schema_files() -> dict[str, bytes]:
+    """{file name: bytes} for every kind: stable bytes, so a rerun changes nothing."""
+    comments = field_comments()
+    return {f"{k.name}.schema.json": (json.dumps(schema_for(k, comments), indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+            for k in KINDS}
+
+
+def kind_of(rel: str) -> SourceKind | None:
+    """The kind of the source file at `rel` (a path inside sources/<game>/), or None."""
+    from fnmatch import fnmatchcase
+    return next((k for k in KINDS if fnmatchcase(rel, k.files)), None)
