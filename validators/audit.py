@@ -30,7 +30,7 @@ def check_module(game: Game, record: GameRecord) -> None:
 def audit_record(game: Game, record: GameRecord, grids: dict[str, MapSpec] | None = None) -> AuditReport:
     check_module(game, record)
     replayer = Replayer(record, grids or module_grids(game))
-    auditor = rules_for(game.slug)(game, replayer)
+    auditor = rules_for(game)(game, replayer)
     with paused_gc():
         findings = with_rule_texts(game, auditor.run())
     turns = sorted({f.turn for f in findings if f.turn is not None} | ({auditor.turn} if auditor.turn else set()))

@@ -93,7 +93,7 @@ def _prime(game_dir: str, game: Game | None = None) -> None:
         g = game or load_game(Path(game_dir))
         _WORKER.update(dir=game_dir, game=g, grids=module_grids(g))
         try:
-            rules_for(g.slug)  # imports the game's rules package (tens of ms), not once per worker's first log
+            rules_for(g)  # imports the game's rules package (tens of ms), not once per worker's first log
         except KeyError:
             pass  # no rules module: each file's outcome says so
 

@@ -39,15 +39,16 @@ def audit(game: str = typer.Argument(..., help="game slug (see `hexforge list`)"
           jobs: int = typer.Option(0, "--jobs", "-j", help="worker processes for a batch (0: all cores)")) -> None:
     """Audit one log, or many in parallel (see AUDIT_HELP)."""
     from validators import batch
-    from validators.games import GAMES
+    from validators.games import NoRules, rules_for
 
     if fmt is not None and fmt not in batch.EXTENSIONS:
         err.print(f"--format: unknown format {fmt!r}; use text, json or html", markup=False)
         raise typer.Exit(2)
     g = load_known(game, problems_exit=2)
-    if game not in GAMES:
-        err.print(f"{game}: no rules module, its logs cannot be audited; games that can be audited: "
-                  f"{', '.join(sorted(GAMES))}", markup=False, emoji=False)
+    try:
+        rules_for(g)  # the game.yaml 'rules:' entry names the package
+    except NoRules as exc:
+        err.print(str(exc), markup=False, emoji=False)
         raise typer.Exit(2)
     if len(paths) == 1 and not paths[0].is_dir():
         fmt = _report_format(fmt, out_path)

@@ -250,7 +250,11 @@ def load_geography(root: Path) -> Geography:
 
 
 def dump(data: dict) -> str:
-    header = ("# Terrain per hex and per hexside, reconstructed from real geography.\n"
+    """map-terrain.yaml's text: its schema line, a note on where it comes from, then the data."""
+    from builder.model.json_schema import schema_line
+
+    header = (schema_line("map-terrain.yaml") + "\n"
+              "# Terrain per hex and per hexside, reconstructed from real geography.\n"
               "# Written by `hexforge fit-map` from geography.yaml; edit freely or replace it with the\n"
               "# printed map (then set provenance: rulebook).  Paths list adjacent hexes in order: the\n"
               "# feature lies on every hexside crossed.  Runs list hexsides as HEX/HEX.\n")

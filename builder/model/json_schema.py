@@ -107,3 +107,51 @@ def kind_of(rel: str) -> SourceKind | None:
     """The kind of the source file at `rel` (a path inside sources/<game>/), or None."""
     from fnmatch import fnmatchcase
     return next((k for k in KINDS if fnmatchcase(rel, k.files)), None)
+
+
+# ---- the `# yaml-language-server: $schema=` line every source file starts with ------------------
+SCHEMA_LINE = "# yaml-language-server: $schema="
+
+
+def schema_line(rel: str) -> str | None:
+    """The first line of the source file at `rel` (inside sources/<game>/): a path relative to the
+    file, to generated/schema/<kind>.schema.json, so the link holds wherever the repository lives.
+    None for a file of no kind (geography.yaml)."""
+    kind = kind_of(rel)
+    if kind is None:
+        return None
+    up = "../" * (rel.count("/") + 2)  # out of the file's folder, the game folder and sources/
+    return f"{SCHEMA_LINE}{up}generated/schema/{kind.name}.schema.json"
+
+
+def with_schema_line(text: str, rel: str) -> str:
+    """`text` starting with its schema line: an old schema line is replaced, else one is added."""
+    line = schema_line(rel)
+    if line is None:
+        return text
+    first, nl, rest = text.partition("\n")
+    if first.startswith(SCHEMA_LINE):
+        return line + nl + rest if nl else line + "\n"
+    return line + "\n" + text
+
+
+def mark_sources(sources, game: str | None = None) -> list:
+    """Give every source file of every game (or of one) its schema line; the files changed.
+
+    Only the first line is touched, so comments, quoting and order stay as the author left them.
+    """
+    from pathlib import Path
+
+    from builder.vassal.archive import write_atomic
+
+    sources = Path(sources)
+    changed = []
+    for folder in sorted(p for p in sources.iterdir() if (p / "game.yaml").is_file() and game in (None, p.name)):
+        for path in sorted(folder.rglob("*.yaml")):
+            rel = path.relative_to(folder).as_posix()
+            text = path.read_text(encoding="utf-8")
+            new = with_schema_line(text, rel)
+            if new != text:
+                write_atomic(path, new.encode("utf-8"))
+                changed.append(path)
+    return changed

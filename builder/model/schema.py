@@ -128,6 +128,9 @@ class GameFile(Strict):
     send_to: list[SendTo] = []
     charts: list[Chart] = []
     print: PrintSettings = PrintSettings()
+    # The Python package of the game's rules, whose Auditor class `audit` runs (e.g.
+    # validators.games.western_desert_force); none: the game builds but cannot be audited yet.
+    rules: Annotated[str, StringConstraints(pattern=r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")] | None = None
 
 
 # ---- terrain.yaml ------------------------------------------------------------------------
