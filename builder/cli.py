@@ -136,6 +136,29 @@ def sheets(game: str = typer.Argument(None, help="game slug (see `hexforge list`
         raise typer.Exit(1)
 
 
+@app.command("print")
+def print_kit(game: str = typer.Argument(..., help="game slug (see `hexforge list`)"),
+              page: str = typer.Option(None, "--page", help="a4 | letter (default: game.yaml print.page)"),
+              overlap: str = typer.Option("10mm", "--overlap", help="map tiles' overlap, e.g. 10mm or 0.5in")) -> None:
+    """Write generated/<game>/print/: map.pdf (tiled at counter scale), setup-cards.pdf, aids.pdf and kit.pdf."""
+    from builder.paths import generated_dir
+    from builder.render.printkit import print_options, render_kit, write_kit
+    from builder.render.sheets import SheetError
+
+    t0 = time.perf_counter()
+    g = load_known(game, problems_exit=1)
+    try:
+        opts = print_options(page, overlap, g)
+    except SheetError as exc:
+        err.print(f"{game}: {exc}", markup=False)
+        raise typer.Exit(2)
+    kit = render_kit(g, opts)
+    paths = write_kit(kit, generated_dir() / game / "print")
+    shown = ", ".join(str(p.relative_to(Path.cwd())) if p.is_relative_to(Path.cwd()) else str(p) for p in paths)
+    out.print(f"{game}: wrote {shown} ({len(kit.layout.tiles)} map tiles, {len(kit.cards)} set-up cards, "
+              f"{kit.aid_pages} aid pages, {kit.sheet_pages} sheet pages) in {time.perf_counter() - t0:.2f} s", markup=False)
+
+
 @app.command("fit-map")
 def fit_map(game: str) -> None:
     """Reconstruct map-terrain.yaml from geography.yaml (see builder/model/geofit.py)."""
@@ -177,6 +200,21 @@ def schema(out_dir: Path = typer.Option(None, "--out", help="folder to write int
         write_atomic(folder / name, data)
     shown = folder.relative_to(Path.cwd()) if folder.is_absolute() and folder.is_relative_to(Path.cwd()) else folder
     out.print(f"wrote {len(KINDS)} schemas to {shown}/: " + ", ".join(f"{k.name} ({k.files})" for k in KINDS), markup=False)
+
+
+@app.command("new")
+def new(slug: str = typer.Argument(..., help="the new game's slug: lower-case letters, digits and '-'"),
+        from_game: str = typer.Option(None, "--from", help="copy this existing game instead of the starter")) -> None:
+    """Start a game in sources/SLUG: a small complete starter game, or a copy of another game."""
+    from builder.new_game import NewGameError, new_game
+
+    try:
+        dest = new_game(slug, sources_dir(), from_game)
+    except NewGameError as exc:
+        err.print(str(exc), markup=False)
+        raise typer.Exit(2)
+    what = f"a copy of {from_game}" if from_game else "the starter game"
+    out.print(f"wrote {what} to {dest}; next: hexforge check {slug}, hexforge build {slug}", markup=False)
 
 
 def main() -> None:

@@ -350,8 +350,28 @@ def _text_fit(text: str, font: str, size: float, width: float) -> float:
 def render_sheets(game: Game, o: SheetOptions) -> bytes:
     """The counter-sheet PDF; the same sources and options give the same bytes."""
     from reportlab import rl_config
-    from reportlab.lib.utils import ImageReader
     from reportlab.pdfgen.canvas import Canvas
+
+    regular, _ = _fonts()
+    saved_a85 = rl_config.useA85
+    rl_config.useA85 = 0  # binary streams: a quarter smaller and faster than ASCII85 text
+    try:
+        buf = io.BytesIO()
+        cv = Canvas(buf, pagesize=o.size, invariant=1, pageCompression=1, initialFontName=regular)
+        cv.setTitle(o.title)
+        cv.setAuthor("hexforge")
+        cv.setCreator("hexforge")
+        cv.setSubject(f"{game.info.title} {game.info.version}: counter sheets, {o.layout}")
+        draw_sheets(cv, game, o)
+        cv.save()
+        return buf.getvalue()
+    finally:
+        rl_config.useA85 = saved_a85
+
+
+def draw_sheets(cv, game: Game, o: SheetOptions) -> None:
+    """Every sheet page onto `cv` (also used by the print kit, builder/render/printkit.py)."""
+    from reportlab.lib.utils import ImageReader
 
     lay = layout(game, o)
     width, height = o.size
@@ -368,34 +388,22 @@ def render_sheets(game: Game, o: SheetOptions) -> bytes:
         images = dict(zip(arts, pool.map(lambda a: _with_bleed(draw_face(game, a, px), bleed_px), arts)))
 
     regular, semibold = _fonts()
-    saved_a85 = rl_config.useA85
-    rl_config.useA85 = 0  # binary streams: a quarter smaller and faster than ASCII85 text
-    try:
-        buf = io.BytesIO()
-        cv = Canvas(buf, pagesize=(width, height), invariant=1, pageCompression=1, initialFontName=regular)
-        cv.setTitle(o.title)
-        cv.setAuthor("hexforge")
-        cv.setCreator("hexforge")
-        cv.setSubject(f"{game.info.title} {game.info.version}: counter sheets, {o.layout}")
-        # one Form XObject per counter face, clipped to the counter plus its bleed
-        for c in kinds.values():
-            for side, art in (("front", c.front), ("back", c.back)):
-                cv.beginForm(form_name(c, side), -b, -b, s + b, s + b)
-                if art is not None:
-                    img = images[art]
-                    cv.drawImage(ImageReader(img), -bleed_px * unit, -bleed_px * unit,
-                                 img.width * unit, img.height * unit)
-                else:
-                    cv.setFillColor(c.plain)
-                    cv.rect(-b, -b, s + 2 * b, s + 2 * b, stroke=0, fill=1)
-                cv.endForm()
-        for page in lay.pages:
-            _page(cv, game, o, lay, page, regular, semibold)
-            cv.showPage()
-        cv.save()
-        return buf.getvalue()
-    finally:
-        rl_config.useA85 = saved_a85
+    # one Form XObject per counter face, clipped to the counter plus its bleed
+    for c in kinds.values():
+        for side, art in (("front", c.front), ("back", c.back)):
+            cv.beginForm(form_name(c, side), -b, -b, s + b, s + b)
+            if art is not None:
+                img = images[art]
+                cv.drawImage(ImageReader(img), -bleed_px * unit, -bleed_px * unit,
+                             img.width * unit, img.height * unit)
+            else:
+                cv.setFillColor(c.plain)
+                cv.rect(-b, -b, s + 2 * b, s + 2 * b, stroke=0, fill=1)
+            cv.endForm()
+    for page in lay.pages:
+        cv.setPageSize((width, height))
+        _page(cv, game, o, lay, page, regular, semibold)
+        cv.showPage()
 
 
 def _cut_lines(o: SheetOptions, start: float, n: int, direction: int) -> list[float]:
