@@ -4,12 +4,13 @@ from __future__ import annotations
 import io
 import shutil
 import zipfile
+from functools import cache
 from pathlib import Path
 
 import pytest
 
 from builder.build import build_game
-from builder.model import load_game
+from builder.model import SourceError, load_game
 from builder.paths import ROOT
 
 SLUG = "bravery-in-the-sand"
@@ -55,3 +56,12 @@ def tobrouk_module(tmp_path_factory):
     path = tmp_path_factory.mktemp("tobrouk") / "tobrouk-41-42.vmod"
     path.write_bytes(build_vmod(game)[0])
     return game, path
+
+
+@cache
+def loaded_game(slug: str):
+    """A game's model, loaded once per test run; a source problem fails the test with its message."""
+    try:
+        return load_game(ROOT / "sources" / slug)
+    except SourceError as exc:  # pragma: no cover - the message is the point
+        pytest.fail("\n".join(map(str, exc.problems)))

@@ -10,7 +10,6 @@ text does not give is reconstructed, and must say so.
 from __future__ import annotations
 
 from collections import Counter
-from functools import cache
 from xml.etree import ElementTree
 import zipfile
 
@@ -18,9 +17,9 @@ import pytest
 
 from builder.geometry import roundtrip
 from builder.geometry.sections import SectionedHexMap
-from builder.model import geofit, load_game
-from builder.model.load import SourceError
+from builder.model import geofit
 from builder.paths import ROOT
+from tests.conftest import loaded_game
 
 GAME = ROOT / "sources" / "desert-fox-deluxe"
 
@@ -35,12 +34,8 @@ UNNAMED = ["C2309", "C2329", "C0502", "C0603", "C0605", "C0702", "C0705", "C0706
            "C1206", "C1407", "W2002", "W1434", "W2034", "W2234", "W2134"]
 
 
-@cache
 def _game():
-    try:
-        return load_game(GAME)
-    except SourceError as exc:  # pragma: no cover - the message is the point
-        pytest.fail("\n".join(map(str, exc.problems)))
+    return loaded_game(GAME.name)
 
 
 def _units():

@@ -10,29 +10,24 @@ text does not give is reconstructed, and must say so.
 from __future__ import annotations
 
 from collections import Counter
-from functools import cache
 
 import re
 
 import pytest
 import yaml
 
-from builder.model import geofit, load_game
-from builder.model.load import SourceError
+from builder.model import geofit
 from builder.model.stacking import StackingTable
 from builder.paths import ROOT
+from tests.conftest import loaded_game
 
 GAME = ROOT / "sources" / "slouch-hats-and-eggshells"
 RULEBOOK_HEXES = {"1519", "1520", "1302", "1200", "1108", "1305", "1311", "2723", "2724", "2925", "3026",
                   "1615", "1616", "1715", "2311", "2312", "2313", "2314", "2315"}
 
 
-@cache
 def _game():
-    try:
-        return load_game(GAME)
-    except SourceError as exc:  # pragma: no cover - the message is the point
-        pytest.fail("\n".join(map(str, exc.problems)))
+    return loaded_game(GAME.name)
 
 
 def _units():

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import heapq
 from collections import Counter
-from functools import cache
 
 import pytest
 
@@ -19,16 +18,13 @@ from builder.model import geofit, load_game
 from builder.model import schema as s
 from builder.model.load import SourceError
 from builder.paths import ROOT
+from tests.conftest import loaded_game
 
 GAME = ROOT / "sources" / "tobrouk-41-42"
 
 
-@cache
 def _game():
-    try:
-        return load_game(GAME)
-    except SourceError as exc:  # pragma: no cover - the message is the point
-        pytest.fail("\n".join(map(str, exc.problems)))
+    return loaded_game(GAME.name)
 
 
 def _units():
