@@ -652,3 +652,136 @@ def test_5_2_weapon_priority(play):
     assert play(script("t")) == []
     found = play(script("t1"))
     assert rules(found) == ["5.1"] and "weapon priority -1 = 3" in found[0].message
+
+
+# ---- 11.1: the set-up, checked when the turn tracker first moves ---------------------------------
+@pytest.fixture
+def play_setup(tobrouk_module, tmp_path):
+    game, vmod = tobrouk_module
+    return lambda script, setup="battleaxe.vsav": audit(game, vmod, script, tmp_path / "game.vlog", setup=setup,
+                                                        setup_check=True)
+
+
+@pytest.mark.parametrize("card", ["battleaxe", "crusader", "gazala", "gazala-hypothetical"])
+def test_11_1_every_card_as_set_up_is_legal(play_setup, card):
+    assert play_setup(lambda w: cw_maneuver(w, 3), setup=f"{card}.vsav") == []
+
+
+def test_11_1_a_unit_set_up_off_its_hex(play_setup):
+    def script(to):
+        def s(w):
+            w.move("22-grd", to)  # 22 Gds: 1030 by the Battleaxe card (11.5j), no "#"
+            cw_maneuver(w, 3)
+        return s
+    assert play_setup(script("1029")) == []  # one hex of room (11.1d and the card's spreading)
+    found = play_setup(script("1228"))
+    assert rules(found) == ["11.1"] and found[0].to_hex == "1228" and found[0].from_hex == "1030"
+
+
+def test_11_1_a_stack_dragged_whole_off_its_hexes(play_setup):
+    def script(w):
+        w.move("11huss-7ar", "0923", stack=True)  # 11th Hussars and XXX Corps HQ from 0726
+        cw_maneuver(w, 3)
+    found = play_setup(script)
+    assert sorted(rules(found)) == ["11.1", "11.1"] and {f.to_hex for f in found} == {"0923"}
+    assert len({f.piece for f in found}) == 2 and all(f.from_hex == "0726" for f in found)
+
+
+def test_11_1_moves_after_play_starts_are_not_the_set_up(play_setup):
+    def script(w):
+        cw_maneuver(w, 3)
+        w.move("22-grd", "1129")
+    assert "11.1" not in rules(play_setup(script))
+
+
+def test_11_1_a_log_begun_in_a_game_under_way_has_no_set_up_check(play_setup):
+    def script(turn, letter):
+        def s(w):
+            w.move("22-grd", "1228")  # 2 hexes from its card's 1030
+            w.phase(turn, letter)
+        return s
+    assert rules(play_setup(script(1, "B"))) == ["11.1"]
+    assert "11.1" not in rules(play_setup(script(1, "C")))
+    assert "11.1" not in rules(play_setup(script(2, "A")))
+
+
+def test_11_1_approach_march_within_8_hexes(play_setup):
+    def script(to):
+        def s(w):
+            w.move("recce-nz", to)  # NZ Division (0729*), Crusader 11.4h
+            cw_maneuver(w, 3)
+        return s
+    assert play_setup(script("0725"), setup="crusader.vsav") == []  # 4 hexes: an approach march
+    found = play_setup(script("0719"), setup="crusader.vsav")  # 10 hexes
+    assert rules(found) == ["11.1"]
+
+
+def test_11_1_boxes_and_faces_of_the_card(play_setup):
+    def off_box(w):
+        w.move("5-4ind", "1030")  # in the Commonwealth reserve by the Battleaxe card (11.5l)
+        cw_maneuver(w, 3)
+    found = play_setup(off_box)
+    assert rules(found) == ["11.1"] and "reserve" in found[0].message
+
+    def flipped(w):
+        w.flip("afrika-lw")  # Afrika LW starts one step down (11.5g)
+        cw_maneuver(w, 3)
+    found = play_setup(flipped)
+    assert rules(found) == ["11.1"] and "reduced" in found[0].message
+
+
+# ---- 4.41a: wrecks -------------------------------------------------------------------------------------
+def wreck_rules(found) -> list[str]:
+    return [r for r in rules(found) if r == "4.41"]
+
+
+def test_4_41_a_wreck_where_armour_lost_steps(play):
+    def script(wreck_at: str | None, unit: str = "b-5-15pz-2", hex_id: str = "1620"):
+        def s(w):
+            cw_maneuver(w)
+            w.phase(1, "C")
+            w.place("t1", hex_id)
+            w.flip(unit)
+            if wreck_at:
+                w.place("wreck", wreck_at)
+            w.phase(1, "D")
+        return s
+    assert play(script("1620")) == []
+    found = [f for f in play(script(None)) if f.rule == "4.41"]
+    assert len(found) == 1 and found[0].to_hex == "1620" and found[0].piece.startswith("II./5 Panzer")
+    assert rules(play(script("1619"))) == ["4.41"]  # the wrong hex
+    assert play(script(None, "11huss-7ar", "0726")) == []  # recon: no wreck (4.41a')
+
+
+def test_4_41_a_fragile_armour_makes_no_wreck(play):
+    def script(w):
+        cw_maneuver(w)
+        w.phase(1, "C")
+        w.place("t1", "0630")
+        w.flip("4-7ar")  # 4/7Ar: fragile on both faces (4.41a')
+        w.phase(1, "D")
+    assert play(script, setup="crusader.vsav") == []
+
+
+def test_4_41_a_wreck_after_a_stack_retreats_or_a_unit_is_eliminated(play):
+    def retreat(wreck_at):
+        def s(w):
+            cw_maneuver(w)
+            w.phase(1, "C")
+            w.place("t1", "1620")
+            w.flip("b-5-15pz-2")
+            w.move("b-5-15pz-2", "1720", stack=True)  # the whole stack (tank, markers) drawn back
+            w.place("wreck", wreck_at)
+            w.phase(1, "D")
+        return s
+    # the drag itself is judged by 2 and 6.3 (no Retreat marker here); only the wreck is asked about
+    assert wreck_rules(play(retreat("1720"))) == []
+    assert wreck_rules(play(retreat("1620"))) == []
+
+    def eliminated(w):
+        cw_maneuver(w)
+        w.phase(1, "C")
+        w.place("t2", "1620")
+        w.remove("b-5-15pz-2")
+        w.phase(1, "D")
+    assert rules(play(eliminated)) == ["4.41"]

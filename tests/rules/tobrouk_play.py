@@ -74,8 +74,16 @@ class TobroukWriter(LogWriter):
         self.roll(f"{side} fire 1d6", [die], side)
 
 
-def audit(game, vmod: Path, script, path: Path, setup: str = "battleaxe.vsav", auditor: bool = False):
-    """Write a log from `script(w)` and audit it: its violations, or the auditor after the run."""
+SETUP_RULE = "11.1"  # the set-up check (validators/games/tobrouk_41_42/setup.py)
+
+
+def audit(game, vmod: Path, script, path: Path, setup: str = "battleaxe.vsav", auditor: bool = False,
+          setup_check: bool = False):
+    """Write a log from `script(w)` and audit it: its violations, or the auditor after the run.
+
+    Most rules tests arrange their position by moving units before the turn tracker first moves
+    (set-up adjustments that the card does not allow); their set-up findings (11.1) are left out
+    unless `setup_check`."""
     w = TobroukWriter(game, vmod, setup)
     script(w)
     w.write(path)
@@ -83,7 +91,8 @@ def audit(game, vmod: Path, script, path: Path, setup: str = "battleaxe.vsav", a
         a = rules_for(SLUG)(game, Replayer(read_record(path), module_grids(game)))
         a.run()
         return a
-    return [f for f in audit_file(game, path).findings if f.kind == "violation"]
+    return [f for f in audit_file(game, path).findings
+            if f.kind == "violation" and (setup_check or f.rule != SETUP_RULE)]
 
 
 def rules(findings) -> list[str]:
