@@ -42,7 +42,7 @@ DECODE = "import sys; from pathlib import Path; from validators.vlog.reader impo
 
 
 def make_log(path: Path, steps: int) -> None:
-    from validators.vlog.writer import LogWriter
+    from validators.replay.writer import LogWriter
 
     w = LogWriter(ROOT / "generated" / SLUG / f"{SLUG}.vmod")
     w.turn(1, "Chits into the mug")

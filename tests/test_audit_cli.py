@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 import builder.paths
 from tests.conftest import SLUG
 from validators.cli import app
-from validators.vlog.writer import LogWriter
+from validators.replay.writer import LogWriter
 
 runner = CliRunner()
 

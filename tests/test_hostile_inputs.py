@@ -22,7 +22,7 @@ from builder.vassal.savefile import obfuscate
 from tests.conftest import SLUG
 from validators.cli import app
 from validators.vlog import container
-from validators.vlog.writer import LogWriter
+from validators.replay.writer import LogWriter
 
 REAL = Path(__file__).resolve().parents[2] / "shared" / "realdata"
 KASSALA = REAL / "engine-logs" / "kassala-3.7.vlog"

@@ -19,7 +19,7 @@ from typer.testing import CliRunner
 import builder.paths
 from tests.conftest import SLUG
 from validators.cli import app
-from validators.vlog.writer import LogWriter
+from validators.replay.writer import LogWriter
 
 REAL = Path(__file__).resolve().parents[2] / "shared" / "realdata"
 RAGNAROK = REAL / "engine-logs" / "ragnarok-3.8.vlog"

@@ -14,7 +14,7 @@ from validators.replay.board import Board
 from validators.vlog import commands as vc
 from validators.vlog.modulegrid import read_vmod_grids
 from validators.vlog.reader import read_record
-from validators.vlog.writer import LogWriter, java_hash_order
+from validators.replay.writer import LogWriter, java_hash_order
 
 ENGINE = Path(__file__).resolve().parents[2] / "shared" / "realdata" / "engine-logs"
 PLAYERS = {"Axis": ("axis-user", "Alice"), "Commonwealth": ("cw-user", "Bob")}

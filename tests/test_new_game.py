@@ -15,7 +15,7 @@ from tests.conftest import SLUG, copy_sources
 from validators.cli import app
 from validators.games import rules_for
 from validators.kernel.movement import crossing
-from validators.vlog.writer import LogWriter
+from validators.replay.writer import LogWriter
 
 runner = CliRunner()
 PLAYERS = {"Blue": ("blue-user", "Alice"), "Red": ("red-user", "Bob")}

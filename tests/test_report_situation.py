@@ -22,7 +22,7 @@ from validators.findings import AuditReport, Finding, MatchSummary
 from validators.report_html import NAMED_INK, as_html
 from validators.situation import Counter, face_image, situations, situations_for
 from validators.vlog.reader import read_record
-from validators.vlog.writer import LogWriter
+from validators.replay.writer import LogWriter
 
 MOVER, FLIPPED = "15pz-8pz-1", "15pz-8pz-2"
 

@@ -28,7 +28,7 @@ from validators.findings import Finding
 from validators.games import GAMES
 from validators.report import as_json, as_text
 from validators.report_html import as_html
-from validators.vlog.writer import LogWriter
+from validators.replay.writer import LogWriter
 from tests.conftest import SLUG, copy_sources
 
 runner = CliRunner()

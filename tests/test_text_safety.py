@@ -19,7 +19,7 @@ from tests.conftest import SLUG, copy_sources
 from validators.audit import audit_file
 from validators.replay.board import Board
 from validators.vlog.reader import read_record
-from validators.vlog.writer import LogWriter
+from validators.replay.writer import LogWriter
 
 NASTY = "Pz <\"Ri&ch'ter\"> / A\\B;C,D\tE | Ünïcødé ✓ 𝔊"
 

@@ -202,7 +202,7 @@ def test_a_game_log_as_vobs_audits_like_the_original(built, game, tmp_path):
     """Our own game's log, re-encoded as the main line writes it: the same findings, step for step."""
     from tests.conftest import SLUG
     from validators.audit import audit_file
-    from validators.vlog.writer import LogWriter
+    from validators.replay.writer import LogWriter
 
     w = LogWriter(built[0] / "generated" / SLUG / f"{SLUG}.vmod")
     w.turn(1, "Chits into the mug")

@@ -11,7 +11,7 @@ import pytest
 
 from tests.rules.test_bravery_rules import move_all
 from validators.audit import audit_file
-from validators.vlog.writer import LogWriter
+from validators.replay.writer import LogWriter
 
 class Game:
     """The script, with planted moves switched on or off; `planted` lists (step, rule)."""

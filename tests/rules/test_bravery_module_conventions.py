@@ -10,7 +10,7 @@ from validators.replay.board import Board
 from validators.replay.replayer import Replayer
 from validators.vlog import commands as vc
 from validators.vlog.reader import read_record
-from validators.vlog.writer import LogWriter
+from validators.replay.writer import LogWriter
 from tests.conftest import SLUG
 from tests.rules.test_bravery_rules import start
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from validators.audit import audit_file
-from validators.vlog.writer import LogWriter
+from validators.replay.writer import LogWriter
 from tests.conftest import SLUG
 
 FORMATION_UNITS = {

@@ -19,7 +19,7 @@ from tests.rules.test_bravery_rules import FORMATION_UNITS, ari_attacks_22a, sta
 from tests.rules.test_wdf_movement import desert, road_from, run_log, wdf  # noqa: F401 (fixtures)
 from validators.audit import audit_file
 from validators.vlog.reader import read_record
-from validators.vlog.writer import LogWriter
+from validators.replay.writer import LogWriter
 
 PANZER = FORMATION_UNITS["15PZ"]  # the 15PZ stack at Gambut 0608
 

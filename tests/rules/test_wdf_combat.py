@@ -19,7 +19,7 @@ from validators.audit import audit_file, module_grids
 from validators.games import rules_for
 from validators.replay.replayer import Replayer
 from validators.vlog.reader import read_record
-from validators.vlog.writer import LogWriter
+from validators.replay.writer import LogWriter
 
 SLUG = "western-desert-force"
 PLAYERS = {"Allied": ("allied-user", "Bob"), "Axis": ("axis-user", "Alice")}

@@ -56,7 +56,7 @@ from pathlib import Path
 import pytest
 
 from validators.audit import audit_file
-from validators.vlog.writer import LogWriter
+from validators.replay.writer import LogWriter
 
 SLUG = "western-desert-force"
 PLAYERS = {"Allied": ("allied-user", "Bob"), "Axis": ("axis-user", "Alice")}

@@ -219,7 +219,7 @@ def test_12_3_an_ip_1_is_removed_when_its_units_attack(play, wdf, site):
 def drop_onto(w, ref: str, to: str, onto: str) -> None:
     """A drag dropped onto one piece of an expanded stack: VASSAL's MovePiece names that piece as
     the one underneath, and the moved piece goes just above it (under what lay above it)."""
-    from validators.vlog.writer import _fmt, chat_cmd
+    from validators.replay.writer import _fmt, chat_cmd
     pid, below = w.piece(ref), w.piece(onto)
     p = w.board.pieces[pid]
     map_id, dest = p.map, w.point(p.map, to)

@@ -14,7 +14,7 @@ import yaml
 from builder.paths import ROOT
 from validators.audit import audit_file
 from validators.games.western_desert_force.points import column_for, parse_range
-from validators.vlog.writer import LogWriter
+from validators.replay.writer import LogWriter
 
 SLUG = "western-desert-force"
 PLAYERS = {"Allied": ("allied-user", "Bob"), "Axis": ("axis-user", "Alice")}

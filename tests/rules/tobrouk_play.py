@@ -13,7 +13,7 @@ from validators.audit import audit_file, module_grids
 from validators.games import rules_for
 from validators.replay.replayer import Replayer
 from validators.vlog.reader import read_record
-from validators.vlog.writer import Cmd, LogWriter, chat_cmd
+from validators.replay.writer import Cmd, LogWriter, chat_cmd
 
 SLUG = "tobrouk-41-42"
 PLAYERS = {"Axis": ("axis-user", "Ax"), "Commonwealth": ("cw-user", "Cw")}
