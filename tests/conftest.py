@@ -65,3 +65,9 @@ def loaded_game(slug: str):
         return load_game(ROOT / "sources" / slug)
     except SourceError as exc:  # pragma: no cover - the message is the point
         pytest.fail("\n".join(map(str, exc.problems)))
+
+
+@pytest.fixture(params=["one by one", "stack drags"])
+def drag(request) -> bool:
+    """Full games are played twice: units moved one at a time, and whole stacks dragged."""
+    return request.param == "stack drags"

@@ -168,16 +168,16 @@ def _map(root, pl: ModulePlan) -> None:
     if layers:  # hex-status markers under the units, never in their stacks (markers.yaml `layer`)
         lpc = _el(m, "module.map.LayeredPieceCollection", description="Hex status markers under the units",
                   layerOrder=",".join(x.replace(",", "\\,") for x in layers), property=LAYER_PROPERTY)
-        _el(lpc, "module.map.LayerControl", canDisable=False, command="Switch Layer between Active and Inactive",
-            description="", disabledIcon="", hideWhenDisabled=False, hotkey=LAYER_KEY, icon="",
-            layers=",".join(x.replace(",", "\\,") for x in layers), propertyGate="", skip=False,
-            text="Hex markers", tooltip=f"Show or hide the markers under the units ({', '.join(layers)})")
-        # A marker under a unit stack cannot be clicked: rotating the two layers brings the markers
-        # over the units (to flip or move them) and a second press puts them back under.
-        _el(lpc, "module.map.LayerControl", canDisable=False, command="Rotate Layer Order Up",
-            description="", disabledIcon="", hideWhenDisabled=False, hotkey=RAISE_KEY, icon="",
-            layers="", propertyGate="", skip=False,
-            text="Markers on top", tooltip="Draw the hex-status markers over the units (again: under them)")
+        # Show or hide the markers; and, since a marker under a unit stack cannot be clicked,
+        # rotate the two layers to bring the markers over the units (a second press: back under).
+        for command, key, names, text, tip in (
+                ("Switch Layer between Active and Inactive", LAYER_KEY, layers, "Hex markers",
+                 f"Show or hide the markers under the units ({', '.join(layers)})"),
+                ("Rotate Layer Order Up", RAISE_KEY, [], "Markers on top",
+                 "Draw the hex-status markers over the units (again: under them)")):
+            _el(lpc, "module.map.LayerControl", canDisable=False, command=command, description="", disabledIcon="",
+                hideWhenDisabled=False, hotkey=key, icon="", layers=",".join(x.replace(",", "\\,") for x in names),
+                propertyGate="", skip=False, text=text, tooltip=tip)
     for helper in ("ForwardToKeyBuffer", "Scroller", "ForwardToChatter", "MenuDisplayer", "MapCenterer",
                    "StackExpander", "PieceMover", "KeyBufferer"):
         _el(m, f"module.map.{helper}")

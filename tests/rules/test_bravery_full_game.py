@@ -5,13 +5,11 @@ rule number, and nothing else (issue 4 acceptance).
 """
 from __future__ import annotations
 
-
 from tests.conftest import SLUG
-import pytest
-
 from tests.rules.test_bravery_rules import move_all
 from validators.audit import audit_file
 from validators.replay.writer import LogWriter
+
 
 class Game:
     """The script, with planted moves switched on or off; `planted` lists (step, rule)."""
@@ -157,12 +155,6 @@ def play(built, tmp_path, plant: bool, drag: bool = False):
     path = tmp_path / ("planted.vlog" if plant else "legal.vlog")
     w.write(path)
     return g, path
-
-
-@pytest.fixture(params=["one by one", "stack drags"])
-def drag(request) -> bool:
-    """The game is played twice: units moved one at a time, and whole stacks dragged."""
-    return request.param == "stack drags"
 
 
 def test_the_legal_game_has_no_violation(built, game, tmp_path, drag):

@@ -57,22 +57,7 @@ def move_all(w: LogWriter, formation: str, *hexes: str, skip=()) -> None:
     are the whole stack and the play drags stacks, else one unit at a time."""
     units = [u for u in FORMATION_UNITS[formation] if u not in skip]
     for h in hexes:
-        if getattr(w, "drag_stacks", False) and _whole_stack(w, units):
-            w.move(units[0], h, stack=True)
-            continue
-        for u in units:
-            w.move(u, h)
-
-
-def _whole_stack(w: LogWriter, units: list[str]) -> bool:
-    """Whether the units' stack holds them and no other unit (markers may ride along)."""
-    board = w.board
-    first = board.pieces[w.piece(units[0])]
-    stack = board.stacks.get(first.stack or "")
-    if stack is None:
-        return len(units) == 1
-    in_stack = {board.pieces[i].properties().get("UnitId") for i in stack.children} - {None}
-    return in_stack == set(units)
+        w.move_units(units, h, whole_stacks=getattr(w, "drag_stacks", False))
 
 
 def test_a_chit_draw_and_a_legal_road_move(play):

@@ -27,8 +27,6 @@ Table's cell; 2 the turn tracker going back; 2.23 an 'Int' row; 7.31 a Combat Gr
 """
 from __future__ import annotations
 
-import pytest
-
 from tests.rules.tobrouk_play import TobroukWriter
 from validators.audit import audit_file
 
@@ -178,11 +176,6 @@ def play(tobrouk, tmp_path, plant: bool, drag: bool):
     path = tmp_path / ("planted.vlog" if plant else "legal.vlog")
     w.write(path)
     return g, audit_file(game, path)
-
-
-@pytest.fixture(params=["one by one", "stack drags"])
-def drag(request) -> bool:
-    return request.param == "stack drags"
 
 
 def test_the_legal_game_has_no_violation(tobrouk_module, tmp_path, drag):

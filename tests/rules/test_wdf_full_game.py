@@ -104,24 +104,7 @@ class Game:
         """Each hex in turn: units that are a whole stack go in one drag when the game drags
         stacks (as players mostly do), the others one at a time."""
         for h in hexes:
-            for group in self._stacks(units) if self.drag else [[u] for u in units]:
-                if len(group) > 1:
-                    self.w.move(group[0], h, stack=True)
-                else:
-                    self.w.move(group[0], h)
-
-    def _stacks(self, units) -> list[list[str]]:
-        """The units grouped by stack: a group is a whole stack's units and leaders, or one unit."""
-        board, groups = self.w.board, {}
-        for u in units:
-            p = board.pieces[self.w.piece(u)]
-            groups.setdefault(p.stack or u, []).append(u)
-        out = []
-        for sid, group in groups.items():
-            members = {board.pieces[i].properties().get(k) for i in board.stacks[sid].children
-                       for k in ("UnitId", "LeaderId")} - {None} if sid in board.stacks else set()
-            out += [group] if members == set(group) else [[u] for u in group]
-        return out
+            self.w.move_units(list(units), h, whole_stacks=self.drag)
 
 
 def turn_1_allied(g: Game) -> None:
@@ -344,12 +327,6 @@ def play(wdf, tmp_path: Path, plant: bool, drag: bool = False):
     path = tmp_path / ("planted.vlog" if plant else "legal.vlog")
     w.write(path)
     return g, audit_file(game, path)
-
-
-@pytest.fixture(params=["one by one", "stack drags"])
-def drag(request) -> bool:
-    """Both games are played twice: units moved one at a time, and whole stacks dragged."""
-    return request.param == "stack drags"
 
 
 def test_the_legal_game_has_no_violation(wdf, tmp_path, drag):

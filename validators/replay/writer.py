@@ -435,6 +435,23 @@ class LogWriter:
                     mapName=map_id, oldMapName=p.map)
         return self._log(comm.append(self._apply(chat_cmd("* " + text))) if text else comm)
 
+    def move_units(self, refs: list[str], to: str, *, whole_stacks: bool = True) -> None:
+        """The units (or leaders) to `to`, as a player moves them: where they are the whole of a
+        stack's units, one drag of the stack (markers of another layer stay); else one by one."""
+        groups: dict[str, list[str]] = {}
+        for ref in refs:
+            p = self.board.pieces[self.piece(ref)]
+            groups.setdefault(p.stack if whole_stacks and p.stack else ref, []).append(ref)
+        for key, group in groups.items():
+            stack = self.board.stacks.get(key)
+            members = {i for i in stack.children if self.board.pieces[i].properties().keys() & {"UnitId", "LeaderId"}} \
+                if stack else set()
+            if len(group) > 1 and members == {self.piece(r) for r in group}:
+                self.move(group[0], to, stack=True)
+            else:
+                for ref in group:
+                    self.move(ref, to)
+
     def send(self, ref: str, command: str, *, side: str | None = None) -> Cmd:
         """A Send To Location menu command or key (`SendToLocation.myKeyEvent`): the trait keeps
         where the piece came from (a full ChangePiece), old-location properties, then
