@@ -8,18 +8,23 @@ reported at its parent mapping, a bad path step at the second hex of the pair, .
 """
 from __future__ import annotations
 
+import re
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
+from typing import get_args, get_origin
 
 import pytest
+from pydantic import BaseModel
 from typer.testing import CliRunner
 
 import builder.paths
 from builder.build import build_game
 from builder.cli import app
 from builder.model import SourceError, SourceProblem, load_game
-from builder.model.problems import did_you_mean
+from builder.model import schema
+from builder.model.problems import PATTERN_WORDS, did_you_mean
+from builder.model.salvage import members
 
 SLUG = "bravery-in-the-sand"
 REPO_SOURCES = Path(__file__).resolve().parent.parent / "sources" / SLUG
@@ -111,10 +116,10 @@ CASES = [
          'short: "I/8 Pz"\n    formation: "15PZ"\n    type: armor\n    size: "II"\n    level: E', "'E' is not allowed",
          hint="A, B, C, D", at="level: E"),
     Case("movement-not-a-number", "units.yaml", 'short: "II/8 Pz"\n    formation: "15PZ"\n    type: armor\n    size: "II"\n    level: A\n    ma: 3',
-         'short: "II/8 Pz"\n    formation: "15PZ"\n    type: armor\n    size: "II"\n    level: A\n    ma: three', "units.1.ma",
+         'short: "II/8 Pz"\n    formation: "15PZ"\n    type: armor\n    size: "II"\n    level: A\n    ma: three', "ma: 'three' is not a whole number",
          hint="whole number", at="ma: three"),
     Case("bad-colour", "terrain.yaml", '{id: desert, name: Desert, colour: "#ead9ae"',
-         '{id: desert, name: Desert, colour: "#12345"', "hex_terrain.0.colour: '#12345' is not a colour",
+         '{id: desert, name: Desert, colour: "#12345"', "colour: '#12345' is not a colour",
          hint="colours are #rrggbb"),
     Case("unquoted-colour-is-a-comment", "map.yaml", '  background: "#f4ecd8"', "  background: #f4ecd8",
          "an unquoted '#' starts a YAML comment",
@@ -133,7 +138,8 @@ CASES = [
          "exit: true, provenance: reconstructed, reason: the coast road leaves the map east of Halfaya Pass}",
          "exit: true, provenance: reconstructed}", "needs a one-line 'reason'", at='{hex: "0314"'),
     Case("marker-face-out-of-range", "scenarios/campaign.yaml", "{marker: rommel, track: spare, box: Markers}",
-         "{marker: rommel, track: spare, box: Markers, face: 3}", "markers.22.face"),
+         "{marker: rommel, track: spare, box: Markers, face: 3}", "face: 3 is more than 2",
+         hint="from 1 to 2"),
     # ---- references between files ---------------------------------------------------------
     Case("unit-formation-typo", "units.yaml", 'short: "I/8 Pz"\n    formation: "15PZ"',
          'short: "I/8 Pz"\n    formation: "15PX"', "unknown formation '15PX'", hint="did you mean '15PZ'",
@@ -176,17 +182,30 @@ CASES = [
     Case("chit-unknown-nationality", "markers.yaml", "    nationality: german\n    stripe: \"#f0c419\"",
          "    nationality: germam\n    stripe: \"#f0c419\"", "unknown nationality 'germam'",
          hint="did you mean 'german'", at="nationality: germam"),
-    Case("wrong-type-boolean", "map.yaml", "  sideways: true\n", "  sideways: maybe\n", "grid.sideways",
+    Case("wrong-type-boolean", "map.yaml", "  sideways: true\n", "  sideways: maybe\n", "sideways: 'maybe' is not true or false",
          hint="true or false"),
-    Case("scenario-wrong-type", "scenarios/campaign.yaml", "first_turn: 1", "first_turn: one", "first_turn",
+    Case("scenario-wrong-type", "scenarios/campaign.yaml", "first_turn: 1", "first_turn: one", "first_turn: 'one' is not a whole number",
          hint="whole number"),
 ]
+
+
+# A pydantic path (units.1.ma, grid.sideways) where the file's own key should be.
+INTERNAL_PATH = re.compile(r"\b[a-z_]+\.\d+\b|^[a-z_]+\.[a-z_]+:")
+
+
+def in_words(problems: list[SourceProblem]) -> None:
+    """Every message in the words of the file, every hint a whole sentence."""
+    for p in problems:
+        assert not INTERNAL_PATH.search(p.message), p
+        assert not p.hint.rstrip().endswith("expected one of:"), p
 
 
 @pytest.mark.parametrize("case", [c.param() for c in CASES])
 def test_broken_source_is_reported_at_its_line(game_dir: Path, case: Case):
     line = break_file(game_dir, case.file, case.old, case.new, case.at)
-    problem = find(problems_of(game_dir), case.file, line, case.fragment)
+    problems = problems_of(game_dir)
+    problem = find(problems, case.file, line, case.fragment)
+    in_words(problems)
     assert problem.file == f"sources/{SLUG}/{case.file}"
     assert problem.column >= 1
     assert str(problem).startswith(f"sources/{SLUG}/{case.file}:{line}:{problem.column}: ")
@@ -215,6 +234,29 @@ def test_a_hint_never_lists_nothing():
     assert did_you_mean("x", [], "add one") == "add one"
     assert did_you_mean("combt", ["combat"]) == "did you mean 'combat'?"
     assert did_you_mean("zz", ["a", "b"]) == "expected one of: a, b"
+
+
+def _patterns(kind, seen: set) -> set[str]:
+    found = set()
+    for m in members(kind):
+        if isinstance(getattr(m, "pattern", None), str):
+            found.add(m.pattern)
+        if isinstance(m, type) and issubclass(m, BaseModel) and m not in seen:
+            seen.add(m)
+            for f in m.model_fields.values():
+                found |= _patterns(f.annotation, seen) | {p for x in f.metadata for p in _patterns(x, seen)}
+        if get_origin(m) in (list, dict, tuple):
+            found |= {p for a in get_args(m) for p in _patterns(a, seen)}
+    return found
+
+
+def test_every_pattern_of_the_schema_is_said_in_words():
+    # A value that breaks a pattern is told what it should look like, never shown the regex.
+    seen: set = set()
+    patterns = {p for model in vars(schema).values() if isinstance(model, type) and issubclass(model, BaseModel)
+                for p in _patterns(model, seen)}
+    assert len(patterns) >= 10
+    assert sorted(patterns - set(PATTERN_WORDS)) == []
 
 
 def test_the_unchanged_sources_load(game_dir: Path):
@@ -260,6 +302,89 @@ def test_problems_in_several_files_are_all_reported_at_once(cli_root: Path, game
     assert f"sources/{SLUG}/scenarios/campaign.yaml:{scenario_line}:" in err
     assert f"{len(problems)} problem(s); nothing was written." in err
     assert not (cli_root / "generated").exists()
+
+
+def test_schema_and_cross_file_problems_are_reported_in_one_run(cli_root: Path, game_dir: Path):
+    # Issue 16: a renamed formation and an over-long `short` took two runs.  The formation 15PZ
+    # is renamed 15PZD in its own entry (its units and the scenario still say 15PZ), and one of
+    # its units gets a `short` longer than the 10 characters a counter prints.
+    renamed = break_file(game_dir, "units.yaml", '  - id: "15PZ"\n', '  - id: "15PZD"\n')
+    short = break_file(game_dir, "units.yaml", 'short: "I/8 Pz"\n', 'short: "I/8 Panzer Rgt"\n')
+    text = (game_dir / "units.yaml").read_text("utf-8").splitlines()
+    members = [i + 1 for i, line in enumerate(text) if line == '    formation: "15PZ"']
+    assert len(members) == 4 and members[0] == short + 1  # the over-long short is on one of them
+    scenario = break_file(game_dir, "scenarios/campaign.yaml", '{formation: 15PZ, hex: "0608"}',
+                          '{formation: 15PZ, hex: "0608"}')
+
+    problems = problems_of(game_dir)
+    in_words(problems)
+    schema = find(problems, "units.yaml", short, "short: 'I/8 Panzer Rgt' has 14 characters, at most 10 fit")
+    assert "shorten it to 10 characters" in schema.hint
+    for line in members:  # the unit with the schema problem is still checked against the formations
+        assert "did you mean '15PZD'" in find(problems, "units.yaml", line, "unknown formation '15PZ'").hint
+    find(problems, "scenarios/campaign.yaml", scenario, "unknown formation '15PZ'")
+    assert len(problems) == 6, "\n".join(map(str, problems))
+    assert renamed not in {p.line for p in problems}  # the renamed entry itself is valid
+
+    result = CliRunner().invoke(app, ["check", SLUG])
+    assert result.exit_code == 1, result.output
+    err = _flat(_stderr(result))
+    assert f"sources/{SLUG}/units.yaml:{short}:" in err and "at most 10 fit" in err
+    assert f"sources/{SLUG}/units.yaml:{members[1]}:" in err
+    assert f"sources/{SLUG}/scenarios/campaign.yaml:{scenario}:" in err
+    assert "6 problem(s); nothing was written." in err
+    assert not (cli_root / "generated").exists()
+
+
+def test_a_file_that_fails_skips_only_the_checks_that_read_it(game_dir: Path):
+    # markers.yaml is not YAML: the unit and scenario checks that need its markers wait, but the
+    # map's checks still run and find the unknown terrain in map.yaml.
+    yaml_line = break_file(game_dir, "markers.yaml", "markers:\n", "markers: [\n")
+    terrain = break_file(game_dir, "map.yaml", '{hex: "0904", name: Tobruk, terrain: fort,',
+                         '{hex: "0904", name: Tobruk, terrain: frot,')
+    problems = problems_of(game_dir)
+    find(problems, "markers.yaml", yaml_line + 1, "invalid YAML")  # the '[' is left open
+    find(problems, "map.yaml", terrain, "unknown terrain 'frot'")
+    assert len(problems) == 2, "\n".join(map(str, problems))
+
+
+def test_an_entry_left_out_is_not_reported_again_as_unknown(game_dir: Path):
+    # A formation whose `stripe` is no colour is reported once: its units and the scenario,
+    # which name it, are not also told that 15PZ is unknown.
+    line = break_file(game_dir, "units.yaml", '  - id: "15PZ"\n    name: "15th Panzer Division"\n    nationality: german\n    stripe: "#b22222"\n',
+                      '  - id: "15PZ"\n    name: "15th Panzer Division"\n    nationality: german\n    stripe: [red]\n',
+                      at="stripe: [red]")
+    problems = problems_of(game_dir)
+    find(problems, "units.yaml", line, "stripe")
+    assert not [p for p in problems if "15PZ" in p.message], "\n".join(map(str, problems))
+
+
+# One wrong value, one problem: what stands in for it while the cross-file checks run (the value
+# as written, else the key's default, else the entry left out) must not be reported again.
+ONE_PROBLEM = [
+    Case("level-kept-as-written", "units.yaml", 'short: "I/8 Pz"\n    formation: "15PZ"\n    type: armor\n    size: "II"\n    level: A',
+         'short: "I/8 Pz"\n    formation: "15PZ"\n    type: armor\n    size: "II"\n    level: E', "level: 'E' is not allowed",
+         at="level: E"),
+    Case("ma-default", "units.yaml", 'short: "II/8 Pz"\n    formation: "15PZ"\n    type: armor\n    size: "II"\n    level: A\n    ma: 3',
+         'short: "II/8 Pz"\n    formation: "15PZ"\n    type: armor\n    size: "II"\n    level: A\n    ma: three',
+         "ma: 'three' is not a whole number", at="ma: three"),
+    Case("grid-not-guessed", "map.yaml", "  sideways: true\n", "  sideways: maybe\n", "is not true or false"),
+    Case("entry-with-a-wrong-hex-left-out", "scenarios/campaign.yaml", '{marker: control, hex: "0605", face: 1}',
+         "{marker: control, hex: [0605], face: 1}", "hex: a list is not a hex id", at="[0605]"),
+    Case("unquoted-hex-read-as-written", "scenarios/campaign.yaml", '{marker: control, hex: "0605", face: 1}',
+         "{marker: control, hex: 0605, face: 1}", "0605 is read as a number", at="0605,"),
+    Case("hexside-without-a-slash", "map-terrain.yaml", "- '0605/0705'\n    - '0606/0705'\n  - name: Sidi Rezegh escarpment (northern)",
+         "- '0605-0705'\n    - '0606/0705'\n  - name: Sidi Rezegh escarpment (northern)", "'0605-0705' is not a hexside"),
+]
+
+
+@pytest.mark.parametrize("case", [c.param() for c in ONE_PROBLEM])
+def test_one_wrong_value_is_one_problem(game_dir: Path, case: Case):
+    line = break_file(game_dir, case.file, case.old, case.new, case.at)
+    problems = problems_of(game_dir)
+    find(problems, case.file, line, case.fragment)
+    in_words(problems)
+    assert len(problems) == 1, "\n".join(map(str, problems))
 
 
 def test_failed_build_exits_1_prints_file_line_and_writes_nothing(cli_root: Path, game_dir: Path):

@@ -1,14 +1,14 @@
 """Read `sources/<game>/` into a `Game`, or report every problem with file:line:column.
 
 Nothing is built while any problem remains: the caller gets a `SourceError` listing all of
-them at once, each with a hint for the fix.
+them at once, schema and cross-file alike, each with a hint for the fix.  A file with schema
+problems is rebuilt around them (salvage.py) so that the cross-file checks still run on the
+rest; only a file with nothing usable left skips the checks that read it.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from types import UnionType
-from typing import Annotated, Union, get_args, get_origin
 
 from pydantic import BaseModel, ValidationError
 
@@ -17,113 +17,56 @@ from builder.geometry.javagrid import GridParams, NumberingParams
 from builder.geometry.sections import SectionedHexMap, SectionParams
 from builder.model import schema as s
 from builder.model.game import Game
-from builder.model.problems import Collector, SourceError, SourceProblem, did_you_mean  # noqa: F401 (re-exported)
+from builder.model.problems import (Collector, SourceError, SourceProblem, cross_file, did_you_mean,  # noqa: F401 (re-exported)
+                                    schema_words)
+from builder.model.salvage import declared, field_name, fields_at, salvage
 from builder.model.yamlsource import Located, Loc, YamlProblem, load_located
 
 
-_FIELDS = sorted({f for model in vars(s).values() if isinstance(model, type) and issubclass(model, BaseModel)
-                  for f in model.model_fields})
+@dataclass
+class Broken:
+    """What schema problems leave uncertain for the cross-file checks: the ids of entries left
+    out (salvage.py) and, per file, where its problems are."""
+
+    names: set[str] = field(default_factory=set)
+    at: dict[str, set[Loc]] = field(default_factory=dict)
 
 
-def _validate(col: Collector, doc: Located, model: type[BaseModel]):
+def _validate(col: Collector, doc: Located, model: type[BaseModel], broken: Broken):
+    """The file's model; with schema problems, each reported and the model rebuilt around them
+    (salvage.py) for the cross-file checks, or None when nothing usable is left."""
+    data = doc.data if doc.data is not None else {}
     try:
-        return model.model_validate(doc.data if doc.data is not None else {})
+        return model.model_validate(data)
     except ValidationError as exc:
-        for err in exc.errors():
-            loc = tuple(err["loc"])
-            kind = err["type"]
-            if kind == "extra_forbidden":
-                col.at_key(doc, loc, f"unknown key {loc[-1]!r}", did_you_mean(loc[-1], _FIELDS))
-            elif kind == "missing":
-                col.at(doc, loc[:-1], f"missing key {loc[-1]!r}", f"add '{loc[-1]}:' here")
-            elif kind == "literal_error":
-                allowed = err.get("ctx", {}).get("expected", "")
-                col.at(doc, loc, f"{'.'.join(map(str, loc))}: {err['input']!r} is not allowed",
-                       did_you_mean(err["input"], [a.strip(" '") for a in str(allowed).replace(" or ", ",").split(",")]))
-            else:
-                where = ".".join(map(str, loc))
-                message, hint = _in_words(err, doc.numbers.get(loc), model)
-                message = f"{where}: {message}" if where else message
-                if loc and loc[-1] == "[key]":  # a bad mapping key: point at the key, not its value
-                    col.at_key(doc, loc[:-1], message, hint)
-                else:
-                    col.at(doc, loc, message, hint)
-        return None
+        errors = exc.errors()
+    misspelt = {(tuple(e["loc"][:-1]), did_you_mean(e["loc"][-1], fields_at(model, tuple(e["loc"][:-1]))))
+                for e in errors if e["type"] == "extra_forbidden"}
+    for err in errors:
+        loc = tuple(err["loc"])
+        if err["type"] == "missing" and (loc[:-1], f"did you mean {loc[-1]!r}?") in misspelt:
+            continue  # `titel:` is reported as unknown, with its fix: not also `title:` as missing
+        key = loc and loc[-1] == "[key]"  # a bad mapping key: point at the key, not its value
+        at = loc[:-1] if key else loc
+        message, hint = schema_words(err, field_name(model, loc), doc.numbers.get(loc), declared(model, loc),
+                                     fields_at(model, loc[:-1]))
+        if err["type"] == "extra_forbidden" or key:
+            col.at_key(doc, at, message, hint)
+        elif err["type"] == "missing" and not isinstance(loc[-1], int):
+            col.at(doc, loc[:-1], message, hint)
+        else:
+            col.at(doc, at, message, hint)
+    bad = {tuple(e["loc"]) for e in errors}
+    rebuilt, left_out = salvage(model, data, bad, doc.numbers)
+    broken.names.update(left_out)
+    broken.at[doc.file] = bad
+    return rebuilt
 
 
-def _pattern(kind) -> str:
-    return next(m.pattern for m in kind.__metadata__ if getattr(m, "pattern", None))
-
-
-# What a value constrained by a regex must look like, said as an author would (not the regex).
-_PATTERN_WORDS = {
-    _pattern(s.Colour): ("is not a colour", "colours are #rrggbb: '#' and six hex digits, quoted ('#ead9ae')"),
-    _pattern(s.HexId): ("is not a hex id", "hex ids are 2 to 8 letters, digits or '-', quoted ('0605')"),
-    _pattern(s.Ident): ("is not an id", "ids start with a letter or digit, then letters, digits, spaces, '.', '_' or '-'"),
-    _pattern(s.Length): ("is not a length", "write a length with its unit: 10mm, 0.5in, 1/16in, 12pt (or 0)"),
-    _pattern(s.RuleNumber): ("is not a rule number", "rule numbers are like 7, 7.2 or 7.2.1, quoted ('7.2')"),
-}
-
-
-_HEX_ID, _COLOUR = s.HexId.__metadata__[0], s.Colour.__metadata__[0]
-
-
-def _members(kind):
-    """A type with its Annotated metadata, unions and Optional opened up."""
-    if get_origin(kind) is Annotated:
-        yield from _members(get_args(kind)[0])
-        yield from kind.__metadata__
-    elif get_origin(kind) in (Union, UnionType):
-        for member in get_args(kind):
-            yield from _members(member)
-    else:
-        yield kind
-
-
-def _declared(model: type[BaseModel], loc: tuple) -> list:
-    """What the models declare at `loc` (types and constraints), to tell a hex id from a name."""
-    found: list = [model]
-    for step in loc:
-        below: list = []
-        for kind in (m for k in found for m in _members(k)):
-            if isinstance(kind, type) and issubclass(kind, BaseModel) and step in kind.model_fields:
-                below += [kind.model_fields[step].annotation, *kind.model_fields[step].metadata]
-            elif get_origin(kind) is list and isinstance(step, int):
-                below += get_args(kind)[:1]
-            elif get_origin(kind) is dict and get_args(kind):
-                below.append(get_args(kind)[1])
-        found = below
-    return [m for k in found for m in _members(k)]
-
-
-def _in_words(err, written: str | None, model: type[BaseModel]) -> tuple[str, str]:
-    """A pydantic error as the author reads it: the value as written in the file and the fix."""
-    kind, value = err["type"], err.get("input")
-    if kind == "string_type" and written is not None:  # YAML read an unquoted id as a number
-        what = "hex ids" if _HEX_ID in _declared(model, tuple(err["loc"])) else "text values"
-        return f"{written} is read as a number, text is expected", f"quote {what}: '{written}'"
-    if kind == "string_type" and value is None and _COLOUR in _declared(model, tuple(err["loc"])):
-        return "no colour (an unquoted '#' starts a YAML comment)", "colours are #rrggbb, quoted: '#ead9ae'"
-    if kind == "string_pattern_mismatch":
-        words = _PATTERN_WORDS.get(err.get("ctx", {}).get("pattern"))
-        if words:
-            return f"{value!r} {words[0]}", words[1]
-    return err["msg"], _hint_for(kind)
-
-
-def _hint_for(kind: str) -> str:
-    return {
-        "string_pattern_mismatch": "check the spelling and format of this value",
-        "int_parsing": "write a whole number",
-        "float_parsing": "write a number",
-        "bool_parsing": "write true or false",
-        "list_type": "write a YAML list ('- item' lines or [a, b])",
-        "dict_type": "write a YAML mapping ('key: value' lines)",
-        "model_type": "write a YAML mapping ('key: value' lines)",
-    }.get(kind, "")
-
-
-def _read(col: Collector, root: Path, rel: str, model: type[BaseModel], docs: dict[str, Located]):
+def _read(col: Collector, root: Path, rel: str, model: type[BaseModel], docs: dict[str, Located],
+          broken: Broken | None = None):
+    """The file's model (rebuilt around its schema problems), or None when it is missing, not
+    YAML, or has nothing usable left."""
     path = root / rel
     display = f"sources/{root.name}/{rel}"
     if not path.is_file():
@@ -135,7 +78,7 @@ def _read(col: Collector, root: Path, rel: str, model: type[BaseModel], docs: di
         col.problems.append(SourceProblem(exc.mark.file, exc.mark.line, exc.mark.column, exc.message, exc.hint))
         return None
     docs[rel] = doc
-    return _validate(col, doc, model)
+    return _validate(col, doc, model, broken if broken is not None else Broken())
 
 
 def _geometry(col: Collector, m: s.MapFile, doc: Located) -> HexMap | None:
@@ -159,6 +102,17 @@ def _geometry(col: Collector, m: s.MapFile, doc: Located) -> HexMap | None:
     return geo
 
 
+_GRID_KEYS = {"board", "grid", "numbering", "sections"}
+
+
+def _map_geometry(col: Collector, m: s.MapFile | None, doc: Located | None, broken: Broken) -> HexMap | None:
+    """The map's hexes, unless a schema problem touches what places them (a default standing in
+    for a wrong `sideways` would put every hex id elsewhere: only the problem itself is shown)."""
+    if m is None or doc is None or any(not loc or loc[0] in _GRID_KEYS for loc in broken.at.get(doc.file, ())):
+        return None
+    return _geometry(col, m, doc)
+
+
 def load_game(root: Path) -> Game:
     """Load and check every source file of the game in `root` (sources/<slug>)."""
     from builder.model.references import check_references
@@ -167,25 +121,43 @@ def load_game(root: Path) -> Game:
     if not root.is_dir():
         raise SourceError([SourceProblem(str(root), 1, 1, "no such game folder", "see `hexforge list`")])
     docs: dict[str, Located] = {}
-    files = {rel: _read(col, root, rel, model, docs) for rel, model in s.FILES.items()}
-    scenarios = {p.stem: _read(col, root, f"scenarios/{p.name}", s.ScenarioFile, docs)
+    broken = Broken()
+    files = {rel: _read(col, root, rel, model, docs, broken) for rel, model in s.FILES.items()}
+    scenarios = {p.stem: _read(col, root, f"scenarios/{p.name}", s.ScenarioFile, docs, broken)
                  for p in sorted((root / "scenarios").glob("*.yaml"))}
     if not scenarios:
         col.file(f"sources/{root.name}/scenarios", "no scenario", "add scenarios/<name>.yaml")
-    tables = {p.stem: _read(col, root, f"tables/{p.name}", s.TableFile, docs)
+    tables = {p.stem: _read(col, root, f"tables/{p.name}", s.TableFile, docs, broken)
               for p in sorted((root / "tables").glob("*.yaml"))}
     rules = _read(col, root, "rules.yaml", s.RulesFile, docs) if (root / "rules.yaml").is_file() else None
     if rules is not None:
         _unique_rules(col, rules, docs["rules.yaml"])
-    geo = _geometry(col, files["map.yaml"], docs["map.yaml"]) if files["map.yaml"] else None
-    if col.problems or geo is None:
-        raise SourceError(col.problems)
+    events = _read(col, root, "events.yaml", s.EventsFile, docs) if (root / "events.yaml").is_file() else None
+    geo = _map_geometry(col, files["map.yaml"], docs.get("map.yaml"), broken)
+    # The cross-file checks run on what did load, even past schema problems (issue 16): a file
+    # that failed as a whole skips only the checks that read it.
+    failed = {rel for rel, m in files.items() if m is None} | ({"map.yaml"} if geo is None else set())
+    failed |= {f"scenarios/{k}.yaml" for k, v in scenarios.items() if v is None}
+    failed |= {f"tables/{k}.yaml" for k, v in tables.items() if v is None}
+    failed |= {"events.yaml"} if events is None and (root / "events.yaml").is_file() else set()
+    schema_problems = list(col.problems)
     game = Game(root.name, root, files["game.yaml"], files["terrain.yaml"], files["map.yaml"],
                 files["map-terrain.yaml"], files["units.yaml"], files["markers.yaml"],
-                scenarios, tables, geo, rules)
-    check_references(col, game, docs)
+                {k: v for k, v in scenarios.items() if v is not None},
+                {k: v for k, v in tables.items() if v is not None}, geo, rules, events)
+    try:
+        check_references(col, game, {rel: doc for rel, doc in docs.items() if rel not in failed}, failed)
+        if events is not None and not failed & {"events.yaml", "game.yaml", "map.yaml"}:
+            from builder.model.event_checks import check_events
+            check_events(col, game, docs["events.yaml"])
+    except (ArithmeticError, AttributeError, IndexError, KeyError, TypeError, ValueError):
+        if not schema_problems:
+            raise
+        # A check tripped on a value kept as written past its schema problem: the problems
+        # found so far stand, the rest wait for the next run.
     if col.problems:
-        raise SourceError(col.problems)
+        unchecked = broken.names | {k for k, v in tables.items() if v is None}  # names whose entry failed
+        raise SourceError(schema_problems + cross_file(col.problems[len(schema_problems):], schema_problems, unchecked))
     return game
 
 
@@ -210,8 +182,9 @@ class MapOnly:
 def load_map(root: Path) -> MapOnly:
     col = Collector()
     docs: dict[str, Located] = {}
-    m = _read(col, root, "map.yaml", s.MapFile, docs)
-    geo = _geometry(col, m, docs["map.yaml"]) if m else None
+    broken = Broken()
+    m = _read(col, root, "map.yaml", s.MapFile, docs, broken)
+    geo = _map_geometry(col, m, docs.get("map.yaml"), broken)
     if col.problems or geo is None:
         raise SourceError(col.problems)
     return MapOnly(m, geo)

@@ -86,7 +86,7 @@ def _terrain(col: Collector, game: Game, docs: dict[str, Located]) -> None:
             col.at_key(mtdoc, ("hexside_runs", feature), f"unknown hexside feature {feature!r}", did_you_mean(feature, features))
         for i, run in enumerate(runs):
             for j, side in enumerate(run.hexsides):
-                a, b = side.split("/")
+                a, _, b = side.partition("/")  # a side without '/' is a schema problem, reported already
                 loc = ("hexside_runs", feature, i, "hexsides", j)
                 if _hex(col, game, mtdoc, loc, a) and _hex(col, game, mtdoc, loc, b) and not game.geometry.adjacent(a, b):
                     col.at(mtdoc, loc, f"{side} is not a hexside: {a} and {b} are not adjacent", "write two neighbouring hexes")
@@ -197,6 +197,7 @@ def _scenario(col: Collector, game: Game, doc: Located) -> None:
             col.at(doc, ("conditional_groups", i, "last_turn"), "the last turn comes before the first", "")
         if g.hex is not None or g.track is not None:
             _place(col, game, doc, ("conditional_groups", i), g)
+    _scenario_header(col, game, doc, sc)
     if sc.waiting_track is not None:
         if sc.waiting_track not in game.tracks:
             col.at(doc, ("waiting_track",), f"unknown track {sc.waiting_track!r}", did_you_mean(sc.waiting_track, game.tracks))
@@ -222,11 +223,49 @@ def _scenario(col: Collector, game: Game, doc: Located) -> None:
             placed[m.marker] = 0
 
 
-def check_references(col: Collector, game: Game, docs: dict[str, Located]) -> None:
-    _game_file(col, game, docs["game.yaml"])
-    _terrain(col, game, docs)
-    _units(col, game, docs)
-    for rel, doc in docs.items():
-        if rel.startswith("scenarios/"):
-            _scenario(col, game, doc)
-    check_scenarios(col, game, docs)  # where the rules let pieces start (scenario_checks.py)
+def _scenario_header(col: Collector, game: Game, doc: Located, sc) -> None:
+    """The card's header as data (Desert Fox 24.0-33.0): sides, turns, victory hexes, arrival steps.
+
+    A victory hex is checked once its map is drawn: a map section with its letter, or, on a game
+    without sections, always."""
+    if sc.initiative is not None and sc.initiative not in game.sides:
+        col.at(doc, ("initiative",), f"unknown side {sc.initiative!r}", did_you_mean(sc.initiative, game.sides))
+    if sc.last_turn is not None and sc.last_turn < sc.first_turn:
+        col.at(doc, ("last_turn",), f"the last turn {sc.last_turn} comes before the first {sc.first_turn}", "")
+    drawn = {x.prefix for x in (game.map.sections or [])}
+    for i, v in enumerate(sc.victory):
+        if v.side is not None and v.side not in game.sides:
+            col.at(doc, ("victory", i, "side"), f"unknown side {v.side!r}", did_you_mean(v.side, game.sides))
+        for j, h in enumerate(v.hexes):
+            if not drawn or h[:1] in drawn:
+                _hex(col, game, doc, ("victory", i, "hexes", j), h)
+    steps = {u.id: u.steps for u in game.units}
+    for i, r in enumerate(sc.reinforcements):
+        total = sum(steps.get(uid, 0) for uid in r.units)
+        one = [uid for uid in r.units if r.reduced and steps.get(uid) == 1]
+        if one:
+            col.at(doc, ("reinforcements", i, "reduced"), f"{', '.join(one)} has one step: no reduced face to arrive on",
+                   "list one-step units in an arrival of their own, without 'reduced'")
+        if r.steps is not None and r.steps > total:
+            col.at(doc, ("reinforcements", i, "steps"), f"{r.steps} steps arrive, but the units have {total}",
+                   "list more units, or fewer steps")
+
+
+def check_references(col: Collector, game: Game, docs: dict[str, Located], failed: frozenset[str] | set[str] = frozenset()) -> None:
+    """Every check whose files loaded; `failed` names the files that did not (not YAML, or no
+    usable model left by their schema problems), whose checks are skipped (issue 16)."""
+    def loaded(*files: str) -> bool:
+        return not failed & set(files)
+
+    if loaded("game.yaml", "map.yaml"):
+        _game_file(col, game, docs["game.yaml"])
+    if loaded("terrain.yaml", "map.yaml", "map-terrain.yaml"):
+        _terrain(col, game, docs)
+    if loaded("game.yaml", "units.yaml", "markers.yaml"):
+        _units(col, game, docs)
+    if loaded("game.yaml", "map.yaml", "units.yaml", "markers.yaml"):
+        for rel, doc in docs.items():
+            if rel.startswith("scenarios/") and rel not in failed:
+                _scenario(col, game, doc)
+        if loaded("terrain.yaml", "map-terrain.yaml"):  # where the rules let pieces start (scenario_checks.py)
+            check_scenarios(col, game, {rel: doc for rel, doc in docs.items() if rel not in failed})
