@@ -112,7 +112,7 @@ def _schema_of(path: Path) -> dict:
 
 
 def test_every_kind_of_source_file_has_a_schema():
-    assert [k.files for k in KINDS] == [*s.FILES, "scenarios/*.yaml", "tables/*.yaml", "rules.yaml"]
+    assert [k.files for k in KINDS] == [*s.FILES, "scenarios/*.yaml", "tables/*.yaml", "rules.yaml", "events.yaml"]
     assert set(SCHEMAS) == {f"{k.name}.schema.json" for k in KINDS}
     for k in KINDS:
         schema = SCHEMAS[f"{k.name}.schema.json"]
@@ -175,7 +175,7 @@ def test_the_command_writes_every_schema_atomically_into_generated_schema(tmp_pa
     folder = tmp_path / "generated" / "schema"
     written = {p.name: p.read_bytes() for p in folder.iterdir()}
     assert written == schema_files()  # every file, nothing else (no temporary left behind)
-    assert "wrote 9 schemas" in result.stdout
+    assert "wrote 10 schemas" in result.stdout
 
     again = CliRunner().invoke(app, ["schema", "--out", str(tmp_path / "elsewhere")])
     assert again.exit_code == 0, again.output

@@ -41,7 +41,7 @@ def test_every_source_file_names_the_schema_of_its_kind(path):
 def test_the_games_have_files_of_every_kind():
     """The check above sees files of all kinds, in subfolders too (scenarios/, tables/)."""
     kinds = {kind_of(_rel(p)).name for p in FILES if kind_of(_rel(p))}
-    assert kinds == {"game", "terrain", "map", "map-terrain", "units", "markers", "scenario", "table", "rules"}
+    assert kinds == {"game", "terrain", "map", "map-terrain", "units", "markers", "scenario", "table", "rules", "events"}
 
 
 def test_with_schema_line_adds_replaces_and_keeps_the_rest():

@@ -173,7 +173,9 @@ def test_holding_boxes_and_tracks():
     assert boxes["Iraq Holding Box"]["port"] == 0 and boxes["Greece Holding Box"]["port"] == "unlimited"  # 7.36
     assert boxes["Greece Holding Box"]["entry"] == ["1200", "1302"]  # 9.34
     assert _table("supply")["sources"]["turkey"] == {"hex": "1302", "units": 8, "by_road": True, "rule": "6.44b"}
-    assert [d.name for d in g.map.decks] == ["Event Pool"]
+    assert g.map.decks == []  # the Special Event markers are the Events window's pool, not a map pile
+    pool, = g.events.decks
+    assert pool.name == "Special Events Pool" and len(pool.cards) == 18  # 20.11, 20.15: one cup, A-R
 
 
 # ---- the units --------------------------------------------------------------------------------
@@ -311,8 +313,9 @@ def test_events_a_to_r_for_both_sides():
     assert sorted(ev["allied"]) == sorted(ev["axis"]) == list("ABCDEFGHIJKLMNOPQR")
     assert ev["draws"]["turn_1"] == {"allied": 4, "axis": 3}  # 21.12a
     assert ev["rally_hexes"]["alawi"] == ["1108", "1305", "1311"] and ev["rally_hexes"]["druze"] == ["2723", "2724", "2925", "3026"]
-    markers = _game().markers
-    assert all(markers[f"event-{x.lower()}"].count == 1 for x in "ABCDEFGHIJKLMNOPQR")
+    pool, = _game().events.decks  # one marker per letter, each with both sides' event (20.15)
+    assert [c.id for c in pool.cards] == list("ABCDEFGHIJKLMNOPQR")
+    assert all(ev["allied"][c.id]["name"] == c.events["allied"].title for c in pool.cards)
 
 
 # ---- the scenarios ---------------------------------------------------------------------------------

@@ -37,6 +37,7 @@ class Game:
     tables: dict[str, s.TableFile]
     geometry: HexMap = field(repr=False)
     rules: s.RulesFile | None = field(default=None, repr=False)  # rules.yaml, the catalogue (optional)
+    events: s.EventsFile | None = field(default=None, repr=False)  # events.yaml, event decks and hands (optional)
 
     # ---- people and pieces ------------------------------------------------------------
     @property

@@ -42,6 +42,7 @@ KINDS: tuple[SourceKind, ...] = (
     SourceKind("scenario", s.ScenarioFile, "scenarios/*.yaml", "A set-up card: placements, reinforcements and withdrawals."),
     SourceKind("table", s.TableFile, "tables/*.yaml", "A rules table."),
     SourceKind("rules", s.RulesFile, "rules.yaml", "The catalogue of the rules a log can show."),
+    SourceKind("events", s.EventsFile, "events.yaml", "Event decks or pools, hidden hands and the played area."),
 )
 
 

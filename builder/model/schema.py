@@ -460,8 +460,9 @@ class FormationSetup(Strict):
     hex: HexId
 
 
-class UnitSetup(Strict):
-    """A unit or leader on a hex, or in a box of a track (a reserve box, say)."""
+class UnitSetup(Sourced):
+    """A unit or leader on a hex, or in a box of a track (a reserve box, say); a placement the
+    card does not give (a lost card reconstructed) says so with `provenance` and `reason`."""
 
     unit: str
     hex: HexId | None = None
@@ -478,7 +479,7 @@ class UnitSetup(Strict):
         return self
 
 
-class Arrival(Strict):
+class Arrival(Sourced):
     """Reinforcements of one turn: they wait on the turn track and enter at `hex` (or a box)."""
 
     turn: int = Field(ge=1)
@@ -487,6 +488,11 @@ class Arrival(Strict):
     track: Ident | None = None
     box: str | None = None
     rule: str | None = None
+    reduced: bool = False  # they arrive on their reduced face ("3 Lt Arm (depleted)", Desert Fox 24.2)
+    # Only units of this many steps arrive, the player's choice; the rest go where `rule` says
+    # (Desert Fox 30.1: "units equal to the number of steps listed arrive ... remaining steps
+    # are placed in the Refit Box").  None: every unit arrives.
+    steps: int | None = Field(default=None, ge=1)
 
 
 class Withdrawal(Strict):
@@ -525,11 +531,51 @@ class ConditionalGroup(Sourced):
     rule: str | None = None
 
 
+LongText = Annotated[str, StringConstraints(min_length=1, max_length=600)]
+
+
+class ScenarioRule(Strict):
+    """A special rule of a scenario, as the card words it (Desert Fox 24.0-33.0 "Rules")."""
+
+    rule: str | None = None
+    text: LongText
+
+
+class VictoryCondition(Strict):
+    """One victory condition: who wins what, when.  `hexes` are the hexes it names (checked on the
+    map once their map is drawn)."""
+
+    side: Ident | None = None  # None: a draw, or either side ("whoever controls Tunis")
+    level: Literal["win", "smashing", "marginal", "instant", "draw"] = "win"
+    text: LongText
+    hexes: list[HexId] = []
+    rule: str | None = None
+
+
+class CardStatus(Strict):
+    """An event card's state at the start (Desert Fox 23.0: in effect, in play, available, not used)."""
+
+    card: Annotated[str, StringConstraints(pattern=r"^(AXC|ALC)-[0-9]{1,2}$")]
+    status: Literal["in effect", "in play", "available", "not used"]
+    note: str = ""
+
+
 class ScenarioFile(Sourced):
     name: Text
     description: str = ""
     rule: str | None = None
     first_turn: int = 1
+    # The card's header as data (Desert Fox 24.0-33.0): start phase, last turn, initiative, maps,
+    # special rules, event cards and victory conditions.  All optional; other games say it in
+    # `description`.
+    start_phase: Annotated[str, StringConstraints(pattern=r"^[IVX]{1,5}$")] | None = None
+    last_turn: int | None = Field(default=None, ge=1)
+    initiative: Ident | None = None
+    surprise: bool = False
+    maps: list[Annotated[str, StringConstraints(pattern=r"^[A-Z]$")]] = []
+    special_rules: list[ScenarioRule] = []
+    cards: list[CardStatus] = []
+    victory: list[VictoryCondition] = []
     formations: list[FormationSetup] = []
     units: list[UnitSetup] = []
     markers: list[MarkerSetup] = []
@@ -587,6 +633,62 @@ class RulesFile(Strict):
 
     source: Text
     rules: list[RuleEntry] = Field(min_length=1)
+
+
+# ---- events.yaml (optional) ----------------------------------------------------------------
+CardText = Annotated[str, StringConstraints(min_length=1, max_length=4000)]
+
+
+class EventMeaning(Strict):
+    """What a shared marker means for one side (Slouch Hats 20.15: the letter is the event of
+    that letter of the side that plays it)."""
+
+    title: Text
+    text: CardText
+    rule: str | None = None
+
+
+class EventCard(Sourced):
+    """One event card or marker: a side's own card (`title` and `text`), or a marker of a
+    shared pool whose meaning depends on the side that plays it (`events`, one per side)."""
+
+    id: Ident
+    title: Text | None = None
+    text: CardText | None = None
+    rule: str | None = None
+    # a marker of a shared pool: side id -> what it means when that side plays it
+    events: dict[Ident, EventMeaning] = {}
+
+    @model_validator(mode="after")
+    def _own_text_or_one_per_side(self):
+        if self.events and (self.title or self.text):
+            raise ValueError("give either 'title' and 'text' (a side's own card) or 'events' (a shared marker), not both")
+        if not self.events and not (self.title and self.text):
+            raise ValueError("a card needs 'title' and 'text', or 'events' with one meaning per side")
+        return self
+
+
+class EventDeck(Strict):
+    """A face-down pile of event cards in the Events window: a side draws a card into its hand
+    (a window only that side can open) and plays it face up onto the played area; the draw and
+    the play each write a line in the log."""
+
+    id: Ident
+    name: Text  # the pile's name, as the log names where a card comes from
+    side: Ident | None = None  # the side that owns and draws this deck; none: a pool both sides draw from
+    shuffle: bool = True  # true: each draw takes a random card (an opaque cup); false: the player picks it
+    card_name: Text = "{id} {title}"  # a card's name in the log and the windows: {id}, {title}
+    rule: str | None = None
+    cards: list[EventCard] = Field(min_length=1)
+
+
+class EventsFile(Strict):
+    """The game's event decks or pools, the hidden hands they are drawn into, and the played area."""
+
+    rule: str | None = None  # the rule that keeps held events hidden (Slouch Hats 20.13)
+    played: Text = "Played events"  # the face-up area of the Events window played cards go to
+    played_rule: str | None = None
+    decks: list[EventDeck] = Field(min_length=1)
 
 
 FILES = {

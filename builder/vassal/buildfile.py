@@ -12,6 +12,7 @@ from lxml import etree
 from builder.model.game import Game
 from builder.vassal import pieces as p
 from builder.vassal.counters import LAYER_PROPERTY, CounterDef, counter_defs, layer_order, prototypes
+from builder.vassal.event_decks import add_event_windows, card_count
 
 VASSAL_VERSION = "3.7.0"  # oldest 3.7: every 3.7.x opens it without a "newer version" warning
 MAP_ID = p.MAP_ID
@@ -61,7 +62,8 @@ def build_xml(pl: ModulePlan) -> bytes:
     root = etree.Element(V + "GameModule")
     for k, v in sorted({"ModuleOther1": "", "ModuleOther2": "", "VassalVersion": VASSAL_VERSION,
                         "description": g.info.description, "name": g.info.title,
-                        "nextPieceSlotId": str(len(pl.defs) + 1), "version": g.info.version}.items()):
+                        "nextPieceSlotId": str(len(pl.defs) + card_count(g) + 1),
+                        "version": g.info.version}.items()):
         root.set(k, v)
     _el(root, "module.BasicCommandEncoder")
     doc = _el(root, "module.Documentation")
@@ -84,6 +86,8 @@ def build_xml(pl: ModulePlan) -> bytes:
     for name, traits in prototypes(g).items():
         _el(protos, "module.PrototypeDefinition", p.add_piece(None, traits), description="", name=name)
     _map(root, pl)
+    if g.events:  # events.yaml: the Events window and each side's hand (event_decks.py)
+        add_event_windows(root, g, _el, len(pl.defs) + 1)
     _palette(root, pl)
     for dice in g.info.dice:
         n = dice.dice or 2
@@ -93,7 +97,9 @@ def build_xml(pl: ModulePlan) -> bytes:
             prompt=dice.dice is None, propertyGate="", reportFormat="** $name$ = $result$ *** &lt;$PlayerName$&gt;",
             reportTotal=False, sortDice=False, text=dice.name, tooltip=dice.tooltip or dice.name)
     _turns(root, g)
-    _inventory(root, groupBy="Side,Formation", hotkey="", include="", leafFormat="$PieceName$ ($LocationName$)",
+    # event cards are left out: the inventory would name the cards in the piles and the hands
+    _inventory(root, groupBy="Side,Formation", hotkey="", include='{Kind!="event"}' if g.events else "",
+               leafFormat="$PieceName$ ($LocationName$)",
                name="Order of Battle", text="OOB", tooltip="Units by side and division")
     for side, key in zip(g.info.sides, SIDE_INVENTORY_KEYS):
         # units and leaders only: a side's chits may be masked (5.1.2) and markers have no side

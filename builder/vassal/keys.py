@@ -64,7 +64,8 @@ def toolbar_keys(root) -> list[tuple[str, str]]:
 def piece_keys(root) -> list[tuple[str, str]]:
     """(key stroke, menu command) of the piece traits of the palette and the prototypes."""
     found: dict[tuple[str, str], None] = {}
-    for e in list(root.iter(V + "widget.PieceSlot")) + list(root.iter(V + "module.PrototypeDefinition")):
+    for e in (list(root.iter(V + "widget.PieceSlot")) + list(root.iter(V + "widget.CardSlot"))
+              + list(root.iter(V + "module.PrototypeDefinition"))):
         typ, state = split((e.text or "")[2:], "/")[1:3]
         for t in unchain(typ, state):
             f = t.fields
@@ -72,7 +73,7 @@ def piece_keys(root) -> list[tuple[str, str]]:
                 for k, menu in ((f[26], f[0]), (f[27], f[3]), (f[28], f[6])):
                     if k and menu:
                         found[(k, menu)] = None
-            elif t.prefix == "macro;" and len(f) > 2 and f[2]:
+            elif t.prefix == "macro;" and len(f) > 2 and f[2] and f[1]:  # no menu item: a key traits send
                 found[(f[2], f[0])] = None
             elif t.prefix == "markmoved;" and len(f) > 4 and f[4]:
                 found[(f[4], f[3])] = None

@@ -7,7 +7,9 @@ from html import escape
 
 from PIL import Image, ImageDraw
 
+from builder.model.event_checks import card_name
 from builder.model.game import Game
+from builder.render.event_cards import all_card_art, draw_board as draw_events_board, draw_card_art
 from builder.render.counters import all_faces, draw_face, draw_moved_flag
 from builder.render.fonts import draw_text, fit, font, wrap
 from builder.render.mapimage import render_map
@@ -108,6 +110,14 @@ def _provenance_page(game: Game) -> bytes:
                 if what == "leader":
                     name = " / ".join(f.name for f in x.faces)
                 rows.append(f"<tr><td>{what}</td><td>{escape(name)}</td><td>{escape(x.reason or '')}</td></tr>")
+    for sc in game.scenarios.values():  # set-up entries a lost card supplies (Desert Fox AXC-1, ALC-1...)
+        for x in [*sc.units, *sc.reinforcements]:
+            if x.provenance == "reconstructed":
+                who = getattr(x, "unit", None) or ", ".join(x.units)
+                rows.append(f"<tr><td>set-up: {escape(sc.name)}</td><td>{escape(who)}</td><td>{escape(x.reason or '')}</td></tr>")
+    for deck in game.events.decks if game.events else []:
+        rows += [f"<tr><td>event card</td><td>{escape(card_name(deck, c))}</td><td>{escape(c.reason or '')}</td></tr>"
+                 for c in deck.cards if c.provenance == "reconstructed"]
     for what, x in (("grid", game.map.grid), ("numbering", game.map.numbering), ("map terrain", game.map_terrain),
                     ("counter size", game.info.counter)):
         if x.provenance == "reconstructed":
@@ -116,6 +126,38 @@ def _provenance_page(game: Game) -> bytes:
             "<code>provenance: reconstructed</code> in the sources.</p><table border=\"1\" cellpadding=\"3\">"
             "<tr><th>What</th><th>Name</th><th>Why</th></tr>" + "".join(rows) + "</table>")
     return _html("Reconstructed data", body)
+
+
+def events_page(game: Game) -> bytes:
+    """Every event card whole (a card's face may cut a long text), deck by deck, and how to use them."""
+    from builder.vassal.event_decks import hand_name
+    ev = game.events
+    hands = ", ".join(hand_name(x) for x in game.info.sides)
+    body = [f"<p>Draw a card by dragging it from its pile in the <b>Events</b> window (Alt+E) into your hand "
+            f"({escape(hands)}: Alt+1, Alt+2...; only its side can open it). A drawn card stays hidden from the "
+            f"opponent{' (rule ' + escape(ev.rule) + ')' if ev.rule else ''}. <b>Play event</b> (Alt+P) on a held card "
+            f"writes the play in the log and lays the card face up on <b>{escape(ev.played)}</b>"
+            f"{' (rule ' + escape(ev.played_rule) + ')' if ev.played_rule else ''}. "
+            f"Ctrl+H shows a held card to the opponent, or hides it again. A played marker of a shared pool goes "
+            f"back with <b>Return to the ...</b> (Alt+R) or a drag onto its pool.</p>"]
+    for deck in ev.decks:
+        who = f"the {game.sides[deck.side].name} player's deck" if deck.side else "a pool both players draw from"
+        how = "drawn at random" if deck.shuffle else "the player picks the card (right-click the pile: Draw specific cards)"
+        rule = f", rule {escape(deck.rule)}" if deck.rule else ""
+        body.append(f"<h2>{escape(deck.name)}</h2><p>{who}; {how}{rule}.</p>")
+        for c in deck.cards:
+            note = f"<p><i>Reconstructed: {escape(c.reason or '')}</i></p>" if c.provenance == "reconstructed" else ""
+            if c.events:
+                parts = "".join(f"<h4>{escape(game.sides[sid].name)}: {escape(m.title)}"
+                                f"{' (' + escape(m.rule) + ')' if m.rule else ''}</h4>"
+                                + "".join(f"<p>{escape(line)}</p>" for line in m.text.splitlines() if line.strip())
+                                for sid, m in c.events.items())
+                body.append(f"<h3>{escape(card_name(deck, c))}</h3>{note}{parts}")
+            else:
+                text = "".join(f"<p>{escape(line)}</p>" for line in c.text.splitlines() if line.strip())
+                rule = f" ({escape(c.rule)})" if c.rule else ""
+                body.append(f"<h3>{escape(card_name(deck, c))}{rule}</h3>{note}{text}")
+    return _html("Event cards", "\n".join(body))
 
 
 def build_vmod(game: Game, step: Callable[[str], None] = lambda _: None) -> tuple[bytes, bytes]:
@@ -129,11 +171,17 @@ def build_vmod(game: Game, step: Callable[[str], None] = lambda _: None) -> tupl
               (f"images/{MOVED_IMAGE}", png(draw_moved_flag()))] + images
     if game.chits:
         images.append((f"images/{CHIT_BACK}", png(chit_back(px))))
+    if game.events:  # events.yaml: card faces, deck backs and the Events window's board
+        images += [(f"images/{a.file}", png(draw_card_art(game, a))) for a in all_card_art(game)]
+        images.append(("images/events.png", png(draw_events_board(game))))
     help_files = [(c.name, f"help/{c.table}.html") for c in game.info.charts]
     help_pages = [(f"help/{c.table}.html", _table_page(game, c.table)) for c in game.info.charts]
     if "sequence" in game.tables:
         help_files.append(("Sequence of Play", "help/sequence.html"))
         help_pages.append(("help/sequence.html", _table_page(game, "sequence")))
+    if game.events:
+        help_files.append(("Event cards", "help/event-cards.html"))
+        help_pages.append(("help/event-cards.html", events_page(game)))
     help_files.append(("Keys and mouse", KEYS_PAGE))
     help_files.append(("Reconstructed data", "help/reconstructed.html"))
     help_pages.append(("help/reconstructed.html", _provenance_page(game)))

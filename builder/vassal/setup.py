@@ -28,7 +28,8 @@ def placements(pl: ModulePlan, sc: s.ScenarioFile) -> list[tuple[str, int, tuple
         out += [(u.id, 1, g.geometry.centre(f.hex)) for u in g.units if u.formation == f.formation]
     out += [(u.unit, 2 if u.reduced else 1, _point(g, u)) for u in sc.units]
     if sc.waiting_track:  # reinforcements wait on the turn track, in the box of their turn
-        out += [(uid, 1, g.track_box_centre(sc.waiting_track, str(r.turn))) for r in sc.reinforcements for uid in r.units]
+        out += [(uid, 2 if r.reduced else 1, g.track_box_centre(sc.waiting_track, str(r.turn)))
+                for r in sc.reinforcements for uid in r.units]
     out += [(m.marker, m.face, _point(g, m)) for m in sc.markers]
     if sc.chits_to_owner and "pools" in g.tracks:
         for c in g.chits:
