@@ -4,13 +4,15 @@ from __future__ import annotations
 import io
 import zipfile
 
+import pytest
 from lxml import etree
 
 from builder.build import build_game
+from builder.model import load_game
 from builder.vassal.pieces import unchain
 from builder.vassal.savefile import decode_tree, deobfuscate, leaves
 from builder.vassal.sequence import split
-from tests.conftest import SLUG, copy_sources
+from tests.conftest import ROOT, SLUG, copy_sources
 
 V = "VASSAL.build."
 
@@ -273,6 +275,20 @@ def test_what_players_expect_overview_inventories_zoom_and_a_keys_page(built):
     assert "Keys and mouse" in [e.get("title") for e in root.iter(V + "module.documentation.HelpFile")]
     for needle in ("Ctrl+Shift+O", "Ctrl+Shift+C", "Ctrl+F", "Ctrl+H", "Ctrl+Shift+H", "Axis forces"):
         assert needle in page, needle
+
+
+@pytest.mark.parametrize("slug", ["tobrouk-41-42", "slouch-hats-and-eggshells", "desert-fox-deluxe"])
+def test_no_key_does_two_things_in_any_game(slug):
+    """A declaration key equal to a toolbar key (Ctrl+Shift+O: overview and 'Coordinated fire') fires
+    both: every toolbar, menu and Send To key of a module is distinct and on its keys page."""
+    from builder.vassal.keys import key_name, piece_keys, toolbar_keys
+    from builder.vassal.module import build_vmod
+    z = zipfile.ZipFile(io.BytesIO(build_vmod(load_game(ROOT / "sources" / slug))[0]))
+    keys = toolbar_keys(_xml(z)) + piece_keys(_xml(z))
+    strokes = [k for k, _ in keys]
+    assert len(strokes) == len(set(strokes)), sorted(keys)
+    page = z.read("help/keys.html").decode()
+    assert all(key_name(k) in page for k in strokes)
 
 
 def test_no_key_does_two_things(built, wdf_module):
