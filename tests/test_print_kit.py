@@ -17,7 +17,7 @@ from builder.render import printkit
 from builder.render.aids import aid_tables
 from builder.render.map_pdf import HEX_MARGIN, registration_points, tile_layout
 from builder.render.printkit import PrintOptions, print_options, render_cards, render_kit
-from builder.render.sheets import PT_PER_MM, _fonts, render_sheets, sheet_options
+from builder.render.sheets import PAGES, PT_PER_MM, _fonts, render_sheets, sheet_options
 from tests.conftest import SLUG, copy_sources
 
 TOL = 0.1 * PT_PER_MM
@@ -65,13 +65,18 @@ def test_kit_pages_are_contents_tiles_cards_and_sheets(games, kits, slug):
     n_tiles = len(tile_layout(g, PrintOptions("a4", 10 * PT_PER_MM)).tiles)
     n_cards = len(g.scenarios) * len(g.sides)
     n_aids = len(PdfReader(io.BytesIO(kit.files["aids.pdf"])).pages)
-    assert n_aids >= len(aid_tables(g)) > 0
+    assert n_aids > 0
     reader = PdfReader(io.BytesIO(kit.files["kit.pdf"]))
     assert len(reader.pages) == 1 + n_tiles + n_cards + n_aids + len(sheets.pages)
     assert len(PdfReader(io.BytesIO(kit.files["map.pdf"])).pages) == n_tiles
     assert len(PdfReader(io.BytesIO(kit.files["setup-cards.pdf"])).pages) == n_cards
     contents = reader.pages[0].extract_text()
     assert f"pages 2-{1 + n_tiles}" in contents and "Contents" in contents
+    # every table has an aid, and the contents send the reader to the page its title is on
+    for tid, t in g.tables.items():
+        m = re.search(re.escape(t.title) + r"\s*page (\d+)", contents)
+        assert m, f"{t.title} not in the contents"
+        assert t.title in reader.pages[int(m.group(1)) - 1].extract_text()
     # the sheets in the kit are the sheet pages: the same counter faces (Form XObjects) on each
     for i, page in enumerate(sheets.pages):
         faces = sorted(page["/Resources"]["/XObject"])
@@ -91,6 +96,29 @@ def test_map_tiles_are_vector_with_every_hex_id(games, kits, slug):
     fonts = [f.get_object() for p in reader.pages for f in p["/Resources"]["/Font"].values()]
     assert all("/FontFile2" in f["/DescendantFonts"][0].get_object()["/FontDescriptor"] if "/DescendantFonts" in f
                else "/FontFile2" in f["/FontDescriptor"] for f in fonts)
+
+
+@pytest.mark.parametrize("slug", GAMES)
+def test_map_tiles_carry_the_modules_legend(games, slug):
+    """The legend of the module's map (legend.py: its rows and its place) is on the tiles that
+    cover its place, every row's text in the text layer, and on no other tile."""
+    from builder.render.legend import legend_rows, place_legend
+
+    g = games[slug]
+    o = PrintOptions("a4", 10 * PT_PER_MM)
+    lay = tile_layout(g, o)
+    (x0, y0, x1, y1), _ = place_legend(g, legend_rows(g))
+    s = lay.scale
+    pages = [{t for t, *_ in runs} for runs in _texts(printkit.render_map(g, o))]
+    under = [i for i, t in enumerate(lay.tiles)
+             if x0 * s < t.x0 + t.w and t.x0 < x1 * s and y0 * s < t.y0 + t.h and t.y0 < y1 * s]
+    assert under
+    rows = [r.text for r in legend_rows(g)]
+    assert len(rows) >= 5
+    for row in rows:
+        assert any(row in pages[i] for i in under), row
+    title = g.info.title.upper()
+    assert all((title in p) == (i in under) for i, p in enumerate(pages))
 
 
 def _id_centres(runs, geo):
@@ -185,6 +213,32 @@ def test_every_unit_of_a_scenario_is_on_its_sides_card(games, slug):
             assert _squash(sc.name)[:20] in pages[cards.index((stem, side))]
 
 
+def _sentences(text: str) -> list[str]:
+    return [x for x in re.split(r"(?<=[.)])\s+", text.strip()) if x]
+
+
+@pytest.mark.parametrize("slug", GAMES)
+def test_cards_give_special_rules_and_victory(games, slug):
+    """Both cards of a scenario carry its special rules (or its description, which words them)
+    and its victory conditions (or the game's victory table), wrapped, none cut off."""
+    g = games[slug]
+    reader = PdfReader(io.BytesIO(render_cards(g, PrintOptions("a4", 0))))
+    pages = [_squash(p.extract_text().replace("\u2022", "")) for p in reader.pages]
+    cards = [(stem, side) for stem in sorted(g.scenarios) for side in g.sides]
+    for stem, sc in g.scenarios.items():
+        special = [r.text for r in getattr(sc, "special_rules", [])] or _sentences(sc.description)
+        victory = [v.text for v in getattr(sc, "victory", [])] or \
+            (g.tables["victory"].summary if "victory" in g.tables else [])
+        assert special
+        for side in g.sides:
+            text = pages[cards.index((stem, side))]
+            assert "Specialrules" in text
+            for x in special + victory:
+                assert _squash(x) in text, f"{stem}/{side}: {x[:60]}"
+            if victory:
+                assert "Victory" in text
+
+
 def test_card_places_units_on_their_hexes(games):
     g = games["western-desert-force"]
     sc = g.scenarios["campaign"]
@@ -204,32 +258,218 @@ def test_card_places_units_on_their_hexes(games):
 
 
 # ---- player aids ---------------------------------------------------------------------------------
-def _leaves(v, out):
-    """Every key and scalar value of table data, as the aids print them."""
-    if isinstance(v, dict):
-        for k, x in v.items():
-            out.add(str(k))
-            _leaves(x, out)
-    elif isinstance(v, list):
-        for x in v:
-            _leaves(x, out)
-    elif v is not None and not isinstance(v, bool):
-        out.add(str(int(v)) if isinstance(v, float) and v.is_integer() else str(v))
+def _norm(text) -> str:
+    return re.sub(r"\s+", "", str(text)).lower()
+
+
+def _cell(v) -> str:
+    """A source value as a cell shows it (the test's own reading of the sources)."""
+    if v is None:
+        return "-"
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if isinstance(v, float) and v.is_integer():
+        return str(int(v))
+    if isinstance(v, list):
+        return ", ".join(_cell(x) for x in v)
+    return str(v)
+
+
+def _runs(pdf: bytes):
+    """Per page, every text run as (normalised text, x0, x1, y)."""
+    regular, semibold = _fonts()
+    return [[(_norm(t), x, x + stringWidth(t, semibold if "semibold" in font.lower() else regular, size), y)
+             for t, x, y, font, size in page] for page in _texts(pdf)]
+
+
+def _names(g, key) -> set[str]:
+    """How a key may head a row or column: itself, with spaces, or its terrain's name."""
+    out = {_norm(key), _norm(str(key).replace("_", " "))}
+    for kinds in (g.hex_terrain_types, g.hexside_feature_types):
+        if str(key) in kinds:
+            out.add(_norm(kinds[str(key)].name))
     return out
+
+
+def _expected(rec: dict) -> list[tuple[set[str] | None, str]]:
+    """(column heading names, cell text) of a record's scalar values, nested mappings flattened."""
+    out = []
+    for k, v in rec.items():
+        if k in ("provenance", "reason", "note"):
+            continue
+        if isinstance(v, dict) and all(not isinstance(x, (dict, list)) or
+                                       (isinstance(x, list) and not any(isinstance(y, (dict, list)) for y in x))
+                                       for x in v.values()):
+            out += [(kk, _cell(x)) for kk, x in v.items()]
+        elif not isinstance(v, dict) and not (isinstance(v, list) and any(isinstance(y, (dict, list)) for y in v)):
+            out.append((k, _cell(v)))
+    return out
+
+
+def _row_found(g, pages, label: set[str] | None, cells) -> bool:
+    """A row whose label (or first cell) and every cell sit on one line, each cell under a
+    heading of its column (the heading's extent overlaps the cell's) above it on the page."""
+    cells = [(k, v) for k, v in cells if v != ""]  # an empty list prints an empty cell
+
+    def text_at(runs, first):
+        """A cell's text from its first line down: the runs starting where it starts."""
+        acc, want = "", None
+        for t, x0, _, y in sorted((r for r in runs if abs(r[1] - first[1]) < 1 and r[3] <= first[3] + 0.5),
+                                  key=lambda r: -r[3]):
+            if y < first[3] - 60:
+                break
+            acc += t
+            yield acc
+
+    for runs in pages:
+        anchors = [r for r in runs if r[0] in label] if label else \
+            [r for r in runs if cells and _norm(cells[0][1]).startswith(r[0]) and r[0]]
+        for anchor in anchors:
+            y = anchor[3]
+            line = [r for r in runs if abs(r[3] - y) < 0.5]
+            ok = True
+            for key, value in cells:
+                names = _names(g, key)  # a heading may wrap: a line of it names the column
+                heads = [r for r in runs if r[3] > y + 0.5 and
+                         (r[0] in names or (len(r[0]) >= 4 and any(r[0] in n for n in names)))]
+                if not any(_norm(value) in text_at(runs, r) and any(h[1] < r[2] and r[1] < h[2] for h in heads)
+                           for r in line):
+                    ok = False
+                    break
+            if ok:
+                return True
+    return False
+
+
+def _records_in(data):
+    """Every mapping of records (all values mappings) and list of records in table data."""
+    if isinstance(data, dict):
+        if data and all(isinstance(v, dict) for v in data.values()):
+            yield [(k, v) for k, v in data.items()]
+        for k, v in data.items():
+            if k != "results":
+                yield from _records_in(v)
+    elif isinstance(data, list):
+        if data and all(isinstance(v, dict) for v in data):
+            yield [(None, v) for v in data]
+        for v in data:
+            yield from _records_in(v)
+
+
+def _check_results(pages, data) -> int:
+    """A combat results table cell by cell: die rolls down, columns across, each result centred
+    under its column heading on its die roll's line."""
+    res = data["results"]
+    if isinstance(data.get("columns"), list):
+        heads = [str(c) for c in data["columns"]]
+        n = len(next(iter(res.values())))
+        dice = [_cell(x) for x in data["die"]] if isinstance(data.get("die"), list) else [str(i + 1) for i in range(n)]
+        rows = [(dice[i], [_cell(res[c][i]) for c in res]) for i in range(n)]
+    else:
+        heads = [_cell(x) for x in next(iter(data["lines"].values()))]
+        rows = [(k, [_cell(x) for x in v]) for k, v in res.items()]
+    checked = 0
+    for runs in pages:
+        head_line = next((y for *_, y in runs if [r[0] for r in sorted((r for r in runs if abs(r[3] - y) < 0.5),
+                          key=lambda r: r[1])][-len(heads):] == [_norm(h) for h in heads]), None)
+        if head_line is None:
+            continue
+        centres = [(r[1] + r[2]) / 2 for r in sorted((r for r in runs if abs(r[3] - head_line) < 0.5),
+                                                       key=lambda r: r[1])][-len(heads):]
+        for die, cells in rows:
+            label = next(r for r in runs if r[0] == _norm(die) and r[3] < head_line and r[1] < centres[0])
+            line = sorted((r for r in runs if abs(r[3] - label[3]) < 0.5 and r[1] > label[2]), key=lambda r: r[1])
+            assert [r[0] for r in line] == [_norm(c) for c in cells], (die, line)
+            assert all(abs((r[1] + r[2]) / 2 - c) < 1 for r, c in zip(line, centres)), die
+            checked += len(cells)
+    return checked
+
+
+@pytest.mark.parametrize("slug", GAMES)
+def test_aids_terrain_and_combat_tables_equal_the_sources_cell_by_cell(games, slug):
+    g = games[slug]
+    pages = _runs(printkit.render_aids(g, PrintOptions("a4", 0)))
+    terrain = [t for t in ("terrain-effects", "movement") if t in g.tables and
+               any("cost" in k or k in ("hex", "terrain") for k in g.tables[t].data)]
+    combat = [t for t in g.tables if "results" in g.tables[t].data or t == "combat"]
+    assert combat
+    sources = [g.tables[t].data for t in terrain + combat]
+    if not terrain:  # the terrain key of terrain.yaml
+        sources.append({"hex": {t.name: {"prohibited": t.prohibited, "rule": t.rule} for t in g.terrain.hex_terrain},
+                        "side": {f.name: {"rule": f.rule} | ({"MP to cross": f.cost} if f.cost is not None else {})
+                                 for f in g.terrain.hexside_features}})
+    rows = 0
+    for data in sources:
+        if isinstance(data.get("results"), dict):
+            assert _check_results(pages, data) == sum(len(v) for v in data["results"].values())
+        for records in (r for k, v in data.items() if k != "results" for r in _records_in(v)):
+            for key, rec in records:
+                cells = _expected(rec)
+                assert _row_found(g, pages, _names(g, key) if key is not None else None, cells), (key, cells)
+                rows += 1
+    assert rows >= 3
 
 
 @pytest.mark.parametrize("slug", GAMES)
 def test_aids_print_every_table_as_the_sources_give_it(games, slug):
     g = games[slug]
-    text = _squash(" ".join(p.extract_text() for p in
-                            PdfReader(io.BytesIO(printkit.render_aids(g, PrintOptions("a4", 0)))).pages))
-    for tid in aid_tables(g):
-        t = g.tables[tid]
-        assert _squash(t.title) in text and all(_squash(x) in text for x in t.summary)
-        missing = [x for x in _leaves(t.data, set()) if _squash(x) not in text]
+    pdf = printkit.render_aids(g, PrintOptions("a4", 0))
+    text = _norm(" ".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf)).pages))
+    for tid, t in g.tables.items():
+        assert _norm(t.title) in text and all(_norm(x) in text for x in t.summary), tid
+        values, keys = set(), set()
+        _leaves(t.data, values, keys)
+        missing = [v for v in values if _norm(v) not in text]
         assert not missing, f"{tid}: {missing[:5]}"
+        grid = {"results", "columns", "die", "lines"} if "results" in t.data else set()  # the results grid's own axes
+        unnamed = [k for k in keys - grid if not any(n in text for n in _names(g, k))]
+        assert not unnamed, f"{tid}: {unnamed[:5]}"
         if t.provenance == "reconstructed":
-            assert _squash(f"Reconstructed: {t.reason}") in text
+            assert _norm(f"Reconstructed: {t.reason}") in text
+    for tr in g.map.tracks:  # the tracks page: every box and caption
+        assert _norm(tr.name) in text and all(_norm(b) in text for b in tr.boxes + list(tr.captions.values()))
+    fonts = [f.get_object() for p in PdfReader(io.BytesIO(pdf)).pages for f in p["/Resources"]["/Font"].values()]
+    assert fonts and all("/FontFile2" in (f["/DescendantFonts"][0].get_object() if "/DescendantFonts" in f else f)
+                         ["/FontDescriptor"] for f in fonts)  # every font embedded
+
+
+@pytest.mark.parametrize("slug", GAMES)
+def test_aids_and_cards_text_stays_on_the_page_and_apart(games, slug):
+    """Measured on the pages, A4 and Letter: no text run leaves the margins or runs into another
+    on its line, none is set smaller than 5 pt (a wide grid or a long card shrinks, within
+    reason), and no page holds an image (text and rules are vector)."""
+    g = games[slug]
+    for page in ("a4", "letter"):
+        o = PrintOptions(page, 0)
+        for pdf in (printkit.render_aids(g, o), render_cards(g, o)):
+            _text_apart(pdf, PAGES[page][0])
+            assert all(_images(p) == 0 for p in PdfReader(io.BytesIO(pdf)).pages)  # all vector
+
+
+def _text_apart(pdf: bytes, pw: float) -> None:
+    regular, semibold = _fonts()
+    for page in _texts(pdf):
+        runs = [(x, x + stringWidth(t, semibold if "semibold" in f.lower() else regular, size), y, size, t)
+                for t, x, y, f, size in page if t != "\u2022"]
+        assert all(x0 >= 10 * PT_PER_MM and x1 <= pw - 10 * PT_PER_MM for x0, x1, *_ in runs)
+        assert min(size for *_, size, _ in runs) >= 4.9
+        for i, (a0, a1, ay, _, at) in enumerate(runs):
+            for b0, b1, by, _, bt in runs[i + 1:]:
+                if abs(ay - by) < 1:
+                    assert a1 <= b0 + 0.5 or b1 <= a0 + 0.5, (at, bt)
+
+
+def _leaves(v, values, keys):
+    """Every scalar of table data as a cell shows it, and every key."""
+    if isinstance(v, dict):
+        for k, x in v.items():
+            keys.add(str(k))
+            _leaves(x, values, keys)
+    elif isinstance(v, list):
+        for x in v:
+            _leaves(x, values, keys)
+    else:
+        values.add(_cell(v))
 
 
 # ---- the command ---------------------------------------------------------------------------------

@@ -11,6 +11,12 @@ or column ends exactly at the board's edge.  `tile_layout` is pure, so tests can
 Registration crosses are anchored to the map in the middle of every overlap band, so the same
 cross prints on both tiles of a seam; each page carries a small index of the tile grid with its
 own tile filled.  Everything is drawn as vector paths and text (hex ids are in the text layer).
+
+Symbols and legend.  Towns, forts, encampments, strategic rings, exits and hexside features
+are the module's map symbols (builder/render/mapsymbols.py) redrawn as vector paths, and the
+module's legend (builder/render/legend.py: the same rows, layout and place on the board, which
+hides no land hex, track or name) is drawn on the map at that place, scaled with it, so it
+prints on the tile(s) that cover it.
 """
 from __future__ import annotations
 
@@ -18,6 +24,10 @@ import math
 from dataclasses import dataclass
 
 from builder.model.game import Game
+from builder.render import legend as legend_data
+from builder.render import pdfsymbols
+from builder.render.mapsymbols import is_town
+from builder.render.pdfsymbols import encampment, exit_arrow, feature, fort, strategic_ring, town_dot
 from builder.render.sheets import PAGE_NAMES, PAGES, PT_PER_MM, SCALE_BAR, _inches, _mm, _text_fit
 
 HEX_MARGIN = 3.0 * PT_PER_MM  # hex across flats = counter edge + this
@@ -60,6 +70,7 @@ class TileLayout:
     ncols: int
     tiles: tuple[Tile, ...]
     hex_flats: float           # the printed hex width across flats, pt
+    legend: tuple = ()         # (panel rectangle in board pixels, legend.Layout): where the module's map has it
 
 
 def _row_name(i: int) -> str:
@@ -93,7 +104,8 @@ def tile_layout(game: Game, o: PrintOptions) -> TileLayout:
         for c in range(ncols):
             x0, y0 = c * (cw - o.overlap), r * (ch - o.overlap)
             tiles.append(Tile(r, c, x0, y0, min(cw, W - x0), min(ch, H - y0), size))
-    return TileLayout(s, W, H, (cw, ch), o.overlap, nrows, ncols, tuple(tiles), game.map.grid.dy * s)
+    return TileLayout(s, W, H, (cw, ch), o.overlap, nrows, ncols, tuple(tiles), game.map.grid.dy * s,
+                      legend_data.place_legend(game, legend_data.legend_rows(game)))
 
 
 def scale_text(game: Game, lay: TileLayout) -> str:
@@ -175,46 +187,33 @@ def draw_tile(cv, game: Game, lay: TileLayout, t: Tile, fonts: tuple[str, str], 
                     for f in fs if a in visible or b in visible), key=lambda x: (x[0], x[1], x[2], x[3].id))
     cv.setLineCap(1)
     for _, a, b, f in feats:
-        cv.setStrokeColor(f.colour)
-        cv.setLineWidth(max(0.6, f.width * s))
         if f.style in ("river", "ridge", "cliff"):
             side = geo.hexside(a, b)
-            (x1, y1), (x2, y2) = pen(*side.p1), pen(*side.p2)
-            cv.line(x1, y1, x2, y2)
-            if f.style == "cliff":  # ticks toward the higher hex a
-                ax, ay = pen(*geo.ideal_centre(a))
-                mx, my = (x1 + x2) / 2, (y1 + y2) / 2
-                d = math.hypot(ax - mx, ay - my) or 1
-                cv.setLineWidth(max(0.4, f.width * s / 2))
-                for k in (0.25, 0.5, 0.75):
-                    px, py = x1 + (x2 - x1) * k, y1 + (y2 - y1) * k
-                    cv.line(px, py, px + (ax - mx) / d * 1.5 * PT_PER_MM, py + (ay - my) / d * 1.5 * PT_PER_MM)
+            feature(cv, pen(*side.p1), pen(*side.p2), f, s, toward=pen(*geo.ideal_centre(a)))
         else:
-            (x1, y1), (x2, y2) = pen(*geo.ideal_centre(a)), pen(*geo.ideal_centre(b))
-            if f.style == "dashed":
-                cv.setDash(2.5, 1.8)
-            cv.line(x1, y1, x2, y2)
-            cv.setDash()
-    # places: a dot, a ring on strategic hexes, the name under the centre
+            feature(cv, pen(*geo.ideal_centre(a)), pen(*geo.ideal_centre(b)), f, s)
+    # towns, fortifications, strategic rings, names and exits: the symbols of the module's map
+    for lb in shown:
+        if is_town(game, game.hex_terrain[lb]):
+            town_dot(cv, *pen(*geo.ideal_centre(lb)), 6 * s)
     flats = lay.hex_flats
     for p in game.map.places:
         if p.hex not in visible:
             continue
-        cx, cy = pen(*geo.ideal_centre(p.hex))
+        bx_, by_ = geo.ideal_centre(p.hex)
+        cx, cy = pen(bx_, by_)
         kind = kinds[game.hex_terrain[p.hex]]
-        cv.setFillColor(INK)
-        cv.setStrokeColor(INK)
-        cv.setLineWidth(0.6)
-        if kind.fortification:
-            cv.rect(cx - 1.6, cy - 1.6, 3.2, 3.2, stroke=1, fill=0)
-        else:
-            cv.circle(cx, cy, 1.2, stroke=0, fill=1)
+        if kind.fortification == "fort":
+            fort(cv, cx, cy, 15 * s)
+        elif kind.fortification == "encampment":
+            encampment(cv, cx, cy, 12 * s)
         if p.strategic:
-            cv.setStrokeColor("#b0202a")
-            cv.circle(cx, cy, flats * 0.36, stroke=1, fill=0)
+            strategic_ring(cv, cx, cy, 34 * s)
         name = p.name + (f" ({p.vp} VP)" if p.vp > 1 else "")
         size = _text_fit(name, semibold, 6.0, 1.9 * flats)
         _halo_text(cv, semibold, size, cx, cy - flats * 0.28, name)
+        if p.exit:
+            exit_arrow(cv, *pen(bx_, by_ - 4), s, right=bx_ > game.map.board.width / 2)
     # hex ids at the top of every hex
     id_size = max(3.5, min(5.0, flats * 0.16))
     for lb in shown:
@@ -224,6 +223,7 @@ def draw_tile(cv, game: Game, lay: TileLayout, t: Tile, fonts: tuple[str, str], 
         cv.drawCentredString(cx, cy + flats / 2 - id_size * 1.25, lb)
     _tracks(cv, game, lay, t, pen, fonts)
     _registration(cv, lay, t, pen)
+    _legend(cv, game, lay, t, pen, fonts)  # over any cross: the seam keeps its other crosses
     cv.restoreState()
     # the cut frame of the tile
     cv.setStrokeColor("#000000")
@@ -272,6 +272,12 @@ def _tracks(cv, game: Game, lay: TileLayout, t: Tile, pen, fonts) -> None:
         cv.setFillColor(INK)
         cv.setFont(semibold, max(4, 12 * s))
         cv.drawCentredString(px + w * s / 2, py + h * s + 2, deck.name.upper())
+
+
+def _legend(cv, game: Game, lay: TileLayout, t: Tile, pen, fonts) -> None:
+    (x0, y0, x1, y1), _ = lay.legend
+    if _visible(t, lay, [(x0, y0), (x1, y1)]):
+        pdfsymbols.legend(cv, game, lay.legend, lay.scale, pen, fonts)
 
 
 def _cross(cv, x: float, y: float) -> None:

@@ -1,9 +1,10 @@
 """The print-and-play kit (issue 18): map tiles, set-up cards and counter sheets as PDFs.
 
-`hexforge print GAME` writes into generated/GAME/print/: map.pdf (the tiled map,
-builder/render/map_pdf.py), setup-cards.pdf (builder/render/setup_cards.py) and kit.pdf: a
-contents page, the tiles, the cards and the counter sheets of `hexforge sheets` (duplex, the
-game's margin and bleed).  Every file is rendered before any is written, each written
+`hexforge print GAME` writes into generated/GAME/print/: map.pdf (the tiled map with the
+module's legend, builder/render/map_pdf.py), setup-cards.pdf (builder/render/setup_cards.py),
+aids.pdf (every table as grids, builder/render/aids.py, aidpages.py) and kit.pdf: a contents page (with the
+page of each aid), the tiles, the cards, the aids and the counter sheets of `hexforge sheets`
+(duplex, the game's margin and bleed).  Every file is rendered before any is written, each written
 atomically, so a failure leaves the previous kit whole.
 """
 from __future__ import annotations
@@ -13,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from builder.model.game import Game
-from builder.render import aids, map_pdf, setup_cards
+from builder.render import aidpages, map_pdf, setup_cards
 from builder.render.map_pdf import PrintOptions, TileLayout, tile_layout
 from builder.render.sheets import PAGE_NAMES, PAGES, PT_PER_MM, SheetError, parse_length, sheet_options
 
@@ -89,10 +90,11 @@ def _contents(cv, game: Game, lay: TileLayout, o: PrintOptions, sections, fonts)
     cv.drawString(m, y, "Contents")
     y -= 16
     for name, first, last in sections:
-        cv.setFont(regular, 10)
-        cv.drawString(m + 8, y, name)
+        sub = name.startswith(" ")
+        cv.setFont(regular, 8.5 if sub else 10)
+        cv.drawString(m + (20 if sub else 8), y, name.strip())
         cv.drawRightString(pw - m, y, f"page {first}" if first == last else f"pages {first}-{last}")
-        y -= 13
+        y -= 10.5 if sub else 13
     y -= 10
     cv.setFont(semibold, 12)
     cv.drawString(m, y, "Map: page index")
@@ -143,10 +145,10 @@ def render_cards(game: Game, o: PrintOptions) -> bytes:
     return _pdf(game, o, "set-up cards", lambda cv: _cards(cv, game, kit_cards(game), PAGES[o.page], _fonts()))
 
 
-def _aids(cv, pages, size, fonts) -> None:
-    for rows in pages:
+def _aids(cv, game: Game, pages, size, fonts) -> None:
+    for i, page in enumerate(pages):
         cv.setPageSize(size)
-        aids.draw_aid_page(cv, rows, fonts)
+        aidpages.draw_aid_page(cv, page, fonts, f"{game.info.title}: player aids, page {i + 1} of {len(pages)}")
         cv.showPage()
 
 
@@ -154,7 +156,8 @@ def render_aids(game: Game, o: PrintOptions) -> bytes:
     from builder.render.sheets import _fonts
 
     fonts = _fonts()
-    return _pdf(game, o, "player aids", lambda cv: _aids(cv, aids.aid_pages(game, o.page, fonts), PAGES[o.page], fonts))
+    pages, _ = aidpages.aid_pages(game, o.page, fonts)
+    return _pdf(game, o, "player aids", lambda cv: _aids(cv, game, pages, PAGES[o.page], fonts))
 
 
 def render_kit(game: Game, o: PrintOptions) -> Kit:
@@ -166,22 +169,20 @@ def render_kit(game: Game, o: PrintOptions) -> Kit:
     cards = kit_cards(game)
     sheet_o = sheet_options(game, page=o.page)
     sheet_pages = len(sheet_layout(game, sheet_o).pages)
-    aid_pages = aids.aid_pages(game, o.page, fonts)
+    aid_pages, aid_starts = aidpages.aid_pages(game, o.page, fonts)
     n, k, a = len(lay.tiles), len(cards), len(aid_pages)
     sections = [("Map tiles", 2, 1 + n), ("Set-up cards (one per scenario and side)", 2 + n, 1 + n + k),
-                ("Player aids (" + ", ".join(game.tables[t].title for t in aids.aid_tables(game)) + ")",
-                 2 + n + k, 1 + n + k + a),
-                ("Counter sheets (fronts, then backs: print double-sided, flip on the long edge)",
-                 2 + n + k + a, 1 + n + k + a + sheet_pages)]
-    if not a:
-        del sections[2]
+                ("Player aids", 2 + n + k, 1 + n + k + a)]
+    sections += [("    " + aid.title, 2 + n + k + first, 2 + n + k + first) for aid, first in aid_starts]
+    sections.append(("Counter sheets (fronts, then backs: print double-sided, flip on the long edge)",
+                     2 + n + k + a, 1 + n + k + a + sheet_pages))
 
     def kit(cv):
         _contents(cv, game, lay, o, sections, fonts)
         cv.showPage()
         _tiles(cv, game, lay, fonts)
         _cards(cv, game, cards, PAGES[o.page], fonts)
-        _aids(cv, aid_pages, PAGES[o.page], fonts)
+        _aids(cv, game, aid_pages, PAGES[o.page], fonts)
         draw_sheets(cv, game, sheet_o)
 
     files = {"map.pdf": render_map(game, o), "setup-cards.pdf": render_cards(game, o),
