@@ -23,7 +23,11 @@ roll taken as a pass; 7.1 two tank units stacked at the end of the Axis maneuver
 into the sea; 5.10 offensive fire by an entrenched unit; 2 a move in phase F; 2.1 a second
 initiative roll; 2.1 an initiative roll in phase B; 2.24 the reactive player over the Maneuver
 Table's cell; 2 the turn tracker going back; 2.23 an 'Int' row; 7.31 a Combat Group stacked;
-8.2 a fourth turn.
+8.2 a fourth turn; 11.5 a 21st Panzer reserve moving unreleased (11.5i); 11.5 a 4th Indian
+brigade entering far from 1030 (11.5l); 6.5 the AK HQ flipped with no shot at it, and flipped
+back; 6.5 the XXX Corps HQ eliminated though not encircled; 9 the I/V marker moved for no reason;
+3.7 an RE marker placed before a whole turn out of supply, and a CR on supplied units; 7.32 a
+Combat Group placed beyond its HQ's range; 4.43 a breach in a hex next to enemy units.
 """
 from __future__ import annotations
 
@@ -106,10 +110,11 @@ def turn_1(g: Game) -> None:
     g.expect("6.1")  # 11/4 Ind lost a step in a hex no T1/T2 hit
     g.choose("axis", 3)
     if g.plant:
-        w.move("a-8-21pz-2", "1615")
+        w.move("a-5-15pz-2", "1620")  # onto B/5/15Pz (the 21 Pz tanks are in reserve, 11.5i)
+    g.illegal("11.5", lambda: w.move("3a-21pz", "1717"), later=3)  # a reserve moves: found when D ends
     g.illegal("4.2", lambda: moves(w, ("62-trento", "1528"), ("62-trento", "1527")), later=-1)
     w.phase(1, "E")
-    g.expect("7.1")  # two tank units in 1615 when the Axis maneuver ends
+    g.expect("7.1")  # two tank units in 1620 when the Axis maneuver ends
     g.illegal("5.10", lambda: w.fire("15-15pz", "22-grd", 2, side="Axis"))  # entrenched: no offensive fire
     w.phase(1, "F")
     g.equalise()
@@ -120,7 +125,7 @@ def turn_1(g: Game) -> None:
     w.phase(1, "D")
     g.choose("axis", 7)
     if g.plant:
-        w.move("a-8-21pz-2", "1616")  # back to Bel Hamed
+        w.move("a-5-15pz-2", "1619")  # back to Gambout
     w.phase(1, "E")
     w.phase(1, "F")
 
@@ -128,11 +133,19 @@ def turn_1(g: Game) -> None:
 def turn_2(g: Game) -> None:
     w = g.w
     g.new_turn(2)
+    re_ = w.place("re", "1028", side="Axis") if g.plant else None  # RE before a whole turn unsupplied
+    g.illegal("7.32", lambda: w.place("cg-ak1", "0505", side="Axis"))  # beyond the AK HQ's range
     w.roll("Commonwealth initiative 1d6", [6], "Commonwealth")
     g.illegal("2.1", lambda: w.roll("Axis initiative 1d6", [1], "Axis"))  # already won
     w.phase(2, "B")
+    g.expect("3.7")  # the RE at 1028, found when phase A ends (3.7b)
+    if re_:
+        w.remove(re_)
     g.illegal("2.1", lambda: w.roll("Axis initiative 1d6", [2], "Axis"))  # not in phase A
     g.choose("cw", 3)
+    if g.plant:
+        w.declare("5-4ind", "Release reserve")
+    g.illegal("11.5", lambda: w.move("5-4ind", "0630"))  # 11.5l: enters through 1030, 4+ MP away
     if g.drag:
         w.move("11-4ind", "1129", stack=True)  # 11/4 Ind, Recce/4 Ind and their markers
     else:
@@ -146,24 +159,33 @@ def turn_2(g: Game) -> None:
     if not g.plant:
         g.choose("axis", 3)
     w.phase(2, "E")
+    g.illegal("6.5", lambda: w.flip("hq-ak"), later=1)  # no shot at it: found when E ends
     w.phase(2, "F")
     g.equalise()
+    g.illegal("6.5", lambda: w.flip("hq-ak"), later=1)  # back to its full face: found when F ends
 
 
 def turn_3(g: Game) -> None:
     w = g.w
     g.new_turn(3)
+    cr = w.place("cr", "1228", side="Commonwealth") if g.plant else None  # 22 Gds, next to the road source 1128
     w.roll("Commonwealth initiative 1d6", [6], "Commonwealth")
     w.phase(3, "B")
+    g.expect("3.7")  # a CR on supplied units (3.7c)
+    if cr:
+        w.remove(cr)
     g.choose("cw", 9 if g.plant else 8)
     g.expect("2.23")  # row 9 is Int in column 0
     g.illegal("7.31", lambda: w.move("cg-xxx", "1129"), later=1)  # found when B ends
     w.phase(3, "C")
     w.phase(3, "D")
     g.choose("axis", 3)
+    g.illegal("4.43", lambda: w.place("breach", "1029", side="Axis"))  # next to the CW units in 1129
     w.phase(3, "E")
     w.phase(3, "F")
     g.equalise()
+    g.illegal("6.5", lambda: w.remove("hq-xxx"))  # eliminated, yet not encircled
+    g.illegal("9", lambda: w.move("iv", "I/V 1C"), later=1)  # no reason: found when the log ends
     g.illegal("8.2", lambda: w.phase(4, "A"))
 
 

@@ -263,12 +263,13 @@ def test_7_1_two_tank_units_never_stack(play):
     def script(unit):
         def s(w):
             axis_maneuver(w, 5)
+            w.declare(unit, "Release reserve")  # the 21 Pz elements are in reserve (11.5i)
             w.move(unit, "1615")
             w.phase(1, "C")
         return s
     assert play(script("3a-21pz")) == []  # a tank and a 2-step recon: armoured + other
     found = play(script("a-8-21pz-2"))
-    assert rules(found) == ["7.1"] and found[0].to_hex == "1615" and found[0].step == 4
+    assert rules(found) == ["7.1"] and found[0].to_hex == "1615" and found[0].step == 5
 
 
 def test_7_1_a_stack_dragged_whole_onto_another(play):

@@ -61,7 +61,8 @@ class TobroukWriter(LogWriter):
             sid = self._new_id()
             stack_state = join([map_id, *dest, pid, f"@@{self._layer(pid)}"], ";")
             comm.append(self._apply(Cmd("+/" + join([sid, "stack", stack_state], "/"), "-/" + sid)))
-        comm.append(self._apply(chat_cmd(f"* {self.game.markers[marker].name} placed in {to}")))
+        name = self.game.markers[marker].name if marker in self.game.markers else self._defs[marker].name  # a unit too
+        comm.append(self._apply(chat_cmd(f"* {name} placed in {to}")))
         self._log(comm)
         return pid
 

@@ -14,7 +14,7 @@ Evidence: a marker dragged from the palette (or from a box) onto a hex of the ma
 Choices:
 - 5.4b says "the maneuvering player", Q&A 9 "the active player" (digest O5): the maneuvering
   player is allowed, as 5.4b and phase D's "exactly like the active player's" read.
-- The MP an entrenchment costs (2, armoured 3: 4.3a) are not added to the unit's move.
+- The MP an entrenchment costs (2, armoured 3: 4.3a) are checked in hqactions.py.
 - A marker placed where the set-up puts it (before the turn tracker first moves) is not checked.
 """
 from __future__ import annotations

@@ -56,12 +56,13 @@ class PhaseState(BaseAuditor):
             u = self.unit_of(p)
             if u is not None:
                 here[u.id] = self.hex_of(p)
-        best, score = None, 0
-        for sid, sc in sorted(self.game.scenarios.items()):
-            n = sum(1 for u in sc.units if u.hex and here.get(u.unit) == u.hex)
-            if n > score:
-                best, score = sid, n
-        return best
+        scores = {sid: sum(1 for u in sc.units if u.hex and here.get(u.unit) == u.hex)
+                  for sid, sc in sorted(self.game.scenarios.items())}
+        top = max(scores.values(), default=0)
+        # Historical and hypothetical Gazala share one set-up (11.3a): rules that differ between
+        # tied cards hold only where every one of them agrees (reserves.py).
+        self.scenario_candidates = tuple(sid for sid, n in scores.items() if n == top and top)
+        return self.scenario_candidates[0] if self.scenario_candidates else None
 
     # -- turn tracker ---------------------------------------------------------------------
     def on_turn(self, e: TurnChanged) -> None:

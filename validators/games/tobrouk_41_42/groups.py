@@ -1,0 +1,220 @@
+"""Combat Groups (7.31-7.33, 4.2a'): digest 10.1 rank 17, the CG's life from its creation.
+
+Evidence: a CG counter brought onto the map (created), taken off it (dissolved or exploded);
+a combat unit dragged onto its CG's organisation display box (entering it) or from the box onto
+the map (leaving it).  tables/combat-groups.yaml gives each CG its HQ, box and capacities.
+
+- 7.32a: a CG is created in the Administrative phase, its HQ on the map and supplied, the CG's
+  hex within the HQ's range along a valid supply path (3.1d-e) and out of enemy fire.
+- 7.31h, 7.32b-c, 4.2a', 3.9a: only the CG's HQ's units enter it (VIII Army's: any, 11.2l,
+  11.4j; the AK HQ in Crusader commands German and Italian units, 11.4f), in their side's
+  maneuver, while the CG is on the map, not when unsupplied, not in contact: the CG's hex in
+  no enemy ZoC; paying the cost of the path to the CG's hex plus 2 MP within the maneuver's MP.
+- 7.31a: the display holds at most its capacities (reconstructed).
+- 7.33: a unit leaving the display in its side's maneuver starts its move at the CG's hex
+  (dissolving costs no MP, 7.33a); in phase A the units replace the counter in its hex.
+
+Choices:
+- "Unsupplied" is this turn's supply found surely lost (supply.py), or a CR/RE marker in the
+  hex the unit leaves when no other CU of its side stays there.
+- A CG counter taken off the map is reported only in phase F: a combat, an air strike's
+  retreat (5.5f) or its own maneuver may each dissolve or explode it.
+- Over-stacking left by a dissolution (7.33b') is the stacking check at the end of the maneuver
+  (stacking.py); the set-up (before the tracker first moves) is not checked.
+- Supply and "out of fire" use the lenient reading of supply.py.
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+
+from validators.games.tobrouk_41_42.movement import MoveRecord
+from validators.games.tobrouk_41_42.state import MANEUVERS
+from validators.games.tobrouk_41_42.supply import LENIENT, SupplyRules
+from validators.kernel.movement import mp, search, show_mp
+from validators.replay.board import Piece
+from validators.replay.replayer import Added, Moved, Removed
+
+
+class GroupRules(SupplyRules):
+    """Part of the Tobrouk 41-42 auditor; see __init__.py."""
+
+    def start(self) -> None:
+        super().start()
+        table = self.tables.get("combat-groups", {})
+        self.cg_specs: dict[str, dict] = dict(table.get("groups", {}))
+        self.join_mp = mp(table.get("join_mp", {}).get("mp", 2))
+        self.cg_box = {self.game.zone_name("cg", g["box"]): cg for cg, g in self.cg_specs.items() if "cg" in self.game.tracks}
+        self.cg_hex: dict[str, str] = {}  # CG marker id -> its hex (the last one, once it left the map)
+        for p in self.replayer.board.pieces.values():
+            mid = p.properties().get("MarkerId", "")
+            if mid in self.cg_specs and (h := self.hex_of(p)):
+                self.cg_hex[mid] = h
+
+    # -- evidence -----------------------------------------------------------------------------------
+    def on_added(self, e: Added) -> None:
+        super().on_added(e)
+        mid = e.piece.properties().get("MarkerId", "")
+        if mid in self.cg_specs and e.where.label in self.game.geometry:
+            self._created(e.piece, mid, e.where.label)
+
+    def on_removed(self, e: Removed) -> None:
+        super().on_removed(e)
+        mid = e.piece.properties().get("MarkerId", "")
+        if mid in self.cg_specs and e.where is not None and e.where.label in self.game.geometry:
+            self._dissolved(e.piece, mid, e.where.label)
+
+    def on_moved(self, e: Moved) -> None:
+        old, new = e.old.label, e.new.label
+        geo = self.game.geometry
+        mid = e.piece.properties().get("MarkerId", "")
+        leaving = self._leave(e, self.cg_box[old]) if self.is_cu(e.piece) and old in self.cg_box and new in geo else None
+        super().on_moved(e)
+        if leaving is not None:
+            self._check_path(e, self.unit_of(e.piece), self.side_id(e.piece), self.move_class(e.piece), leaving, new)
+        if old == new:
+            return
+        if mid in self.cg_specs:
+            if new in geo:
+                if old not in geo:
+                    self._created(e.piece, mid, new)
+                self.cg_hex[mid] = new
+            elif old in geo:
+                self._dissolved(e.piece, mid, old)
+        elif self.is_cu(e.piece) and new in self.cg_box and old not in self.cg_box:
+            self._enter(e, self.cg_box[new])
+
+    # -- creation and dissolution (7.32a, 7.33) --------------------------------------------------
+    def _created(self, p: Piece, cg: str, hex_id: str) -> None:
+        self.cg_hex[cg] = hex_id
+        if self.phase_id is None:
+            return
+        side = self.cg_side.get(cg)
+        name = self.side_names.get(side or "", "")
+        if self.phase_id != "A":
+            self.find("7.32", f"{p.name} placed in {hex_id} in the {self.phase}: CGs are created in the Administrative "
+                      "phase (7.31g, 7.32a)", p, None, hex_id, side=name)
+            return
+        hq_id = self.cg_specs[cg]["hq"]
+        hq = self.unit_piece_on_map(hq_id)
+        if hq is None:
+            self.find("7.32", f"{p.name} placed in {hex_id}: its HQ ({self.units[hq_id].name}) is not on the map "
+                      "(7.31h, 7.32a)", p, None, hex_id, side=name)
+            return
+        why = self._creation_fault(side, hq, hex_id)
+        if why:
+            self.find("7.32", f"{p.name} placed in {hex_id}: {why} (7.32a){self.reconstructed_map()}", p, None, hex_id,
+                      side=name)
+
+    def _creation_fault(self, side: str, hq: Piece, hex_id: str) -> str | None:
+        forbidden = self.supply_forbidden(side, LENIENT)
+        if hex_id in forbidden:
+            return f"{hex_id} is under enemy fire"
+        if self.turn != self.card_first_turn:
+            ok, _ = self.supply_map(side, LENIENT)
+            if ok.get(hq.id) is False:
+                return f"{hq.name} is unsupplied"
+        rng = self.hq_supply_range(hq, LENIENT)
+        if not self.supply_path_to(side, self.hex_of(hq), hex_id, rng + 1):
+            return (f"no valid supply path from {hq.name} in {self.hex_of(hq)} reaches it within the HQ's range of "
+                    f"{rng} hexes between")
+        return None
+
+    def reconstructed_map(self) -> str:
+        return " (reconstructed map)"
+
+    def _dissolved(self, p: Piece, cg: str, hex_id: str) -> None:
+        self.cg_hex[cg] = hex_id
+        if self.phase_id == "F":
+            self.find("7.33", f"{p.name} taken off {hex_id} in the {self.phase}: a CG is dissolved in the "
+                      "Administrative phase or its player's maneuver (7.33b), or explodes in combat (7.33c)", p, hex_id,
+                      side=self.side_names.get(self.cg_side.get(cg, ""), ""))
+
+    # -- units entering and leaving (7.31h, 7.32b-c, 4.2a', 7.33) -------------------------------------
+    def _cg_on_map(self, cg: str) -> str | None:
+        return next((self.hex_of(p) for p in self.replayer.board.pieces.values()
+                     if p.properties().get("MarkerId", "") == cg and self.hex_of(p)), None)
+
+    def _enter(self, e: Moved, cg: str) -> None:
+        if self.phase_id is None:
+            return
+        p, u = e.piece, self.unit_of(e.piece)
+        side, name = self.side_id(p), self.side_of(p)
+        spec = self.cg_specs[cg]
+        label = self.units[spec["hq"]].name if spec["hq"] in self.units else spec["hq"]
+        any_unit = self.sc_rules.get("cg_any_unit", {}).get("hq")
+        if side != self.cg_side.get(cg) or not (any_unit == spec["hq"] or self.hq_commands(spec["hq"], u)):
+            self.find("7.31", f"{p.name} entered the {spec['box']} display: only units of {label} enter its CG (7.31h)",
+                      p, side=name)
+            return
+        if self.phase_id not in MANEUVERS or self.maneuvering() not in (None, side):
+            self.find("7.32", f"{p.name} entered the {spec['box']} display in the {self.phase}: units enter a CG in "
+                      "their side's maneuver (7.32b)", p, side=name)
+            return
+        at = self._cg_on_map(cg)
+        if at is None:
+            self.find("7.32", f"{p.name} entered the {spec['box']} display while its CG counter is not on the map "
+                      "(7.32b)", p, side=name)
+            return
+        old = e.old.label
+        if old in self.game.geometry and (self.surely_unsupplied(p) or (
+                self.markers_in(old, "cr") + self.markers_in(old, "re") and not self.combat_units(old, side))):
+            self.find("7.32", f"{p.name} is unsupplied: it may not enter a CG (3.9a, 7.32a)", p, side=name)
+        elif at in self.enemy_zoc(side):
+            self.find("7.32", f"{p.name} entered {spec['box']} in {at}, in contact with the enemy (7.32c)", p, side=name)
+        self._join_cost(e, side, at)
+        self._cg_capacity(cg, spec, side)
+
+    def _join_cost(self, e: Moved, side: str, at: str) -> None:
+        p = e.piece
+        rec = self.moves.get(p.id)
+        start = rec.start if rec is not None else e.old.label
+        if start not in self.game.geometry:
+            return
+        cls = self.move_class(p)
+        rec = rec or MoveRecord(start, self.markers_in(start, "rapid") > 0, self.markers_in(start, "re") > 0)
+        zoc, extra = self.enemy_zoc(side), mp(self.mv["enter_enemy_zoc"]["mp"])
+        base = self.step_cost(cls, rec)
+
+        def step(a: str, b: str) -> Fraction | None:
+            c = base(a, b)
+            return None if c is None else c + (extra if b in zoc else 0)
+        enemy = frozenset(h for h in self._by_hex() if self.combat_units(h, self.other_side[side]))
+        found = search(self.game.geometry.neighbours, start, step, blocked=enemy, goal=at)
+        if at not in found:
+            return  # no path: movement's own findings speak for the moves
+        cost, allowance = found.cost[at] + self.join_mp, Fraction(self.maneuver_mp(side))
+        if cost > allowance:
+            self.find("4.2", f"{p.name} entered the CG in {at}: {show_mp(found.cost[at])} MP to reach it from {start} "
+                      f"+ {show_mp(self.join_mp)} to enter (4.2a') > the maneuver's {show_mp(allowance)} MP"
+                      f"{self.reconstructed('movement')}", p, start, at, side=self.side_of(p))
+
+    def _cg_capacity(self, cg: str, spec: dict, side: str) -> None:
+        box = self.game.zone_name("cg", spec["box"])
+        inside = [p for p in self.replayer.board.pieces.values() if self.is_cu(p)
+                  and self.replayer.piece_where(p).label == box]
+        arm = sum(1 for p in inside if self.unit_of(p).armoured)
+        art = sum(1 for p in inside if not self.unit_of(p).armoured and self.unit_of(p).type == "artillery")
+        inf = len(inside) - arm - art
+        cap_inf, cap_art, cap_arm = (int(spec.get(k, 0)) for k in ("infantry", "artillery", "armoured"))
+        if arm > cap_arm or inf > cap_inf or art > cap_art + (cap_inf - inf):
+            self.find("7.31", f"the {spec['box']} display holds {inf} infantry, {art} artillery and {arm} armoured CU: "
+                      f"its CG holds at most {cap_inf}, {cap_art} and {cap_arm} (7.31a) (reconstructed table)",
+                      None, None, None, side=self.side_names.get(side))
+
+    def _leave(self, e: Moved, cg: str) -> MoveRecord | None:
+        """A unit taken off the display: in its maneuver, its move starts at the CG's hex (the
+        record to cost it by, once movement has seen the step)."""
+        if self.phase_id is None:
+            return None
+        at = self._cg_on_map(cg) or self.cg_hex.get(cg)
+        new, p = e.new.label, e.piece
+        if at is None or new == at:
+            return None
+        side = self.side_id(p)
+        if self.phase_id == "A":
+            self.find("7.33", f"{p.name} left the {self.cg_specs[cg]['box']} display for {new}: the units of a dissolved "
+                      f"CG replace its counter in {at} (7.33b)", p, at, new, side=self.side_of(p))
+        elif self.phase_id in MANEUVERS and self.maneuvering() in (None, side) and p.id not in self.moves:
+            rec = self.moves[p.id] = MoveRecord(at, self.markers_in(at, "rapid") > 0, self.markers_in(at, "re") > 0)
+            return rec
+        return None

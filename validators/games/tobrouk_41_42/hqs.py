@@ -1,0 +1,247 @@
+"""Headquarters in combat (6.5): digest 10.1 rank 19.
+
+"A headquarters which is targeted ... is flipped the first time a shot or bombardment succeeds.
+Further losses on an already-reduced headquarters do not produce further reductions" (6.5b);
+"a headquarters totally encircled by the enemy or impassable terrain is eliminated" (6.5e); "an
+eliminated headquarters can ... reenter the game via a friendly supply source hex in the next
+turn ... always on its reduced side, and its return always moves the I/V marker two spaces in the
+opponent's favor" (6.5f; the two spaces are checked with the I/V track, ivtrack.py).
+
+Evidence: the HQ counter's Step layer (full / reduced face), its removal (deleted, or dragged to an
+Eliminated box), a T, T1 or T2 marker placed in a hex it stood in during a combat phase, a fire
+declaration at it, an Air strike declaration on its hex; the supply sources of tables/supply.yaml.
+
+- 6.5b: an HQ shows its reduced face at the end of a phase only if, in that phase, a hit marker
+  was placed in (or a shot or air strike aimed at) a hex it stood in, or it re-entered the game;
+  a reduced HQ is never turned back to its full face (no rule restores it).
+- 6.5e: an HQ is removed only when encircled: none of the hexes around the one it left is open.
+  Open is on the map, not sea, holding no enemy unit, not in an enemy ZoC and not behind a
+  minefield, fortification, wadi or cliff hexside (enemy ZoC and those hexsides are counted as
+  closing the ring: the text's "encircled by the enemy or impassable terrain" is read widely).
+  An HQ whose six neighbours all hold enemy units (or are off the map or sea) when a combat
+  phase ends, and still so, in the same hex, when the next phase ends, is reported (once): the
+  moment of the removal is not given.
+- 6.5f: an eliminated HQ re-enters on a later turn, on a hex of its side's supply sources (the
+  edge hexes, the road from the road's map-edge hex, and for the Commonwealth Tobrouk and its
+  camp, 3.8), showing its reduced face when that phase ends.
+- A flip may follow its hit in the next phase (results applied late); a removal from a hex an
+  enemy unit shares is not judged (the text does not say what happens then).
+
+Choices: the Tobrouk HQ may be dissolved (3.8d) and an army in general retreat loses what cannot
+leave the map (8.1c'): the Tobrouk HQ's removal and removals after the I/V marker stood on a
+general-retreat box are not judged.  A flip made and undone within one phase is no flip.
+"""
+from __future__ import annotations
+
+from validators.games.tobrouk_41_42.reserves import ReserveRules
+from validators.games.tobrouk_41_42.state import COMBATS, MANEUVERS, ZOC_CLOSED
+from validators.replay.board import Piece
+from validators.replay.replayer import Added, Moved, Removed, Said
+
+HITS = frozenset({"t", "t1", "t2"})
+DISSOLVABLE = frozenset({"hq-tobrouk"})  # 3.8d
+
+
+class HQCombatRules(ReserveRules):
+    """Part of the Tobrouk 41-42 auditor; see __init__.py."""
+
+    def start(self) -> None:
+        super().start()
+        self.hq_face_at_start: dict[str, bool] = {}  # piece id -> reduced when the phase began
+        self.hq_hexes: dict[str, set[str]] = {}  # piece id -> hexes it stood in during the phase
+        self.hit_hexes: set[str] = set()  # hexes shot at or hit in the phase
+        self.hq_eliminated: dict[str, int] = {}  # unit id -> turn it was eliminated
+        self.reentered: dict[str, tuple[Piece, str]] = {}  # piece id -> (piece, hex) re-entered this phase
+        self.hq_reentries: list[tuple[str, str, int]] = []  # (side, unit id, step) for ivtrack.py
+        self.retreat_seen = False  # the I/V marker stood on a general-retreat box (8.1)
+        self.encircled: set[tuple[str, str]] = set()  # (HQ piece id, hex) encircled when a combat ended
+        self.encircled_told: set[str] = set()  # HQs reported so (one act, one finding)
+        sup = self.tables.get("supply", {})
+        self.sources = {side: self._source_hexes(sup.get(f"{side}_sources", {})) for side in self.side_names}
+        self.sources.setdefault("commonwealth", set()).update({"2013", *self.tables.get("minefields", {}).get(
+            "tobrouk_fortified_camp", [])})
+        self.hit_hexes: set[str] = set()
+        self._hq_phase_reset()
+
+    def _source_hexes(self, spec: dict) -> set[str]:
+        out = set(spec.get("edge_hexes", ()))
+        start = spec.get("road_from")
+        if start:
+            out.add(start)
+            for path in self.game.map_terrain.hexside_paths.get("road", []):
+                if start in (path.hexes[0], path.hexes[-1]):
+                    out.update(path.hexes)
+        return out
+
+    def _hq_phase_reset(self) -> None:
+        self.hq_face_at_start = {}
+        self.hq_hexes = {}
+        self.hit_before = self.hit_hexes  # hits of the phase before: losses may be applied a little late
+        self.hit_hexes = set()
+        self.reentered = {}
+        for p in self.units_on_map():
+            if self.is_hq(p) and self.unit_of(p).type == "hq":
+                self.hq_face_at_start[p.id] = self.reduced(p)
+                self.hq_hexes[p.id] = {self.hex_of(p)}
+
+    # -- phases ---------------------------------------------------------------------------------
+    def phase_started(self, pid: str) -> None:
+        super().phase_started(pid)
+        self._hq_phase_reset()
+        box = self.box_of("iv", "iv")
+        if box in self.tables.get("victory", {}).get("general_retreat_boxes", ()):
+            self.retreat_seen = True
+
+    def phase_ended(self, pid: str) -> None:
+        self._check_hq_phase()
+        self._check_encircled(pid in COMBATS)
+        super().phase_ended(pid)
+
+    def finish(self) -> None:
+        self._check_hq_phase()
+        super().finish()
+
+    def _check_hq_phase(self) -> None:
+        if self.prev_phase_pos is None and self.phase_id is None:
+            return
+        for p in self.units_on_map():
+            u = self.unit_of(p)
+            if u is None or u.type != "hq":
+                continue
+            name = self.side_name(self.side_id(p))
+            if p.id in self.reentered:
+                if not self.reduced(p):
+                    self.find("6.5", f"{p.name} re-entered the game on its full face: an HQ always re-enters on its "
+                              "reduced side (6.5f)", p, None, self.reentered[p.id][1], side=name)
+                continue
+            was = self.hq_face_at_start.get(p.id)
+            if was is None or was == self.reduced(p):
+                continue
+            if was:
+                self.find("6.5", f"{p.name} was turned back to its full face: no rule restores a reduced HQ (6.5b)",
+                          p, None, self.hex_of(p), side=name)
+            elif not (self.hq_hexes.get(p.id, set()) & (self.hit_hexes | self.hit_before)):
+                self.find("6.5", f"{p.name} was flipped to its reduced face in the {self.phase} with no shot, hit "
+                          "marker or air strike on its hex: an HQ is flipped when a shot or bombardment at it "
+                          "succeeds (6.5b)", p, None, self.hex_of(p), side=name)
+
+    # -- evidence ---------------------------------------------------------------------------------
+    def declared(self, role: str, piece: Piece, hex_id: str) -> None:
+        if role == "target" and self.phase_id in COMBATS:
+            self.hit_hexes.add(hex_id)
+        super().declared(role, piece, hex_id)
+
+    def on_said(self, e: Said) -> None:
+        text = e.text.strip().strip("* ")
+        if text.startswith("Air strike: ") and self.phase_id in MANEUVERS:
+            self.hit_hexes.add(text.rsplit(" on ", 1)[-1].strip())
+        super().on_said(e)
+
+    def _hit(self, p: Piece, hex_id: str) -> None:
+        if p.properties().get("MarkerId", "") in HITS and self.phase_id in COMBATS:
+            self.hit_hexes.add(hex_id)
+
+    def on_added(self, e: Added) -> None:
+        super().on_added(e)
+        self._hit(e.piece, e.where.label)
+        self._hq_arrives(e.piece, None, e.where.label)
+
+    def on_moved(self, e: Moved) -> None:
+        super().on_moved(e)
+        if e.old.label == e.new.label:
+            return
+        self._hit(e.piece, e.new.label)
+        geo = self.game.geometry
+        u = self.unit_of(e.piece)
+        if u is None or u.type != "hq":
+            return
+        if e.new.label in geo:
+            self.hq_hexes.setdefault(e.piece.id, set()).add(e.new.label)
+            if e.old.label not in geo:
+                self._hq_arrives(e.piece, e.old.label, e.new.label)
+        elif e.old.label in geo and self._eliminated_box(e.new.label):
+            self._hq_removed(e.piece, e.old.label)
+
+    def on_removed(self, e: Removed) -> None:
+        u = self.unit_of(e.piece)
+        if u is not None and u.type == "hq" and e.where is not None and e.where.label in self.game.geometry:
+            self._hq_removed(e.piece, e.where.label)
+        super().on_removed(e)
+
+    def _eliminated_box(self, label: str) -> bool:
+        t = self.game.tracks.get("eliminated")
+        return t is not None and label in {self.game.zone_name("eliminated", b) for b in t.boxes}
+
+    # -- elimination and re-entry ---------------------------------------------------------------------
+    def _hq_removed(self, p: Piece, hex_id: str) -> None:
+        u = self.unit_of(p)
+        if self.phase_id is None:
+            return
+        self.hq_eliminated[u.id] = self.turn or 0
+        self.hq_face_at_start.pop(p.id, None)
+        if u.id in DISSOLVABLE or self.retreat_seen:
+            return
+        side = self.side_id(p)
+        if any(self.unit_of(q) and self.side_id(q) == self.other_side.get(side or "") for q in self.stood_in(hex_id)):
+            return  # an enemy unit in its own hex: the text says nothing of it (not judged)
+        open_hex = self._escape(side, hex_id)
+        if open_hex is not None:
+            self.find("6.5", f"{p.name} was eliminated in {hex_id}, which is not encircled: {open_hex} is open "
+                      "(an HQ is eliminated only when totally encircled by the enemy or impassable terrain, 6.5e; "
+                      "it is flipped once and takes no further losses, 6.5b)", p, None, hex_id,
+                      side=self.side_name(side))
+
+    def _escape(self, side: str | None, hex_id: str) -> str | None:
+        """A neighbour of `hex_id` the HQ could have left by (see the docstring), or None."""
+        if side is None:
+            return None
+        enemy = self.other_side[side]
+        zoc = self.enemy_zoc(side)
+        for n in sorted(self.game.geometry.neighbours(hex_id)):
+            if self.game.hex_terrain.get(n) == "sea" or n in zoc or self.crossing(hex_id, n) & ZOC_CLOSED:
+                continue
+            if any(self.unit_of(q) and self.side_id(q) == enemy for q in self.pieces_in(n)):
+                continue
+            return n
+        return None
+
+    def _hq_arrives(self, p: Piece, old: str | None, hex_id: str) -> None:
+        u = self.unit_of(p)
+        if u is None or u.type != "hq" or u.id not in self.hq_eliminated or hex_id not in self.game.geometry:
+            return
+        turn = self.hq_eliminated.pop(u.id)
+        side = self.side_id(p)
+        name = self.side_name(side)
+        self.reentered[p.id] = (p, hex_id)
+        self.hq_hexes.setdefault(p.id, set()).add(hex_id)
+        self.hq_reentries.append((side, u.id, self.step_index))
+        if (self.turn or 0) <= turn:
+            self.find("6.5", f"{p.name} re-entered on turn {self.turn}, the turn it was eliminated: an eliminated HQ "
+                      "re-enters in a later turn (6.5f)", p, old, hex_id, side=name)
+        elif hex_id not in self.sources.get(side or "", set()):
+            self.find("6.5", f"{p.name} re-entered at {hex_id}: an eliminated HQ re-enters on a friendly supply source "
+                      "hex (6.5f, 3.2)", p, old, hex_id, side=name)
+
+    def _check_encircled(self, combat: bool) -> None:
+        """Encircled HQs seen when a combat phase ends are reported if still there, still encircled,
+        when the next phase ends (the removal's moment is not given)."""
+        geo = self.game.geometry
+        before, self.encircled = self.encircled, set()
+        for p in self.units_on_map():
+            u = self.unit_of(p)
+            h = self.hex_of(p)
+            if u is None or u.type != "hq" or h is None:
+                continue
+            enemy = self.other_side.get(self.side_id(p) or "")
+            ring = [n for n in geo.neighbours(h) if self.game.hex_terrain.get(n) != "sea"]
+            if len(ring) < 1 or not all(any(self.unit_of(q) and self.side_id(q) == enemy for q in self.pieces_in(n))
+                                        for n in ring):
+                continue
+            if combat:
+                self.encircled.add((p.id, h))
+            if (p.id, h) not in before or p.id in self.encircled_told:
+                continue
+            self.encircled_told.add(p.id)
+            self.find("6.5", f"end of the {self.phase}: {p.name} in {h} has been totally encircled by enemy units "
+                      "since the last combat and stays on the map: it is eliminated (6.5e)", p, None, h,
+                      side=self.side_name(self.side_id(p)))

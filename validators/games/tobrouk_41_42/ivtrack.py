@@ -1,0 +1,400 @@
+"""The Initiative/Victory track (9, with 3.3d, 3.8, 4.41d, 5.5, 6.5f, 8.1, 8.2, 9.2-9.5, 11.2g,
+11.2j, 11.4i, 11.5i, 11.5l, 12.3): digest 10.1 rank 4, I/V reconciliation.
+
+Every move of the I/V marker must have a reason the rules give.  The marker is read once per
+window: a phase, or the end of a turn (its last phase F and the next turn's phase A together).
+When a window closes, the marker's net move in it must be covered by the reasons the log shows
+so far, each good for so many spaces towards one side (a "credit"); a credit is used up by the
+move it explains and lapses at the end of the next turn's first maneuver (a player may pay late).
+
+Credits (+ the side the marker moves towards):
+- 5.5: an Air strike declaration: 1 towards the opponent, once per maneuver and side;
+- 11.2j, 11.4i, 11.5i, 11.5l: a "Reserve released" declaration, or the first move of a unit of
+  a reserve its owner may pay for: 1 towards the opponent;
+- 11.2g: a reinforcement that may cost a space (Littorio) entering the map: 1 towards the CW;
+- 6.5f: an eliminated HQ re-entering: 2 towards the opponent;
+- 4.41d: every third wreck repaired by a side (Repair wreck declarations, or Wreck markers taken
+  off the map in its maneuver, the larger): 1 towards it;
+- 12.3: the Commonwealth commando roll of 2 or 12: 3 towards the CW;
+- 9.4: a side's unit entering Tobrouk 2013, when none of its units stood there as the turn
+  began: 2 towards it; entering one of the scenario's secondary objectives likewise: 1 for the
+  1st, 4th and 7th such capture of the turn (bundles of 3, 9.4b');
+- end of turn (9.3, 11.1e, 11.5f): the loss differential: units (counter families, 6.1d) on
+  the map or a CG display during the turn and no longer there at its end, a step 1 point, an
+  armoured step 2, at the strength they had when first seen (9.3c'); 1/2/3 spaces at the
+  scenario's thresholds towards the side with fewer points; per turn or counted from the start
+  (digest O19), the larger; an HQ of a side eliminated in the turn (value not given, O17): up to
+  3 spaces towards the opponent; after the marker stood on a general-retreat box (8.1): 5 spaces
+  either way (8.1b, 9.4d) and a side's losses possibly doubled or not counted; the scenario's
+  last turn: 1 either way (8.2);
+- phase A (3.3d, 3.8c): 1 towards the opponent per HQ of a side in a hex with a CR marker
+  during the phase; the Tobrouk HQ on the map: 1 towards the Axis.
+
+Not judged: the window in which the log begins (a saved game's debts are unknown, and turn 1's
+phase A holds the bidding for sides, 9.2); a log whose tracker first moves to phase B of the
+scenario's first turn begins the game, so that phase B is judged.  The two 0 boxes are one value, so a move between
+them is no move.  The losses and the Gazala-line, objective and camp readings rest on
+reconstructed data and say so.
+
+6.5f's "always moves the I/V marker two spaces" is checked the other way too: when the turn of a
+re-entry ends, the marker must have moved two boxes towards the opponent since the re-entry
+(fewer if it reached the end of the track), unless credits towards the re-entering side that
+arose meanwhile could have offset it.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from validators.games.tobrouk_41_42.hqs import HQCombatRules
+from validators.games.tobrouk_41_42.state import MANEUVERS
+from validators.games.tobrouk_41_42.wrecks import WRECKS
+from validators.replay.board import Piece
+from validators.replay.replayer import Added, Moved, Removed, Rolled, Said
+
+ORDER = "ABCDEF"
+TOBROUK = "2013"
+
+
+@dataclass
+class Credit:
+    toward: int  # +1 towards the Commonwealth, -1 towards the Axis
+    spaces: int
+    turn: int
+    why: str
+
+
+class IVTrackRules(HQCombatRules):
+    """Part of the Tobrouk 41-42 auditor; see __init__.py."""
+
+    def start(self) -> None:
+        super().start()
+        vic = self.tables.get("victory", {})
+        self.iv_boxes: list[str] = list(self.game.tracks["iv"].boxes) if "iv" in self.game.tracks else []
+        thresholds = vic.get("loss_thresholds", {})
+        self.thresholds = [int(x) for x in (self.scenario_value("loss_thresholds") or thresholds.get(
+            self.scenario or "", thresholds.get("default", [5, 10, 15])))]
+        self.retreat_boxes = set(vic.get("general_retreat_boxes", ()))
+        colour = vic.get("objectives_by_scenario", {}).get(self.scenario or "")
+        self.objectives = set(vic.get("objectives", {}).get(colour, ())) - {TOBROUK}
+        self.credits: list[Credit] = []
+        self.iv_anchor: int | None = None
+        self.window_start: str | None = None
+        self.window_phases: list[str] = []
+        self.struck_in: set[tuple] = set()
+        self.paid_groups: set[int] = set()
+        self.costly = {u for r in (self.scenario_value("reinforcements") or []) if r.get("cost_if_axis_ahead")
+                       for u in r.get("units", ())}
+        self.costly_paid = False
+        self.repairs = {s: [0, 0] for s in self.side_names}  # side -> [declared, wreck markers taken off]
+        self.repair_credits = {s: 0 for s in self.side_names}
+        self.root = self._roots()
+        self.points: dict[str, tuple[str, int]] = {}  # family -> (side, loss points)
+        self.in_play_turn: set[str] = set()
+        self.lost_total = {s: 0 for s in self.side_names}
+        self.hq_lost_turn: set[str] = set()
+        self.commando_done = False
+        self.occupied_at_turn: dict[str, set[str]] = {}
+        self.captures = {s: 0 for s in self.side_names}
+        self.cr_hqs = {s: 0 for s in self.side_names}
+        self.reentry_watch: list[tuple[str, str, int, list[int], int]] = []  # side, HQ, box index, offsets, turn
+        self._turn_begins()
+
+    # -- reading the track ---------------------------------------------------------------------
+    def iv_index(self) -> int | None:
+        box = self.box_of("iv", "iv")
+        return self.iv_boxes.index(box) if box in self.iv_boxes else None
+
+    @staticmethod
+    def toward_opponent(side: str | None) -> int:
+        return 1 if side == "axis" else -1
+
+    def credit(self, toward: int, spaces: int, why: str, turn: int | None = None) -> Credit:
+        """A reason for `spaces` moves `toward` a side, good until the next turn's first maneuver ends
+        (`turn`: the turn it belongs to, the ended one for end-of-turn reasons)."""
+        c = Credit(toward, spaces, self.turn or 0 if turn is None else turn, why)
+        self.credits.append(c)
+        for watch in self.reentry_watch:
+            if toward == -self.toward_opponent(watch[0]):
+                watch[3].append(spaces)
+        return c
+
+    # -- families and losses -----------------------------------------------------------------------
+    def _roots(self) -> dict[str, str]:
+        parent = {u.replaced_by: u.id for u in self.game.units if getattr(u, "replaced_by", None)}
+        out = {}
+        for u in self.game.units:
+            r = u.id
+            while r in parent:
+                r = parent[r]
+            out[u.id] = r
+        return out
+
+    def _families_in_play(self) -> dict[str, Piece]:
+        cg = self.game.tracks.get("cg")
+        boxes = {self.game.zone_name("cg", b) for b in cg.boxes} if cg else set()
+        out = {}
+        for p in self.replayer.board.pieces.values():
+            u = self.unit_of(p)
+            if u is None or not self.is_cu(p):
+                continue
+            where = self.replayer.piece_where(p).label
+            if where in self.game.geometry or where in boxes:
+                out[self.root.get(u.id, u.id)] = p
+        return out
+
+    def _see_families(self) -> None:
+        for fam, p in self._families_in_play().items():
+            self.in_play_turn.add(fam)
+            if fam not in self.points:
+                u = self.unit_of(p)
+                self.points[fam] = (self.side_id(p), self.steps_now(u, p) * (2 if u.armoured else 1))
+
+    def _turn_begins(self) -> None:
+        self.in_play_turn = set()
+        self._see_families()
+        self.hq_lost_turn = set()
+        self.captures = {s: 0 for s in self.side_names}
+        self.occupied_at_turn = {s: set() for s in self.side_names}
+        for h, ps in self._by_hex().items():
+            for p in ps:
+                if self.unit_of(p) and self.side_id(p) in self.occupied_at_turn:
+                    self.occupied_at_turn[self.side_id(p)].add(h)
+
+    def _spaces(self, points: int) -> int:
+        return sum(1 for t in self.thresholds if points >= t)
+
+    def _end_of_turn(self, turn: int) -> None:
+        self._see_families()
+        now = set(self._families_in_play())
+        lost = {s: 0 for s in self.side_names}
+        for fam in self.in_play_turn - now:
+            side, pts = self.points.get(fam, (None, 0))
+            if side in lost:
+                lost[side] += pts
+        for s in self.side_names:
+            self.lost_total[s] += lost[s]
+        retreat = self.retreat_seen
+        for s in self.side_names:
+            o = self.other_side[s]
+            toward = -self.toward_opponent(s)  # towards s
+            if o in self.hq_lost_turn:
+                self.credit(toward, 3, f"an eliminated {self.side_names[o]} HQ counted as a loss (9.3b, F-3)", turn)
+                continue
+            best = 0
+            for mine, theirs in ((lost[s], lost[o]), (self.lost_total[s], self.lost_total[o])):
+                best = max(best, self._spaces(theirs * (2 if retreat else 1) - (0 if retreat else mine)))
+            if best:
+                self.credit(toward, best, f"the loss differential of turn {turn} (9.3)", turn)
+        if retreat or self.box_of("iv", "iv") in self.retreat_boxes:
+            for t in (1, -1):
+                self.credit(t, 5, "a general retreat (8.1b, 9.4d)", turn)
+        last = int(self.sc_rules.get("last_turn", self.game.info.turns.last))
+        if turn == last:
+            for t in (1, -1):
+                self.credit(t, 1, "an extra turn demanded (8.2)", turn)
+
+    # -- evidence ----------------------------------------------------------------------------------
+    def on_said(self, e: Said) -> None:
+        text = e.text.strip().strip("* ").strip()
+        if text.startswith("Air strike: "):
+            name = text[len("Air strike: "):].rsplit(" on ", 1)[0]
+            sq = next((p for p in self.replayer.board.pieces.values() if p.name == name and self.unit_of(p)), None)
+            side = self.side_id(sq) if sq is not None else None
+            key = (self.turn, self.pair, self.phase_id, side)
+            if side and key not in self.struck_in:
+                self.struck_in.add(key)
+                self.credit(self.toward_opponent(side), 1, "an air strike (5.5)")
+        elif text.startswith("Reserve released: "):
+            name = text[len("Reserve released: "):].rsplit(" in ", 1)[0]
+            p = next((q for q in self.replayer.board.pieces.values() if q.name == name and self.unit_of(q)), None)
+            if p is not None:
+                self.credit(self.toward_opponent(self.side_id(p)), 1, "a reserve released (11.2j, 11.4i, 11.5i)")
+        elif " repairs a wreck from " in text and text.startswith("HQ action: "):
+            name = text[len("HQ action: "):].split(" repairs a wreck")[0]
+            p = next((q for q in self.replayer.board.pieces.values() if q.name == name and self.unit_of(q)), None)
+            if p is not None and self.side_id(p) in self.repairs:
+                self._repaired(self.side_id(p), 0)
+        super().on_said(e)
+
+    def _repaired(self, side: str, kind: int) -> None:
+        self.repairs[side][kind] += 1
+        due = max(self.repairs[side]) // 3
+        while self.repair_credits[side] < due:
+            self.repair_credits[side] += 1
+            self.credit(-self.toward_opponent(side), 1, "three wrecks repaired (4.41d)")
+
+    def on_rolled(self, e: Rolled) -> None:
+        super().on_rolled(e)
+        kill = self.tables.get("optional", {}).get("switches", {}).get("rommel", {}).get("commando", {})
+        if e.button == "Commonwealth commando 2d6" and sum(e.dice) in kill.get("kills_on", (2, 12)):
+            self.credit(1, int(kill.get("iv_spaces", 3)), "Rommel killed by the commando (12.3)")
+
+    def on_moved(self, e: Moved) -> None:
+        super().on_moved(e)
+        if e.old.label == e.new.label or self.phase_id is None:
+            return
+        geo = self.game.geometry
+        mid = e.piece.properties().get("MarkerId", "")
+        if mid in WRECKS and e.old.label in geo and e.new.label not in geo and self.phase_id in MANEUVERS:
+            side = self.maneuvering()
+            if side:
+                self._repaired(side, 1)
+        u = self.unit_of(e.piece)
+        if u is None or e.new.label not in geo:
+            return
+        self._see_families()
+        side = self.side_id(e.piece)
+        self._unit_arrives(e.piece, u, side, e.new.label)
+
+    def on_added(self, e: Added) -> None:
+        super().on_added(e)
+        u = self.unit_of(e.piece)
+        if u is not None and self.phase_id is not None and e.where.label in self.game.geometry:
+            self._see_families()
+            self._unit_arrives(e.piece, u, self.side_id(e.piece), e.where.label)
+
+    def on_removed(self, e: Removed) -> None:
+        super().on_removed(e)
+        if e.piece.properties().get("MarkerId", "") in WRECKS and e.where is not None \
+                and e.where.label in self.game.geometry and self.phase_id in MANEUVERS and self.maneuvering():
+            self._repaired(self.maneuvering(), 1)
+
+    def _unit_arrives(self, p: Piece, u, side: str | None, hex_id: str) -> None:
+        for gi in self.groups_of.get(u.id, []):  # any tied card's group may be the one paid for (reserves.py)
+            if gi not in self.paid_groups and "paid" in self.groups[gi]["when"]:
+                self.paid_groups.add(gi)
+                self.credit(self.toward_opponent(side), 1, f"a reserve released ({self.groups[gi]['rule']})")
+                break
+        if u.id in self.costly and not self.costly_paid:
+            self.costly_paid = True
+            self.credit(1, 1, "the Littorio division's arrival (11.2g)")
+        if side not in self.occupied_at_turn or not self.is_cu(p):
+            return
+        if hex_id in self.occupied_at_turn[side]:
+            return
+        self.occupied_at_turn[side].add(hex_id)  # counted once a turn
+        toward = -self.toward_opponent(side)
+        if hex_id == TOBROUK:
+            self.credit(toward, 2, "Tobrouk captured (9.4a)")
+        elif hex_id in self.objectives:
+            self.captures[side] += 1
+            if self.captures[side] % 3 == 1:
+                self.credit(toward, 1, "secondary objectives captured (9.4b')")
+
+    def _hq_removed(self, p: Piece, hex_id: str) -> None:
+        super()._hq_removed(p, hex_id)
+        if self.phase_id is not None and self.side_id(p):
+            self.hq_lost_turn.add(self.side_id(p))
+
+    def _hq_arrives(self, p: Piece, old: str | None, hex_id: str) -> None:
+        n = len(self.hq_reentries)
+        super()._hq_arrives(p, old, hex_id)
+        if len(self.hq_reentries) > n:
+            side = self.side_id(p)
+            self.credit(self.toward_opponent(side), 2, "an eliminated HQ re-entering (6.5f)")
+            idx = self.iv_index()
+            if idx is not None and side:
+                self.reentry_watch.append((side, p.name, idx, [], self.turn or 0))
+
+    # -- windows ----------------------------------------------------------------------------------
+    def phase_started(self, pid: str) -> None:
+        before = self.prev_phase_pos
+        old = ORDER[before[1]] if before is not None and before[1] is not None and 0 <= before[1] < 6 else None
+        turned = before is not None and before[0] is not None and self.turn is not None and self.turn > before[0]
+        if turned:
+            self._end_of_turn(before[0])  # F-3 (a tracker that skips phase A ends the turn all the same)
+        if turned and pid == "A":
+            self.window_phases.append("A")  # the end of a turn and the next phase A are one window
+        else:
+            if old == "A" or turned:
+                self._admin_credits()
+            if self.iv_anchor is not None:
+                self._check_window(closing_turn=old == "A" or turned)
+            if old == "B" and self.pair == 1:
+                self.credits = [c for c in self.credits if c.turn >= (self.turn or 0)]
+            card = self.game.scenarios.get(self.scenario or "")
+            first = card.first_turn if card is not None else self.game.info.turns.first
+            start = old is not None or (pid == "B" and self.turn == first)  # the set-up's tracker stands at A
+            self.iv_anchor = self.iv_index() if start else None
+            self.window_start = self.box_of("iv", "iv")
+            self.window_phases = [pid]
+        super().phase_started(pid)
+        if pid == "A" or turned:
+            self._turn_begins()
+            self.cr_hqs = self._count_cr_hqs()
+
+    def finish(self) -> None:
+        if self.phase_id == "F":
+            self._end_of_turn(self.turn or 0)
+        if self.iv_anchor is not None:
+            self._check_window(closing_turn=True, final=True)
+        super().finish()
+
+    def _count_cr_hqs(self) -> dict[str, int]:
+        out = {s: 0 for s in self.side_names}
+        for p in self.units_on_map():
+            u = self.unit_of(p)
+            if u is not None and u.type == "hq" and self.side_id(p) in out and self.markers_in(self.hex_of(p), "cr"):
+                out[self.side_id(p)] += 1
+        return out
+
+    def _admin_credits(self) -> None:
+        now = self._count_cr_hqs()
+        for s in self.side_names:
+            n = max(now[s], self.cr_hqs.get(s, 0))
+            if n:
+                self.credit(self.toward_opponent(s), n, f"{n} {self.side_names[s]} HQ(s) still unsupplied (3.3d)")
+        if any(self.unit_of(p) and self.unit_of(p).id == "hq-tobrouk" for p in self.units_on_map()):
+            self.credit(-1, 1, "the Tobrouk HQ cut from the Alexandria road (3.8c)")
+
+    def _value(self, idx: int) -> int:
+        box = self.iv_boxes[idx]
+        return 0 if box.startswith("0") else int(box[:-1]) * (1 if box.endswith("C") else -1)
+
+    def _check_window(self, closing_turn: bool, final: bool = False) -> None:
+        idx = self.iv_index()
+        if idx is None or self.iv_anchor is None:
+            return
+        drift = self._value(idx) - self._value(self.iv_anchor)
+        if drift:
+            toward = 1 if drift > 0 else -1
+            usable = [c for c in self.credits if c.toward == toward and c.turn >= (self.turn or 0) - 1 and c.spaces > 0]
+            have = sum(c.spaces for c in usable)
+            need = abs(drift)
+            if need > have:
+                side = "commonwealth" if toward > 0 else "axis"
+                why = "; ".join(sorted({c.why for c in usable})) or "none"
+                where = " and ".join(self._phase_names())
+                self.find("9", f"the I/V marker moved {need} space(s) towards the {self.side_names[side]} "
+                          f"({self.window_start} to {self.iv_boxes[idx]}) in the {where}: the reasons the log shows "
+                          f"account for at most {have} ({why}){self._data_note()}",
+                          side=self.side_names[side])
+                need = have
+            for c in usable:
+                take = min(need, c.spaces)
+                c.spaces -= take
+                need -= take
+        if closing_turn:
+            self._check_reentries(idx, final)
+
+    def _phase_names(self) -> list[str]:
+        names = {s["id"]: s["name"] for s in self.phase_specs}
+        return [names.get(p, p) for p in self.window_phases]
+
+    def _data_note(self) -> str:
+        return " (loss points, objectives and the Tobrouk camp rest on reconstructed data)"
+
+    def _check_reentries(self, idx: int, final: bool) -> None:
+        keep = []
+        for side, name, at, offsets, turn in self.reentry_watch:
+            if turn >= (self.turn or 0) and not final:
+                keep.append((side, name, at, offsets, turn))
+                continue
+            toward = self.toward_opponent(side)
+            room = (len(self.iv_boxes) - 1 - at) if toward > 0 else at
+            moved = (idx - at) * toward
+            if moved + sum(offsets) < min(2, room):
+                self.find("6.5", f"{name} re-entered the game and the I/V marker did not move two spaces towards the "
+                          f"{self.side_names[self.other_side[side]]} by the end of the turn ({self.iv_boxes[at]} to "
+                          f"{self.iv_boxes[idx]}, 6.5f)", side=self.side_names[side])
+        self.reentry_watch = keep
