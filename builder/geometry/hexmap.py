@@ -82,6 +82,10 @@ class HexMap:
     def __contains__(self, label: object) -> bool:
         return label in self._cells
 
+    def canonical(self, label: str) -> str:
+        """The label of the hex an id names (a map of sections may give a hex two ids)."""
+        return label
+
     def centre(self, label: str) -> tuple[int, int]:
         """The pixel VASSAL snaps this hex to (board-local)."""
         return javagrid.raw_centre(self.grid, *self._cells[label])

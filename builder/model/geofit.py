@@ -1,18 +1,20 @@
 """Reconstruct a map's terrain from real geography (`geography.yaml` -> `map-terrain.yaml`).
 
-When the printed map is missing we fit the hex grid to the real world: an affine transform
-from (lon, lat) to board pixels, least-squares over the places whose printed hex ids the
-rulebook gives, plus a smooth correction that puts each of them exactly on its hex.  Real
-coastlines, escarpments, roads and tracks are then carried through the same transform:
-sea hexes are those mostly under water, a road or track follows the hexes its line passes,
-an escarpment, ridge or river lies on every hexside whose centre-to-centre crossing cuts it,
-and an area (a closed polygon: rough ground, salt marsh, a depression) gives its terrain to
-the hexes mostly inside it.  A line may pin a point to a hex id where the rulebook names the
-hex a road or track passes; landmarks are real places located by the fit (not fitted to).
-The output is plain data an owner can edit or replace with the printed map.
+When the printed map is missing we fit the hex grid to the real world: an affine transform from
+(lon, lat) to board pixels (through a conic projection first for a map many degrees wide),
+least-squares over the places whose printed hex ids the rulebook gives, plus a smooth
+correction that puts each of them exactly on its hex.  Real coastlines, escarpments, roads and
+tracks are then carried through the same transform: sea hexes are those mostly under water, a
+road or track follows the hexes its line passes, an escarpment, ridge or river lies on every
+hexside whose centre-to-centre crossing cuts it, and an area (a closed polygon: rough ground,
+salt marsh, a depression) gives its terrain to the hexes mostly inside it.  A line may pin a
+point to a hex id where the rulebook names the hex a road or track passes; landmarks are real
+places located by the fit (not fitted to).  The output is plain data an owner can edit or
+replace with the printed map.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Literal
@@ -58,7 +60,30 @@ class GeoLine(s.Strict):
         return self.terrain or self.feature or DEFAULT_FEATURE.get(self.kind, self.kind)
 
 
+class Conic(s.Strict):
+    """A Lambert conformal conic projection (miles east and north of lon0, lat0): for a map a
+    few thousand km wide, whose rows bend like parallels, so an affine fit of lon/lat cannot
+    follow it (Desert Fox Deluxe: Algiers A6201 two rows above Tunis T6017 at one latitude)."""
+
+    lon0: float = Field(ge=-180, le=180)
+    lat0: float = Field(ge=-80, le=80)
+    lat1: float = Field(ge=-80, le=80)
+    lat2: float = Field(ge=-80, le=80)
+
+    def __call__(self, lonlat: LonLat) -> tuple[float, float]:
+        r, q = math.radians, lambda lat: math.tan(math.pi / 4 + math.radians(lat) / 2)
+        if abs(self.lat1 - self.lat2) < 1e-9:
+            n = math.sin(r(self.lat1))
+        else:
+            n = math.log(math.cos(r(self.lat1)) / math.cos(r(self.lat2))) / math.log(q(self.lat2) / q(self.lat1))
+        f = math.cos(r(self.lat1)) * q(self.lat1) ** n / n
+        rho = lambda lat: 3959.0 * f / q(lat) ** n  # noqa: E731  (Earth radius in miles)
+        theta = n * r(lonlat[0] - self.lon0)
+        return rho(lonlat[1]) * math.sin(theta), rho(self.lat0) - rho(lonlat[1]) * math.cos(theta)
+
+
 class Geography(s.Sourced):
+    projection: Conic | None = None  # None: the fit is affine in lon/lat (fine for a small map)
     places: dict[str, LonLat]  # anchors: places whose hexes map.yaml gives
     landmarks: dict[str, LonLat] = {}  # located by the fit, never fitted to
     lines: list[GeoLine]
@@ -73,9 +98,11 @@ class Fit:
     affine: np.ndarray  # 2x3
     anchors: np.ndarray  # N x 2 projected (affine) positions of the places
     residuals: np.ndarray  # N x 2 pixel corrections at the anchors
+    projection: Conic | None = None  # applied to lon/lat before the affine part
 
     def __call__(self, lonlat: LonLat) -> tuple[float, float]:
-        p = self.affine @ np.array([lonlat[0], lonlat[1], 1.0])
+        u, v = self.projection(lonlat) if self.projection else lonlat
+        p = self.affine @ np.array([u, v, 1.0])
         d2 = ((self.anchors - p) ** 2).sum(axis=1)
         if d2.min() < 1e-9:
             return tuple(p + self.residuals[d2.argmin()])
@@ -87,14 +114,15 @@ def fit(game: Game, geo: Geography) -> tuple[Fit, dict[str, float]]:
     """The transform and each place's affine error in hexes (smaller is a better fit)."""
     by_name = {p.name: p.hex for p in game.map.places}
     names = [n for n in geo.places if n in by_name]
-    src = np.array([[*geo.places[n], 1.0] for n in names])
+    project = geo.projection or (lambda ll: ll)
+    src = np.array([[*project(geo.places[n]), 1.0] for n in names])
     dst = np.array([game.geometry.ideal_centre(by_name[n]) for n in names])
     affine, *_ = np.linalg.lstsq(src, dst, rcond=None)
     projected = src @ affine
     residuals = dst - projected
     hex_px = game.map.grid.dy
     errors = {n: float(np.hypot(*residuals[i]) / hex_px) for i, n in enumerate(names)}
-    return Fit(affine.T, projected, residuals), errors
+    return Fit(affine.T, projected, residuals, geo.projection), errors
 
 
 def _px(game: Game, f: Fit, p: GeoPoint) -> tuple[float, float]:

@@ -38,18 +38,19 @@ class Placed:
 
 
 def _placements(game: Game, sc) -> list[Placed]:
-    """Every piece on a map hex, in the order of the file: set-up, then arrivals."""
+    """Every piece on a map hex, in the order of the file: set-up, then arrivals (by the hex's
+    label where a map of sections gives it two ids, so S0734 and C0701 are one hex)."""
     geo, units = game.geometry, {u.id for u in game.units} | set(game.leaders)
     out: list[Placed] = []
     for i, f in enumerate(sc.formations):
         if f.hex in geo:
-            out += [Placed(u.id, f.hex, ("formations", i), None) for u in game.units if u.formation == f.formation]
+            out += [Placed(u.id, geo.canonical(f.hex), ("formations", i), None) for u in game.units if u.formation == f.formation]
     for i, u in enumerate(sc.units):
         if u.hex in geo and u.unit in units:
-            out.append(Placed(u.unit, u.hex, ("units", i), None))
+            out.append(Placed(u.unit, geo.canonical(u.hex), ("units", i), None))
     for i, r in enumerate(sc.reinforcements):
         if r.hex in geo:
-            out += [Placed(uid, r.hex, ("reinforcements", i), r.turn) for uid in r.units if uid in units]
+            out += [Placed(uid, geo.canonical(r.hex), ("reinforcements", i), r.turn) for uid in r.units if uid in units]
     return out
 
 
@@ -183,7 +184,7 @@ def _both_sides(col: Collector, doc: Located, rules: _Rules, sc, placed: list[Pl
     groups: dict[tuple, list[Placed]] = defaultdict(list)
     for p in placed:
         groups[(p.turn, p.hex)].append(p)
-    contested = set(sc.contested_hexes)
+    contested = {rules.game.geometry.canonical(h) for h in sc.contested_hexes}
     both: set[str] = set()
     for (turn, hex_id), pieces in groups.items():
         sides = list(dict.fromkeys(rules.side(p.piece) for p in pieces))
@@ -205,7 +206,7 @@ def _both_sides(col: Collector, doc: Located, rules: _Rules, sc, placed: list[Pl
     for i, h in enumerate(sc.contested_hexes):
         if h not in geo:
             col.at(doc, ("contested_hexes", i), f"hex {h!r} is not on the map", did_you_mean(h, geo.labels))
-        elif h not in both:
+        elif geo.canonical(h) not in both:
             col.at(doc, ("contested_hexes", i), f"contested hex {h} holds units of one side only",
                    "remove it from 'contested_hexes', or set up both sides there")
 

@@ -158,10 +158,26 @@ def hex_swatch(d, game: Game, cx: float, cy: float, height: float, colour: str) 
     outlined(d, [sc(p) for p in hex_shape(game, cx, cy, height)], colour)
 
 
+def _label_text(p: s.Place) -> str:
+    return p.name + (f" ({p.vp} VP)" if p.vp > 1 else "")
+
+
 def place_label(game: Game, p: s.Place) -> tuple[tuple[float, float], str, ImageFont.FreeTypeFont]:
-    """Where a place's name is printed (centre, board pixels), the text, and its (supersampled) font."""
+    """Where a place's name is printed (centre, board pixels), the text, and its (supersampled) font.
+    Two places side by side on a row (Desert Fox Deluxe: Marble Arch S0931, Ras es Ali S0932)
+    share the space between them: a name that would cross its neighbour's is set smaller."""
     cx, cy = game.geometry.ideal_centre(p.hex)
-    name = p.name + (f" ({p.vp} VP)" if p.vp > 1 else "")
+    name = _label_text(p)
     g = game.map.grid  # 21 px below the centre, or less on small hexes: above the id of the hex underneath
     below = g.dx - 3 * g.dy / 8 if g.sideways else g.dy / 2 + 9  # where that id is centred (mapimage._hex_ids)
-    return (cx, cy + min(21, below - 11.5)), name, fit(name, "bold", 13 * SS, 90 * SS)
+    width = 90 * SS
+    f = fit(name, "bold", 13 * SS, width)
+    for q in game.map.places:
+        qx, qy = game.geometry.ideal_centre(q.hex)
+        gap = abs(qx - cx) * SS
+        if q is p or abs(qy - cy) > 1 or not 0 < gap < width:
+            continue
+        other = fit(_label_text(q), "bold", 13 * SS, width)
+        if (f.getlength(name) + other.getlength(_label_text(q))) / 2 > gap - 6 * SS:
+            f = fit(name, "bold", 13 * SS, min(f.getlength(name), gap - 6 * SS))
+    return (cx, cy + min(21, below - 11.5)), name, f
