@@ -14,7 +14,8 @@ from validators.games import NoRules, auditable, rules_for, rules_package
 ROOT = Path(__file__).resolve().parent.parent
 REAL = {"bravery-in-the-sand": "validators.games.bravery_in_the_sand",
         "western-desert-force": "validators.games.western_desert_force",
-        "tobrouk-41-42": "validators.games.tobrouk_41_42"}
+        "tobrouk-41-42": "validators.games.tobrouk_41_42",
+        "slouch-hats-and-eggshells": "validators.games.slouch_hats_and_eggshells"}
 
 
 def test_the_three_audited_games_declare_their_package():

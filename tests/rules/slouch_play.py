@@ -1,0 +1,100 @@
+"""Writing Slouch Hats and Eggshells logs for the rules tests: the module's LogWriter, with the
+turn tracker set by phase name and a combat as the module's conventions make it (Declare
+attacker on each attacking unit, Declare defender on a unit of the Defender Hex, Artillery
+support, Combat supply, then the attacker's combat die)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from builder.vassal.counters import counter_defs, expand, prototypes
+from builder.vassal.pieces import add_piece
+from builder.vassal.sequence import join
+from validators.audit import audit_file, module_grids
+from validators.games import rules_for
+from validators.replay.replayer import Replayer
+from validators.replay.writer import Cmd, LogWriter, chat_cmd
+from validators.vlog.reader import read_record
+
+SLUG = "slouch-hats-and-eggshells"
+PLAYERS = {"Axis": ("axis-user", "Ax"), "Allied": ("allied-user", "Al")}
+
+
+@pytest.fixture(scope="session")
+def slouch_module(tmp_path_factory):
+    """(game, path of its .vmod) of Slouch Hats and Eggshells, built once per test module that imports it."""
+    from builder.vassal.module import build_vmod
+    from tests.conftest import loaded_game
+
+    game = loaded_game(SLUG)
+    path = tmp_path_factory.mktemp("slouch") / f"{SLUG}.vmod"
+    path.write_bytes(build_vmod(game)[0])
+    return game, path
+
+
+class SlouchWriter(LogWriter):
+    """A LogWriter over the Slouch Hats module."""
+
+    def __init__(self, game, vmod: Path, setup: str = "exporter.vsav") -> None:
+        super().__init__(vmod, setup=setup, players=PLAYERS)
+        self.game = game
+        self._defs = {d.key: d for d in counter_defs(game)}
+        self._protos = prototypes(game)
+        self._gpid = 9000
+
+    def place(self, marker: str, to: str, *, side: str = "Allied") -> str:
+        """A marker dragged from the palette onto a hex: the new piece added, then dropped there,
+        merging with the stack it lands on (one step); its new id."""
+        map_id = next(iter(self.maps))
+        dest = self.point(map_id, to)
+        pid = self._new_id()
+        self._gpid += 1
+        traits = expand(self._defs[marker].with_gpid(str(self._gpid)), self._protos)
+        comm = self._apply(Cmd(add_piece(pid, traits), "-/" + pid))
+        below = [i for i in self._pieces_at(map_id, *dest, self._layer(pid)) if i != pid]
+        under = below[-1] if below else None
+        comm.append(self._move_cmd(pid, map_id, dest, under, self._user(side)[0]))
+        if under is None:
+            sid = self._new_id()
+            stack_state = join([map_id, *dest, pid, f"@@{self._layer(pid)}"], ";")
+            comm.append(self._apply(Cmd("+/" + join([sid, "stack", stack_state], "/"), "-/" + sid)))
+        comm.append(self._apply(chat_cmd(f"* {self.game.markers[marker].name} placed in {to}")))
+        self._log(comm)
+        return pid
+
+    def phase(self, turn: int, name: str) -> None:
+        """The turn tracker set to (turn, phase name of tables/sequence.yaml)."""
+        self.turn(turn, name)
+
+    def report(self, text: str) -> None:
+        """A chat line as a piece's Report trait writes it (e.g. an event card's "Allied plays event H: ...")."""
+        self._log(self._apply(chat_cmd("* " + text)))
+
+    def combat(self, attackers: list[str], defender: str, die: int, *, side: str, support: tuple[str, ...] = (),
+               supply: tuple[str, ...] = ()) -> None:
+        """Declarations, then `side`'s combat die."""
+        for a in attackers:
+            self.declare(a, "Declare attacker")
+        self.declare(defender, "Declare defender")
+        for s in support:
+            self.declare(s, "Artillery support")
+        for s in supply:
+            self.declare(s, "Combat supply")
+        self.roll(f"{side} combat die", [die], side)
+
+
+def audit(game, vmod: Path, script, path: Path, setup: str = "exporter.vsav", auditor: bool = False):
+    """Write a log from `script(w)` and audit it: its violations, or the auditor after the run."""
+    w = SlouchWriter(game, vmod, setup)
+    script(w)
+    w.write(path)
+    if auditor:
+        a = rules_for(SLUG)(game, Replayer(read_record(path), module_grids(game)))
+        a.run()
+        return a
+    return [f for f in audit_file(game, path).findings if f.kind == "violation"]
+
+
+def rules(findings) -> list[str]:
+    return [f.rule for f in findings]

@@ -1,0 +1,624 @@
+"""Combat (10.1-10.5, 11.1, 12.1-12.5, 13.3, 19.13): each combat die bound to its declared combat,
+the odds, column shifts and CRT result, and the losses, retreats and advances applied (digest
+10.1 ranks 1, 2, 5, 6 and part of 13).
+
+How a combat shows in a log of our module (its conventions):
+- In the attacker's Combat phase (or at the end of his Movement phase, 10.12), the attacking units' **Declare attacker** ("Combat: NAME
+  attacks from HEX"), a unit of the Defender Hex's **Declare defender** ("Combat: defender hex
+  HEX (NAME)"), supporting artillery's **Artillery support** (either side), a unit's **Combat
+  supply** when its SP is spent (6.61; a defending unit's declares Defense Combat Supply);
+  air units flying close air support and naval units giving fire support are dragged onto the
+  Defender Hex (air) or a sea hex next to it (naval) after the first declaration.  Then the
+  attacker's "<Side> combat die" (10.43).  The first declaration after a die opens the next
+  combat; the end of the phase closes the last.
+- After the die, the participants' changes until the combat closes are its result: a Step
+  flip is one step, a unit sent to its Cadre or Eliminated box its remaining steps; a defender's
+  move is a retreat, an attacker's move into the Defender Hex an advance, elsewhere a retreat.
+
+What is checked:
+- at the die: a die with no declared combat, a second die, a die outside a Combat phase or of
+  the defender (10.12, 10.43); attackers next to the Defender Hex (10.13), enemy combat units in
+  it (10.24), attack strength above 0 (10.16), no attack across a hexside or into a hex the unit
+  may not cross or enter (10.24, 10.26b), no unit attacking or defending twice a phase (10.32,
+  12.35 aside), artillery within range (11.13) and not fired already in the Segment (3.43),
+  initial odds at least 1-4 (10.31);
+- at the close: the losses, retreats and eliminations against every CRT result the combat
+  could have had (12.11, 12.21-12.25), the box each unit went to (12.22), retreat length and
+  path (12.31, 12.32); at the move: no retreat without a retreat result (12.3), advances only
+  into the emptied Defender Hex by attacking non-artillery units (12.51-12.56), no other move
+  in a Combat phase (4.21).
+
+Choice (10.11, 10.12): attacks may all be declared at the end of the Movement phase and resolved
+in any order; when several Defender Hexes are declared before a die, the log cannot bind each
+die to its combat: as many dice as Defender Hexes are accepted, and neither those combats nor
+the moves of the rest of that Combat phase are judged.
+
+The result is judged against every result the known facts allow, so that an unseen choice
+never gives a false finding (Choices):
+- attack strength: Light units double every non-Light unit of both sides (10.53a); the
+  defender's terrain doubles its non-armored units (10.25, 10.26a); mountain units double
+  attacking a mountain hex (10.52a); an attacker without Attack Combat Supply is halved, round
+  down (6.63c) - taken as supplied when it declared Combat supply, else both ways;  Axis Event Q
+  may make an Axis Light unit not Light (both ways when only Axis Light units trigger 10.53a);
+- shifts (10.42c: net at most 3): defender without Defense Combat Supply 1 right (6.64b; none
+  when a defender declared Combat supply or every defender is Light, 10.53b; else both ways);
+  terrain 1 left - the most favourable one only (10.22): a rough hex, or a ridge or wadi
+  hexside every non-artillery attacker attacks across; artillery with naval, and air, support
+  differentials (11.14, 13.33, tables/support-differential.yaml); German AA defending against
+  armor 1 left (10.51); events (Allied G and H, Axis H, 20.2) 1 either way only when an event
+  marker changed in the phase;
+- losses: the CRT's steps, +1 each side in a Major Battle (12.23: both sides 6+ stacking points,
+  non-adjacent artillery aside), +1 on the side of a '*' (12.24: or an air unit instead),
+  -1 when the other side was wiped out with loss left over (12.25); more steps than that only
+  with a retreat result (no retreat route, overstacking: 12.22, 12.33).
+- the German AA's first-armor-loss rule (10.51), the mandatory attacks (10.15), retreats
+  through enemy ZOC (12.4) and into OoS hexes (12.36), and when Fired artillery flips back
+  (11.18) are not checked.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from validators.games.slouch_hats_and_eggshells.arrivals import ArrivalRules
+from validators.kernel.combat import distance_from, retreat_path
+from validators.kernel.movement import Blocked
+from validators.replay.board import Piece
+from validators.replay.replayer import Flipped, Moved, Removed, Rolled
+
+DIE_SUFFIX = " combat die"
+
+
+@dataclass
+class Result:
+    a: int = 0
+    d: int = 0
+    ar: bool = False
+    dr: bool = False
+    de: bool = False
+    special: str | None = None  # 'attacker' | 'defender'
+
+    @classmethod
+    def parse(cls, text: str) -> Result:
+        r = cls()
+        for tok in text.split():
+            star, tok = tok.endswith("*"), tok.rstrip("*")
+            side = "attacker" if tok.startswith("A") else "defender"
+            if tok == "AR":
+                r.ar = True
+            elif tok == "DR":
+                r.dr = True
+            elif tok == "DE":
+                r.de = True
+            elif tok[0] == "A":
+                r.a = int(tok[1])
+            elif tok[0] == "D":
+                r.d = int(tok[1])
+                r.dr = r.dr or tok.endswith("R")
+            if star:
+                r.special = side
+        return r
+
+
+@dataclass
+class SHCombat:
+    attacker: str
+    defender: str
+    attackers: dict[str, str] = field(default_factory=dict)  # piece id -> hex it attacks from
+    defender_hex: str | None = None
+    defenders: dict[str, str] = field(default_factory=dict)  # counted defenders -> hex
+    passengers: set[str] = field(default_factory=set)  # retreated into the hex earlier (12.35)
+    artillery: dict[str, tuple[str, str]] = field(default_factory=dict)  # piece -> (hex, side)
+    supplied: set[str] = field(default_factory=set)
+    more_hexes: set[str] = field(default_factory=set)  # further Defender Hexes declared before the die
+    dice: int = 0
+    air: set[str] = field(default_factory=set)  # air/naval marker ids moved in for support
+    die: int | None = None
+    results: dict[str, Result] = field(default_factory=dict)  # possible result text -> parsed
+    nominal: str | None = None
+    odds: str = ""
+    steps: dict[str, int] = field(default_factory=dict)  # side -> steps at the die
+    stacking: dict[str, int] = field(default_factory=dict)
+    lost: dict[str, int] = field(default_factory=dict)  # piece -> steps lost
+    boxes: dict[str, str] = field(default_factory=dict)  # piece -> box it went to
+    trails: dict[str, list[str]] = field(default_factory=dict)  # piece -> hexes since the die
+
+    def side_of(self, pid: str) -> str | None:
+        if pid in self.attackers:
+            return self.attacker
+        return self.defender if pid in self.defenders or pid in self.passengers else None
+
+
+class CombatRules(ArrivalRules):
+    """Part of the Slouch Hats and Eggshells auditor; see __init__.py."""
+
+    def start(self) -> None:
+        super().start()
+        self.crt = self.tables["combat"]
+        self.columns: list[str] = list(self.crt["columns"])
+        self.col_ratio = [Fraction(int(c.split("-")[0]), int(c.split("-")[1])) for c in self.columns]
+        self.differential = self.tables["support-differential"]["differential"]
+        self.crt_note = self.reconstructed("combat", "terrain-effects", "support-differential")
+        losses = self.game.tracks.get("losses")
+        self.loss_boxes = {self.game.zone_name("losses", b): b for b in losses.boxes} if losses else {}
+        self.combat_now: SHCombat | None = None
+        self.combats: list[SHCombat] = []  # every combat resolved, in order (for reports and tests)
+        self._fired: dict[str, tuple] = {}  # artillery piece -> (turn, segment) it last fired in
+        self._cb_reset()
+
+    def _cb_reset(self) -> None:
+        self._attacked: set[str] = set()
+        self._defended: set[str] = set()
+        self._retreated_to: dict[str, str] = {}  # piece -> hex it retreated into this phase
+        self._events_at_start = self.events_changed
+        self._unjudged = False  # attacks declared together: the phase's moves are not judged
+
+    # -- hooks ---------------------------------------------------------------------------------
+    def phase_started(self, kind: str, side: str | None) -> None:
+        if kind == "combat":
+            self._cb_reset()
+            self.fought = set()
+        super().phase_started(kind, side)
+
+    def phase_ended(self, kind: str, side: str | None) -> None:
+        c = self.combat_now
+        if not (kind == "movement" and c is not None and c.die is None):
+            self._close()  # 10.12: attacks declared at the end of the Movement phase wait for their die
+        super().phase_ended(kind, side)
+
+    def _open(self) -> SHCombat | None:
+        c = self.combat_now
+        if c is not None and c.die is None:
+            return c
+        self._close()
+        side = self.active_side
+        if side is None:
+            return None
+        self.combat_now = SHCombat(side, self.other_side[side])
+        return self.combat_now
+
+    def declared(self, role: str, piece: Piece, hex_id: str) -> None:
+        if role in ("attacker", "defender", "artillery", "supply") and self.unit_of(piece):
+            c = self._open() if role in ("attacker", "defender") else self.combat_now
+            if c is not None and c.die is not None and role not in ("attacker", "defender"):
+                c = None  # support and supply are declared before the die
+            if c is not None:
+                if role == "attacker":
+                    c.attackers[piece.id] = hex_id
+                elif role == "defender":
+                    if c.defender_hex not in (None, hex_id):
+                        c.more_hexes.add(hex_id)  # several attacks declared at once (see Choices)
+                    else:
+                        c.defender_hex = hex_id
+                elif role == "artillery":
+                    self._fire(piece, hex_id)
+                    c.artillery[piece.id] = (hex_id, self.side_id(piece))
+                else:
+                    c.supplied.add(piece.id)
+        super().declared(role, piece, hex_id)
+
+    def _fire(self, p: Piece, hex_id: str) -> None:
+        """3.43, 11.18: artillery that fired is Fired and cannot fire again in the Segment (the
+        reading 3.43 and 11.18 share; when it flips back is not judged, digest 11.2 #2)."""
+        key = (self.turn, self.segment)
+        if self._fired.get(p.id) == key:
+            self.find("3.43", f"{p.name} already fired in this Segment: Fired artillery cannot fire again", p, None,
+                      hex_id)
+        self._fired[p.id] = key
+
+    # -- the die ------------------------------------------------------------------------------------
+    def on_rolled(self, e: Rolled) -> None:
+        super().on_rolled(e)
+        if not e.button.endswith(DIE_SUFFIX) or not e.dice:
+            return
+        side = self.side_ids.get(e.button[: -len(DIE_SUFFIX)])
+        name = self.side_names.get(side or "")
+        if self.phase_kind != "combat":
+            self.find("10.43", f"a combat die outside a Combat phase ({self.phase})", side=name)
+            return
+        if side != self.active_side:
+            self.find("10.43", f"the {name} combat die in the {self.phase}: the attacker rolls for his attack", side=name)
+            return
+        c = self.combat_now
+        if c is None:
+            self.find("10.12", "a combat die with no combat declared (Declare attacker, Declare defender) before it",
+                      side=name)
+            return
+        c.dice += 1
+        if c.die is not None:
+            if c.dice > 1 + len(c.more_hexes):
+                self.find("10.43", f"a second combat die for the combat on {c.defender_hex}: one die a combat", side=name)
+            return
+        if not c.attackers or c.defender_hex is None:
+            self.find("10.12", "a combat die before both the attackers and the Defender Hex were declared", side=name)
+            c.die = e.dice[0]
+            return
+        c.die = e.dice[0]
+        if c.more_hexes:  # the dice cannot be told apart: not judged (see Choices)
+            self.fought |= set(c.attackers)
+            self._unjudged = True
+            return
+        self.combats.append(c)
+        self._resolve(c)
+
+    def _resolve(self, c: SHCombat) -> None:
+        d_hex, geo = c.defender_hex, self.game.geometry
+        board = self.replayer.board.pieces
+        for pid in c.attackers:
+            self.fought.add(pid)
+        for p in self.combat_units(d_hex, c.defender):
+            if self._retreated_to.get(p.id) == d_hex:
+                c.passengers.add(p.id)
+            else:
+                c.defenders[p.id] = d_hex
+        if not c.defenders and not c.passengers:
+            self.find("10.24", f"{d_hex} holds no enemy combat unit: only a hex with enemy combat units is attacked", None,
+                      None, d_hex)
+            c.results = {}
+            return
+        ok = True
+        for pid, h in sorted(c.attackers.items()):
+            p, u = board.get(pid), self.unit_of(board[pid]) if pid in board else None
+            if p is None or u is None:
+                continue
+            if self.side_id(p) != c.attacker:
+                self.find("10.12", f"{p.name} is not a unit of the attacking side", p, h, d_hex)
+                ok = False
+            elif not geo.adjacent(h, d_hex):
+                self.find("10.13", f"{p.name} attacks {d_hex} from {h}: attackers stand next to the Defender Hex", p, h, d_hex)
+                ok = False
+            elif self.attack_of(u, p) <= 0:
+                self.find("10.16", f"{p.name} has no attack strength: it cannot attack", p, h, d_hex)
+                ok = False
+            else:
+                c_ = self.step_cost(h, d_hex, self.move_class(u))
+                if isinstance(c_, Blocked):
+                    rule = "10.26" if c_.rule == "8.35" else "10.24"
+                    self.find(rule, f"{p.name} attacks {d_hex} from {h} across or into {c_.why}, which it may not "
+                              f"cross or enter{self.tec_note}", p, h, d_hex)
+                    ok = False
+            if pid in self._attacked:
+                self.find("10.32", f"{p.name} already attacked in this Combat phase", p, h, d_hex)
+                ok = False
+        for pid in c.defenders:
+            if pid in self._defended:
+                self.find("10.32", f"{board[pid].name} already defended in this Combat phase", board[pid], None, d_hex)
+                ok = False
+        self._attacked |= set(c.attackers)
+        self._defended |= set(c.defenders)
+        for pid, (h, side) in sorted(c.artillery.items()):
+            p = board.get(pid)
+            u = self.unit_of(p) if p else None
+            if u is None:
+                continue
+            reach = u.range or 0
+            if not u.range:
+                self.find("11.13", f"{p.name} is not artillery: only units with a range fire in support", p, h, d_hex)
+            elif geo.distance(h, d_hex) > reach:
+                self.find("11.13", f"{p.name} in {h} is {geo.distance(h, d_hex)} hexes from {d_hex}, beyond its range "
+                          f"{reach}", p, h, d_hex)
+        if ok:
+            self._odds(c)
+
+    # -- odds and results -----------------------------------------------------------------------------
+    def _strengths(self, c: SHCombat, light_axis: bool) -> tuple[Fraction, Fraction, Fraction]:
+        """(attack if every undeclared attacker is halved, attack if none is, defense)."""
+        board = self.replayer.board.pieces
+        d_hex = c.defender_hex
+        part = [board[i] for i in list(c.attackers) + list(c.defenders) if i in board]
+
+        def light(p) -> bool:
+            u = self.unit_of(p)
+            return u.light and (light_axis or self.side_id(p) != "axis")
+        doubling = any(light(p) for p in part)
+        hex_spec = self.tec["hex"].get(self.game.hex_terrain.get(d_hex, ""), {})
+        terrain_double = bool(hex_spec.get("defense", {}).get("double"))
+        mountain = self.game.hex_terrain.get(d_hex) == "mountain"
+        lo = hi = Fraction(0)
+        for pid in c.attackers:
+            p = board.get(pid)
+            if p is None:
+                continue
+            u = self.unit_of(p)
+            v = self.attack_of(u, p) * (2 if doubling and not light(p) else 1) * (2 if mountain and u.mountain else 1)
+            hi += v
+            lo += v if pid in c.supplied else v // 2
+        defense = Fraction(0)
+        for pid in c.defenders:
+            p = board.get(pid)
+            if p is None or pid in c.artillery:
+                continue  # artillery firing in support adds no defense (11.22)
+            u = self.unit_of(p)
+            defense += self.defense_of(u, p) * (2 if doubling and not light(p) else 1) * \
+                (2 if terrain_double and not self.is_armored(u) else 1)
+        return lo, hi, defense
+
+    def _column(self, att: Fraction, dfn: Fraction) -> int:
+        """Index of the listed column the odds round down to (10.42); -1 below 1-4."""
+        if dfn <= 0:
+            return len(self.columns) - 1
+        ratio = att / dfn
+        return max((i for i, r in enumerate(self.col_ratio) if r <= ratio), default=-1)
+
+    def _diff_columns(self, diff: int) -> int:
+        for row in self.differential:
+            if int(row["min"]) <= abs(diff) <= int(row["max"]):
+                return int(row["columns"]) * (1 if diff > 0 else -1)
+        return 0
+
+    def _odds(self, c: SHCombat) -> None:
+        board = self.replayer.board.pieces
+        axis_light = any(self.unit_of(board[i]).light for i in list(c.attackers) + list(c.defenders)
+                         if i in board and self.side_id(board[i]) == "axis")
+        variants = [self._strengths(c, True)] + ([self._strengths(c, False)] if axis_light and self._event_seen else [])
+        bases = set()
+        best = -1
+        for lo, hi, dfn in variants:
+            a, b = self._column(lo, dfn), self._column(hi, dfn)
+            best = max(best, b)
+            bases |= set(range(a, b + 1))
+        lo, hi, dfn = variants[0]
+        c.odds = f"attack {lo}-{hi} against defense {dfn}"
+        if best < 0:
+            self.find("10.31", f"odds below 1-4 ({c.odds}): the minimum initial odds are 1-4{self.crt_note}", None, None,
+                      c.defender_hex, side=self.side_names[c.attacker])
+            return
+        lo_s, hi_s, why = self._shifts(c)
+        cap = int(self.crt.get("max_net_shift", 3))
+        finals = set()
+        for base in bases:
+            base = max(base, 0)
+            for s in range(lo_s, hi_s + 1):
+                finals.add(min(len(self.columns) - 1, max(0, base + max(-cap, min(cap, s)))))
+        table = self.crt["results"]
+        c.results = {table[self.columns[i]][c.die - 1]: Result.parse(table[self.columns[i]][c.die - 1]) for i in sorted(finals)}
+        mid = sorted(finals)[len(finals) // 2]
+        c.nominal = table[self.columns[mid]][c.die - 1]
+        c.odds += f", columns {', '.join(self.columns[i] for i in sorted(finals))} ({why}), die {c.die}"
+        for side, ids in ((c.attacker, c.attackers), (c.defender, c.defenders)):
+            units = [(self.unit_of(board[i]), board[i]) for i in ids if i in board]
+            c.steps[side] = sum(self.steps_now(u, p) for u, p in units)
+            c.stacking[side] = sum(u.stacking or 0 for u, p in units)
+        for pid, (h, side) in c.artillery.items():
+            if pid in board and side == c.attacker and self.game.geometry.adjacent(h, c.defender_hex):
+                c.stacking[side] = c.stacking.get(side, 0) + (self.unit_of(board[pid]).stacking or 0)
+
+    def _shifts(self, c: SHCombat) -> tuple[int, int, str]:
+        board = self.replayer.board.pieces
+        geo, d_hex = self.game.geometry, c.defender_hex
+        lo = hi = 0
+        why = []
+        defenders = [board[i] for i in c.defenders if i in board]
+        if not (set(c.defenders) & c.supplied) and not all(self.unit_of(p).light for p in defenders):
+            hi += 1
+            why.append("defender's supply unknown: 0 or 1 right (6.64b)")
+        terrain = self.tec["hex"].get(self.game.hex_terrain.get(d_hex, ""), {}).get("defense", {}).get("shift", 0)
+        movers = [(pid, h) for pid, h in c.attackers.items() if pid in board and not self.is_artillery(self.unit_of(board[pid]))]
+        for feature, spec in sorted(self.tec["hexside"].items()):
+            shift = spec.get("defense", {}).get("shift", 0)
+            if shift and movers and all(feature in self.features(h, d_hex) for _, h in movers):
+                terrain = min(terrain, shift)
+        if terrain:
+            lo, hi = lo + terrain, hi + terrain
+            why.append(f"terrain {terrain}")
+        art = {c.attacker: 0, c.defender: 0}
+        for pid, (h, side) in c.artillery.items():
+            if pid in board and side in art:
+                art[side] += self.unit_of(board[pid]).support or 0
+        air = {c.attacker: 0, c.defender: 0}
+        for pid in c.air:
+            p = board.get(pid)
+            side = self.air_side(p) if p else None
+            if side not in air:
+                continue
+            if self.marker_id(p).startswith("naval-"):
+                art[side] += self.air_support(p)  # 19.13: naval fire support counts as artillery
+            else:
+                air[side] += self.air_support(p)
+        for name, pts in (("artillery", art), ("air", air)):
+            s = self._diff_columns(pts[c.attacker] - pts[c.defender])
+            if s:
+                lo, hi = lo + s, hi + s
+                why.append(f"{name} {pts[c.attacker]} vs {pts[c.defender]}: {s:+d}")
+        aa = any(self.unit_of(p).type == "motorized-aa" and self.game.formations[self.unit_of(p).formation].nationality
+                 == "german" for p in defenders)
+        if aa and any(self.is_armored(self.unit_of(board[i])) for i in c.attackers if i in board):
+            lo, hi = lo - 1, hi - 1
+            why.append("German AA against armor -1 (10.51)")
+        if self._event_seen:
+            lo, hi = lo - 1, hi + 1
+            why.append("an event marker changed this phase: 1 either way (20.2)")
+        return lo, hi, "; ".join(why) or "no shift"
+
+    # -- after the die -------------------------------------------------------------------------------
+    @property
+    def _event_seen(self) -> bool:
+        """An event marker changed in this Combat phase: an event may have been played (20.14)."""
+        return self.events_changed > self._events_at_start
+
+    def on_flipped(self, e: Flipped) -> None:
+        c = self.combat_now
+        if c is not None and c.die is not None and c.side_of(e.piece.id) and e.layer == "Step":
+            c.lost[e.piece.id] = c.lost.get(e.piece.id, 0) + (e.new - e.old)
+        super().on_flipped(e)
+
+    def on_removed(self, e: Removed) -> None:
+        c = self.combat_now
+        u = self.unit_of(e.piece)
+        if c is not None and c.die is not None and u is not None and c.side_of(e.piece.id):
+            c.lost[e.piece.id] = c.lost.get(e.piece.id, 0) + self.steps_now(u, e.piece)
+            c.boxes[e.piece.id] = "removed"
+        super().on_removed(e)
+
+    def on_moved(self, e: Moved) -> None:
+        super().on_moved(e)
+        if self.phase_kind != "combat":
+            return
+        p, old, new = e.piece, e.old.label, e.new.label
+        if self._unjudged:
+            return
+        c = self.combat_now
+        mid = self.marker_id(p)
+        if c is not None and c.die is None and c.defender_hex and (mid.startswith("air-") or mid.startswith("naval-")):
+            if new == c.defender_hex or (mid.startswith("naval-") and new in self.game.geometry
+                                         and self.game.geometry.adjacent(new, c.defender_hex)):
+                c.air.add(p.id)
+            return
+        u = self.unit_of(p)
+        if u is None or old == new:
+            return
+        geo = self.game.geometry
+        side = c.side_of(p.id) if c is not None and c.die is not None else None
+        if new in self.loss_boxes:
+            if side:
+                c.lost[p.id] = c.lost.get(p.id, 0) + self.steps_now(u, p)
+                c.boxes[p.id] = self.loss_boxes[new]
+            return
+        if old not in geo or new not in geo:
+            return
+        if side is None and c is not None and p.id in c.artillery and new == c.defender_hex:
+            self.find("12.56", f"{p.name}: artillery and AA units never advance after combat", p)
+            return
+        if side is None:
+            self.find("4.21", f"{p.name} moves in the {self.phase}, where units move only to retreat or advance after "
+                      "their combat", p)
+            return
+        trail = c.trails.setdefault(p.id, [old])
+        if trail[-1] != old:
+            trail.append(old)
+        trail.append(new)
+        if side == c.defender:
+            self._retreated_to[p.id] = new
+            if c.results and not any(r.dr for r in c.results.values()):
+                self.find("12.3", f"{p.name} moves away from {c.defender_hex}, but the result ({c.nominal}) gives the "
+                          f"defender no retreat ({c.odds}){self.crt_note}", p)
+            return
+        self._attacker_moved(c, p, u, old, new)
+
+    def _attacker_moved(self, c: SHCombat, p: Piece, u, old: str, new: str) -> None:
+        if new == c.defender_hex:
+            if u.type in ("artillery", "motorized-aa"):
+                self.find("12.56", f"{p.name}: artillery and AA units never advance after combat", p)
+            elif self.combat_units(new, c.defender):
+                self.find("12.51", f"{p.name} advances into {new} while enemy combat units are still there", p)
+            elif c.trails[p.id][0] != c.attackers.get(p.id):
+                self.find("12.52", f"{p.name} advances from {c.trails[p.id][0]}, not its attack hex", p)
+            return
+        if c.results and not any(r.ar for r in c.results.values()):
+            self.find("12.52", f"{p.name} moves to {new}: an attacker moves after combat only to advance into the "
+                      f"Defender Hex {c.defender_hex} (the result {c.nominal} has no attacker retreat)", p)
+
+    # -- the close ---------------------------------------------------------------------------------
+    def _close(self) -> None:
+        c, self.combat_now = self.combat_now, None
+        if c is None or c.die is None or not c.results:
+            return
+        outcome = self._outcome(c)
+        problems = None
+        for text, r in c.results.items():
+            found = self._mismatch(c, r, outcome)
+            if not found:
+                return self._boxes(c, c.results)
+            if text == c.nominal or problems is None:
+                problems = found
+        seen = set()
+        for rule, msg in problems:
+            if rule in seen:
+                continue
+            seen.add(rule)
+            self.find(rule, f"combat on {c.defender_hex}: {msg}; CRT {c.nominal} ({c.odds}){self.crt_note}", None, None,
+                      c.defender_hex, side=self.side_names[c.attacker])
+        self._boxes(c, c.results)
+
+    def _outcome(self, c: SHCombat) -> dict:
+        board = self.replayer.board.pieces
+        out = {"lost": {c.attacker: 0, c.defender: 0}, "stayed": {c.attacker: [], c.defender: []},
+               "moved": {c.attacker: [], c.defender: []}, "gone": {c.attacker: 0, c.defender: 0}}
+        for ids, side in ((c.attackers, c.attacker), (c.defenders, c.defender)):
+            for pid, h in ids.items():
+                out["lost"][side] += max(0, c.lost.get(pid, 0))
+                p = board.get(pid)
+                if p is None or pid in c.boxes or self.hex_of(p) is None:
+                    out["gone"][side] += 1
+                elif self.hex_of(p) == h:
+                    out["stayed"][side].append(p.name)
+                else:
+                    out["moved"][side].append(pid)
+        for pid in c.passengers:  # 12.35: they share the retreat, absorb no loss
+            p = board.get(pid)
+            if p is not None and self.hex_of(p) == c.defender_hex:
+                out["stayed"][c.defender].append(p.name)
+        return out
+
+    def _mismatch(self, c: SHCombat, r: Result, o: dict) -> list[tuple[str, str]]:
+        major = 1 if min(c.stacking.get(c.attacker, 0), c.stacking.get(c.defender, 0)) >= int(
+            self.crt.get("major_battle", {}).get("stacking_points", 6)) else 0
+        out = []
+        total = {c.attacker: c.steps.get(c.attacker, 0), c.defender: c.steps.get(c.defender, 0)}
+        need = {c.attacker: r.a + major, c.defender: (total[c.defender] if r.de else r.d + major)}
+        extra = {c.attacker: 1 if r.special == "attacker" else 0, c.defender: 1 if r.special == "defender" else 0}
+        for side, other in ((c.attacker, c.defender), (c.defender, c.attacker)):
+            lo = need[side] - (1 if need[other] + extra[other] > total[other] and o["lost"][other] >= total[other] else 0)
+            lo = min(lo, total[side])
+            retreat = r.ar if side == c.attacker else (r.dr or r.de)
+            hi = total[side] if retreat else min(total[side], need[side] + extra[side])
+            lost = o["lost"][side]
+            who = "attacker" if side == c.attacker else "defender"
+            if lost < lo:
+                out.append(("12.11" if r.de and side == c.defender else "12.21",
+                            f"the {who} lost {lost} step(s); the result requires {lo}"))
+            elif lost > hi:
+                out.append(("12.21", f"the {who} lost {lost} step(s); the result allows at most {hi}"))
+        if r.dr and not r.de and o["stayed"][c.defender]:
+            out.append(("12.3", f"{', '.join(o['stayed'][c.defender])} stayed in {c.defender_hex}: the result makes every "
+                        "defending unit retreat"))
+        if r.ar and o["stayed"][c.attacker]:
+            out.append(("12.3", f"{', '.join(o['stayed'][c.attacker])} did not retreat: the result makes every attacking "
+                        "unit retreat"))
+        return out
+
+    def _boxes(self, c: SHCombat, results: dict[str, Result]) -> None:
+        """12.22: the Eliminated Box for DE, no retreat route or no MA; the Cadre Box otherwise."""
+        board = self.replayer.board.pieces
+        de = any(r.de for r in results.values())
+        retreat = any(r.dr or r.ar for r in results.values())
+        for pid, box in sorted(c.boxes.items()):
+            p = board.get(pid)
+            if p is None or box == "removed":
+                continue
+            side = c.side_of(pid)
+            if box.endswith("Eliminated") and not de and not retreat:
+                self.find("12.22", f"{p.name} went to the Eliminated Box: with no 'E' result and no retreat a unit that "
+                          "loses its last step goes to the Cadre Box", p, c.attackers.get(pid) or c.defender_hex, box,
+                          side=self.side_names.get(side))
+            elif box.endswith("Cadre") and side == c.defender and all(r.de for r in results.values()):
+                self.find("12.22", f"{p.name} went to the Cadre Box: a DE result sends the defenders to the Eliminated Box",
+                          p, c.defender_hex, box, side=self.side_names.get(side))
+        for pid, trail in sorted(c.trails.items()):
+            if c.side_of(pid) != c.defender or pid not in board:
+                continue
+            self._retreat_path(c, board[pid], trail)
+
+    def _retreat_path(self, c: SHCombat, p: Piece, trail: list[str]) -> None:
+        geo = self.game.geometry
+        u = self.unit_of(p)
+        end = trail[-1]
+        d = geo.distance(c.defender_hex, end)
+        if d == 0:
+            return
+        if d > 2:
+            self.find("12.31", f"{p.name} retreated to {end}, {d} hexes from {c.defender_hex}: a retreat is 1 or 2 hexes",
+                      p, c.defender_hex, end, side=self.side_of(p))
+            return
+        enemy = self.enemy_hexes(c.defender)
+
+        def blocked(a: str, b: str) -> str | None:
+            if b in enemy:
+                return f"{b} holds enemy combat units"
+            step = self.step_cost(a, b, self.move_class(u))
+            return f"{step.why} may not be crossed or entered" if isinstance(step, Blocked) else None
+        path, why = retreat_path(geo, [c.defender_hex] + [h for h in trail[1:] if h != c.defender_hex],
+                                 distance_from(geo, [c.defender_hex]), blocked)
+        if path is None:
+            self.find("12.32", f"{p.name} retreats {c.defender_hex} -> {end}: {why}{self.tec_note}", p, c.defender_hex,
+                      end, side=self.side_of(p))
