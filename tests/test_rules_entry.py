@@ -15,10 +15,11 @@ ROOT = Path(__file__).resolve().parent.parent
 REAL = {"bravery-in-the-sand": "validators.games.bravery_in_the_sand",
         "western-desert-force": "validators.games.western_desert_force",
         "tobrouk-41-42": "validators.games.tobrouk_41_42",
-        "slouch-hats-and-eggshells": "validators.games.slouch_hats_and_eggshells"}
+        "slouch-hats-and-eggshells": "validators.games.slouch_hats_and_eggshells",
+        "desert-fox-deluxe": "validators.games.desert_fox_deluxe"}
 
 
-def test_the_three_audited_games_declare_their_package():
+def test_every_audited_game_declares_its_package():
     assert auditable() == REAL
     for slug, package in REAL.items():
         assert rules_for(slug) is sys.modules[package].Auditor

@@ -1,0 +1,161 @@
+"""Desert Fox Deluxe acceptance (first step): a legal game of scenario 24.0 Fox Killed, GT 4 from
+Phase VI to GT 7, and the same game with illegal acts planted in it.
+
+The legal game must give no violation; the planted one must give each planted act, at its step,
+with its rule number, and nothing else.  One script serves both (`plant` switches the illegal acts
+on), so the two games share every legal act.
+
+The game: GT 4, the Axis is 1st player (its first move in Phase VI).  VI: 62 Mmrirca enters
+Tobruk; Babini drives down the coast road to W2006, next to Bardia.  IX: the 11th Hussars (W2007)
+and 7 SG (W1906) close on Babini.  XI: they attack it (CF 4 to Babini's depleted 2, 2-1; 2d6 = 2:
+A1, A2 with the Axis air shift), and lose a step each.  GT 6 and 7: 61 Sirte,
+60 Sabratha and 10 Ber arrive at El Agheila C0701, the Australians into the NRV, in Phase III.
+
+Planted (rule): 3.1 CIH set up off its area; 3.1 4 NZ BG out of the NRV; 4.1 an Allied unit
+moving in the Axis Movement Phase; 13.1 64 Catanzaro onto a sea hex; 10.3 63 Cirene overstacking C2229 undisrupted (found when the next phase ends); 4.1 an
+Axis unit moving in the Allied Reaction Phase; 4.1 a move in the Axis Combat Phase with no combat;
+13.2 4 Lt Arm 33 MP away; 13.1 CIH into Babini's hex; 13.2.4 7 RTR 15 MP of its 14 with no
+Disrupted marker (found at the phase end); 14.6 the attackers losing no step where the table gives
+one or two (found at the next declaration); 14.7 Babini retreating with no retreat result; 14.2 22 Gds
+attacking Babini from W2017; 13.2.1 4 CCNN reacting past its RMA; 13.4.1 an overrun declared from
+a disrupted hex; 14.7.1 7 SG retreating 7 hexes after Babini's attack; 4.1 an attack declared in a Movement Phase; 13.4.2 an overrun of Bardia, a city;
+4.1 a move in the Victory Check Phase; 4.1 a move in a Reinforcement Phase; 7.1 61 Sirte a GT early; 7.1 20 Aus BG a GT early;
+7.0 10 Ber onto another hex than C0701; 7.0 an Australian brigade arriving in a Movement Phase; 4.1 the tracker going back.
+"""
+from __future__ import annotations
+
+from tests.rules.desert_fox_play import FoxWriter, dfd_module  # noqa: F401 (the fixture)
+from validators.audit import audit_file
+
+
+class Game:
+    """The script's state: the writer, whether illegal acts are planted, what was planted (step, rule)."""
+
+    def __init__(self, w: FoxWriter, plant: bool):
+        self.w, self.plant, self.planted = w, plant, []
+
+    def step(self) -> int:
+        return len(self.w.steps)
+
+    def illegal(self, rule: str, action, later: int = 0) -> None:
+        """Plant `action`; found at its own (last) step, or `later` steps after."""
+        if self.plant:
+            action()
+            self.planted.append((self.step() + later, rule))
+
+    def expect(self, rule: str) -> None:
+        """A planted act found at the step just written (a phase end)."""
+        if self.plant:
+            self.planted.append((self.step(), rule))
+
+
+def gt_4(g: Game) -> None:
+    w = g.w
+    g.illegal("3.1", lambda: w.move("cih", "W2012"), later=2)  # ALC-2: within 3 hexes of W2118 (found at the tracker)
+    g.illegal("3.1", lambda: w.move("4-nz-bg", "W2216"), later=1)  # ALC-1: in the NRV
+    w.phase(4, "VI")
+    w.move("62-mmrirca", "C2331")
+    w.move("babini", "W2006")  # 11 MP of 22 along the coast road
+    g.illegal("4.1", lambda: w.move("22-bde", "W2017"))
+    g.illegal("13.1", lambda: w.move("64-ctnzaro", "C2430"))  # the sea
+    if g.plant:
+        w.move("63-cirene", "C2229")  # 12 stacking points, no Disrupted marker
+    w.phase(4, "VII")
+    g.illegal("4.1", lambda: w.move("maletti", "C2130"))
+    w.phase(4, "VIII")
+    g.expect("10.3")
+    g.illegal("4.1", lambda: w.move("ragg-x", "C2130"))
+    w.phase(4, "IX")
+    w.move("11-huss", "W2007")
+    w.move("7-sg", "W1906")
+    g.illegal("13.2", lambda: w.move("4-lt-arm", "W0226"))  # 33 MP > 22 + 9
+    g.illegal("13.1", lambda: w.move("cih", "W2006"))
+    if g.plant:
+        w.move("7-rtr", "W1019")  # 15 MP of its 14: a forced march, which disrupts
+    w.phase(4, "X")
+    g.expect("13.2.4")
+    g.illegal("13.2.1", lambda: w.move("4-ccnn", "C1923"))  # 5 MP > its RMA of 4
+    w.phase(4, "XI")
+    w.combat(["11-huss", "7-sg"], ["babini"], [1, 1], side="Allied")  # 2-1, A1 (A2 with the Axis air shift)
+    if not g.plant:  # planted: the attackers take no loss (found at the next declaration)
+        w.flip("11-huss")
+        w.flip("7-sg")
+    g.illegal("14.7", lambda: w.move("babini", "W2005"))
+    if g.plant:
+        g.planted.append((g.step() + 1, "14.6"))
+        w.combat(["22-bde"], ["babini"], [1, 1], side="Allied")  # 22 Gds in W2017, far from Babini
+        g.expect("14.2")
+        w.flip("22-bde")
+    w.phase(4, "XII")
+    if g.plant:
+        w.place("disrupted", _hex(w, "babini"))
+    g.illegal("13.4.1", lambda: w.declare("babini", "Declare overrun"))
+    if g.plant:
+        w.move("babini", "W1905")  # next to 7 SG
+    w.phase(4, "XIV")
+    if g.plant:
+        w.combat(["babini"], ["7-sg"], [6, 6], side="Axis")  # D1W or D2W
+        w.flip("7-sg")
+    g.illegal("14.7.1", lambda: w.move("7-sg", "W1913"))  # 7 hexes
+    w.phase(4, "XV")
+    g.illegal("4.1", lambda: w.declare("22-bde", "Declare attacker"))  # an attack in a Movement Phase
+    if g.plant:
+        w.move("11-huss", "W2103")  # next to Bardia, a city, alone
+    g.illegal("13.4.2", lambda: w.declare("11-huss", "Declare overrun"))
+    w.phase(4, "XVII")
+    w.phase(4, "XIX")
+    g.illegal("4.1", lambda: w.move("1-ccnn", "C2129"))
+    w.phase(4, "XX")
+
+
+def _hex(w: FoxWriter, ref: str) -> str:
+    p = w.board.pieces[w.piece(ref)]
+    return w.location(p.map, p.x, p.y)
+
+
+def gt_5_to_7(g: Game, nrv: str) -> None:
+    w = g.w
+    w.phase(5, "I")
+    w.phase(5, "III")
+    g.illegal("7.1", lambda: w.move("61-sirte", "C0701"))
+    w.phase(5, "XX")
+    w.phase(6, "I")
+    w.phase(6, "III")
+    if not g.plant:
+        w.move("61-sirte", "C0701")
+    g.illegal("4.1", lambda: w.move("2-ccnn", "C0802"))  # a move in the Reinforcement Phase
+    w.phase(6, "XX")
+    w.phase(7, "III")
+    w.move("60-sabrtha", "C0701")
+    w.move("10-ber", "C0702" if g.plant else "C0701")
+    g.expect("7.0")
+    for u in ("16-aus-bg", "17-aus-bg"):
+        w.move(u, nrv)
+    g.illegal("7.1", lambda: w.move("20-aus-bg", nrv))  # a GT 8 arrival
+    w.phase(7, "VI")
+    g.illegal("7.0", lambda: w.move("19-aus-bg", nrv))
+    g.illegal("4.1", lambda: w.phase(7, "V"))
+
+
+def play(dfd, tmp_path, plant: bool):
+    game, vmod = dfd
+    w = FoxWriter(game, vmod, "fox-killed.vsav")
+    g = Game(w, plant)
+    gt_4(g)
+    gt_5_to_7(g, game.zone_name("offmap", "NRV"))
+    path = tmp_path / ("planted.vlog" if plant else "legal.vlog")
+    w.write(path)
+    return g, audit_file(game, path)
+
+
+def test_the_legal_game_has_no_violation(dfd_module, tmp_path):  # noqa: F811
+    _, report = play(dfd_module, tmp_path, plant=False)
+    assert [(f.step, f.rule, f.message) for f in report.violations] == []
+    assert report.summary.last_turn == 7 and report.summary.steps > 30
+
+
+def test_every_planted_act_is_found_and_nothing_else(dfd_module, tmp_path):  # noqa: F811
+    g, report = play(dfd_module, tmp_path, plant=True)
+    assert len(g.planted) >= 25 and len({rule for _, rule in g.planted}) >= 15
+    found = sorted((f.step, f.rule) for f in report.violations)
+    assert found == sorted(g.planted), [(f.step, f.rule, f.message) for f in report.violations]

@@ -1,0 +1,409 @@
+"""Per-rule scenarios for the Desert Fox Deluxe audit: real-format logs written over the built module
+(the 24.0 Fox Killed set-up, GT 4 from Phase VI) and audited as a player's log would be.  Each rule
+has a legal and an illegal case.  Moves made before the turn tracker first moves are set-up
+adjustments, not movement (their set-up findings, 3.1, are left out unless a test asks)."""
+from __future__ import annotations
+
+import pytest
+
+from tests.rules.desert_fox_play import audit, dfd_module, rules  # noqa: F401 (the fixture)
+
+
+@pytest.fixture
+def play(dfd_module, tmp_path):  # noqa: F811
+    game, vmod = dfd_module
+    return lambda script, **kw: audit(game, vmod, script, tmp_path / "game.vlog", **kw)
+
+
+@pytest.fixture
+def game(dfd_module):  # noqa: F811
+    return dfd_module[0]
+
+
+# ---- 4.1: sequence of play -------------------------------------------------------------------------
+def test_4_1_each_side_moves_in_its_own_movement_phase(play):
+    def script(w):
+        w.phase(4, "VI")
+        w.move("62-mmrirca", "C2331")
+        w.phase(4, "VII")
+        w.phase(4, "VIII")
+        w.phase(4, "IX")
+        w.move("22-bde", "W2017")
+        w.phase(4, "X")
+    assert play(script) == []
+
+
+def test_4_1_the_second_player_may_not_move_in_the_first_players_movement_phase(play):
+    def script(w):
+        w.phase(4, "VI")
+        w.move("62-mmrirca", "C2331")
+        w.move("22-bde", "W2017")
+    found = play(script)
+    assert rules(found) == ["4.1"] and found[0].piece.startswith("22")
+
+
+def test_4_1_the_reacting_player_alone_moves_in_a_reaction_phase(play):
+    def script(w):
+        w.phase(4, "VI")
+        w.move("62-mmrirca", "C2331")
+        w.phase(4, "VII")
+        w.move("22-bde", "W2017")  # the Allies react: legal
+        w.move("63-cirene", "C2331")  # the Axis may not
+    found = play(script)
+    assert rules(found) == ["4.1"] and found[0].piece.startswith("63")
+
+
+def test_4_1_no_ground_move_in_the_strategic_impulse(play):
+    def script(w):
+        w.phase(5, "III")
+        w.move("62-mmrirca", "C2331")
+    assert rules(play(script)) == ["4.1"]
+
+
+def test_4_1_the_tracker_never_goes_back(play):
+    def script(w):
+        w.phase(4, "VI")
+        w.phase(4, "VIII")
+        w.phase(4, "VII")
+    assert rules(play(script)) == ["4.1"]
+
+
+def test_4_1_the_tracker_goes_on_to_the_next_gt(play):
+    def script(w):
+        w.phase(4, "XVII")
+        w.phase(4, "XX")
+        w.phase(5, "I")
+    assert play(script) == []
+
+
+# ---- 13.2: movement allowance (reconstructed TEC) --------------------------------------------------
+def test_13_2_a_move_within_the_ma_is_legal(play):
+    def script(w):
+        w.phase(4, "VI")
+        w.move("4-lt-arm", "W0610")  # 19 MP of its 22 along the desert tracks
+        w.phase(4, "VII")
+    assert play(script) == []
+
+
+def test_13_2_a_move_past_even_a_forced_march_is_reported(play):
+    def script(w):
+        w.phase(4, "VI")
+        w.move("4-lt-arm", "W0226")  # 33 MP > 22 + 9
+    found = play(script)
+    assert rules(found) == ["13.2"] and "reconstructed" in found[0].message
+
+
+def test_13_2_4_a_move_past_the_ma_must_be_a_forced_march_that_disrupts(play):
+    def script(w):
+        w.phase(4, "VI")
+        w.move("4-lt-arm", "W0608")  # 23 MP: only a forced march (MA + 1d6 + 3)
+        w.phase(4, "VII")
+    assert rules(play(script)) == ["13.2.4"]
+
+
+def test_13_2_4_a_forced_march_with_its_disruption_is_legal(play):
+    def script(w):
+        w.phase(4, "VI")
+        w.move("4-lt-arm", "W0608")
+        w.place("disrupted", "W0608", side="Allied")
+        w.phase(4, "VII")
+    assert play(script) == []
+
+
+def test_13_2_3_a_declared_road_march_adds_7_mp(play):
+    def script(w):
+        w.phase(4, "VI")
+        w.declare("4-lt-arm", "Road march")
+        w.move("4-lt-arm", "W0608")  # 23 MP <= 22 + 7
+        w.phase(4, "VII")
+    assert play(script) == []
+
+
+# ---- 13.1, 11.4, 11.5: enemy units and zones of control ---------------------------------------------
+def test_13_1_no_entering_an_enemy_hex_without_an_overrun(play):
+    def script(w):
+        w.move("4-lt-arm", "C2131")  # set-up adjustment next to Babini
+        w.phase(4, "VI")
+        w.move("4-lt-arm", "C2231")
+    assert rules(play(script)) == ["13.1"]
+
+
+def test_11_4_leaving_an_enemy_zoc_for_a_free_hex_is_legal(play):
+    def script(w):
+        w.move("4-lt-arm", "C2130")  # in Babini's ZoC (C2231)
+        w.phase(4, "VI")
+        w.move("4-lt-arm", "C2030")
+        w.phase(4, "VII")
+    assert play(script) == []
+
+
+def zoc_to_zoc(w):
+    """7 RTR (MA 14) in Babini's ZoC moves straight into another hex of it (the way round costs 21 MP)."""
+    w.move("babini", "C2030")
+    w.move("7-rtr", "C2129")
+    w.phase(4, "VI")
+    w.move("7-rtr", "C2130")
+
+
+def test_11_5_zoc_to_zoc_only_by_night_movement_which_disrupts(play):
+    def script(w):
+        zoc_to_zoc(w)
+        w.phase(4, "VII")
+    assert rules(play(script)) == ["11.5"]
+
+
+def test_11_5_zoc_to_zoc_with_the_disruption_is_legal(play):
+    def script(w):
+        zoc_to_zoc(w)
+        w.place("disrupted", "C2130", side="Allied")
+        w.phase(4, "VII")
+    assert play(script) == []
+
+
+# ---- 10.2, 10.3: stacking (reconstructed stacking points) --------------------------------------------
+def test_10_3_an_overstacked_hex_without_disruption_is_reported(play):
+    def script(w):
+        w.phase(4, "VI")
+        w.move("62-mmrirca", "C2229")  # 4 divisions of 3 points = 12 > 6
+        w.move("63-cirene", "C2229")
+        w.phase(4, "VII")
+        w.phase(4, "VIII")
+    found = play(script)
+    assert rules(found) == ["10.3"] and found[0].to_hex == "C2229"
+
+
+def test_10_3_an_overstacked_hex_disrupted_is_legal(play):
+    def script(w):
+        w.phase(4, "VI")
+        w.move("62-mmrirca", "C2229")
+        w.move("63-cirene", "C2229")
+        w.phase(4, "VII")
+        w.place("disrupted", "C2229")
+        w.phase(4, "VIII")
+    assert play(script) == []
+
+
+def test_10_2_a_city_hex_holds_nine_points(play):
+    def script(w):
+        w.phase(4, "VI")
+        w.move("62-mmrirca", "C2331")
+        w.move("63-cirene", "C2331")  # Tobruk: 1 + 3 + 3 = 7 <= 9
+        w.phase(4, "VII")
+        w.phase(4, "VIII")
+    assert play(script) == []
+
+
+# ---- 14: combat -----------------------------------------------------------------------------------
+def axis_attack(w, dice):
+    w.move("22-bde", "C2129")  # set-up adjustment: an Allied brigade before 1 CCNN and 2 Libyan
+    w.phase(4, "VI")
+    w.phase(4, "VIII")
+    w.combat(["1-ccnn", "2-libyan"], ["22-bde"], dice, side="Axis")
+
+
+def test_14_6_the_defender_loses_what_the_table_gives(play):
+    def script(w):
+        axis_attack(w, [6, 6])  # 11-12: D1 at the least
+        w.flip("22-bde")
+        w.phase(4, "IX")
+    assert play(script) == []
+
+
+def test_14_6_a_defender_that_loses_nothing_is_reported(play):
+    def script(w):
+        axis_attack(w, [6, 6])
+        w.phase(4, "IX")
+    found = play(script)
+    assert rules(found) == ["14.6"] and "reconstructed" in found[0].message and "defender" in found[0].message
+
+
+def test_14_6_an_attacker_losing_steps_no_result_gives_is_reported(play):
+    def script(w):
+        axis_attack(w, [6, 6])  # no attacker loss on the 11-12 row
+        w.flip("22-bde")
+        w.flip("1-ccnn")
+        w.phase(4, "IX")
+    found = play(script)
+    assert rules(found) == ["14.6"] and "attacker" in found[0].message
+
+
+def test_14_7_a_retreat_after_a_withdraw_result_is_legal(play):
+    def script(w):
+        axis_attack(w, [6, 6])  # D1W or more
+        w.flip("22-bde")
+        w.move("22-bde", "C2029")
+        w.phase(4, "IX")
+    assert play(script) == []
+
+
+def test_14_7_a_retreat_no_result_gives_is_reported(play):
+    def script(w):
+        axis_attack(w, [1, 1])  # 2-4: no W or R on any column
+        w.move("22-bde", "C2029")
+        w.phase(4, "IX")
+    assert "14.7" in rules(play(script))
+
+
+def test_14_2_every_attacker_is_adjacent_to_every_defender(play):
+    def script(w):
+        w.move("22-bde", "C2129")
+        w.phase(4, "VI")
+        w.phase(4, "VIII")
+        w.combat(["1-ccnn", "62-mmrirca"], ["22-bde"], [6, 6], side="Axis")  # 62 Mmrirca in C2330
+        w.flip("22-bde")
+        w.phase(4, "IX")
+    found = play(script)
+    assert rules(found) == ["14.2"] and found[0].piece.startswith("62")
+
+
+def test_4_1_an_attack_is_declared_in_the_attackers_combat_phase(play):
+    def script(w):
+        w.move("22-bde", "C2129")
+        w.phase(4, "VI")
+        w.move("62-mmrirca", "C2331")
+        w.declare("1-ccnn", "Declare attacker")
+        w.declare("22-bde", "Declare target")
+    assert rules(play(script)) == ["4.1"]
+
+
+def test_4_1_units_move_in_combat_only_to_retreat_or_advance(play):
+    def script(w):
+        w.phase(4, "VI")
+        w.phase(4, "VIII")
+        w.move("62-mmrirca", "C2331")
+    assert rules(play(script)) == ["4.1"]
+
+
+# ---- 7.0-7.4: reinforcements and withdrawals ------------------------------------------------------------
+def test_7_0_a_reinforcement_arrives_on_its_gt_at_its_hex(play):
+    def script(w):
+        w.phase(6, "III")
+        w.move("61-sirte", "C0701")
+    assert play(script) == []
+
+
+def test_7_1_a_reinforcement_arriving_early_is_reported(play):
+    def script(w):
+        w.phase(5, "III")
+        w.move("61-sirte", "C0701")
+    assert rules(play(script)) == ["7.1"]
+
+
+def test_7_0_a_reinforcement_arrives_where_the_card_says(play):
+    def script(w):
+        w.phase(6, "III")
+        w.move("61-sirte", "C2329")
+    assert rules(play(script)) == ["7.0"]
+
+
+def test_7_0_reinforcements_arrive_in_the_reinforcement_phase(play):
+    def script(w):
+        w.phase(6, "VI")
+        w.move("61-sirte", "C0701")
+    assert rules(play(script)) == ["7.0"]
+
+
+def test_7_4_units_not_withdrawn_by_the_end_of_their_gt(play):
+    def script(w):
+        w.phase(8, "XVII")
+        w.phase(8, "XX")
+    found = play(script, events=True)
+    assert sorted(f.piece for f in found) == sorted(["5 Ind BG (IND)", "7 Ind BG (IND)", "11 Ind BG (IND)", "CIH (IND)"])
+    assert {f.rule for f in found} == {"7.4"} and {f.kind for f in found} == {"event"}
+
+
+def test_7_4_withdrawn_units_are_not_reported(play, game):
+    nrv = game.zone_name("offmap", "NRV")
+
+    def script(w):
+        w.phase(8, "IX")
+        for u in ("5-ind-bg", "7-ind-bg", "11-ind-bg", "cih"):
+            w.move(u, nrv)
+        w.phase(8, "XX")
+    assert play(script, events=True) == []
+
+
+# ---- 3.1: the set-up ------------------------------------------------------------------------------------
+def test_3_1_the_card_set_up_is_legal(play):
+    def script(w):
+        w.move("wdf-bde", "W2116")  # within 3 hexes of W2118 (24.2)
+        w.phase(4, "VI")
+    assert play(script, setup_check=True) == []
+
+
+def test_3_1_a_unit_off_its_card_hex_is_reported(play):
+    def script(w):
+        w.move("22-bde", "W2116")  # the card puts 22 Gds Bde on W2118
+        w.phase(4, "VI")
+    found = play(script, setup_check=True)
+    assert rules(found) == ["3.1"] and found[0].piece.startswith("22")
+
+
+def test_3_1_a_unit_out_of_its_box_is_reported(play):
+    def script(w):
+        w.move("4-nz-bg", "W2216")  # the card puts 4 NZ BG in the NRV
+        w.phase(4, "VI")
+    assert rules(play(script, setup_check=True)) == ["3.1"]
+
+
+# ---- 2.2, 13.4, 14.3, 14.7.1: the sea, overruns, CF 0 attacks, retreat length --------------------------
+def test_2_2_no_move_onto_a_sea_hex(play):
+    def script(w):
+        w.phase(4, "VI")
+        w.move("62-mmrirca", "C2430")
+    found = play(script)
+    assert rules(found) == ["13.1"] and "C2430" in found[0].message
+
+
+def test_13_4_an_overrun_of_an_open_desert_hex_is_legal(play):
+    def script(w):
+        w.move("4-lt-arm", "C2131")  # next to Babini (C2231) and Maletti (C2230)
+        w.phase(4, "VI")
+        w.declare("4-lt-arm", "Declare overrun")
+    assert play(script) == []
+
+
+def test_13_4_1_a_disrupted_unit_may_not_overrun(play):
+    def script(w):
+        w.move("4-lt-arm", "C2131")
+        w.phase(4, "VI")
+        w.place("disrupted", "C2131", side="Allied")
+        w.declare("4-lt-arm", "Declare overrun")
+    assert rules(play(script)) == ["13.4.1"]
+
+
+def test_13_4_2_a_city_cannot_be_overrun(play):
+    def script(w):
+        w.move("4-lt-arm", "C2332")  # next to Tobruk (city) alone
+        w.phase(4, "VI")
+        w.declare("4-lt-arm", "Declare overrun")
+    assert rules(play(script)) == ["13.4.2"]
+
+
+def test_14_3_an_attack_of_cf_0_is_reported(play):
+    def script(w):
+        w.move("22-bde", "W0304")  # next to the Giarabub garrison (CF 0) in W0303
+        w.phase(4, "VI")
+        w.phase(4, "VIII")
+        w.combat(["giarabub-w0303"], ["22-bde"], [6, 6], side="Axis")
+        w.phase(4, "IX")
+    assert rules(play(script)) == ["14.3"]
+
+
+def test_14_7_1_a_retreat_longer_than_six_hexes_is_reported(play):
+    def script(w):
+        axis_attack(w, [6, 6])
+        w.flip("22-bde")
+        w.move("22-bde", "C2122")  # 7 hexes from C2129
+        w.phase(4, "IX")
+    found = play(script)
+    assert rules(found) == ["14.7.1"]
+
+
+def test_14_7_1_a_retreat_of_six_hexes_is_legal(play):
+    def script(w):
+        axis_attack(w, [6, 6])
+        w.flip("22-bde")
+        w.move("22-bde", "C2123")  # 6 hexes
+        w.phase(4, "IX")
+    assert play(script) == []

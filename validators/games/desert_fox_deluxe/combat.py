@@ -1,0 +1,311 @@
+"""Combat (14.0-14.7): declarations in their phase, participation, the result the Combat Results
+Table gives against the steps lost and the retreats made (digest 10.1 rank 2).
+
+Evidence: the module's declarations ("Declare attacker", Ctrl+Shift+A, then "Declare target",
+Ctrl+Shift+T, on every unit of the combat), then one "<Side> combat 2d6" roll; then the flips to
+the reduced face and the units sent to the Refit or Destroyed Box (the losses), and the
+defenders' moves (retreats) and attackers' moves (advance, 14.8) before the next declaration.
+
+The CRT (tables/combat.yaml) is reconstructed (it is on the missing Player Aid Card), so every
+result finding says so: odds of the attackers' CF to the defenders' (14.3: rounded down to a
+ratio of the defender hex's terrain line, 14.5; forts raise the line one a level, 14.4), the
+column, and the 2d6 row; results Ax/Dx = steps lost, W withdraw (1-3 hexes), R rout (4-6
+hexes, 3 less in cities, forts and mountains), 14.7.1.
+
+Choices (a false alarm costs more than a miss):
+- Modifiers the log cannot show are bounded, not guessed: each infantry CF may be halved in the
+  desert (15.9), each defending anti-tank or support unit may take 2 from an attacker (15.2);
+  the odds column then lies between the worst and best case.  Column shifts (14.5) widen the
+  window: to the right, for the defender's result, 2 for surprise (6.2, the card's first GT),
+  2 for each attacking artillery unit (15.1), the best two of the attacker's air units' ground
+  support + 1 (19.5) and 1 naval (20.4.2) if that side has fleets; to the left, for the
+  attacker's result, 2 for each defending-side artillery unit in or next to the defenders' hexes,
+  the defender's best air unit + 1 and 1 naval.  A finding is made only when the steps lost fall
+  outside every result of the window.
+- Steps lost: a flip to the reduced face is one step; a unit sent to a box or deleted, the steps
+  its face still had.  A division's step counts 2 (15.10), and one more than the result is
+  allowed where only a division step could be lost; a unit that cannot retreat loses a step
+  (14.7.1), so extra defender losses are not reported when a retreat result is possible.
+- A combat with a Special Forms of Combat marker in an attacker's hex (deliberate or mobile
+  battle, 14.9), on a terrain line the table lacks, or in a phase with a declared overrun
+  (13.4.4, not followed) is not checked for its result.
+- Retreats: a defender that moves when no result of the window has W or R is reported (14.7),
+  and one that ends more than 6 hexes from its combat hex (14.7.1); a W that was not taken is not
+  reported (the Example of Play lets a defender "disrupt and hold").  Attackers may advance, and
+  units that stood with a Reserve marker may exploit (14.9.3).
+"""
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+
+from validators.games.desert_fox_deluxe.stacking import StackingRules
+from validators.replay.board import Piece
+from validators.replay.replayer import Flipped, Moved, Removed, Rolled
+
+SHIFT_SURPRISE, SHIFT_ARTILLERY, SHIFT_NAVAL, AT_CUT = 2, 2, 1, 2
+INFANTRY = frozenset({"infantry", "airborne", "special-forces"})
+RESULT = re.compile(r"^(?:A(?P<a>\d))?(?:D(?P<d>\d))?(?P<r>[WR])?$")
+ROUT_MAX = 6
+
+
+@dataclass
+class Fight:
+    side: str  # attacker side id
+    attackers: dict[str, str] = field(default_factory=dict)  # piece id -> hex
+    targets: dict[str, str] = field(default_factory=dict)
+    dice: tuple[int, ...] | None = None
+    window: dict[str, list[tuple[int, int, str | None]]] = field(default_factory=dict)  # 'attacker'/'defender' -> results
+    points: dict[str, int] = field(default_factory=dict)  # piece id -> step points at the roll
+    lost: dict[str, int] = field(default_factory=dict)  # piece id -> step points lost since the roll
+    moved: set[str] = field(default_factory=set)
+    what: str = ""  # the odds and column, for the messages
+
+
+class CombatRules(StackingRules):
+    """Part of the Desert Fox Deluxe auditor; see __init__.py."""
+
+    def start(self) -> None:
+        super().start()
+        self.crt = self.tables["combat"]
+        self.fight: Fight | None = None
+        self.fought: list[Fight] = []  # resolved in this phase
+        self.attacked: set[str] = set()  # attackers this phase (14.2: each unit fights once)
+
+    def phase_started(self, pid: str) -> None:
+        super().phase_started(pid)
+        self.fought, self.attacked = [], set()
+
+    def phase_ended(self, pid: str) -> None:
+        self._close()
+        super().phase_ended(pid)
+
+    # -- declarations --------------------------------------------------------------------------
+    def declared(self, role: str, piece: Piece, hex_id: str) -> None:
+        super().declared(role, piece, hex_id)
+        if role not in ("attacker", "target"):
+            return
+        side = self.side_id(piece)
+        if self.fight is not None and self.fight.dice is not None:
+            self._close()
+        if role == "attacker":
+            if self.phase_kind == "combat":
+                self.claim(side)
+            if self.phase_id is not None and not self.overruns and (
+                    self.phase_kind != "combat" or self.phasing() not in (None, side)):
+                self.find("4.1", f"{piece.name} is declared to attack in the {self.phase} Phase: a side attacks in its "
+                          "own Combat Phase (4.1, 14.0)", piece, None, hex_id)
+            if piece.id in self.attacked:
+                self.find("14.2", f"{piece.name} attacks a second time in the {self.phase} Phase: each unit fights "
+                          "once a phase", piece, None, hex_id)
+            self.attacked.add(piece.id)
+            if self.fight is None:
+                self.fight = Fight(side)
+            self.fight.attackers[piece.id] = hex_id
+        else:
+            if self.fight is None:
+                self.fight = Fight(self.other_side.get(side or "", side))
+            self.fight.targets[piece.id] = hex_id
+
+    # -- the roll --------------------------------------------------------------------------------
+    def on_rolled(self, e: Rolled) -> None:
+        super().on_rolled(e)
+        f = self.fight
+        if not e.button.endswith("combat 2d6") or f is None or f.dice is not None or not f.attackers or not f.targets:
+            return
+        f.dice = e.dice
+        board = self.replayer.board.pieces
+        for pid in [*f.attackers, *f.targets]:
+            p = board.get(pid)
+            if p is not None:
+                f.points[pid] = self.step_points(p)
+        self._adjacent(f)
+        if not self.overruns:
+            self._window(f)
+
+    def step_points(self, p: Piece) -> int:
+        """Loss points a unit still has (15.10: a division step counts 2)."""
+        u = self.unit_of(p)
+        steps = 1 if self.reduced(p) or u.steps == 1 else 2
+        return steps * (2 if self.is_division(u) else 1)
+
+    def _adjacent(self, f: Fight) -> None:
+        geo = self.game.geometry
+        board = self.replayer.board.pieces
+        for pid, h in f.attackers.items():
+            far = sorted({t for t in f.targets.values() if not geo.adjacent(h, t)})
+            if far:
+                self.find("14.2", f"{board[pid].name} attacks from {h}, not next to {', '.join(far)}: every attacker is "
+                          "adjacent to every defender", board[pid], None, h)
+
+    def _window(self, f: Fight) -> None:
+        board = self.replayer.board.pieces
+        att = [board[i] for i in f.attackers if i in board]
+        dfn = [board[i] for i in f.targets if i in board]
+        if any(self.markers_in(h, "combat-form") for h in set(f.attackers.values())):
+            return
+        lines = set()
+        for h in set(f.targets.values()):
+            line = self.tec["terrain"].get(self.game.hex_terrain.get(h), {}).get("crt_line", "all-other")
+            fort = self.fort_level(h)
+            if fort:
+                n = 1 if line == "all-other" else int(line)
+                line = str(min(5, n + fort))
+            lines.add(str(line))
+        table = self.crt["lines"]
+        if any(line not in table for line in lines):
+            return
+        at_cut = AT_CUT * sum(1 for p in dfn if self.unit_of(p).type in ("anti-tank", "support"))
+        a_max = sum(self.cf(p) for p in att)
+        a_min = max(0, sum(self.cf(p) / (2 if self.unit_of(p).type in INFANTRY else 1) for p in att) - at_cut)
+        d_max = max(1, sum(self.cf(p) for p in dfn))
+        d_min = max(1, sum(self.cf(p) / (2 if self.unit_of(p).type in INFANTRY else 1) for p in dfn))
+        if a_max <= 0:
+            self.find("14.3", f"the attackers ({', '.join(p.name for p in att)}) total a CF of 0: they cannot attack",
+                      None, None, next(iter(f.targets.values())), side=self.side_names.get(f.side))
+            return
+        right, left = self._shifts(f, att)
+        row = self._row(sum(f.dice))
+        if row is None:
+            return
+        results = self.crt["results"][row]
+        window: dict[str, list] = {"attacker": [], "defender": []}
+        spans = []
+        for line in sorted(lines):
+            ratios = table[line]
+            lo, hi = self._column(ratios, a_min, d_max), self._column(ratios, a_max, d_min)
+            spans.append(f"line {line}: {ratios[lo]} to {ratios[hi]}")
+            for c in range(lo, min(len(results) - 1, hi + right) + 1):
+                window["defender"].append(self._parse(results[c]))
+            for c in range(max(0, lo - left), hi + 1):
+                window["attacker"].append(self._parse(results[c]))
+        f.window = window
+        f.what = (f"attack {a_max:g} (at least {math.floor(a_min * 2) / 2:g}) against {d_max:g} (at least {d_min:g}), "
+                  f"odds {'; '.join(spans)}, up to {right} column(s) right and {left} left, 2d6 = {sum(f.dice)}")
+
+    @staticmethod
+    def _column(ratios: list[str], a: float, d: float) -> int:
+        """14.5: the odds rounded down to a ratio of the line; below the lowest, the lowest."""
+        best = 0
+        for i, r in enumerate(ratios):
+            x, y = (int(v) for v in r.split("-"))
+            if a * y >= d * x:
+                best = i
+        return best
+
+    def _row(self, total: int) -> str | None:
+        for key in self.crt["results"]:
+            lo, _, hi = str(key).partition("-")
+            if int(lo) <= total <= int(hi or lo):
+                return key
+        return None
+
+    @staticmethod
+    def _parse(code: str) -> tuple[int, int, str | None]:
+        m = RESULT.match(code)
+        return (int(m["a"] or 0), int(m["d"] or 0), m["r"]) if m else (0, 0, None)
+
+    def _shifts(self, f: Fight, att: list[Piece]) -> tuple[int, int]:
+        """Most column shifts right (the attacker's, for the defender's result) and left (see Choices)."""
+        geo = self.game.geometry
+        attacker, defender = f.side, self.other_side.get(f.side)
+        right = SHIFT_ARTILLERY * sum(1 for p in att if self.unit_of(p).type == "artillery")
+        card = self.card
+        if card is not None and card.surprise and self.turn == card.first_turn:
+            right += SHIFT_SURPRISE
+        right += self._air(attacker, 2) + self._naval(attacker)
+        near = set(f.targets.values())
+        near |= {n for h in list(near) for n in geo.neighbours(h)}
+        left = SHIFT_ARTILLERY * sum(1 for h in near for p in self.units_in(h)
+                                     if self.side_id(p) == defender and self.unit_of(p).type == "artillery")
+        left += self._air(defender, 1) + self._naval(defender)
+        return right, left
+
+    def _air(self, side: str | None, most: int) -> int:
+        ratings = sorted(((self.unit_of(p).support or 0) + 1 for p in self.replayer.board.pieces.values()
+                          if self.unit_of(p) and self.unit_of(p).type == "air" and self.side_id(p) == side), reverse=True)
+        return sum(ratings[:most])
+
+    def _naval(self, side: str | None) -> int:
+        return SHIFT_NAVAL if any(self.unit_of(p) and self.unit_of(p).type == "fleet" and self.side_id(p) == side
+                                  for p in self.replayer.board.pieces.values()) else 0
+
+    # -- losses and retreats ------------------------------------------------------------------------
+    def _lose(self, p: Piece, points: int) -> None:
+        f = self.fight
+        if f is not None and f.dice is not None and (p.id in f.attackers or p.id in f.targets):
+            f.lost[p.id] = f.lost.get(p.id, 0) + points
+
+    def on_flipped(self, e: Flipped) -> None:
+        super().on_flipped(e)
+        if e.layer == "Step" and self.unit_of(e.piece):
+            u = self.unit_of(e.piece)
+            per = 2 if self.is_division(u) else 1
+            if e.new == 2 and e.old != 2:
+                self._lose(e.piece, per)
+            elif e.old == 2 and e.new != 2:
+                self._lose(e.piece, -per)
+
+    def on_removed(self, e: Removed) -> None:
+        if self.unit_of(e.piece):
+            self._lose(e.piece, self.step_points(e.piece))
+        super().on_removed(e)
+
+    def on_moved(self, e: Moved) -> None:
+        old, new = e.old.label, e.new.label
+        if self.unit_of(e.piece) and self.on_map(old) and not self.on_map(new) and old != new:
+            self._lose(e.piece, self.step_points(e.piece))
+        super().on_moved(e)
+        if (self.phase_kind == "combat" and old != new and self.on_map(old) and self.on_map(new)
+                and self.is_ground(e.piece)):
+            self._combat_move(e)
+
+    def _combat_move(self, e: Moved) -> None:
+        pid = e.piece.id
+        fights = ([self.fight] if self.fight is not None and self.fight.dice is not None else []) + self.fought[::-1]
+        for f in fights:
+            if pid in f.attackers:
+                return  # 14.8 advance (and 14.9.3 exploitation)
+            if pid in f.targets:
+                f.moved.add(pid)
+                home = f.targets[pid]
+                far = self.game.geometry.distance(home, e.new.label)
+                if f.window and not any(r for _, _, r in f.window["defender"]):
+                    self.find("14.7", f"{e.piece.name} leaves {home} after its combat, but no result the table can give "
+                              f"({f.what}) makes it retreat{self.reconstructed('combat')}", e.piece, home)
+                elif far > ROUT_MAX:
+                    self.find("14.7.1", f"{e.piece.name} retreats {far} hexes from {home}: a retreat is at most "
+                              f"{ROUT_MAX} hexes", e.piece, home)
+                return
+        if any(p.properties().get("MarkerId") == "reserve" for p in self.stood_in(e.old.label)):
+            return  # 14.9.3: units in reserve may exploit after a mobile battle
+        self.find("4.1", f"in the {self.phase} Phase units move only to retreat after a combat result (14.7) or to "
+                  "advance after combat (14.8)", e.piece)
+
+    def _close(self) -> None:
+        f, self.fight = self.fight, None
+        if f is None or f.dice is None:
+            return
+        self.fought.append(f)
+        if not f.window:
+            return
+        note = self.reconstructed("combat")
+        board = self.replayer.board.pieces
+        for role, members in (("defender", f.targets), ("attacker", f.attackers)):
+            results = f.window[role]
+            have = sum(f.points.get(i, 0) for i in members)
+            lost = sum(f.lost.get(i, 0) for i in members)
+            want = [r[1] if role == "defender" else r[0] for r in results]
+            lo, hi = min(want), max(want)
+            retreat = any(r[2] for r in results) and role == "defender"
+            division = any(self.is_division(self.unit_of(board[i])) for i in members if i in board)
+            side = f.side if role == "attacker" else self.other_side.get(f.side)
+            names = ", ".join(board[i].name for i in members if i in board)
+            where = next(iter(f.targets.values()))
+            if lost < min(lo, have):
+                self.find("14.6", f"the {role}s ({names}) lost {lost} step(s); the table gives the {role} at least {lo} "
+                          f"({f.what}){note}", None, None, where, side=self.side_names.get(side))
+            elif lost > hi + (1 if division else 0) and not retreat:
+                self.find("14.6", f"the {role}s ({names}) lost {lost} step(s); the table gives the {role} at most {hi} "
+                          f"({f.what}){note}", None, None, where, side=self.side_names.get(side))

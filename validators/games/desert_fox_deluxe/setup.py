@@ -1,0 +1,69 @@
+"""The set-up (3.1 with the scenario cards 24.0-33.0): digest 10.1 rank 7.
+
+Evidence: where each unit of the card stands, and its face, when play starts: when the turn
+tracker first moves to the card's first GT (what players do before is the set-up).  A log whose
+tracker first moves to another GT began from a game under way: its set-up is not checked.
+
+Each unit of the card must stand in its card's box when the card puts it in one (NRV, Refit,
+Destroyed, air boxes), on its reduced face when the card says so (3 Lt Arm "depleted"), and on its
+card's hex, or, for the units of an area "within N hexes of X" (tables/setup-areas.yaml, 3.1),
+within N hexes of X (see Choices).
+
+Choices:
+- 3.1 "within 3 hexes means X itself or any hex with up to two hexes between it and X": that is
+  a distance of at most 3, so an area "within N" allows a distance of N.
+- Hexes are checked only for the scenarios tables/setup-areas.yaml lists (24.0, 26.0): the other
+  cards' "within N" units are not yet entered there.  Markers and supply counts are not checked.
+"""
+from __future__ import annotations
+
+from validators.games.desert_fox_deluxe.arrivals import ArrivalRules
+from validators.replay.replayer import TurnChanged
+
+
+class SetupRules(ArrivalRules):
+    """Part of the Desert Fox Deluxe auditor; see __init__.py."""
+
+    def start(self) -> None:
+        super().start()
+        self.setup_checked = False
+
+    def on_turn(self, e: TurnChanged) -> None:
+        if not self.setup_checked:
+            self.setup_checked = True
+            if self.card is not None and e.turn == self.card.first_turn:
+                self._check_setup()
+        super().on_turn(e)
+
+    def _check_setup(self) -> None:
+        card = self.card
+        areas_all = self.tables.get("setup-areas", {})
+        hexes_checked = (self.scenario or "") in areas_all
+        areas = {u: a for a in areas_all.get(self.scenario or "", []) for u in a["units"]}
+        placed = {u.unit: u for u in card.units}
+        rule = card.rule or "3.1"
+        for p in list(self.replayer.board.pieces.values()):
+            u = self.unit_of(p)
+            if u is None or u.id not in placed:
+                continue
+            where = placed[u.id]
+            at = self.replayer.piece_where(p).label
+            side = self.side_of(p)
+            if where.reduced and not self.reduced(p):
+                self.find("3.1", f"set-up: {p.name} starts on its reduced face by the card ({rule})", p, None, at, side=side)
+            if where.track:
+                box = self.game.zone_name(where.track, where.box)
+                if at != box:
+                    self.find("3.1", f"set-up: {p.name} starts in '{box}' by the card ({rule}), not in {at}", p, None, at,
+                              side=side)
+                continue
+            if not where.hex or not hexes_checked:
+                continue
+            area = areas.get(u.id)
+            origin, within = (area["from"], int(area["within"])) if area else (where.hex, 0)
+            here = self.hex_of(p)
+            if here is not None and self.game.geometry.distance(origin, here) <= within:
+                continue
+            how = f"within {within} hexes of {origin} ({area['rule']})" if area else f"on {where.hex} ({rule})"
+            self.find("3.1", f"set-up: {p.name} stands in {at} when play starts; the card puts it {how}", p, where.hex, at,
+                      side=side)

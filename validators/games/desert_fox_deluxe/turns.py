@@ -1,0 +1,89 @@
+"""Sequence of play (4.1): the phases in order, and which side's ground units may move in each
+(digest 10.1 rank 1).
+
+Evidence: the turn tracker (the twenty phases of tables/sequence.yaml) and every move of a
+ground unit from hex to hex.
+
+Choices:
+- 4.1: the tracker may skip phases forward (a phase with nothing to do), and from XX (or any
+  phase) on to the next GT; it may not go back, nor jump over a whole GT.  The first phase a log
+  shows is where it begins (a log may continue a saved game).
+- 4.1 VI/IX/XII/XV: in a Movement Phase only the phasing player's ground units move, except a
+  unit reacting to an overrun (13.4.3): a move of the other side is not reported when an overrun
+  was declared in the phase from a hex next to where the unit stood.
+- 4.1 VII/X/XIII/XVI: in a Reaction Phase only the reacting player's units move (13.5).
+- Phases I-V and XVIII-XX: no ground unit moves from hex to hex; supply units in IV are left out
+  (12.2.4: the Axis primary base may be relocated then).  Moves into or out of boxes (arrivals,
+  eliminations, withdrawals) are judged by their own rules.
+- Combat Phases: moves are retreats and advances, judged by the combat rules (combat.py).
+"""
+from __future__ import annotations
+
+from validators.games.desert_fox_deluxe.state import SUPPLY, PhaseState
+from validators.replay.board import Piece
+from validators.replay.replayer import Moved
+
+
+class SequenceRules(PhaseState):
+    """Part of the Desert Fox Deluxe auditor; see __init__.py."""
+
+    def start(self) -> None:
+        super().start()
+        self.overruns: list[tuple[str, str]] = []  # (piece id, hex it overruns from) this phase
+
+    def phase_started(self, pid: str) -> None:
+        super().phase_started(pid)
+        self.overruns = []
+        before, now = self.prev_phase_pos, self.phase_pos
+        if before is None or now is None or before[1] < 0 or now[1] < 0:
+            return
+        (t0, i0), (t1, i1) = before, now
+        names = [p["name"] for p in self.phase_specs]
+        if t1 < t0 or (t1 == t0 and i1 < i0):
+            self.find("4.1", f"the turn tracker went back from GT {t0} {names[i0]} to GT {t1} {names[i1]}: "
+                      "every phase finishes before the next begins, in the order of 4.1")
+        elif t1 > t0 + 1:
+            self.find("4.1", f"the turn tracker jumped from GT {t0} to GT {t1}: every GT is played")
+
+    def declared(self, role: str, piece: Piece, hex_id: str) -> None:
+        if role == "overrun":
+            self.overruns.append((piece.id, hex_id))
+        super().declared(role, piece, hex_id)
+
+    def on_moved(self, e: Moved) -> None:
+        old, new = e.old.label, e.new.label
+        if self.phase_id is not None and old != new and self.on_map(old) and self.on_map(new) and self.is_ground(e.piece):
+            self._in_phase(e)
+        super().on_moved(e)
+
+    def reacting_to_overrun(self, old: str) -> bool:
+        geo = self.game.geometry
+        for pid, frm in self.overruns:
+            here = self.replayer.board.pieces.get(pid)
+            hexes = {frm, self.hex_of(here)} if here is not None else {frm}
+            if any(h and (h == old or geo.adjacent(h, old)) for h in hexes):
+                return True
+        return False
+
+    def _in_phase(self, e: Moved) -> None:
+        side = self.side_id(e.piece)
+        name = self.side_names.get(side or "", "?")
+        kind = self.phase_kind
+        if kind in ("movement", "reaction"):
+            self.claim(side)
+            phasing = self.phasing()
+            if phasing is None or side == phasing:
+                return
+            if kind == "movement" and self.reacting_to_overrun(e.old.label):
+                return
+            what = "moves" if kind == "movement" else "reacts"
+            self.find("4.1", f"an {name} unit moved in the {self.phase} Phase, where only the "
+                      f"{self.side_names[phasing]} player {what}", e.piece)
+            return
+        if kind == "combat":
+            return  # retreats and advances: combat.py
+        u = self.unit_of(e.piece)
+        if kind == "allocation" and u is not None and u.type in SUPPLY:
+            return
+        self.find("4.1", f"ground units move in the Movement and Reaction Phases (and retreat or advance in "
+                  f"combat), not in the {self.phase} Phase", e.piece)
