@@ -407,3 +407,19 @@ def test_14_7_1_a_retreat_of_six_hexes_is_legal(play):
         w.move("22-bde", "C2123")  # 6 hexes
         w.phase(4, "IX")
     assert play(script) == []
+
+
+def test_10_3_a_hex_the_card_overstacks_is_the_card_s_not_the_players(play):
+    """26.0 puts the Italian divisions and the depot at C0701 and the DAK at C0702, over 6 points:
+    no finding while those hexes hold only what the card put there; a unit moved in is judged."""
+    def script(extra: bool):
+        def s(w):
+            w.phase(10, "XII")
+            if extra:
+                w.move("5-pz", "C0701")  # from C0702, next door
+            w.phase(10, "XIII")
+            w.phase(10, "XIV")
+        return s
+    assert [f for f in play(script(False), setup="sonnenblume.vsav") if f.rule == "10.3"] == []
+    found = [f for f in play(script(True), setup="sonnenblume.vsav") if f.rule == "10.3"]
+    assert [(f.rule, f.to_hex) for f in found] == [("10.3", "C0701")]

@@ -13,6 +13,9 @@ Choices:
   next phase ends fulfils it.  A hex still overstacked then without a Disrupted marker is reported,
   once while it stays overstacked (one act, one finding).
   Units of both sides in one hex (the set-up's contested hexes) are counted per side.
+- A hex the scenario card itself overstacks (26.0 puts the Italian divisions and the depot at
+  El Agheila C0701, the DAK at C0702) is left alone while it holds no unit that was not there
+  when the log began: the card's set-up is not the players' act.
 """
 from __future__ import annotations
 
@@ -34,6 +37,8 @@ class StackingRules(MovementRules):
         self.sp_free = frozenset(spec.get("free", ()))
         self.overstacked: dict[str, tuple[str, str]] = {}  # hex -> (side name, message), due a Disrupted marker
         self.stack_reported: set[tuple[str, str]] = set()  # (hex, side name) reported and still overstacked
+        self.card_stacks = {(h, side): {p.id for p in mine} for h, side, mine, total, limit in self._stacks()
+                            if total > limit}  # overstacked by the set-up (see Choices)
 
     def stacking_points(self, p: Piece) -> int:
         u = self.unit_of(p)
@@ -52,18 +57,24 @@ class StackingRules(MovementRules):
         still: set[tuple[str, str]] = set()
         if self.phase_id is not None:
             note = self.reconstructed("stacking")
-            for h, ps in sorted(self._by_hex().items()):
-                limit = self.sp_city if self.game.hex_terrain.get(h) == "city" else self.sp_limit
-                for side in self.side_names:
-                    mine = [p for p in ps if self.side_id(p) == side and self.is_ground(p)]
-                    total = sum(self.stacking_points(p) for p in mine)
-                    if total > limit:
-                        still.add((h, self.side_names[side]))
-                    if total > limit and not self.disrupted_in(h):
-                        name = self.side_names[side]
-                        self.overstacked[h] = name, (
-                            f"end of the {self.phase} Phase: {h} holds {total} stacking points of {name} units > "
-                            f"{limit} (10.2): every unit in it is disrupted (10.3); no Disrupted marker was placed "
-                            f"there by the end of the next phase{note}")
+            for h, side, mine, total, limit in self._stacks():
+                if total > limit and {p.id for p in mine} <= self.card_stacks.get((h, side), set()):
+                    continue  # as the card set it up
+                if total > limit:
+                    still.add((h, self.side_names[side]))
+                if total > limit and not self.disrupted_in(h):
+                    name = self.side_names[side]
+                    self.overstacked[h] = name, (
+                        f"end of the {self.phase} Phase: {h} holds {total} stacking points of {name} units > "
+                        f"{limit} (10.2): every unit in it is disrupted (10.3); no Disrupted marker was placed "
+                        f"there by the end of the next phase{note}")
         self.stack_reported &= still
         super().phase_ended(pid)
+
+    def _stacks(self):
+        """(hex, side id, its ground pieces, their stacking points, the hex's limit) of every hex and side."""
+        for h, ps in sorted(self._by_hex().items()):
+            limit = self.sp_city if self.game.hex_terrain.get(h) == "city" else self.sp_limit
+            for side in self.side_names:
+                mine = [p for p in ps if self.side_id(p) == side and self.is_ground(p)]
+                yield h, side, mine, sum(self.stacking_points(p) for p in mine), limit

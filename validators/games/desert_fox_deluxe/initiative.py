@@ -1,0 +1,84 @@
+"""Initiative (6.1), a card's surprise (6.2) and the fixed end of a scenario (4.0): digest 10.1
+ranks 13 and 16.
+
+Evidence: the "<Side> initiative 2d6" rolls, the turn tracker and the "Road march" declarations.
+
+Checked:
+- 6.1: the initiative is determined in Phase V: an initiative roll in another phase is reported;
+- 6.1: the player who holds the initiative rolls; the card grants it (24.0-33.0 "Initiative"), so
+  in the first Phase V after a card that starts after Phase V (GT first + 1) a roll of the other
+  side before any roll of the holder is reported;
+- 6.2: in the first GT of a card with surprise in effect (26.0, 27.0, 32.0), the 2nd player (the
+  side without the initiative: the surprise holder is the 1st player) may not road march (13.2.3);
+- 4.0 with 24.0 d) (and 25.0, which uses 24.0): changes to the scenario's end on the cards are
+  ignored, so the game ends after the card's last GT: the turn tracker moved on to a later GT is
+  reported, once.
+
+Choices (a false alarm costs more than a miss):
+- The Initiative Table is missing (tables/initiative.yaml is reconstructed around the one
+  example): the result, the new holder and surprise from the table are not judged; after the first Phase V the holder is unknown and the roller is not checked.
+- Cards whose special rules speak of the initiative (31.0: the Axis holds it on Maps L and S on
+  GT 31), and cards that start before Phase V (33.0), are not checked for the roller.
+- Only cards the scenario table lists with no end-changing cards (`es_cards: []`: 24.0, 25.0)
+  have a fixed end; elsewhere the ES marker moves with cards whose ES figures are missing.
+"""
+from __future__ import annotations
+
+from validators.games.desert_fox_deluxe.refit import RefitRules
+from validators.replay.board import Piece
+from validators.replay.replayer import Rolled, TurnChanged
+
+ROMAN = ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII", "XIII", "XIV", "XV", "XVI",
+         "XVII", "XVIII", "XIX", "XX")
+
+
+class InitiativeRules(RefitRules):
+    """Part of the Desert Fox Deluxe auditor; see __init__.py."""
+
+    def start(self) -> None:
+        super().start()
+        card = self.card
+        self.initiative_rolled: set[int] = set()  # GTs in which the holder's first roll was judged
+        self.end_reported = False
+        rules = self.tables.get("scenario-rules", {}).get(self.scenario or "", {})
+        self.fixed_end = card.last_turn if card is not None and rules.get("es_cards", None) == [] else None
+        self.first_v = None
+        if (card is not None and card.initiative and card.start_phase in ROMAN
+                and ROMAN.index(card.start_phase) > ROMAN.index("V")
+                and not any("nitiative" in r.text for r in card.special_rules)):
+            self.first_v = card.first_turn + 1
+
+    def on_rolled(self, e: Rolled) -> None:
+        super().on_rolled(e)
+        if not e.button.endswith(" initiative 2d6") or self.phase_id is None:
+            return
+        side = self.dice_buttons.get(e.button)
+        name = self.side_names.get(side or "", side)
+        if self.phase_id != "V":
+            self.find("6.1", f"an {name} initiative roll in the {self.phase} Phase: the initiative is determined in "
+                      "Phase V (4.1 V, 6.1)", side=name)
+            return
+        if self.turn == self.first_v and self.turn not in self.initiative_rolled:
+            self.initiative_rolled.add(self.turn)
+            holder = self.card.initiative
+            if side != holder:
+                self.find("6.1", f"the {name} player rolls for the initiative on GT {self.turn}: the player who holds it "
+                          f"rolls (6.1), and the card ({self.card.rule or 'the scenario'}) gave it to the "
+                          f"{self.side_names.get(holder, holder)}", side=name)
+
+    def declared(self, role: str, piece: Piece, hex_id: str) -> None:
+        super().declared(role, piece, hex_id)
+        card = self.card
+        if (role == "road" and card is not None and card.surprise and card.initiative and self.phase_id is not None
+                and self.turn == card.first_turn and self.side_id(piece) != card.initiative):
+            self.find("6.2", f"{piece.name} road marches on GT {self.turn}: surprise is in effect (the card, "
+                      f"{card.rule or '6.2'}), and the 2nd player cannot use road march (6.2, 13.2.3)", piece, None, hex_id)
+
+    def on_turn(self, e: TurnChanged) -> None:
+        super().on_turn(e)
+        if (self.fixed_end is not None and not self.end_reported and e.turn is not None
+                and e.turn > self.fixed_end and self.phase_id is not None):
+            self.end_reported = True
+            self.find("4.0", f"the turn tracker moved on to GT {e.turn}: the scenario ends after the completion of "
+                      f"GT {self.fixed_end} ({self.card.rule or 'the card'}; 24.0 d: changes to the end on the cards "
+                      "are ignored)", kind="violation", side=None)

@@ -1,0 +1,117 @@
+"""Refit (17.2) as far as the log shows it: when units are rebuilt (digest 10.1 rank 12).
+
+Evidence: a unit's flip from its reduced face to its full face (refit on the hex grid), and a
+unit's move out of its side's Refit Box or Destroyed Box onto the map (refit of eliminated and
+destroyed units).
+
+Checked (17.2):
+- a unit is rebuilt only in a Movement Phase of its own side (4.1 VI.2, 17.2);
+- on the hex grid only at the start of that phase: not after the unit itself moved in it;
+- a destroyed unit first goes to the Refit Box in one Movement Phase and leaves it in a later
+  one, except two-step US and Commonwealth units (17.2 Important); a unit moved straight from the
+  Destroyed Box onto the map, or out of the Refit Box in the phase it came there from the
+  Destroyed Box, is reported.
+
+Choices (a false alarm costs more than a miss):
+- The 1st player is learnt from play (state.py); a rebuild is judged when its phase ends, and not
+  at all when the phasing side is still unknown then.
+- A correction is not a rebuild: a flip back of a unit flipped to its reduced face in the same or
+  the previous phase, or a move out of a box of a unit that came into it in the same GT or the
+  previous phase, is left alone; a move from the Destroyed to the Refit Box (17.2's first stage,
+  or a corrected 8.3 placement) is not judged for its phase.
+- Commonwealth includes the Commonwealth Associated nationality (Free French, Greek, Polish) for
+  the two-step exception; the RP spent (the Refit Costs Chart is missing), the RP's nationality
+  (17.2.1), the unit's GenS, disruption and EZOC, and the primary base hex are not checked.
+"""
+from __future__ import annotations
+
+from validators.games.desert_fox_deluxe.morale import MoraleRules
+from validators.replay.board import Piece
+from validators.replay.replayer import Flipped, Moved
+
+FAST_REBUILD = frozenset({"british", "associated", "us"})  # 17.2 Important
+
+
+class RefitRules(MoraleRules):
+    """Part of the Desert Fox Deluxe auditor; see __init__.py."""
+
+    def start(self) -> None:
+        super().start()
+        boxes = {}
+        for side, name in self.side_names.items():
+            boxes[f"{name} Refit"] = (side, "refit")
+            boxes[f"{name} Destroyed"] = (side, "destroyed")
+        self.refit_boxes = boxes
+        self.rebuilt: list[tuple[Piece, str, str]] = []  # (piece, side, how) awaiting the phase's end
+        self.moved_now: set[str] = set()  # pieces moved on the grid this phase
+        self.lost_now: set[str] = set()  # flipped down or sent to a box this phase
+        self.lost_before: set[str] = set()  # ... in the previous phase
+        self.from_destroyed: set[str] = set()  # moved Destroyed -> Refit this phase
+        self.lost_this_gt: set[str] = set()  # ... earlier in this GT
+        self.lost_gt: int | None = None
+
+    def _box(self, label: str | None) -> tuple[str, str] | None:
+        return self.refit_boxes.get(label or "")
+
+    def on_flipped(self, e: Flipped) -> None:
+        super().on_flipped(e)
+        if e.layer != "Step" or self.unit_of(e.piece) is None or self.phase_id is None:
+            return
+        if e.new == 2 and e.old != 2:
+            self.lost_now.add(e.piece.id)
+        elif e.old == 2 and e.new != 2 and self.hex_of(e.piece) is not None:
+            if e.piece.id in self.lost_now | self.lost_before:
+                return
+            how = "after it moved this phase" if e.piece.id in self.moved_now else "grid"
+            self.rebuilt.append((e.piece, self.side_id(e.piece), how))
+
+    def on_moved(self, e: Moved) -> None:
+        super().on_moved(e)
+        p, old, new = e.piece, e.old.label, e.new.label
+        if self.unit_of(p) is None or old == new or self.phase_id is None:
+            return
+        if self.on_map(old) and self.on_map(new):
+            self.moved_now.add(p.id)
+        if self._box(new) is not None:
+            if self._box(old) is None:
+                self.lost_now.add(p.id)
+            elif self._box(old)[1] == "destroyed" and self._box(new)[1] == "refit":
+                self.from_destroyed.add(p.id)  # 17.2: the first stage of a destroyed unit's refit
+            return
+        box = self._box(old)
+        if box is None or not self.on_map(new) or p.id in self.lost_now | self.lost_before | self.lost_this_gt:
+            return
+        u = self.unit_of(p)
+        fast = u.steps == 2 and self.game.nationality_of_unit(u).id in FAST_REBUILD
+        if not fast and (box[1] == "destroyed" or p.id in self.from_destroyed):
+            self.find("17.2", f"{p.name} comes onto the map from the Destroyed Box in one phase: RP first shift a "
+                      "destroyed unit to the Refit Box, and it is refitted out of it in a later friendly Movement "
+                      "Phase (only two-step US and Commonwealth units are rebuilt in one phase)", p)
+        self.rebuilt.append((p, self.side_id(p), box[1]))
+
+    def phase_started(self, pid: str) -> None:
+        super().phase_started(pid)
+        if self.turn != self.lost_gt:
+            self.lost_gt, self.lost_this_gt = self.turn, set()
+        self.lost_this_gt |= self.lost_now
+        self.lost_before, self.lost_now = self.lost_now, set()
+        self.moved_now, self.from_destroyed, self.rebuilt = set(), set(), []
+
+    def phase_ended(self, pid: str) -> None:
+        phasing = self.phasing()
+        for p, side, how in self.rebuilt:
+            if self.phase_kind != "movement":
+                self.find("17.2", f"{p.name} is rebuilt in the {self.phase} Phase: units refit in a friendly Movement "
+                          "Phase (4.1 VI.2, 17.2)", p, None, self.hex_of(p), side=self.side_names.get(side))
+            elif phasing is None:
+                continue
+            elif side != phasing:
+                self.find("17.2", f"{p.name} is rebuilt in the {self.phase} Phase, the "
+                          f"{self.side_names[phasing]} player's: units refit in a friendly Movement Phase (17.2)",
+                          p, None, self.hex_of(p), side=self.side_names.get(side))
+            elif how.startswith("after"):
+                self.find("17.2", f"{p.name} is flipped to its full face {how}: a depleted unit is rebuilt at the "
+                          "start of its Movement Phase (4.1 VI.2, 17.2)", p, None, self.hex_of(p),
+                          side=self.side_names.get(side))
+        self.rebuilt = []
+        super().phase_ended(pid)
