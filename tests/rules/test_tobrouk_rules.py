@@ -401,6 +401,22 @@ def test_6_2_morale_checks(play):
     assert rules(found) == ["6.2"] and "= 11 vs morale 7 fails" in found[0].message
 
 
+def test_6_2_a_hit_marker_dragged_off_the_map_counts_as_removed(play):
+    """The module's markers have no Delete command: a player drags the T to the Markers box, and
+    the engine logs a move (tests/fixtures/engine/tobrouk-legal.vlog)."""
+    def script(dice):
+        def s(w):
+            cw_maneuver(w)
+            w.phase(1, "C")
+            t = w.place("t", "1527")
+            w.roll("Axis morale 2d6", dice, "Axis")
+            w.move(t, "Markers")  # the Markers box
+        return s
+    assert play(script([3, 3])) == []
+    found = play(script([6, 6]))  # a failed check taken as a pass
+    assert rules(found) == ["6.2"] and "= 11 vs morale 7 fails" in found[0].message
+
+
 # ---- 4.2c, 4.3, 5.4: markers a maneuver places -------------------------------------------------------
 def test_4_2_rapid_movement_away_from_the_enemy_in_one_s_own_maneuver(play):
     def script(where):

@@ -275,6 +275,11 @@ class FireRules(RetreatRules):
         super().on_moved(e)
         if e.old.label != e.new.label:
             self._marker_arrived(e.piece, e.new.label)
+            geo = self.game.geometry
+            if e.piece.properties().get("MarkerId", "") in HITS and e.old.label in geo and e.new.label not in geo:
+                # a hit marker taken off the map (dragged to the Markers box: what a player without
+                # a Delete command does) is removed as if deleted: the morale check was passed
+                self._morale_outcome(e.old.label, passed=True)
 
     def on_removed(self, e: Removed) -> None:
         mid = e.piece.properties().get("MarkerId", "")
