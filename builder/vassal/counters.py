@@ -75,7 +75,7 @@ def prototypes(game: Game) -> dict[str, list[Trait]]:
             p.mark_moved(),
             p.placeholder_piece(),
         ]
-    out["Marker"] = [p.report([p.FLIP_KEY], MOVE_REPORT, "Report flips"), p.placeholder_piece()]
+    out["Marker"] = [p.report([p.FLIP_KEY], MOVE_REPORT, "Report flips"), p.delete(), p.placeholder_piece()]
     out["Chit"] = [p.mask(CHIT_BACK, CHIT_MASK, MASK_KEY), p.placeholder_piece()]
     return out
 

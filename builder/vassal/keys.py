@@ -79,6 +79,8 @@ def piece_keys(root) -> list[tuple[str, str]]:
                 found[(f[4], f[3])] = None
             elif t.prefix == "obs;" and len(f) > 2 and f[0]:
                 found[(f[0], f[2])] = None
+            elif t.prefix == "delete;" and len(f) > 1 and f[0] and f[1]:
+                found[(f[1], f[0])] = None
             elif t.prefix == "sendto;" and len(f) > 1 and f[0] and f[1]:  # a menu item (a played card's send has none)
                 found[(f[1], f[0])] = None
     return list(found)

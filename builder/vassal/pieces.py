@@ -14,6 +14,7 @@ from builder.vassal.sequence import join, split
 BASIC = "piece;"
 MAP_ID = "Main Map"  # the one map of every module
 FLIP_KEY = "70,130"  # Ctrl+F
+DELETE_KEY = "68,130"  # Ctrl+D
 CTRL = 130
 
 
@@ -141,6 +142,12 @@ MOVED_IMAGE = "moved.png"
 def mark_moved() -> Trait:
     return Trait("markmoved;" + join([MOVED_IMAGE, 20, -24, "Mark Moved", "77,130", "", False,
                                        "Mark Moved", "", "Mark Not Moved", ""], ";"), "false")
+
+
+def delete() -> Trait:
+    """A Delete command (Delete.myGetType): the engine logs a RemovePiece, as a marker taken off the
+    table.  Markers only: a unit leaves play by its Send To commands, to its box."""
+    return Trait("delete;" + join(["Delete", DELETE_KEY, ""], ";"), "")
 
 
 def placeholder_piece() -> Trait:
