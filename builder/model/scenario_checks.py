@@ -12,7 +12,8 @@ reinforcements the card places on an entry hex:
   in a hex, leaders never counting; arrivals are exempt when the same table has
   `reinforcement_overstack` (Western Desert Force 7.7), else each turn's arrivals on a hex count;
 - units of both sides in one hex only on the hexes the card lists in `contested_hexes`;
-- a unit placed once, unless withdrawn before it arrives again.
+- a unit placed once, unless withdrawn before it arrives again;
+- a card's `start_phase` is a phase of tables/sequence.yaml (the setup saves the tracker there).
 
 Entries whose unit, formation or hex is unknown are left to `references.py`.
 """
@@ -251,3 +252,14 @@ def check_scenarios(col: Collector, game: Game, docs: dict[str, Located]) -> Non
             continue
         _both_sides(col, doc, rules, sc, placed)
         _placed_once(col, doc, sc, placed)
+        _start_phase(col, doc, game, sc)
+
+
+def _start_phase(col: Collector, doc: Located, game: Game, sc) -> None:
+    """The card's `start_phase` is a phase of tables/sequence.yaml: the setup saves the turn tracker there."""
+    seq = game.tables.get("sequence")
+    phases = seq.data.get("phases", []) if seq is not None and isinstance(seq.data, dict) else []
+    ids = [x.get("id") for x in phases if isinstance(x, dict)]
+    if sc.start_phase is not None and sc.start_phase not in ids:
+        col.at(doc, ("start_phase",), f"start_phase {sc.start_phase} is not a phase of tables/sequence.yaml",
+               did_you_mean(sc.start_phase, ids, none="give tables/sequence.yaml its `phases`, each with an `id`"))

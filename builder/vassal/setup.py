@@ -8,6 +8,10 @@ hex-status marker (markers.yaml `layer`) lies in its own Stack under the units' 
 it; each Stack carries its layer (`@@n`) as a Stack the engine made would.  Chits set out in
 their owner's pool start masked by that side (5.1.2: the opponent never learns which chits go
 into the mug).
+
+A card that starts elsewhere than the game's first turn and phase (Desert Fox 24.0: GT 4 Phase VI)
+also saves the turn tracker there, as the engine's own save does (`TURNTurnTracker0`, §4.6), so a
+game loaded from it shows the card's GT and phase; other cards leave the tracker at its start.
 """
 from __future__ import annotations
 
@@ -16,6 +20,7 @@ from builder.vassal import pieces as p
 from builder.vassal.buildfile import MAP_ID, ModulePlan
 from builder.vassal.counters import expand, layer_order, prototypes
 from builder.vassal.savefile import board_picker_command, save_text, stack_command
+from builder.vassal.sequence import join
 
 FIRST_ID = 1700000000000  # piece ids look like VASSAL's (13-digit) and never depend on the clock
 
@@ -70,4 +75,22 @@ def setup_save(pl: ModulePlan, sc: s.ScenarioFile) -> str:
     for (x, y, layer), ids in stacks.items():
         commands.append(stack_command(str(next_id), MAP_ID, x, y, ids, layer))
         next_id += 1
-    return save_text(commands, [board_picker_command(MAP_ID, pl.game.map.board.name)])
+    components = [board_picker_command(MAP_ID, pl.game.map.board.name)]
+    tracker = tracker_command(pl.game, sc)
+    return save_text(commands, components + ([tracker] if tracker else []))
+
+
+def tracker_command(g, sc: s.ScenarioFile) -> str | None:
+    """The turn tracker's restore command at the card's first turn and phase (`TurnTracker.getState`:
+    current level | counter;0;loop;limit;list index;0;0;active flags), None when the card starts where
+    the tracker does (the counter's `start`, the first phase)."""
+    names = g.tables["sequence"].data.get("phases", []) if "sequence" in g.tables else []
+    ids = [x.get("id") for x in names]
+    if sc.start_phase is not None and sc.start_phase not in ids:
+        raise ValueError(f"scenario {sc.name}: start_phase {sc.start_phase} is not a phase of tables/sequence.yaml")
+    phase = ids.index(sc.start_phase) if sc.start_phase is not None else 0
+    if sc.first_turn == g.info.turns.first and phase == 0:
+        return None
+    subs = [join([phase, 0, 0, ",".join(["true"] * len(names))], ";")] if names else []
+    level = join([sc.first_turn, 0, False, -1, *subs], ";")
+    return join(["TURNTurnTracker0", join([0, level], "|")], "\t")

@@ -37,9 +37,11 @@ def dfd_module(tmp_path_factory):
 class FoxWriter(LogWriter):
     """A LogWriter over the Desert Fox module: phases by Roman numeral, markers from the palette."""
 
-    def __init__(self, game, vmod: Path, setup: str) -> None:
+    def __init__(self, game, vmod: Path, setup: str, *, tracker_from_setup: bool = False) -> None:
+        """tracker_from_setup False: the tracker starts at GT 1, not where the card's setup saved it, so
+        moves before the first tracker move are the set-up (the tests arrange positions so)."""
         self.game = game
-        super().__init__(vmod, setup=setup, players=PLAYERS)
+        super().__init__(vmod, setup=setup, players=PLAYERS, tracker_from_setup=tracker_from_setup)
         self._names = {p["id"]: p["name"] for p in game.tables["sequence"].data["phases"]}
         self._defs = {d.key: d for d in counter_defs(game)}
         self._protos = prototypes(game)

@@ -6,7 +6,8 @@ with its rule number, and nothing else.  One script serves both (`plant` switche
 on), so the two games share every legal act.
 
 The game: GT 4, the Axis is 1st player (its first move in Phase VI).  VI: 62 Mmrirca enters
-Tobruk; Babini drives down the coast road to W2006, next to Bardia.  IX: the 11th Hussars (W2007)
+Tobruk; Babini drives down the coast road to W2006, next to Bardia; Maletti and Ragg X (the stack of
+C2230) move to C2130, one by one or dragged as one stack (the `drag` variant).  IX: the 11th Hussars (W2007)
 and 7 SG (W1906) close on Babini.  XI: they attack it (CF 4 to Babini's depleted 2, 2-1; 2d6 = 2:
 A1, A2 with the Axis air shift), and lose a step each.  GT 6 and 7: 61 Sirte,
 60 Sabratha and 10 Ber arrive at El Agheila C0701, the Australians into the NRV, in Phase III.
@@ -24,15 +25,20 @@ a disrupted hex; 14.7.1 7 SG retreating 7 hexes after Babini's attack; 4.1 an at
 """
 from __future__ import annotations
 
+import zipfile
+
 from tests.rules.desert_fox_play import FoxWriter, dfd_module  # noqa: F401 (the fixture)
-from validators.audit import audit_file
+from validators.audit import audit_file, module_grids
+from validators.games import rules_for
+from validators.replay.replayer import Replayer
+from validators.vlog.reader import read_record
 
 
 class Game:
     """The script's state: the writer, whether illegal acts are planted, what was planted (step, rule)."""
 
-    def __init__(self, w: FoxWriter, plant: bool):
-        self.w, self.plant, self.planted = w, plant, []
+    def __init__(self, w: FoxWriter, plant: bool, drag: bool = False):
+        self.w, self.plant, self.drag, self.planted = w, plant, drag, []
 
     def step(self) -> int:
         return len(self.w.steps)
@@ -56,15 +62,16 @@ def gt_4(g: Game) -> None:
     w.phase(4, "VI")
     w.move("62-mmrirca", "C2331")
     w.move("babini", "W2006")  # 11 MP of 22 along the coast road
+    w.move_units(["maletti", "ragg-x"], "C2130", whole_stacks=g.drag)  # the stack of C2230, whole or one by one
     g.illegal("4.1", lambda: w.move("22-bde", "W2017"))
     g.illegal("13.1", lambda: w.move("64-ctnzaro", "C2430"))  # the sea
     if g.plant:
         w.move("63-cirene", "C2229")  # 12 stacking points, no Disrupted marker
     w.phase(4, "VII")
-    g.illegal("4.1", lambda: w.move("maletti", "C2130"))
+    g.illegal("4.1", lambda: w.move("maletti", "C2230"))
     w.phase(4, "VIII")
     g.expect("10.3")
-    g.illegal("4.1", lambda: w.move("ragg-x", "C2130"))
+    g.illegal("4.1", lambda: w.move("ragg-x", "C2230"))
     w.phase(4, "IX")
     w.move("11-huss", "W2007")
     w.move("7-sg", "W1906")
@@ -137,10 +144,10 @@ def gt_5_to_7(g: Game, nrv: str) -> None:
     g.illegal("4.1", lambda: w.phase(7, "V"))
 
 
-def play(dfd, tmp_path, plant: bool):
+def play(dfd, tmp_path, plant: bool, drag: bool = False):
     game, vmod = dfd
     w = FoxWriter(game, vmod, "fox-killed.vsav")
-    g = Game(w, plant)
+    g = Game(w, plant, drag)
     gt_4(g)
     gt_5_to_7(g, game.zone_name("offmap", "NRV"))
     path = tmp_path / ("planted.vlog" if plant else "legal.vlog")
@@ -148,14 +155,54 @@ def play(dfd, tmp_path, plant: bool):
     return g, audit_file(game, path)
 
 
-def test_the_legal_game_has_no_violation(dfd_module, tmp_path):  # noqa: F811
-    _, report = play(dfd_module, tmp_path, plant=False)
+def test_the_legal_game_has_no_violation(dfd_module, tmp_path, drag):  # noqa: F811
+    _, report = play(dfd_module, tmp_path, plant=False, drag=drag)
     assert [(f.step, f.rule, f.message) for f in report.violations] == []
     assert report.summary.last_turn == 7 and report.summary.steps > 30
 
 
-def test_every_planted_act_is_found_and_nothing_else(dfd_module, tmp_path):  # noqa: F811
-    g, report = play(dfd_module, tmp_path, plant=True)
+def test_every_planted_act_is_found_and_nothing_else(dfd_module, tmp_path, drag):  # noqa: F811
+    g, report = play(dfd_module, tmp_path, plant=True, drag=drag)
     assert len(g.planted) >= 25 and len({rule for _, rule in g.planted}) >= 15
     found = sorted((f.step, f.rule) for f in report.violations)
     assert found == sorted(g.planted), [(f.step, f.rule, f.message) for f in report.violations]
+
+
+# -- the card's saved setup: the turn tracker at GT 4 Phase VI -------------------------------------
+def _setup_record(vmod, entry: str, tmp_path):
+    with zipfile.ZipFile(vmod) as z:
+        (tmp_path / entry).write_bytes(z.read(entry))
+    return read_record(tmp_path / entry)
+
+
+def test_the_built_setups_open_the_tracker_at_the_cards_first_gt_and_phase(dfd_module, tmp_path):  # noqa: F811
+    game, vmod = dfd_module
+    ids = [p["id"] for p in game.tables["sequence"].data["phases"]]
+    start = Replayer(_setup_record(vmod, "fox-killed.vsav", tmp_path), {}).initial_turn
+    assert (start.turn, ids[start.phase_index]) == (4, "VI")  # 24.0: GT 4 Phase VI
+    for sid, card in game.scenarios.items():
+        start = Replayer(_setup_record(vmod, f"{sid}.vsav", tmp_path), {}).initial_turn
+        assert (start.turn, start.phase_index) == (card.first_turn, ids.index(card.start_phase or "I")), sid
+
+
+def test_a_game_begun_from_the_saved_setup_is_played_from_phase_vi(dfd_module, tmp_path):  # noqa: F811
+    """No tracker move before play: the set-up is checked once, at the log's beginning, and the first
+    moves are judged in Phase VI (the Axis moves first: 22 Gds moving is out of its phase)."""
+    game, vmod = dfd_module
+    w = FoxWriter(game, vmod, "fox-killed.vsav", tracker_from_setup=True)
+    w.move("62-mmrirca", "C2331")
+    w.move("babini", "W2006")  # far from its set-up area: play, not set-up
+    w.move("22-bde", "W2017")
+    w.phase(4, "VII")
+    w.phase(4, "VIII")
+    path = tmp_path / "from-setup.vlog"
+    w.write(path)
+    assert [(f.step, f.rule) for f in audit_file(game, path).violations] == [(3, "4.1")]
+    record = read_record(path)
+    replayer = Replayer(record, module_grids(game))
+    assert (replayer.initial_turn.turn, replayer.initial_turn.phase_index) == (4, 5)
+    cih = replayer.board.pieces[w.piece("cih")]
+    cih.x, cih.y = w.point("Main Map", "W2012")  # ALC-2: within 3 hexes of W2118; W2012 is 6 away
+    auditor = rules_for(game.slug)(game, replayer)
+    found = [(f.step, f.rule) for f in auditor.run() if f.kind == "violation"]
+    assert found == [(0, "3.1"), (3, "4.1")]

@@ -118,7 +118,7 @@ class LogWriter:
     """A log being written: each public step method is one logged user action."""
 
     def __init__(self, vmod: Path, setup: str = "campaign.vsav",
-                 players: dict[str, tuple[str, str]] | None = None) -> None:
+                 players: dict[str, tuple[str, str]] | None = None, *, tracker_from_setup: bool = True) -> None:
         with zipfile.ZipFile(vmod) as z:
             names = z.namelist()
             build = z.read("buildFile.xml" if "buildFile.xml" in names else "buildFile")
@@ -139,6 +139,7 @@ class LogWriter:
         self._undo_at, self._next_id = -1, FIRST_NEW_ID
         self.tracker = next(self.root.iter(M + "turn.TurnTracker"), None)
         self.turn_state = self._turn_encode(None, None)
+        self.tracker_from_setup = tracker_from_setup  # False: the tracker at its start, whatever the setup saved
         self._begin = self._beginning(deobfuscate(raw))
 
     def _layers(self) -> dict[str, tuple[str, tuple[str, ...]]]:
@@ -159,6 +160,9 @@ class LogWriter:
         for leaf in setup:
             self._apply(Cmd(leaf))
         pickers = [leaf for leaf in leaves(tree) if "BoardPicker\t" in leaf.split("/", 1)[0]]
+        saved_turn = [leaf.split("\t", 1)[1] for leaf in leaves(tree) if leaf.startswith("TURNTurnTracker0\t")]
+        if saved_turn and self.tracker_from_setup:
+            self.turn_state = saved_turn[-1]  # a setup saved with the tracker elsewhere than its start
         tokens = ["begin_save", "", join(["", *self._restore_pieces(setup)], ESC)]
         roster = [join(["PLAYER", uid, name, side], "\t") for side, (uid, name) in self.players.items()]
         for el in self.root:  # game components in registration order

@@ -1,7 +1,8 @@
 """The set-up (3.1 with the scenario cards 24.0-33.0): digest 10.1 rank 7.
 
 Evidence: where each unit of the card stands, and its face, when play starts: when the turn
-tracker first moves to the card's first GT (what players do before is the set-up).  A log whose
+tracker first moves to the card's first GT (what players do before is the set-up), or, in a log
+that begins with the tracker there already (the card's saved setup), at the log's beginning.  A log whose
 tracker first moves to another GT began from a game under way: its set-up is not checked.
 
 Each unit of the card must stand in its card's box when the card puts it in one (NRV, Refit,
@@ -27,6 +28,23 @@ class SetupRules(ArrivalRules):
     def start(self) -> None:
         super().start()
         self.setup_checked = False
+        # A log begun from the card's own setup has the tracker at the card's first GT and phase
+        # already (builder/vassal/setup.py): play starts with the log, so the set-up is the board
+        # at its beginning, and that phase is entered before the first step is judged.
+        first, card = self.replayer.initial_turn, self.card
+        ids = [x.get("id") for x in self.phase_specs]
+        start = ids.index(card.start_phase) if card is not None and card.start_phase in ids else 0
+        self.begin_phase = first if card is not None and (first.turn, first.phase_index) == (card.first_turn, start) \
+            else None
+        if self.begin_phase is not None:
+            self.setup_checked = True
+            self._check_setup()
+
+    def before_step(self, step) -> None:
+        if self.begin_phase is not None:
+            begin, self.begin_phase = self.begin_phase, None
+            self.dispatch(begin)
+        super().before_step(step)
 
     def on_turn(self, e: TurnChanged) -> None:
         if not self.setup_checked:
