@@ -34,6 +34,9 @@ class BaseAuditor:
         self.phase: str | None = None
         self.side_acting: str | None = None
         self.dice_buttons = {d.name: d.side for d in game.info.dice}
+        self.side_ids = {x.name: x.id for x in game.info.sides}  # the Side property's value -> side id
+        self.side_names = {x.id: x.name for x in game.info.sides}
+        self.other_side = {a: b for a in self.side_names for b in self.side_names if a != b}
         self.dice_by_side: dict[str, int] = {}
         self._index: dict[str, list[Piece]] = {}
         self._hex_keys: dict[str, set] = {}  # hex -> board positions inside it
@@ -48,6 +51,12 @@ class BaseAuditor:
 
     def side_of(self, p: Piece) -> str | None:
         return p.properties().get("Side")
+
+    def side_id(self, p: Piece) -> str | None:
+        return self.side_ids.get(self.side_of(p) or "")
+
+    def side_name(self, side: str | None) -> str | None:
+        return self.side_names.get(side or "")
 
     def hex_of(self, p: Piece) -> str | None:
         where = self.replayer.piece_where(p)

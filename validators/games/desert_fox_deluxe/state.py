@@ -51,9 +51,6 @@ class PhaseState(BaseAuditor):
         self.phase_player: str | None = None  # 'first' / 'second' for phases of one player
         self.phase_pos: tuple[int, int] | None = None
         self.prev_phase_pos: tuple[int, int] | None = None
-        self.side_ids = {x.name: x.id for x in g.info.sides}
-        self.side_names = {x.id: x.name for x in g.info.sides}
-        self.other_side = {a: b for a in self.side_names for b in self.side_names if a != b}
         self.scenario = self._scenario()
         card = g.scenarios.get(self.scenario or "")
         self.card = card
@@ -131,9 +128,6 @@ class PhaseState(BaseAuditor):
         """role: attacker, target, overrun, road (march)."""
 
     # -- units --------------------------------------------------------------------------------
-    def side_id(self, p: Piece) -> str | None:
-        return self.side_ids.get(self.side_of(p) or "")
-
     def is_ground(self, p: Piece) -> bool:
         u = self.unit_of(p)
         return u is not None and u.type not in NOT_GROUND

@@ -52,9 +52,6 @@ class PhaseState(BaseAuditor):
         self.segment: str | None = None
         self.phase_pos: tuple[int | None, int] | None = None
         self.prev_phase_pos: tuple[int | None, int] | None = None
-        self.side_ids = {x.name: x.id for x in g.info.sides}
-        self.side_names = {x.id: x.name for x in g.info.sides}
-        self.other_side = {a: b for a in self.side_names for b in self.side_names if a != b}
         self.place_hex = {p.name: p.hex for p in g.map.places}
         self.events_changed = 0  # event cards moved, flipped or removed, and "plays event" reports (20.1)
         self.scenario = self._scenario()
@@ -146,12 +143,6 @@ class PhaseState(BaseAuditor):
         return next((p for p in here if p.name == name), None)
 
     # -- pieces -------------------------------------------------------------------------------
-    def side_id(self, p: Piece) -> str | None:
-        return self.side_ids.get(self.side_of(p) or "")
-
-    def side_name(self, side: str | None) -> str | None:
-        return self.side_names.get(side or "")
-
     def marker_id(self, p: Piece) -> str:
         return p.properties().get("MarkerId", "")
 

@@ -43,9 +43,6 @@ class PhaseState(BaseAuditor):
         self.prev_phase_pos: tuple[int | None, int] | None = None
         self.pair = 1  # the pair of maneuvers being played (2.21c)
         self.active: str | None = None  # side id of the turn's active player
-        self.side_ids = {x.name: x.id for x in g.info.sides}
-        self.side_names = {x.id: x.name for x in g.info.sides}
-        self.other_side = {a: b for a in self.side_names for b in self.side_names if a != b}
         self.scenario = self._scenario()
         super().start()
 
@@ -132,12 +129,6 @@ class PhaseState(BaseAuditor):
         """role: firer, target, coordinated."""
 
     # -- pieces and markers -----------------------------------------------------------------
-    def side_id(self, p: Piece) -> str | None:
-        return self.side_ids.get(self.side_of(p) or "")
-
-    def side_name(self, side: str | None) -> str | None:
-        return self.side_names.get(side or "")
-
     def markers_in(self, hex_id: str, marker: str, *, at_start: bool = False) -> int:
         pieces = self.stood_in(hex_id) if at_start else self.pieces_in(hex_id)
         return sum(1 for p in pieces if p.properties().get("MarkerId") == marker)

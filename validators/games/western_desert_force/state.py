@@ -26,7 +26,6 @@ class PhaseState(BaseAuditor):
         self.phase_specs: list[dict] = list(g.tables["sequence"].data["phases"])
         self.phase_kind: str | None = None
         self.active_side: str | None = None  # side id of the phase's active player
-        self.side_ids = {x.name: x.id for x in g.info.sides}
         self.tables = {k: t.data for k, t in g.tables.items()}
         self.place_hex = {p.name: p.hex for p in g.map.places}
         start_control = self.tables.get("victory", {}).get("control_at_start", {})
@@ -91,9 +90,6 @@ class PhaseState(BaseAuditor):
             if p.name == name:
                 return p
         return None
-
-    def side_id(self, p: Piece) -> str | None:
-        return self.side_ids.get(self.side_of(p) or "")
 
     def leader_of(self, p: Piece):
         return self.game.leaders.get(p.properties().get("LeaderId", ""))

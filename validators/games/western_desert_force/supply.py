@@ -33,7 +33,6 @@ class SupplyRules(PhaseState):
         self.chart = TerrainChart(self.game, t["terrain-effects"])
         self.classes = t["unit-classes"]
         self.supply_table = t["supply"]
-        self.other_side = {a.id: b.id for a, b in zip(self.game.info.sides, reversed(self.game.info.sides))}
         self.place_hex = {p.name: p.hex for p in self.game.map.places}
         self.limited = [dict(spec, hex=self.place_hex[spec["place"]]) for spec in self.supply_table.get("limited", ())
                         if spec["place"] in self.place_hex]
