@@ -71,6 +71,43 @@ class SlouchWriter(LogWriter):
         """A chat line as a piece's Report trait writes it (e.g. an event card's "Allied plays event H: ...")."""
         self._log(self._apply(chat_cmd("* " + text)))
 
+    def event_marker(self, card: str) -> str:
+        """Special Event marker `card` put into the Special Events Pool (the set-up a writer starts
+        from holds no marker: the module's pool is an at-start pile); its id."""
+        from builder.vassal.event_decks import EVENTS_MAP, card_traits
+        deck = next(d for d in self.game.events.decks if any(c.id == card for c in d.cards))
+        c = next(c for c in deck.cards if c.id == card)
+        pid = self._new_id()
+        self._gpid += 1
+        comm = self._apply(Cmd(add_piece(pid, card_traits(self.game, deck, c, str(self._gpid))), "-/" + pid))
+        comm.append(self._move_cmd(pid, EVENTS_MAP, self.point(EVENTS_MAP, deck.name), None, self._user("Allied")[0]))
+        self._log(comm)
+        return pid
+
+    def _to_map(self, pid: str, map_id: str, to: str, side: str) -> Cmd:
+        below = [i for i in self._pieces_at(map_id, *self.point(map_id, to), self._layer(pid)) if i != pid]
+        return self._move_cmd(pid, map_id, self.point(map_id, to), below[-1] if below else None, self._user(side)[0])
+
+    def draw(self, pid: str, side: str) -> None:
+        """The marker dragged from the pool into `side`'s hand (its own window)."""
+        self._log(self._to_map(pid, f"{side} hand", f"{side} hand", side))
+
+    def play_event(self, pid: str, side: str) -> None:
+        """Play event on a held marker: its Report line, then the marker to the played area."""
+        from builder.vassal.event_decks import EVENTS_MAP, play_report
+        card = next(c for d in self.game.events.decks for c in d.cards
+                    if c.id == self.board.pieces[pid].properties().get("EventId"))
+        sid = next(x for x in self.game.info.sides if x.name == side)
+        text = play_report(sid, card, card.events[sid.id].title, card.events[sid.id].rule)
+        comm = self._apply(chat_cmd("* " + text))
+        comm.append(self._to_map(pid, EVENTS_MAP, self.game.events.played, side))
+        self._log(comm)
+
+    def return_event(self, pid: str, side: str) -> None:
+        """The marker back into the Special Events Pool (20.11)."""
+        from builder.vassal.event_decks import EVENTS_MAP
+        self._log(self._to_map(pid, EVENTS_MAP, "Special Events Pool", side))
+
     def combat(self, attackers: list[str], defender: str, die: int, *, side: str, support: tuple[str, ...] = (),
                supply: tuple[str, ...] = ()) -> None:
         """Declarations, then `side`'s combat die."""

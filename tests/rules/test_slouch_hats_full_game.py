@@ -10,14 +10,18 @@ The game: Turn 1 skips the First Axis Operations Segment (21.11).  The Allies cr
 21st Australian Brigade's stack up the coast road to 1525, the Free French to 2526, 5th Indian
 Brigade to 2426.  Combat: 21/7A and 6 Cav (supplied, 2/4 Fd firing) on I/24 RMIC in 1524 -
 attack 5 against 2 (2-1), +1 artillery, the defender's supply unknown: 3-1 or 4-1, die 4: D2R
-(D2R* on 4-1); I/24 RMIC goes to the Cadre Box and 6 Cav advances.  5(-)/4 Ind (doubled: the
-spahis are Light) on 4 RST and the Circassians in 2425: 6 against 2, 3-1, +1 artillery, die 3:
+(D2R* on 4-1); I/24 RMIC goes to the Cadre Box; 6 Cav does not advance.  I/22 RTA in 1625
+projects a ZOC into 1525, so 2/3 MG attacks it from 1725 (10.15) and loses its step.  5(-)/4 Ind
+(doubled: the spahis are Light) on 4 RST and the Circassians in 2425: 6 against 2, 3-1, +1 artillery, die 3:
 D2R; 4 RST flips and retreats to 2424, the Circassians go to the Cadre Box, 5/4 Ind advances.
 The Axis shifts II/22 RTA to Sidon and 7 RCA to 2016, and I/22 RTA attacks 21/7A and 2/4 Fd in
-1525 (2 against 4 + 1: 1-3, or 1-2 with the defender out of supply; die 5: D1 on both): the
+1525 (2 against 4 + 1 + 1: 1-3, or 1-2 with the defender out of supply; die 5: D1 on both): the
 battery goes to the Cadre Box.  Turn 2: reinforcements to their boxes; the Axis releases the Homs
 garrison and moves it; 5/4 Ind attacks 4 RST in 2424 (6 against 1, 6-1 +1: 7-1, die 2: D3R) and advances.
-Turn 3: reinforcements, a Vichy Surrender roll, the VP marker at 3.
+Turn 3: reinforcements, a Vichy Surrender roll, the VP marker at 3.  Special Events (20.1): on
+Turn 1 the Allies draw four markers and the Axis three, the Allies play More Replacements in the
+Reinforcements phase and put it back; on Turn 2 each side draws one and the Axis plays Active
+Druze; on Turn 3 the Allies draw one.
 
 Planted (rule): 18.31 a surrender roll on Turn 1, and a second one on Turn 3; 21.11 the tracker
 in the skipped segment; 8.15 into an enemy hex; 8.13 beyond the MA; 8.22 ZOC to ZOC; 8.21 on
@@ -29,7 +33,12 @@ moving; 12.22 a lost unit to the Eliminated Box; 3.32 eight stacking points in a
 reinforcement a turn early; 5.32 one into the wrong box; 5.63 a second garrison release; 9.4
 rail movement by the Allies; 9.21 strategic movement that ends next to the enemy; 10.32 an
 advancing unit attacking again; 13.13 three air units on an airfield; 18.15 eleven unspent VPs
-at the end of a turn.  (27 acts, 25 rules.)
+at the end of a turn; 20.12 a fourth Axis event marker drawn on Turn 1; 20.14 Victoria Cross
+played in the Reinforcements phase; 20.11 a marker drawn in a Movement phase; 20.2 The Alawis
+Revolt played with no VP on the track; 20.16 the Druze marker played again after the Axis played
+its once-only event; 10.15 the Allied attack from 1525 with I/22 RTA left unattacked (the 2/3 MG
+attack left out), and then the Axis attack from 1625 with 2/3 MG left unattacked; 15.2 a reduced
+unit turned to full (and back) in a Movement phase.  (35 acts, 32 rules.)
 """
 from __future__ import annotations
 
@@ -79,9 +88,20 @@ STRATEGIC = ("Special Events", "Reinforcements", "Supply Status", "First Supply 
 
 def turn_1(g: Game) -> None:
     w = g.w
+    g.events = {c: w.event_marker(c) for c in "ABCDEFGHIJKL"}  # the Special Events Pool
     g.phases(1, "Special Events")
     g.illegal("18.31", lambda: w.roll("Allied Vichy Surrender die", [3], "Allied"))  # from III June
+    for c in "AFHC":
+        w.draw(g.events[c], "Allied")  # 20.12: four on the first turn
+    for c in "BIK":
+        w.draw(g.events[c], "Axis")  # and three
+    if g.plant:
+        w.draw(g.events["L"], "Axis")  # a fourth
     g.phases(1, "Reinforcements")
+    g.expect("20.12")  # judged as the Special Events phase ends
+    w.play_event(g.events["F"], "Allied")  # More Replacements (20.21F)
+    w.return_event(g.events["F"], "Allied")
+    g.illegal("20.14", lambda: w.play_event(g.events["H"], "Allied"))  # Victoria Cross: a Combat phase
     g.illegal("5.31", lambda: there_and_back(w, "23-6", "Middle East Holding Box", "Turn 3"), later=-1)
     g.phases(1, "Supply Status", "First Supply Conversion", "Bombardment")
     g.illegal("21.11", lambda: w.phase(1, "1st Axis Transport"))  # turn 1 skips it
@@ -103,7 +123,10 @@ def turn_1(g: Game) -> None:
         g.expect("10.43")
     w.send("i-24rmic", "To Cadre Box")  # D2R: two steps
     g.illegal("12.52", lambda: there_and_back(w, "6cav-a", "1526", "1525"), later=-1)  # no attacker retreat
-    w.move("6cav-a", "1524")  # advance (12.5)
+    # 6 Cav does not advance (12.51: at the attacker's option)
+    if not g.plant:  # 10.15: I/22 RTA's ZOC reaches 1525: it must be attacked (planted: it is not)
+        w.combat(["2-3mg-a"], "i-22rta", 2, side="Allied", supply=("2-3mg-a", "i-22rta"))
+        w.send("2-3mg-a", "To Cadre Box")  # its one step lost
     w.combat(["5-4ind"], "4rst", 3, side="Allied", support=("1fd-ra",), supply=("5-4ind",))
     w.flip("4rst")
     if g.plant:
@@ -114,12 +137,13 @@ def turn_1(g: Game) -> None:
     w.move("5-4ind", "2425")  # advance
     g.phases(1, "1st Allied Exploitation Movement")
     g.expect("12.21")  # D2R: one step taken (the combat closes with the phase)
+    g.expect("10.15")  # I/22 RTA, in 1525's ZOC, not attacked
     g.illegal("8.42", lambda: there_and_back(w, "chars-ff", "2628", "2627"), later=-1)  # did not fight
     g.phases(1, "1st Allied Administrative", "Second Supply Conversion", "2nd Axis Transport", "2nd Axis Movement")
     w.move("ii-22rta", "1521")  # to Sidon, the bridged road
     w.move("7rca", "2016")
     g.illegal("8.35", lambda: there_and_back(w, "6rca", "2018", "1918"), later=-1)  # armor into mountain
-    g.illegal("8.22", lambda: there_and_back(w, "i-22rta", "1624", "1625"), later=-1)  # every way out is enemy ZOC
+    g.illegal("20.11", lambda: w.draw(g.events["J"], "Axis"))  # drawn outside the Special Events phase
     g.illegal("5.62", lambda: there_and_back(w, "iv-6rei", "2010", "2011"), later=-1)  # a garrison
     g.phases(1, "2nd Axis Combat")
     w.combat(["i-22rta"], "2-4fd-a", 5, side="Axis", supply=("i-22rta",))  # 2 against 4 + 1: D1 (1-3 or 1-2)
@@ -129,8 +153,10 @@ def turn_1(g: Game) -> None:
         w.send("2-4fd-a", "To Cadre Box")
     g.phases(1, "2nd Axis Exploitation Movement")
     g.expect("12.22")
+    g.expect("10.15")  # planted: 2/3 MG, still in 1725, is in I/22 RTA's ZOC and not attacked
     g.phases(1, "2nd Axis Administrative", "2nd Allied Transport", "2nd Allied Movement")
     g.stack(["4-1ff", "5-1ff", "bim-ff"], "2526")  # 6 stacking points
+    g.illegal("8.22", lambda: there_and_back(w, "21-7a", "1524", "1525"), later=-1)  # I/22 RTA's ZOC to ZOC
     if g.plant:
         w.move("tjff", "2526")
         w.move("spahis-ff", "2526")
@@ -142,7 +168,14 @@ def turn_1(g: Game) -> None:
 
 def turn_2(g: Game) -> None:
     w = g.w
-    g.phases(2, "Turn Record", "Special Events", "Reinforcements")
+    g.phases(2, "Turn Record", "Special Events")
+    w.draw(g.events["D"], "Allied")
+    w.draw(g.events["E"], "Axis")
+    g.phases(2, "Reinforcements")
+    w.play_event(g.events["B"], "Axis")  # Active Druze: no VP, once only (20.22B)
+    if g.plant:
+        w.return_event(g.events["B"], "Axis")  # back into the pool all the same
+    g.illegal("20.2", lambda: w.play_event(g.events["A"], "Allied"))  # 2 VPs, the track at 0
     for u in ("16-6", "2-6fd-a"):
         w.move(u, "Middle East Holding Box")
     if g.plant:
@@ -157,6 +190,7 @@ def turn_2(g: Game) -> None:
     g.illegal("5.63", lambda: w.declare("iii-6rei", "Release garrison"))  # a second one
     g.phases(2, "Supply Status", "First Supply Conversion", "Bombardment", "1st Axis Transport", "1st Axis Movement")
     w.move("iv-6rei", "2012")  # released: it moves
+    g.illegal("15.2", lambda: (w.flip("4rst"), w.flip("4rst")), later=-1)  # a step back in a Movement phase
     g.phases(2, "1st Axis Combat", "1st Axis Exploitation Movement", "1st Axis Administrative",
              "1st Allied Transport", "1st Allied Movement")
     if g.plant:
@@ -192,7 +226,10 @@ def turn_2(g: Game) -> None:
 
 def turn_3(g: Game) -> None:
     w = g.w
-    g.phases(3, "Turn Record", "Special Events", "Reinforcements")
+    g.phases(3, "Turn Record", "Special Events")
+    w.draw(g.events["B" if g.plant else "G"], "Allied")
+    g.phases(3, "Reinforcements")
+    g.illegal("20.16", lambda: w.play_event(g.events["B"], "Allied"))  # the Axis played its once-only B
     w.move("23-6", "Middle East Holding Box")
     for u in ("4cav-bde", "1essex", "arab-legion", "237bty", "ches-yeo"):
         w.move(u, "Iraq Holding Box")

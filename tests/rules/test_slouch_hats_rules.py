@@ -263,6 +263,7 @@ def test_9_6_infiltration(slouch_module, tmp_path):
 def test_8_42_exploitation_by_motorized_units_that_fought(slouch_module, tmp_path):
     def script(mover: str, to: str):
         def s(w):
+            w.move("i-22rta", "1520")  # to Damour: in 1625 its ZOC on 1525 must be attacked too (10.15)
             w.phase(1, "1st Allied Movement")
             w.move_units(["21-7a", "6cav-a", "2-4fd-a"], "1525")
             w.phase(1, "1st Allied Combat")
@@ -279,6 +280,7 @@ def test_8_42_exploitation_by_motorized_units_that_fought(slouch_module, tmp_pat
 def test_8_41_exploitation_at_half_the_ma(slouch_module, tmp_path):
     def script(to: str):
         def s(w):  # the Free French tank company (armor, MA 8) attacks with 21/7A
+            w.move("i-22rta", "1520")  # to Damour: in 1625 its ZOC on 1525 must be attacked too (10.15)
             w.move("chars-ff", "1525")
             w.move("21-7a", "1525")
             w.phase(1, "1st Allied Combat")
@@ -403,6 +405,7 @@ def test_10_42_odds_shifts_and_the_crt(slouch_module, tmp_path):
 
 def test_10_12_attacks_declared_at_the_end_of_movement(slouch_module, tmp_path):
     def script(w):
+        w.move("i-22rta", "1520")  # to Damour: in 1625 its ZOC on 1525 must be attacked too (10.15)
         w.phase(1, "1st Allied Movement")
         w.move_units(["21-7a", "6cav-a", "2-4fd-a"], "1525")
         for a in ("21-7a", "6cav-a"):
@@ -469,6 +472,7 @@ def test_10_53_the_light_unit_example(slouch_module, tmp_path):
 
 def test_12_21_losses_and_retreats_as_the_result_says(slouch_module, tmp_path):
     def legal(w):
+        w.move("i-22rta", "1520")  # to Damour: in 1625 it would have to be attacked too (10.15)
         coast_attack(w)
         w.send("i-24rmic", "To Cadre Box")
         w.move("21-7a", "1524")
@@ -476,6 +480,7 @@ def test_12_21_losses_and_retreats_as_the_result_says(slouch_module, tmp_path):
     assert run(slouch_module, tmp_path, legal) == []
 
     def one_step(w):
+        w.move("i-22rta", "1520")  # to Damour: in 1625 it would have to be attacked too (10.15)
         coast_attack(w)
         w.flip("i-24rmic")
         w.move("i-24rmic", "1523")
@@ -484,6 +489,7 @@ def test_12_21_losses_and_retreats_as_the_result_says(slouch_module, tmp_path):
     assert rules(found) == ["12.21"] and "(reconstructed table)" in found[0].message
 
     def attacker_extra(w):
+        w.move("i-22rta", "1520")  # to Damour: in 1625 it would have to be attacked too (10.15)
         coast_attack(w)
         w.send("i-24rmic", "To Cadre Box")
         w.flip("21-7a")
@@ -538,6 +544,7 @@ def test_12_22_the_cadre_box_unless_eliminated(slouch_module, tmp_path):
 
         def s(w):
             w.move("2-4fd-a", "1525")
+            w.move("2-3mg-a", "1726")  # out of I/22 RTA's ZOC: it would have to be attacked too (10.15)
             inner(w)
         return s
     assert run(slouch_module, tmp_path, setup_then("To Cadre Box")) == []

@@ -6,13 +6,15 @@ from sources/slouch-hats-and-eggshells/tables; the text prints no CRT, TEC or su
 findings resting on those reconstructed tables say "(reconstructed table)".  Choices where the
 text is ambiguous are recorded where they are made ("Choices:").  Each module is one rule
 family; they form one chain of classes (state -> turns -> movement -> stacking -> arrivals ->
-combat -> victory), each passing events on with super().
+combat -> victory -> events -> german_aa -> replacements ->
+mandatory_attacks), each passing events on with super().
 """
 from __future__ import annotations
 
-from validators.games.slouch_hats_and_eggshells.victory import VictoryRules
+from validators.games.slouch_hats_and_eggshells.mandatory_attacks import MandatoryAttackRules
 
 
-class Auditor(VictoryRules):
+class Auditor(MandatoryAttackRules):
     """The whole rules check: sequence of play, movement, stacking, garrisons, reinforcements,
-    combat, airfields and VP bookkeeping."""
+    combat, airfields, VP bookkeeping, special events, the German AA's first loss,
+    replacements and mandatory attacks."""

@@ -51,9 +51,9 @@ never gives a false finding (Choices):
   non-adjacent artillery aside), +1 on the side of a '*' (12.24: or an air unit instead),
   -1 when the other side was wiped out with loss left over (12.25); more steps than that only
   with a retreat result (no retreat route, overstacking: 12.22, 12.33).
-- the German AA's first-armor-loss rule (10.51), the mandatory attacks (10.15), retreats
-  through enemy ZOC (12.4) and into OoS hexes (12.36), and when Fired artillery flips back
-  (11.18) are not checked.
+- the German AA's first-armor-loss rule (10.51) and the mandatory attacks (10.15) are checked
+  in german_aa.py and mandatory_attacks.py; retreats through enemy ZOC (12.4) and into OoS hexes
+  (12.36), and when Fired artillery flips back (11.18) are not checked.
 """
 from __future__ import annotations
 

@@ -1,0 +1,209 @@
+"""Special Events (20.11-20.16, 20.2, 21.12a): draws and plays of the event markers, as the module's
+Events window logs them (digest 10.1 rank 19).  A draw is a marker moved from the Special Events
+Pool into a side's hand; a play is its Report line "<Side> plays event X: title (rule)".
+
+- 20.11: markers are drawn in the Special Events phase.
+- 20.12, 21.12a: on the scenario's first turn the Allies draw 4 and the Axis 3 (21.22c: E and 2
+  more); later one each; each further draw needs 2 VPs spent (18.14b).  Judged when the Special
+  Events phase ends.
+- 20.14: an event is played only in the phase its text names (tables/events.yaml `when`), and from
+  the turn it names ("from III June").
+- 20.16: an event whose text says "Once played, remove this event from the Special Events Pool"
+  retires its marker: no later play of that letter, by either side (one marker per letter).
+- 20.2 (20.21D): Diplomats Active only after an Axis play of A, B or E in the same phase.
+- 20.2 (VP costs of 20.21A, B, D, 20.22A, E; tables/victory.yaml `costs`): "if VPs are not
+  available, it cannot be played": reported when the side's VP marker stood below the cost all
+  turn until the play.  Both are reported under 20.2 (the catalogue numbers carry no letters),
+  the event's paragraph named in the message.
+
+Choices:
+- `when` is read as: "Reinforcements" and "Special Events" the phases of that name; "Combat" any
+  Combat phase (20.21H "any Combat phase"); "end of Combat" the friendly Combat phase or the
+  friendly Exploitation Movement phase after it (the tracker may already have moved on); "Movement"
+  a friendly Movement or Exploitation Movement phase; "Axis Transport" an Axis Transport phase;
+  "Allied Movement" an Allied Movement or Exploitation Movement phase.  "any", "air mission" and
+  "after Damascus is Allied" are not judged; a `when` not listed here is not judged.
+- 20.12: the VPs paid for extra draws are every fall of the side's VP marker since the log began
+  not yet counted for an earlier extra draw (falls paying other costs are not told apart, so a
+  finding is sure).  A marker put straight back from the hand into the pool is a draw not made.
+- 20.16: a once-only Axis play cancelled by Allied D in the same phase does not retire its marker.
+- Axis P's VP (Scenario 1, before bomber missions) is conditional and not judged; Axis E costs
+  only on its first play (20.22E 3).
+- Nothing is judged before the turn tracker has been set (a log's first phase is unknown).
+"""
+from __future__ import annotations
+
+import re
+
+from builder.model.event_checks import hand_name
+from validators.games.slouch_hats_and_eggshells.state import EVENT_PLAY
+from validators.games.slouch_hats_and_eggshells.victory import VictoryRules
+from validators.replay.replayer import Moved, Said
+
+ONCE_ONLY = "remove this event from the special events pool"
+TURN_NAMES = {"I June": 1, "II June": 2, "III June": 3, "I July": 4, "II July": 5, "III July": 6,
+              "I August": 7, "II August": 8}  # 4.2: ten days a turn from I June
+FROM_TURN = re.compile(r",\s*from\s+(?P<turn>[IV]+ \w+)\s*$")
+
+
+class EventRules(VictoryRules):
+    """Part of the Slouch Hats and Eggshells auditor; see __init__.py."""
+
+    def start(self) -> None:
+        super().start()
+        ev = self.tables.get("events", {})
+        self.event_when = {side: dict(ev.get(side, {})) for side in self.side_names}
+        draws = ev.get("draws", {})
+        self.draw_first = {k: int(v) for k, v in draws.get("turn_1", {}).items()}
+        self.draw_later = {k: int(v) for k, v in draws.get("later", {}).items()}
+        self.draw_vp = int(draws.get("extra_draw_vp", 2))
+        self.hands = {hand_name(x): x.id for x in self.game.info.sides}
+        decks = self.game.events.decks if self.game.events else []
+        self.pools = {d.name for d in decks if d.side is None}
+        self.once_only: set[tuple[str, str]] = {
+            (side, c.id) for d in decks for c in d.cards for side, m in (c.events or {}).items()
+            if ONCE_ONLY in " ".join(m.text.lower().split())}
+        self.event_costs = {k: int(v) for k, v in self.tables.get("victory", {}).get("costs", {}).items()}
+        self._drawn: dict[str, list[str]] = {s: [] for s in self.side_names}  # pieces drawn this Special Events phase
+        self._vp_paid = {s: 0 for s in self.side_names}
+        self._vp_turn_max: dict[str, int | None] = {s: self._vp(s) for s in self.side_names}
+        self._retired: dict[str, str] = {}  # letter -> who retired it
+        self._phase_plays: list[tuple[str, str]] = []  # (side, letter) this phase
+        self._played_before: set[tuple[str, str]] = set()
+
+    # -- VP track --------------------------------------------------------------------------------
+    def _vp(self, side: str) -> int | None:
+        marker = f"vp-{side}"
+        p = next((q for q in self.replayer.board.pieces.values() if self.marker_id(q) == marker), None)
+        box = self.zone_box("vp", self.replayer.piece_where(p).label) if p is not None else None
+        return int(box) if box is not None and box.isdigit() else None
+
+    def _vp_at(self, label: str) -> int | None:
+        box = self.zone_box("vp", label)
+        return int(box) if box is not None and box.isdigit() else None
+
+    # -- phases ---------------------------------------------------------------------------------
+    def phase_started(self, kind: str, side: str | None) -> None:
+        super().phase_started(kind, side)
+        self._phase_plays = []
+        self._drawn = {s: [] for s in self.side_names}
+        if self.phase_pos is not None and (self.prev_phase_pos is None or self.prev_phase_pos[0] != self.turn):
+            self._vp_turn_max = {s: self._vp(s) for s in self.side_names}
+
+    def phase_ended(self, kind: str, side: str | None) -> None:
+        if kind == "special-events":
+            first = self.turn == int(self.span["first"])
+            for s in ("allied", "axis"):
+                if s not in self.side_names:
+                    continue
+                base = (self.draw_first if first else self.draw_later).get(s, 1)
+                n = len(self._drawn[s])
+                need = max(0, n - base) * self.draw_vp
+                if need == 0:
+                    continue
+                if self._vp_paid[s] >= need:
+                    self._vp_paid[s] -= need
+                    continue
+                self.find("20.12", f"the {self.side_names[s]} player drew {n} Special Event markers on Turn "
+                          f"{self.turn}: {base} a turn{' on the first turn' if first else ''}, one more for each "
+                          f"{self.draw_vp} VPs spent (18.14b), and the VP track shows {self._vp_paid[s]} spent",
+                          side=self.side_names[s])
+                self._vp_paid[s] = 0
+        super().phase_ended(kind, side)
+
+    # -- draws ----------------------------------------------------------------------------------
+    def on_moved(self, e: Moved) -> None:
+        super().on_moved(e)
+        marker = self.marker_id(e.piece)
+        if marker in ("vp-axis", "vp-allied"):
+            s = marker[3:]
+            old, new = self._vp_at(e.old.label), self._vp_at(e.new.label)
+            if old is not None and new is not None and new < old:
+                self._vp_paid[s] += old - new
+            if new is not None:
+                top = self._vp_turn_max.get(s)
+                self._vp_turn_max[s] = new if top is None else max(top, new)
+            return
+        if e.piece.properties().get("Kind") != "event" or self.phase_kind is None:
+            return
+        if e.old.label in self.pools and e.new.label in self.hands:
+            s = self.hands[e.new.label]
+            if self.phase_kind != "special-events":
+                self.find("20.11", f"{e.piece.name} drawn into the {e.new.label} in the {self.phase}: markers "
+                          f"are drawn in the Special Events phase", side=self.side_names[s])
+            else:
+                self._drawn[s].append(e.piece.id)
+        elif e.old.label in self.hands and e.new.label in self.pools:
+            s = self.hands[e.old.label]
+            if e.piece.id in self._drawn[s]:
+                self._drawn[s].remove(e.piece.id)  # put back undrawn (20.11: a player need not draw)
+
+    # -- plays ----------------------------------------------------------------------------------
+    def on_said(self, e: Said) -> None:
+        super().on_said(e)
+        m = EVENT_PLAY.match(e.text.strip())
+        if not m or self.phase_kind is None:
+            return
+        s, letter = self.side_ids.get(m["side"]), m["letter"]
+        if s is None:
+            return
+        spec = self.event_when.get(s, {}).get(letter)
+        ref = (spec or {}).get("rule", "20.2")  # the event's own paragraph (20.21A...), named in the message
+        side_name = self.side_names[s]
+        if letter in self._retired:
+            self.find("20.16", f"{side_name} plays event {letter}: the marker left the Special Events Pool when "
+                      f"the {self.side_names[self._retired[letter]]} played its once-only event", side=side_name)
+        elif spec is not None and (why := self._wrong_time(s, str(spec.get("when", "")))):
+            self.find("20.14", f"{side_name} event {letter} ({spec.get('name')}) is played {why}; this is Turn "
+                      f"{self.turn}, the {self.phase}", side=side_name)
+        elif s == "allied" and letter == "D" and not any(
+                p == ("axis", x) for p in self._phase_plays for x in ("A", "B", "E")):
+            self.find("20.2", f"Allied event D (Diplomats Active, {ref}) cancels an Axis A, B or E played this phase: "
+                      f"none was played in the {self.phase}", side=side_name)
+        else:
+            cost = self._cost(s, letter)
+            have = self._vp_turn_max.get(s)
+            if cost and have is not None and have < cost:
+                self.find("20.2", f"{side_name} event {letter} ({ref}) costs {cost} VP{'s' if cost > 1 else ''} "
+                          f"and cannot be played without them: the VP track has shown at most {have} this turn",
+                          side=side_name)
+        if (s, letter) in self.once_only and letter not in self._retired:
+            self._retired[letter] = s
+        if s == "allied" and letter == "D":  # 20.21D cancels an Axis A or B: its marker is not retired
+            for x in ("A", "B"):
+                if ("axis", x) in self._phase_plays and self._retired.get(x) == "axis":
+                    del self._retired[x]
+        self._phase_plays.append((s, letter))
+        self._played_before.add((s, letter))
+
+    def _cost(self, s: str, letter: str) -> int:
+        if (s, letter) == ("axis", "P"):
+            return 0  # conditional (Scenario 1, before bomber missions): not judged
+        if (s, letter) == ("axis", "E") and (s, letter) in self._played_before:
+            return 0  # 20.22E 3: only the first play costs
+        return self.event_costs.get(f"{s}_event_{letter.lower()}", 0)
+
+    def _wrong_time(self, s: str, when: str) -> str | None:
+        """Why `when` (tables/events.yaml) does not allow a play now; None when it does or is not judged."""
+        frm = FROM_TURN.search(when)
+        if frm:
+            first = TURN_NAMES.get(frm["turn"])
+            if first is not None and self.turn is not None and self.turn < first:
+                return f"from the {frm['turn']} turn (Turn {first})"
+            when = when[:frm.start()]
+        kind, side = self.phase_kind, self.active_side
+        own = side == s
+        allowed = {
+            "Reinforcements": kind == "reinforcements",
+            "Special Events": kind == "special-events",
+            "Combat": kind == "combat",
+            "end of Combat": own and kind in ("combat", "exploitation"),
+            "Reinforcements or Movement": kind == "reinforcements" or (own and kind in ("movement", "exploitation")),
+            "Axis Transport": kind == "transport" and side == "axis",
+            "Allied Movement": kind in ("movement", "exploitation") and side == "allied",
+        }.get(when.strip())
+        if allowed is None or allowed:
+            return None
+        if when.strip() == "end of Combat":
+            return "at the end of the friendly Combat phase"
+        return f"in the {when.strip()} phase"
