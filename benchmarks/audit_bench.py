@@ -8,14 +8,19 @@ Writes logs of N steps with the test log writer (units of two divisions marching
 the Via Balbia, dice, turn changes).  Every figure is a whole process started afresh, as a user
 runs it (start-up and imports included): the median wall time of --runs runs after one
 warm-up, the median CPU seconds (user + system: steadier than wall time on a loaded machine)
-and the median peak resident memory of those runs; ratios are of wall times.  Rows:
+and the median peak resident memory of those runs; ratios are of CPU times.  Rows:
 
 - decode: this tree's reader only (`read_record`), no replay, no rules;
 - vsavdump: pywargame's `vsavdump.py` (a bare decode and print), when --vsavdump names it
   (pywargame 0.8 needs Python >= 3.12: install it into a separate venv, not the project's);
 - audit: `hexforge audit GAME LOG --format json`;
+- no cache: the same audit with the model cache off (HEXFORGE_MODEL_CACHE=off: the game is
+  read from YAML and validated, as before issue 15's cache; builder/model/cache.py);
 - previous: the same command from the previous release (--baseline, a git revision, taken
   out with `git archive` into a temporary directory and run with the same interpreter).
+
+The rows of one size run in turn (A B C A B C ...), so that the machine's drift falls on all of
+them; the ratios are medians of the run-by-run CPU ratios.
 
 The batch is `hexforge audit GAME DIR --format json` over --batch copies of a --batch-steps
 log, with --jobs 1 and on all cores, reported as seconds and logs per second.
@@ -68,9 +73,9 @@ def log_of(folder: Path, steps: int) -> Path:
     return path
 
 
-def run_once(cmd: list[str], root: Path) -> tuple[float, float, float, int]:
+def run_once(cmd: list[str], root: Path, extra_env: dict[str, str] | None = None) -> tuple[float, float, float, int]:
     """One fresh process: (wall seconds, CPU seconds, peak resident MB, exit status)."""
-    env = dict(os.environ, PYTHONPATH=str(root))
+    env = dict(os.environ, PYTHONPATH=str(root), **(extra_env or {}))
     t0 = time.perf_counter()
     proc = subprocess.Popen(cmd, cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     _, status, usage = os.wait4(proc.pid, 0)
@@ -82,17 +87,38 @@ def run_once(cmd: list[str], root: Path) -> tuple[float, float, float, int]:
 def measure(cmd: list[str], root: Path, runs: int) -> dict | None:
     """Median wall seconds and peak MB of `runs` runs after one warm-up; None if it failed
     (exit status 2 or more: the audit exits 1 when it finds violations)."""
-    run_once(cmd, root)
-    walls, cpus, peaks = [], [], []
+    return measure_paired({"x": (cmd, root, None)}, runs)["x"]
+
+
+def measure_paired(rows: dict[str, tuple[list[str], Path, dict | None]], runs: int) -> dict[str, dict | None]:
+    """Each row's command run in turn (A B C A B C ...: a drift in the machine's speed falls on
+    every row alike), one warm-up each (it also fills the model cache); per row the medians of
+    wall and CPU seconds and peak MB, and the CPU seconds of every run for paired ratios."""
+    for cmd, root, env in rows.values():
+        run_once(cmd, root, env)
+    got: dict[str, list | None] = {name: [] for name in rows}
     for _ in range(runs):
-        wall, cpu, peak, code = run_once(cmd, root)
-        if code >= 2 or code < 0:
-            return None
-        walls.append(wall)
-        cpus.append(cpu)
-        peaks.append(peak)
-    return {"s": statistics.median(walls), "cpu": statistics.median(cpus), "mb": statistics.median(peaks),
-            "min": min(walls), "max": max(walls)}
+        for name, (cmd, root, env) in rows.items():
+            if got[name] is None:
+                continue
+            wall, cpu, peak, code = run_once(cmd, root, env)
+            got[name] = None if code >= 2 or code < 0 else got[name] + [(wall, cpu, peak)]
+    out: dict[str, dict | None] = {}
+    for name, rs in got.items():
+        if not rs:
+            out[name] = None
+            continue
+        walls, cpus, peaks = zip(*rs)
+        out[name] = {"s": statistics.median(walls), "cpu": statistics.median(cpus), "mb": statistics.median(peaks),
+                     "min": min(walls), "max": max(walls), "cpus": list(cpus), "walls": list(walls)}
+    return out
+
+
+def paired(a: dict | None, b: dict | None, key: str = "cpus") -> float | None:
+    """Median of the run-by-run ratios a/b (runs taken in turn, see measure_paired)."""
+    if not a or not b:
+        return None
+    return statistics.median(x / y for x, y in zip(a[key], b[key]))
 
 
 def baseline_tree(rev: str, into: Path) -> Path | None:
@@ -117,26 +143,28 @@ def fmt(m: dict | None) -> str:
 
 def sizes(args, tmp: Path, logs: Path, base: Path | None) -> None:
     print(f"{'steps':>7} {'row':<9} {'median s':>8} {'cpu s':>7} {'peak MB':>7}  {'x decode':>8} {'x previous':>10}  "
-          "runs min-max s")
-    audit_s: dict[int, float] = {}
+          "runs min-max s   (ratios: medians of paired CPU ratios)")
+    audit_cpu: dict[int, float] = {}
     for n in args.steps:
         log = log_of(logs, n)
-        rows = {"decode": measure([sys.executable, "-c", DECODE, str(log)], ROOT, args.runs)}
+        cmds = {"decode": ([sys.executable, "-c", DECODE, str(log)], ROOT, None)}
         if args.vsavdump:
-            rows["vsavdump"] = measure([args.vsavdump_python, args.vsavdump, str(log)], ROOT, args.runs)
-        rows["audit"] = measure(audit_cmd(log), ROOT, args.runs)
+            cmds["vsavdump"] = ([args.vsavdump_python, args.vsavdump, str(log)], ROOT, None)
+        cmds["audit"] = (audit_cmd(log), ROOT, None)
+        cmds["no cache"] = (audit_cmd(log), ROOT, {"HEXFORGE_MODEL_CACHE": "off"})  # the game loaded from YAML
         if base:
-            rows["previous"] = measure(audit_cmd(log), base, args.runs)
+            cmds["previous"] = (audit_cmd(log), base, None)
+        rows = measure_paired(cmds, args.runs)
         for name, m in rows.items():
-            vs_dec = f"{m['s'] / rows['decode']['s']:8.2f}" if m and rows["decode"] else f"{'':8}"
-            prev = rows.get("previous")
-            vs_prev = f"{m['s'] / prev['s']:10.2f}" if m and prev else f"{'':10}"
+            r_dec, r_prev = paired(m, rows["decode"]), paired(m, rows.get("previous"))
+            vs_dec = f"{r_dec:8.2f}" if r_dec else f"{'':8}"
+            vs_prev = f"{r_prev:10.2f}" if r_prev else f"{'':10}"
             spread = f"  {m['min']:.3f}-{m['max']:.3f}" if m else ""
             print(f"{n:7d} {name:<9} {fmt(m)}  {vs_dec} {vs_prev}{spread}")
         if rows["audit"]:
-            audit_s[n] = rows["audit"]["s"]
-    if 10000 in audit_s and 100000 in audit_s:
-        print(f"100k / 10k audit time: {audit_s[100000] / audit_s[10000]:.1f}x (linear: 10x)")
+            audit_cpu[n] = rows["audit"]["cpu"]
+    if 10000 in audit_cpu and 100000 in audit_cpu:
+        print(f"100k / 10k audit CPU time: {audit_cpu[100000] / audit_cpu[10000]:.1f}x (linear: 10x)")
     if not args.vsavdump:
         print("vsavdump: pywargame not given (--vsavdump PATH/vsavdump.py; it needs Python >= 3.12): row left out")
 
@@ -150,14 +178,13 @@ def batch(args, tmp: Path, logs: Path, base: Path | None) -> None:
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
     print(f"batch of {args.batch} logs x {args.batch_steps} steps ({cores} cores):")
     for name, root in [("audit", ROOT)] + ([("previous", base)] if base else []):
-        figures = {}
-        for jobs in (1, cores):
-            figures[jobs] = measure(audit_cmd(folder) + ["--jobs", str(jobs)], root, args.batch_runs)
+        figures = measure_paired({jobs: (audit_cmd(folder) + ["--jobs", str(jobs)], root, None) for jobs in (1, cores)},
+                                 args.batch_runs)
         one, all_ = figures[1], figures[cores]
         if one and all_:
             print(f"  {name:<9} 1 core {one['s']:6.2f} s ({args.batch / one['s']:5.1f} logs/s, cpu {one['cpu']:.2f} s); "
                   f"{cores} cores {all_['s']:6.2f} s ({args.batch / all_['s']:5.1f} logs/s, cpu {all_['cpu']:.2f} s): "
-                  f"{one['s'] / all_['s']:.2f}x")
+                  f"{paired(one, all_, 'walls'):.2f}x (paired wall ratio; on a loaded machine it follows the load)")
         else:
             print(f"  {name:<9} failed")
 

@@ -7,7 +7,6 @@ from pathlib import Path
 
 import typer
 from rich.console import Console
-from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
 from builder.geometry.roundtrip import require_round_trip
 from builder.model import SourceError, load_game
@@ -79,6 +78,8 @@ def check(game: str) -> None:
 def build(game: str = typer.Argument(None, help="game slug (see `hexforge list`)"),
           all_games: bool = typer.Option(False, "--all", help="build every game")) -> None:
     """Write generated/<game>/<game>.vmod and map.png."""
+    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
     from builder.build import build_game  # here, not at the top: `hexforge audit` never renders (issue 15)
 
     slugs = _slugs(game, all_games)

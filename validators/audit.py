@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from builder.model.cache import cached
 from builder.model.game import Game
-from builder.vassal.buildfile import build_xml, plan
 from validators.catalogue import with_rule_texts
 from validators.findings import AuditReport, MatchSummary
 from validators.games import rules_for
@@ -15,7 +15,16 @@ from validators.vlog.reader import GameRecord, paused_gc, read_record
 
 
 def module_grids(game: Game) -> dict[str, MapSpec]:
-    """Location names exactly as in the module we build for this game (no images needed)."""
+    """Location names exactly as in the module we build for this game (no images needed); kept
+    in the model cache beside the game, so an audit imports none of the module builder."""
+    here = Path(__file__).resolve()
+    code = (here.parents[1] / "builder", here.parent / "vlog", here)  # what the grids are made by
+    return cached(game.root, "grids", lambda: _module_grids(game), code)
+
+
+def _module_grids(game: Game) -> dict[str, MapSpec]:
+    from builder.vassal.buildfile import build_xml, plan
+
     b = game.map.board
     return read_module_grids(build_xml(plan(game, [], [])), board_sizes={b.name: (b.width, b.height)})
 

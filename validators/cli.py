@@ -8,7 +8,6 @@ import sys
 from pathlib import Path
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from builder.cli import app, err, load_known, out
 from builder.paths import sources_dir
@@ -67,6 +66,8 @@ def audit(game: str = typer.Argument(..., help="game slug (see `hexforge list`)"
         err.print(f"--out {out_path}: names a file; several logs write one report each into a directory "
                   "(create the directory first if its name has a dot)", markup=False, emoji=False)
         raise typer.Exit(2)
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
     items = batch.collect(paths, recursive)
     files = [i for i in items if isinstance(i, Path)]
     for i in items:

@@ -114,7 +114,14 @@ def _map_geometry(col: Collector, m: s.MapFile | None, doc: Located | None, brok
 
 
 def load_game(root: Path) -> Game:
-    """Load and check every source file of the game in `root` (sources/<slug>)."""
+    """Load and check every source file of the game in `root` (sources/<slug>); a game
+    checked before from the same bytes comes from the model cache (cache.py)."""
+    from builder.model.cache import cached_game
+
+    return cached_game(root, _load_game)
+
+
+def _load_game(root: Path) -> Game:
     from builder.model.references import check_references
 
     col = Collector()

@@ -14,8 +14,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from lxml import etree
-
 from builder.vassal.sequence import split
 
 from builder.geometry import javagrid
@@ -139,8 +137,19 @@ class BoardSpec:
     size: tuple[int, int]
     grid: HexGridSpec | SquareGridSpec | None
     zones: tuple[ZoneSpec, ...] = ()
+    # location() of points already asked: a batch worker keeps it across logs (issue 15);
+    # bounded, so a log of endless distinct points cannot grow it without end
+    _memo: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def location(self, x: int, y: int) -> str | None:
+        got = self._memo.get((x, y), self)
+        if got is self:
+            got = self._location(x, y)
+            if len(self._memo) < 100_000:
+                self._memo[(x, y)] = got
+        return got
+
+    def _location(self, x: int, y: int) -> str | None:
         for z in self.zones:
             if javagrid.polygon_contains(z.polygon, x, y):
                 g = self.grid if z.use_parent else z.grid
@@ -289,6 +298,8 @@ def read_module_grids(build_xml: bytes, images: Mapping[str, bytes] | None = Non
     Raises ModuleFormatError when the build file is not well-formed XML.  Entities are never
     expanded from outside (no XXE) and libxml2 refuses entity blow-ups.
     """
+    from lxml import etree  # here, not at the top: an audit takes its grids from the model cache
+
     try:
         root = etree.fromstring(build_xml, etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False))
     except (etree.XMLSyntaxError, ValueError) as exc:
