@@ -21,7 +21,7 @@ prints on the tile(s) that cover it.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from builder.model.game import Game
 from builder.render import legend as legend_data
@@ -104,8 +104,23 @@ def tile_layout(game: Game, o: PrintOptions) -> TileLayout:
         for c in range(ncols):
             x0, y0 = c * (cw - o.overlap), r * (ch - o.overlap)
             tiles.append(Tile(r, c, x0, y0, min(cw, W - x0), min(ch, H - y0), size))
-    return TileLayout(s, W, H, (cw, ch), o.overlap, nrows, ncols, tuple(tiles), game.map.grid.dy * s,
-                      legend_data.place_legend(game, legend_data.legend_rows(game)))
+    lay = TileLayout(s, W, H, (cw, ch), o.overlap, nrows, ncols, tuple(tiles), game.map.grid.dy * s,
+                     legend_data.place_legend(game, legend_data.legend_rows(game)))
+    return replace(lay, tiles=tuple(t for t in tiles if _printed(game, lay, t)))
+
+
+def _printed(game: Game, lay: TileLayout, t: Tile) -> bool:
+    """Whether a tile shows anything but the board's background: a board shaped like Desert Fox's
+    (Tunisia and Algeria north of the Libyan maps) leaves whole tiles empty, and those are not
+    printed (the tile index shows the gap)."""
+    geo = game.geometry
+    boxes = [[(x, y - 24), (x + w * len(tr.boxes), y + h + 18)] for tr in game.map.tracks
+             for (x, y), (w, h) in [(tr.origin, tr.box)]]
+    boxes += [[(x, y - 24), (x + w, y + h)] for d in game.map.decks for (x, y), (w, h) in [(d.origin, d.box)]]
+    if lay.legend:
+        (x0, y0, x1, y1), _ = lay.legend
+        boxes.append([(x0, y0), (x1, y1)])
+    return any(_visible(t, lay, b) for b in boxes) or any(_visible(t, lay, geo.outline(lb)) for lb in geo.labels)
 
 
 def scale_text(game: Game, lay: TileLayout) -> str:
