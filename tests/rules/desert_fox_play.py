@@ -8,13 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from builder.vassal.counters import counter_defs, expand, prototypes
-from builder.vassal.pieces import add_piece
-from builder.vassal.sequence import join
+from tests.rules.palette import PaletteWriter
 from validators.audit import audit_file, module_grids
 from validators.games import rules_for
 from validators.replay.replayer import Replayer
-from validators.replay.writer import Cmd, LogWriter, chat_cmd
+from validators.replay.writer import Cmd
 from validators.vlog.reader import read_record
 
 SLUG = "desert-fox-deluxe"
@@ -34,18 +32,14 @@ def dfd_module(tmp_path_factory):
     return game, path
 
 
-class FoxWriter(LogWriter):
+class FoxWriter(PaletteWriter):
     """A LogWriter over the Desert Fox module: phases by Roman numeral, markers from the palette."""
 
     def __init__(self, game, vmod: Path, setup: str, *, tracker_from_setup: bool = False) -> None:
         """tracker_from_setup False: the tracker starts at GT 1, not where the card's setup saved it, so
         moves before the first tracker move are the set-up (the tests arrange positions so)."""
-        self.game = game
-        super().__init__(vmod, setup=setup, players=PLAYERS, tracker_from_setup=tracker_from_setup)
+        super().__init__(game, vmod, setup=setup, players=PLAYERS, tracker_from_setup=tracker_from_setup)
         self._names = {p["id"]: p["name"] for p in game.tables["sequence"].data["phases"]}
-        self._defs = {d.key: d for d in counter_defs(game)}
-        self._protos = prototypes(game)
-        self._gpid = 9000
 
     def _places(self, map_id: str) -> dict[str, tuple[int, int]]:
         """The shared writer's drop points, plus every hex of the game: the module's map sections
@@ -63,25 +57,6 @@ class FoxWriter(LogWriter):
     def phase(self, turn: int, roman: str) -> Cmd:
         """The turn tracker set to (GT, phase I-XX)."""
         return self.turn(turn, self._names[roman])
-
-    def place(self, marker: str, to: str, *, side: str = "Axis") -> str:
-        """A marker dragged from the palette onto a hex (merging with the stack there); its new id."""
-        map_id = next(iter(self.maps))
-        dest = self.point(map_id, to)
-        pid = self._new_id()
-        self._gpid += 1
-        traits = expand(self._defs[marker].with_gpid(str(self._gpid)), self._protos)
-        comm = self._apply(Cmd(add_piece(pid, traits), "-/" + pid))
-        below = [i for i in self._pieces_at(map_id, *dest, self._layer(pid)) if i != pid]
-        under = below[-1] if below else None
-        comm.append(self._move_cmd(pid, map_id, dest, under, self._user(side)[0]))
-        if under is None:
-            sid = self._new_id()
-            stack_state = join([map_id, *dest, pid, f"@@{self._layer(pid)}"], ";")
-            comm.append(self._apply(Cmd("+/" + join([sid, "stack", stack_state], "/"), "-/" + sid)))
-        comm.append(self._apply(chat_cmd(f"* {self.game.markers[marker].name} placed in {to}")))
-        self._log(comm)
-        return pid
 
     def combat(self, attackers: list[str], targets: list[str], dice: list[int], *, side: str) -> None:
         """Declare attacker on each attacker, Declare target on each defender, then the 2d6."""

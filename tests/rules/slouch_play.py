@@ -8,13 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from builder.vassal.counters import counter_defs, expand, prototypes
 from builder.vassal.pieces import add_piece
-from builder.vassal.sequence import join
+from tests.rules.palette import PaletteWriter
 from validators.audit import audit_file, module_grids
 from validators.games import rules_for
 from validators.replay.replayer import Replayer
-from validators.replay.writer import Cmd, LogWriter, chat_cmd
+from validators.replay.writer import Cmd, chat_cmd
 from validators.vlog.reader import read_record
 
 SLUG = "slouch-hats-and-eggshells"
@@ -33,35 +32,13 @@ def slouch_module(tmp_path_factory):
     return game, path
 
 
-class SlouchWriter(LogWriter):
+class SlouchWriter(PaletteWriter):
     """A LogWriter over the Slouch Hats module."""
 
-    def __init__(self, game, vmod: Path, setup: str = "exporter.vsav") -> None:
-        super().__init__(vmod, setup=setup, players=PLAYERS)
-        self.game = game
-        self._defs = {d.key: d for d in counter_defs(game)}
-        self._protos = prototypes(game)
-        self._gpid = 9000
+    placing_side = "Allied"
 
-    def place(self, marker: str, to: str, *, side: str = "Allied") -> str:
-        """A marker dragged from the palette onto a hex: the new piece added, then dropped there,
-        merging with the stack it lands on (one step); its new id."""
-        map_id = next(iter(self.maps))
-        dest = self.point(map_id, to)
-        pid = self._new_id()
-        self._gpid += 1
-        traits = expand(self._defs[marker].with_gpid(str(self._gpid)), self._protos)
-        comm = self._apply(Cmd(add_piece(pid, traits), "-/" + pid))
-        below = [i for i in self._pieces_at(map_id, *dest, self._layer(pid)) if i != pid]
-        under = below[-1] if below else None
-        comm.append(self._move_cmd(pid, map_id, dest, under, self._user(side)[0]))
-        if under is None:
-            sid = self._new_id()
-            stack_state = join([map_id, *dest, pid, f"@@{self._layer(pid)}"], ";")
-            comm.append(self._apply(Cmd("+/" + join([sid, "stack", stack_state], "/"), "-/" + sid)))
-        comm.append(self._apply(chat_cmd(f"* {self.game.markers[marker].name} placed in {to}")))
-        self._log(comm)
-        return pid
+    def __init__(self, game, vmod: Path, setup: str = "exporter.vsav") -> None:
+        super().__init__(game, vmod, setup=setup, players=PLAYERS)
 
     def phase(self, turn: int, name: str) -> None:
         """The turn tracker set to (turn, phase name of tables/sequence.yaml)."""

@@ -6,30 +6,25 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from builder.vassal.counters import counter_defs, expand, prototypes
-from builder.vassal.pieces import add_piece
 from builder.vassal.sequence import join
+from tests.rules.palette import PaletteWriter
 from validators.audit import audit_file, module_grids
 from validators.games import rules_for
 from validators.replay.replayer import Replayer
+from validators.replay.writer import Cmd
 from validators.vlog.reader import read_record
-from validators.replay.writer import Cmd, LogWriter, chat_cmd
 
 SLUG = "tobrouk-41-42"
 PLAYERS = {"Axis": ("axis-user", "Ax"), "Commonwealth": ("cw-user", "Cw")}
 PHASES = {"A": 0, "B": 1, "C": 2, "D": 3, "E": 4, "F": 5}
 
 
-class TobroukWriter(LogWriter):
+class TobroukWriter(PaletteWriter):
     """A LogWriter over the Tobrouk module: phases by letter (A-F), markers from the palette."""
 
     def __init__(self, game, vmod: Path, setup: str) -> None:
-        super().__init__(vmod, setup=setup, players=PLAYERS)
-        self.game = game
-        self._defs = {d.key: d for d in counter_defs(game)}
-        self._protos = prototypes(game)
+        super().__init__(game, vmod, setup=setup, players=PLAYERS)
         self._phase_letter: str | None = None
-        self._gpid = 9000
 
     def phase(self, turn: int, letter: str) -> Cmd:
         """The turn tracker set to (turn, phase letter)."""
@@ -44,27 +39,6 @@ class TobroukWriter(LogWriter):
             level = join([turn, 0, counter.get("loop", "false"), counter.get("loopLimit", "-1"), sub], ";")
             return join([0, level], "|")
         return super()._turn_encode(turn, phase)
-
-    def place(self, marker: str, to: str, *, side: str = "Axis") -> str:
-        """A marker dragged from the palette onto a hex: the new piece added, then dropped there,
-        merging with the stack it lands on (one step); its new id."""
-        map_id = next(iter(self.maps))
-        dest = self.point(map_id, to)
-        pid = self._new_id()
-        self._gpid += 1
-        traits = expand(self._defs[marker].with_gpid(str(self._gpid)), self._protos)
-        comm = self._apply(Cmd(add_piece(pid, traits), "-/" + pid))
-        below = [i for i in self._pieces_at(map_id, *dest, self._layer(pid)) if i != pid]
-        under = below[-1] if below else None
-        comm.append(self._move_cmd(pid, map_id, dest, under, self._user(side)[0]))
-        if under is None:
-            sid = self._new_id()
-            stack_state = join([map_id, *dest, pid, f"@@{self._layer(pid)}"], ";")
-            comm.append(self._apply(Cmd("+/" + join([sid, "stack", stack_state], "/"), "-/" + sid)))
-        name = self.game.markers[marker].name if marker in self.game.markers else self._defs[marker].name  # a unit too
-        comm.append(self._apply(chat_cmd(f"* {name} placed in {to}")))
-        self._log(comm)
-        return pid
 
     def fire(self, firer: str, target: str, die: int, *, side: str, coordinated: bool = False) -> None:
         """Declare firer, (Coordinated fire,) Declare target, then the side's fire die."""
