@@ -28,31 +28,13 @@ from __future__ import annotations
 import zipfile
 
 from tests.rules.desert_fox_play import FoxWriter, dfd_module  # noqa: F401 (the fixture)
+from tests.rules.planted import PlantedGame
 from validators.audit import audit_file, module_grids
 from validators.games import rules_for
 from validators.replay.replayer import Replayer
 from validators.vlog.reader import read_record
 
-
-class Game:
-    """The script's state: the writer, whether illegal acts are planted, what was planted (step, rule)."""
-
-    def __init__(self, w: FoxWriter, plant: bool, drag: bool = False):
-        self.w, self.plant, self.drag, self.planted = w, plant, drag, []
-
-    def step(self) -> int:
-        return len(self.w.steps)
-
-    def illegal(self, rule: str, action, later: int = 0) -> None:
-        """Plant `action`; found at its own (last) step, or `later` steps after."""
-        if self.plant:
-            action()
-            self.planted.append((self.step() + later, rule))
-
-    def expect(self, rule: str) -> None:
-        """A planted act found at the step just written (a phase end)."""
-        if self.plant:
-            self.planted.append((self.step(), rule))
+Game = PlantedGame
 
 
 def gt_4(g: Game) -> None:

@@ -36,33 +36,10 @@ the Victory Check Phase (GT 11); 7.1 1 Lt Arm a GT early; 7.0 2 SA BG arriving i
 from __future__ import annotations
 
 from tests.rules.desert_fox_play import FoxWriter, dfd_module  # noqa: F401 (the fixture)
+from tests.rules.planted import PlantedGame
 from validators.audit import audit_file
 
-
-class Game:
-    """The script's state: the writer, whether illegal acts are planted, how stacks move, what was
-    planted (step, rule)."""
-
-    def __init__(self, w: FoxWriter, plant: bool, drag: bool):
-        self.w, self.plant, self.drag, self.planted = w, plant, drag, []
-
-    def step(self) -> int:
-        return len(self.w.steps)
-
-    def illegal(self, rule: str, action, later: int = 0) -> None:
-        """Plant `action`; found at its own (last) step, or `later` steps after."""
-        if self.plant:
-            action()
-            self.planted.append((self.step() + later, rule))
-
-    def expect(self, rule: str) -> None:
-        """A planted act found at the step just written (a phase end)."""
-        if self.plant:
-            self.planted.append((self.step(), rule))
-
-    def group(self, refs: list[str], to: str) -> None:
-        """Units moving together: one drag of their stack (drag), else one by one."""
-        self.w.move_units(refs, to, whole_stacks=self.drag)
+Game = PlantedGame
 
 
 def box(w: FoxWriter, track: str, name: str) -> str:

@@ -42,36 +42,13 @@ unit turned to full (and back) in a Movement phase.  (35 acts, 32 rules.)
 """
 from __future__ import annotations
 
+from tests.rules.planted import PlantedGame
 from tests.rules.slouch_play import SlouchWriter, slouch_module  # noqa: F401 (a fixture)
 from validators.audit import audit_file
 
 
-class Game:
-    """The script's state: the writer, whether illegal acts are planted, what was planted (step, rule)."""
-
-    def __init__(self, w: SlouchWriter, plant: bool, drag: bool):
-        self.w, self.plant, self.drag, self.planted = w, plant, drag, []
-
-    def step(self) -> int:
-        return len(self.w.steps)
-
-    def illegal(self, rule: str, action, later: int = 0) -> None:
-        """Plant `action`; found at its own (last) step, or `later` steps after."""
-        if self.plant:
-            action()
-            self.planted.append((self.step() + later, rule))
-
-    def expect(self, rule: str) -> None:
-        """A planted act found at the step just written (a phase end, a combat's close)."""
-        if self.plant:
-            self.planted.append((self.step(), rule))
-
-    def stack(self, units: list[str], to: str) -> None:
-        if self.drag:
-            self.w.move_units(units, to)
-        else:
-            for u in units:
-                self.w.move(u, to)
+class Game(PlantedGame):
+    """The script's state (PlantedGame), with phases set in a row."""
 
     def phases(self, turn: int, *names: str) -> None:
         for n in names:
@@ -106,9 +83,9 @@ def turn_1(g: Game) -> None:
     g.phases(1, "Supply Status", "First Supply Conversion", "Bombardment")
     g.illegal("21.11", lambda: w.phase(1, "1st Axis Transport"))  # turn 1 skips it
     g.phases(1, "1st Allied Transport", "1st Allied Movement")
-    g.stack(["21-7a", "6cav-a", "2-4fd-a"], "1525")  # the coast road: 1/2 MP, into the ZOC of 1524
-    g.stack(["1-1ff", "2-1ff", "3-1ff"], "2526")
-    g.stack(["5-4ind", "1fd-ra"], "2426")  # into the ZOC of 2425
+    g.group(["21-7a", "6cav-a", "2-4fd-a"], "1525")  # the coast road: 1/2 MP, into the ZOC of 1524
+    g.group(["1-1ff", "2-1ff", "3-1ff"], "2526")
+    g.group(["5-4ind", "1fd-ra"], "2426")  # into the ZOC of 2425
     g.illegal("8.15", lambda: there_and_back(w, "staffs-yeo", "2024", "1925"), later=-1)  # 8 RSA's hex
     g.illegal("8.13", lambda: there_and_back(w, "4-1ff", "3327", "2528"), later=-1)  # MA 5
     g.illegal("8.21", lambda: there_and_back(w, "6cav-a", "1523", "1525"), later=-1)  # beyond the ZOC of 1524
@@ -155,7 +132,7 @@ def turn_1(g: Game) -> None:
     g.expect("12.22")
     g.expect("10.15")  # planted: 2/3 MG, still in 1725, is in I/22 RTA's ZOC and not attacked
     g.phases(1, "2nd Axis Administrative", "2nd Allied Transport", "2nd Allied Movement")
-    g.stack(["4-1ff", "5-1ff", "bim-ff"], "2526")  # 6 stacking points
+    g.group(["4-1ff", "5-1ff", "bim-ff"], "2526")  # 6 stacking points
     g.illegal("8.22", lambda: there_and_back(w, "21-7a", "1524", "1525"), later=-1)  # I/22 RTA's ZOC to ZOC
     if g.plant:
         w.move("tjff", "2526")

@@ -31,30 +31,17 @@ Combat Group placed beyond its HQ's range; 4.43 a breach in a hex next to enemy 
 """
 from __future__ import annotations
 
+from tests.rules.planted import PlantedGame
 from tests.rules.tobrouk_play import TobroukWriter
 from validators.audit import audit_file
 
 
-class Game:
-    """The script's state: the writer, whether illegal acts are planted, what was planted (step, rule)."""
+class Game(PlantedGame):
+    """The script's state (PlantedGame) and each side's MP marker."""
 
     def __init__(self, w: TobroukWriter, plant: bool, drag: bool):
-        self.w, self.plant, self.drag, self.planted = w, plant, drag, []
+        super().__init__(w, plant, drag)
         self.mp = {"cw": 0, "axis": 0}
-
-    def step(self) -> int:
-        return len(self.w.steps)
-
-    def illegal(self, rule: str, action, later: int = 0) -> None:
-        """Plant `action`; found at its own (last) step, or `later` steps after."""
-        if self.plant:
-            action()
-            self.planted.append((self.step() + later, rule))
-
-    def expect(self, rule: str) -> None:
-        """A planted act found at the step just written (a phase end, a settled roll)."""
-        if self.plant:
-            self.planted.append((self.step(), rule))
 
     def choose(self, side: str, mp: int) -> None:
         self.mp[side] = mp
