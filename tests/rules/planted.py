@@ -31,3 +31,20 @@ class PlantedGame:
     def group(self, refs: list[str], to: str) -> None:
         """Units moving together: one drag of their stack (drag), else one by one."""
         self.w.move_units(refs, to, whole_stacks=self.drag)
+
+
+def audited(g: PlantedGame, game, tmp_path):
+    """The script's log written (planted.vlog or legal.vlog) and its audit report."""
+    from validators.audit import audit_file
+
+    path = tmp_path / ("planted.vlog" if g.plant else "legal.vlog")
+    g.w.write(path)
+    return audit_file(game, path)
+
+
+def assert_only_the_planted(g: PlantedGame, report, acts: int, rules: int) -> None:
+    """At least `acts` planted acts of `rules` rules, each found at its step with its rule, and
+    nothing else."""
+    assert len(g.planted) >= acts and len({rule for _, rule in g.planted}) >= rules
+    found = sorted((f.step, f.rule) for f in report.violations)
+    assert found == sorted(g.planted), [(f.step, f.rule, f.message) for f in report.violations]

@@ -28,7 +28,7 @@ from __future__ import annotations
 import zipfile
 
 from tests.rules.desert_fox_play import FoxWriter, dfd_module  # noqa: F401 (the fixture)
-from tests.rules.planted import PlantedGame
+from tests.rules.planted import PlantedGame, assert_only_the_planted, audited
 from validators.audit import audit_file, module_grids
 from validators.games import rules_for
 from validators.replay.replayer import Replayer
@@ -132,9 +132,7 @@ def play(dfd, tmp_path, plant: bool, drag: bool = False):
     g = Game(w, plant, drag)
     gt_4(g)
     gt_5_to_7(g, game.zone_name("offmap", "NRV"))
-    path = tmp_path / ("planted.vlog" if plant else "legal.vlog")
-    w.write(path)
-    return g, audit_file(game, path)
+    return g, audited(g, game, tmp_path)
 
 
 def test_the_legal_game_has_no_violation(dfd_module, tmp_path, drag):  # noqa: F811
@@ -145,9 +143,7 @@ def test_the_legal_game_has_no_violation(dfd_module, tmp_path, drag):  # noqa: F
 
 def test_every_planted_act_is_found_and_nothing_else(dfd_module, tmp_path, drag):  # noqa: F811
     g, report = play(dfd_module, tmp_path, plant=True, drag=drag)
-    assert len(g.planted) >= 25 and len({rule for _, rule in g.planted}) >= 15
-    found = sorted((f.step, f.rule) for f in report.violations)
-    assert found == sorted(g.planted), [(f.step, f.rule, f.message) for f in report.violations]
+    assert_only_the_planted(g, report, acts=25, rules=15)
 
 
 # -- the card's saved setup: the turn tracker at GT 4 Phase VI -------------------------------------

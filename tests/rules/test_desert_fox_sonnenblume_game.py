@@ -36,8 +36,7 @@ the Victory Check Phase (GT 11); 7.1 1 Lt Arm a GT early; 7.0 2 SA BG arriving i
 from __future__ import annotations
 
 from tests.rules.desert_fox_play import FoxWriter, dfd_module  # noqa: F401 (the fixture)
-from tests.rules.planted import PlantedGame
-from validators.audit import audit_file
+from tests.rules.planted import PlantedGame, assert_only_the_planted, audited
 
 Game = PlantedGame
 
@@ -142,9 +141,7 @@ def play(dfd, tmp_path, plant: bool, drag: bool):
     g = Game(w, plant, drag)
     for part in (gt_10, gt_11, gt_12):
         part(g)
-    path = tmp_path / ("planted.vlog" if plant else "legal.vlog")
-    w.write(path)
-    return g, audit_file(game, path)
+    return g, audited(g, game, tmp_path)
 
 
 def test_the_legal_game_has_no_violation(dfd_module, tmp_path, drag):  # noqa: F811
@@ -155,9 +152,7 @@ def test_the_legal_game_has_no_violation(dfd_module, tmp_path, drag):  # noqa: F
 
 def test_every_planted_act_is_found_and_nothing_else(dfd_module, tmp_path, drag):  # noqa: F811
     g, report = play(dfd_module, tmp_path, plant=True, drag=drag)
-    assert len(g.planted) >= 25 and len({rule for _, rule in g.planted}) >= 15
-    found = sorted((f.step, f.rule) for f in report.violations)
-    assert found == sorted(g.planted), [(f.step, f.rule, f.message) for f in report.violations]
+    assert_only_the_planted(g, report, acts=25, rules=15)
 
 
 def test_dragging_stacks_whole_finds_the_same_acts(dfd_module, tmp_path):  # noqa: F811

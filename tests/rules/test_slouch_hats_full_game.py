@@ -42,9 +42,8 @@ unit turned to full (and back) in a Movement phase.  (35 acts, 32 rules.)
 """
 from __future__ import annotations
 
-from tests.rules.planted import PlantedGame
+from tests.rules.planted import PlantedGame, assert_only_the_planted, audited
 from tests.rules.slouch_play import SlouchWriter, slouch_module  # noqa: F401 (a fixture)
-from validators.audit import audit_file
 
 
 class Game(PlantedGame):
@@ -231,9 +230,7 @@ def play(slouch, tmp_path, plant: bool, drag: bool):
     g = Game(w, plant, drag)
     for part in (turn_1, turn_2, turn_3):
         part(g)
-    path = tmp_path / ("planted.vlog" if plant else "legal.vlog")
-    w.write(path)
-    return g, audit_file(game, path)
+    return g, audited(g, game, tmp_path)
 
 
 def test_the_legal_game_has_no_violation(slouch_module, tmp_path, drag):
@@ -244,6 +241,4 @@ def test_the_legal_game_has_no_violation(slouch_module, tmp_path, drag):
 
 def test_every_planted_act_is_found_and_nothing_else(slouch_module, tmp_path, drag):
     g, report = play(slouch_module, tmp_path, plant=True, drag=drag)
-    assert len(g.planted) >= 20 and len({rule for _, rule in g.planted}) >= 12
-    found = sorted((f.step, f.rule) for f in report.violations)
-    assert found == sorted(g.planted), [(f.step, f.rule, f.message) for f in report.violations]
+    assert_only_the_planted(g, report, acts=20, rules=12)

@@ -31,9 +31,8 @@ Combat Group placed beyond its HQ's range; 4.43 a breach in a hex next to enemy 
 """
 from __future__ import annotations
 
-from tests.rules.planted import PlantedGame
+from tests.rules.planted import PlantedGame, assert_only_the_planted, audited
 from tests.rules.tobrouk_play import TobroukWriter
-from validators.audit import audit_file
 
 
 class Game(PlantedGame):
@@ -182,9 +181,7 @@ def play(tobrouk, tmp_path, plant: bool, drag: bool):
     g = Game(w, plant, drag)
     for part in (turn_1, turn_2, turn_3):
         part(g)
-    path = tmp_path / ("planted.vlog" if plant else "legal.vlog")
-    w.write(path)
-    return g, audit_file(game, path)
+    return g, audited(g, game, tmp_path)
 
 
 def test_the_legal_game_has_no_violation(tobrouk_module, tmp_path, drag):
@@ -195,6 +192,4 @@ def test_the_legal_game_has_no_violation(tobrouk_module, tmp_path, drag):
 
 def test_every_planted_act_is_found_and_nothing_else(tobrouk_module, tmp_path, drag):
     g, report = play(tobrouk_module, tmp_path, plant=True, drag=drag)
-    assert len(g.planted) >= 20 and len({rule for _, rule in g.planted}) >= 12
-    found = sorted((f.step, f.rule) for f in report.violations)
-    assert found == sorted(g.planted), [(f.step, f.rule, f.message) for f in report.violations]
+    assert_only_the_planted(g, report, acts=20, rules=12)
