@@ -47,12 +47,18 @@ class PhaseState(BaseAuditor):
         super().start()
 
     def _scenario(self) -> str | None:
-        """The scenario being played: the card most units stand on (the log's beginning)."""
+        """The scenario being played: the one whose scenario card is on the board, else the card
+        most units stand on (the log's beginning)."""
         here = {}
         for p in self.replayer.board.pieces.values():
             u = self.unit_of(p)
             if u is not None:
                 here[u.id] = self.hex_of(p)
+        cards = {p.properties().get("MarkerId", "") for p in self.replayer.board.pieces.values()}
+        named = [sid for sid in sorted(self.game.scenarios) if f"card-{sid}" in cards]
+        if len(named) == 1:  # the module's scenario card (markers.yaml) says it
+            self.scenario_candidates = (named[0],)
+            return named[0]
         scores = {sid: sum(1 for u in sc.units if u.hex and here.get(u.unit) == u.hex)
                   for sid, sc in sorted(self.game.scenarios.items())}
         top = max(scores.values(), default=0)
