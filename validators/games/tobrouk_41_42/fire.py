@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from validators.games.tobrouk_41_42.retreats import RetreatRules
 from validators.games.tobrouk_41_42.state import COMBATS, MANEUVERS
 from validators.replay.board import Piece
-from validators.replay.replayer import Added, Moved, Removed, Rolled
+from validators.replay.replayer import Added, Moved, Rolled
 
 HITS = ("t", "t1", "t2")
 LETTERS = "ABCD"
@@ -275,17 +275,11 @@ class FireRules(RetreatRules):
         super().on_moved(e)
         if e.old.label != e.new.label:
             self._marker_arrived(e.piece, e.new.label)
-            geo = self.game.geometry
-            if e.piece.properties().get("MarkerId", "") in HITS and e.old.label in geo and e.new.label not in geo:
-                # a hit marker taken off the map (dragged to the Markers box: what a player without
-                # a Delete command does) is removed as if deleted: the morale check was passed
-                self._morale_outcome(e.old.label, passed=True)
 
-    def on_removed(self, e: Removed) -> None:
-        mid = e.piece.properties().get("MarkerId", "")
-        if mid in HITS and e.where is not None:
-            self._morale_outcome(e.where.label, passed=True)
-        super().on_removed(e)
+    def left_map(self, p: Piece, hex_id: str) -> None:
+        if p.properties().get("MarkerId", "") in HITS:  # deleted or dragged to the Markers box: a pass
+            self._morale_outcome(hex_id, passed=True)
+        super().left_map(p, hex_id)
 
     def _marker_arrived(self, p: Piece, hex_id: str) -> None:
         mid = p.properties().get("MarkerId", "")

@@ -37,7 +37,7 @@ from validators.games.tobrouk_41_42.state import COMBATS, MANEUVERS
 from validators.games.tobrouk_41_42.supply import LENIENT
 from validators.kernel.movement import mp, search, show_mp
 from validators.replay.board import Piece
-from validators.replay.replayer import Added, Flipped, Moved, Removed
+from validators.replay.replayer import Added, Flipped, Moved
 
 WRECK_SIZE = {"wreck": 1, "wreck-2": 2, "wreck-3": 3}
 COSTS = {"repair": 3, "reorganise": 1, "breach": 4}  # 4.41b, 4.42b, 4.43a'
@@ -68,10 +68,9 @@ class HQActionRules(GroupRules):
         super().phase_ended(pid)
 
     # -- evidence -----------------------------------------------------------------------------------
-    def on_removed(self, e: Removed) -> None:
-        super().on_removed(e)
-        if e.where is not None and e.where.label in self.game.geometry:
-            self._gone(e.piece, e.where.label)
+    def left_map(self, p: Piece, hex_id: str) -> None:
+        super().left_map(p, hex_id)
+        self._gone(p, hex_id)
 
     def on_added(self, e: Added) -> None:
         super().on_added(e)
@@ -85,9 +84,7 @@ class HQActionRules(GroupRules):
         super().on_moved(e)
         if old == new:
             return
-        if old in geo and new not in geo:
-            self._gone(e.piece, old)
-        elif new in geo and old not in geo:
+        if new in geo and old not in geo:
             self._arrived(e.piece, new)
 
     def on_flipped(self, e: Flipped) -> None:

@@ -49,7 +49,7 @@ from validators.games.tobrouk_41_42.hqs import HQCombatRules
 from validators.games.tobrouk_41_42.state import MANEUVERS
 from validators.games.tobrouk_41_42.wrecks import WRECKS
 from validators.replay.board import Piece
-from validators.replay.replayer import Added, Moved, Removed, Rolled, Said
+from validators.replay.replayer import Added, Moved, Rolled, Said
 
 ORDER = "ABCDEF"
 TOBROUK = "2013"
@@ -234,11 +234,6 @@ class IVTrackRules(HQCombatRules):
         if e.old.label == e.new.label or self.phase_id is None:
             return
         geo = self.game.geometry
-        mid = e.piece.properties().get("MarkerId", "")
-        if mid in WRECKS and e.old.label in geo and e.new.label not in geo and self.phase_id in MANEUVERS:
-            side = self.maneuvering()
-            if side:
-                self._repaired(side, 1)
         u = self.unit_of(e.piece)
         if u is None or e.new.label not in geo:
             return
@@ -253,10 +248,9 @@ class IVTrackRules(HQCombatRules):
             self._see_families()
             self._unit_arrives(e.piece, u, self.side_id(e.piece), e.where.label)
 
-    def on_removed(self, e: Removed) -> None:
-        super().on_removed(e)
-        if e.piece.properties().get("MarkerId", "") in WRECKS and e.where is not None \
-                and e.where.label in self.game.geometry and self.phase_id in MANEUVERS and self.maneuvering():
+    def left_map(self, p: Piece, hex_id: str) -> None:
+        super().left_map(p, hex_id)
+        if p.properties().get("MarkerId", "") in WRECKS and self.phase_id in MANEUVERS and self.maneuvering():
             self._repaired(self.maneuvering(), 1)
 
     def _unit_arrives(self, p: Piece, u, side: str | None, hex_id: str) -> None:

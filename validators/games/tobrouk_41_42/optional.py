@@ -18,7 +18,7 @@ from __future__ import annotations
 from validators.games.tobrouk_41_42.ivtrack import IVTrackRules
 from validators.games.tobrouk_41_42.state import COMBATS, MANEUVERS
 from validators.replay.board import Piece
-from validators.replay.replayer import Moved, Removed, Rolled, Said
+from validators.replay.replayer import Moved, Rolled, Said
 
 BREACH = " breaches a minefield from "
 
@@ -66,12 +66,8 @@ class OptionalRules(IVTrackRules):
                 and e.old.label in geo and e.new.label in geo:
             self.find("12.2", f"{e.piece.name} moved after its minefield breach in this maneuver: it may move "
                       "before but not after the breach", e.piece)
-        if uid == self.rommel and e.old.label in geo and e.new.label not in geo:
-            self._rommel_gone(e.piece, e.old.label)
         if uid == self.lrdg:
-            if e.old.label in geo and e.new.label not in geo:
-                self.lrdg_gone = True
-            elif e.old.label not in geo and e.new.label in geo and self.lrdg_gone:
+            if e.old.label not in geo and e.new.label in geo and self.lrdg_gone:
                 self.lrdg_gone = False
                 if e.new.label != self.lrdg_back:
                     self.find("12.4", f"{e.piece.name} came back at {e.new.label}: a destroyed LRDG reappears in "
@@ -87,11 +83,11 @@ class OptionalRules(IVTrackRules):
             elif sum(e.dice) in self.commando.get("kills_on", (2, 12)):
                 self.rommel_killable = True
 
-    def on_removed(self, e: Removed) -> None:
-        super().on_removed(e)
-        if self.uid(e.piece) == self.rommel and e.where is not None and e.where.label in self.game.geometry:
-            self._rommel_gone(e.piece, e.where.label)
-        if self.uid(e.piece) == self.lrdg:
+    def left_map(self, p: Piece, hex_id: str) -> None:
+        super().left_map(p, hex_id)
+        if self.uid(p) == self.rommel:
+            self._rommel_gone(p, hex_id)
+        if self.uid(p) == self.lrdg:
             self.lrdg_gone = True
 
     def _rommel_gone(self, p: Piece, hex_id: str) -> None:

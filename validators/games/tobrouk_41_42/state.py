@@ -20,7 +20,7 @@ from builder.geometry.hexmap import hexside_key
 from builder.model import schema as s
 from validators.kernel.auditor import BaseAuditor
 from validators.replay.board import Piece
-from validators.replay.replayer import Moved, Said, TurnChanged
+from validators.replay.replayer import Moved, Removed, Said, TurnChanged
 
 DECLARATION = re.compile(r"^\*?\s*Fire: (?:(?P<firer>.+?) fires from|target (?P<target>.+?) in|"
                          r"(?P<coord>.+?) coordinates from) (?P<hex>\S+)\s*\*?$")
@@ -115,6 +115,19 @@ class PhaseState(BaseAuditor):
         if self.maneuvering():
             self.side_acting = self.side_names[self.maneuvering()]
         super().on_moved(e)
+        geo = self.game.geometry
+        if e.old.label in geo and e.new.label not in geo:
+            self.left_map(e.piece, e.old.label)
+
+    def on_removed(self, e: Removed) -> None:
+        super().on_removed(e)
+        if e.where is not None and e.where.label in self.game.geometry:
+            self.left_map(e.piece, e.where.label)
+
+    def left_map(self, p: Piece, hex_id: str) -> None:
+        """A piece taken off the map from `hex_id`, deleted or dragged to a box: a player removes a
+        marker either way, and a unit leaves by its Send To command or a drag; rules that count a
+        piece going (a hit marker, a wreck, an HQ, Rommel) read this one event."""
 
     def mp_marker_side(self, p: Piece) -> str | None:
         mid = p.properties().get("MarkerId", "")
