@@ -423,3 +423,17 @@ def test_10_3_a_hex_the_card_overstacks_is_the_card_s_not_the_players(play):
     assert [f for f in play(script(False), setup="sonnenblume.vsav") if f.rule == "10.3"] == []
     found = [f for f in play(script(True), setup="sonnenblume.vsav") if f.rule == "10.3"]
     assert [(f.rule, f.to_hex) for f in found] == [("10.3", "C0701")]
+
+
+def test_an_illegal_move_undone_is_never_made(play):
+    """Real play: a drag taken back with Undo (the engine's UNDO step) counts as never made."""
+    def script(undo: bool):
+        def s(w):
+            w.phase(4, "VI")
+            w.move("62-mmrirca", "C2331")
+            w.move("22-bde", "W2017")  # the second player in the first player's Movement Phase (4.1)
+            if undo:
+                w.undo()
+        return s
+    assert rules(play(script(False))) == ["4.1"]
+    assert play(script(True)) == []

@@ -686,3 +686,16 @@ def test_18_31_the_surrender_roll(slouch_module, tmp_path):
     assert rules(run(slouch_module, tmp_path, script(2, "Victory Determination"))) == ["18.31"]
     assert rules(run(slouch_module, tmp_path, script(3, "Bombardment"))) == ["18.31"]
     assert rules(run(slouch_module, tmp_path, script(4, "Engineering", rolls=2))) == ["18.31"]
+
+
+def test_an_illegal_move_undone_is_never_made(slouch_module, tmp_path):
+    """Real play: a drag taken back with Undo (the engine's UNDO step) counts as never made."""
+    def script(undo: bool):
+        def s(w):
+            w.phase(1, "1st Allied Movement")
+            w.move("staffs-yeo", "2024")  # into an enemy hex (8.15)
+            if undo:
+                w.undo()
+        return s
+    assert rules(run(slouch_module, tmp_path, script(False))) == ["8.15"]
+    assert run(slouch_module, tmp_path, script(True)) == []

@@ -802,3 +802,16 @@ def test_4_41_a_wreck_after_a_stack_retreats_or_a_unit_is_eliminated(play):
         w.remove("b-5-15pz-2")
         w.phase(1, "D")
     assert rules(play(eliminated)) == ["4.41"]
+
+
+def test_an_illegal_move_undone_is_never_made(play):
+    """Real play: a drag taken back with Undo (the engine's UNDO step) counts as never made."""
+    def script(undo: bool):
+        def s(w):
+            axis_maneuver(w, 5)
+            w.move("62-trento", "1528")  # into the sea (4.2)
+            if undo:
+                w.undo()
+        return s
+    assert rules(play(script(False))) == ["4.2"]
+    assert play(script(True)) == []
