@@ -6,16 +6,35 @@ import time
 from pathlib import Path
 
 import typer
-from rich.console import Console
 
-from builder.geometry.roundtrip import require_round_trip
 from builder.model import SourceError, load_game
 from builder.paths import games, sources_dir
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Build VASSAL modules and counter sheets from declarative wargame sources.")
-out = Console(highlight=False, soft_wrap=True)
-err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+class LazyConsole:
+    """A rich Console made on first use: `hexforge audit` writes its report straight to stdout,
+    and importing rich cost every audit a fiftieth of a second (issue 15)."""
+
+    def __init__(self, **options) -> None:
+        self._options, self._console = options, None
+
+    @property
+    def console(self):
+        """The Console itself, for rich code that wants one (Progress)."""
+        if self._console is None:
+            from rich.console import Console
+            self._console = Console(highlight=False, soft_wrap=True, **self._options)
+        return self._console
+
+    def __getattr__(self, name: str):
+        return getattr(self.console, name)
+
+
+out = LazyConsole()
+err = LazyConsole(stderr=True)
 
 
 def _report(exc: SourceError) -> None:
@@ -62,6 +81,8 @@ def list_games() -> None:
 def check(game: str) -> None:
     """Load and validate a game's sources; print a summary or every problem."""
     g = load_known(game, problems_exit=1)
+    from builder.geometry.roundtrip import require_round_trip
+
     try:  # every hex id must lead VASSAL back to its own hex (builder/geometry/roundtrip.py)
         require_round_trip(g)
     except SourceError as exc:
@@ -88,7 +109,7 @@ def build(game: str = typer.Argument(None, help="game slug (see `hexforge list`)
         t0 = time.perf_counter()
         try:
             with Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
-                          console=err, transient=True, disable=not err.is_terminal) as progress:
+                          console=err.console, transient=True, disable=not err.is_terminal) as progress:
                 task = progress.add_task(f"{slug}: sources")
                 result = build_game(slug, step=lambda what: progress.update(task, description=f"{slug}: {what}"))
         except SourceError as exc:

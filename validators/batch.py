@@ -7,7 +7,6 @@ the initializer).
 from __future__ import annotations
 
 import os
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable
@@ -120,6 +119,8 @@ def run(game_dir: Path, game: Game, files: list[Path], jobs: int = 0,
             results[i] = _work(str(f))
             done(results[i])
     else:
+        from concurrent.futures import ProcessPoolExecutor, as_completed  # a batch only
+
         with ProcessPoolExecutor(max_workers=jobs, initializer=_prime, initargs=(str(game_dir),)) as pool:
             futures = {pool.submit(_work, str(f)): i for i, f in enumerate(files)}
             for fut in as_completed(futures):

@@ -1,5 +1,23 @@
-"""The game model: the only code that reads `sources/`; every back end reads the model."""
-from builder.model.game import Game
-from builder.model.load import SourceError, SourceProblem, load_game
+"""The game model: the only code that reads `sources/`; every back end reads the model.
+
+The names below are looked up on first use (PEP 562), so that code needing only the model's
+classes (an audit, whose model comes from the cache) never imports the YAML loader.
+"""
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from builder.model.game import Game
+    from builder.model.load import SourceError, SourceProblem, load_game
 
 __all__ = ["Game", "SourceError", "SourceProblem", "load_game"]
+_WHERE = {"Game": "builder.model.game", "SourceError": "builder.model.load",
+          "SourceProblem": "builder.model.load", "load_game": "builder.model.load"}
+
+
+def __getattr__(name: str):
+    if name not in _WHERE:
+        raise AttributeError(f"module 'builder.model' has no attribute {name!r}")
+    return getattr(import_module(_WHERE[name]), name)

@@ -4,7 +4,7 @@ YAML parse, the schema validation and the cross-file checks (issue 15).
 The cache is a pickle of the `Game` that `load.load_game` built from the same bytes: it is used
 only when its key matches, and the key covers everything the model is made from, namely every
 file under the game's folder (names and bytes), the code that builds the model (builder/model
-and builder/geometry, names and bytes), the hexforge, Python and pydantic versions, and the
+and builder/geometry, names and bytes), the Python and pydantic versions, and the
 folder's path (the model records it).  A stale, truncated or corrupt file is ignored, the game
 is loaded afresh and the file rewritten (atomically); a game with source problems is never
 cached, so its problems are reported on every run.
@@ -28,14 +28,6 @@ MAGIC = b"hexforge-model-cache 1\n"
 _CODE = ("model", "geometry")  # builder/ subpackages whose code shapes the cached objects
 
 
-def _version() -> str:
-    try:
-        from importlib.metadata import version
-        return version("hexforge")
-    except Exception:  # noqa: BLE001 - not installed: the code hash still keys the cache
-        return "unknown"
-
-
 def _feed(h, base: Path, files) -> None:
     for p in sorted(files):
         if p.is_file() and "__pycache__" not in p.parts:
@@ -50,7 +42,7 @@ def cache_key(root: Path, code: tuple[Path, ...] = ()) -> bytes:
     import pydantic
 
     h = hashlib.sha256()
-    h.update(f"{_version()}\0{sys.version}\0{pydantic.VERSION}\0{root}\0{root.resolve()}\0".encode())
+    h.update(f"{sys.version}\0{pydantic.VERSION}\0{root}\0{root.resolve()}\0".encode())
     builder = Path(__file__).resolve().parents[1]
     for sub in _CODE:
         _feed(h, builder, (builder / sub).rglob("*.py"))

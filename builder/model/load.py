@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ValidationError
 
@@ -17,10 +18,17 @@ from builder.geometry.javagrid import GridParams, NumberingParams
 from builder.geometry.sections import SectionedHexMap, SectionParams
 from builder.model import schema as s
 from builder.model.game import Game
-from builder.model.problems import (Collector, SourceError, SourceProblem, cross_file, did_you_mean,  # noqa: F401 (re-exported)
-                                    schema_words)
-from builder.model.salvage import declared, field_name, fields_at, salvage
-from builder.model.yamlsource import Located, Loc, YamlProblem, load_located
+from builder.model.problems import (  # noqa: F401 (re-exported)
+    Collector,
+    SourceError,
+    SourceProblem,
+    cross_file,
+    did_you_mean,
+    schema_words,
+)
+
+if TYPE_CHECKING:  # the YAML reader is imported by a fresh load only: a cached model needs none of it
+    from builder.model.yamlsource import Loc, Located
 
 
 @dataclass
@@ -35,6 +43,8 @@ class Broken:
 def _validate(col: Collector, doc: Located, model: type[BaseModel], broken: Broken):
     """The file's model; with schema problems, each reported and the model rebuilt around them
     (salvage.py) for the cross-file checks, or None when nothing usable is left."""
+    from builder.model.salvage import declared, field_name, fields_at, salvage
+
     data = doc.data if doc.data is not None else {}
     try:
         return model.model_validate(data)
@@ -67,6 +77,8 @@ def _read(col: Collector, root: Path, rel: str, model: type[BaseModel], docs: di
           broken: Broken | None = None):
     """The file's model (rebuilt around its schema problems), or None when it is missing, not
     YAML, or has nothing usable left."""
+    from builder.model.yamlsource import YamlProblem, load_located
+
     path = root / rel
     display = f"sources/{root.name}/{rel}"
     if not path.is_file():

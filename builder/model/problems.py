@@ -10,10 +10,12 @@ from __future__ import annotations
 import difflib
 import re
 from dataclasses import dataclass
-from typing import Literal, get_args, get_origin
+from typing import TYPE_CHECKING, Literal, get_args, get_origin
 
 from builder.model import schema as s
-from builder.model.yamlsource import Located, Loc
+
+if TYPE_CHECKING:
+    from builder.model.yamlsource import Loc, Located
 
 
 @dataclass(frozen=True)

@@ -4,11 +4,17 @@ These are the *file formats*: what an author may write, with types and allowed v
 References between files (a unit's formation, a setup hex) are checked afterwards in
 `references.py`, where every problem still points back at its file:line.
 """
-from __future__ import annotations
 
 from typing import Annotated, Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, computed_field, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    computed_field,
+    model_validator,
+)
 
 Ident = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9 ._-]*$", max_length=40)]
 Colour = Annotated[str, StringConstraints(pattern=r"^#[0-9a-fA-F]{6}$")]
@@ -17,7 +23,7 @@ Text = Annotated[str, StringConstraints(min_length=1, max_length=200)]
 
 
 class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 class Sourced(Strict):
@@ -127,7 +133,7 @@ class GameFile(Strict):
     declarations: list[Declaration] = []
     send_to: list[SendTo] = []
     charts: list[Chart] = []
-    print: PrintSettings = PrintSettings()
+    print: PrintSettings = Field(default_factory=PrintSettings)
     # The Python package of the game's rules, whose Auditor class `audit` runs (e.g.
     # validators.games.western_desert_force); none: the game builds but cannot be audited yet.
     rules: Annotated[str, StringConstraints(pattern=r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")] | None = None
@@ -308,8 +314,8 @@ class FaceValues(Strict):
 
 
 class UnitFaces(Strict):
-    full: FaceValues = FaceValues()
-    reduced: FaceValues = FaceValues()
+    full: FaceValues = Field(default_factory=FaceValues)
+    reduced: FaceValues = Field(default_factory=FaceValues)
 
 
 class UnitType(Strict):
@@ -405,13 +411,15 @@ class Leader(Sourced):
     rule: str | None = None
 
 
-DEFAULT_UNIT_TYPES = [UnitType(id="armor", name="Armor", symbol="armor"),
-                      UnitType(id="infantry", name="Infantry", symbol="infantry")]
+def default_unit_types() -> list[UnitType]:
+    """A factory, not a module constant: building models at import would build their validators."""
+    return [UnitType(id="armor", name="Armor", symbol="armor"),
+            UnitType(id="infantry", name="Infantry", symbol="infantry")]
 
 
 class UnitsFile(Strict):
-    unit_types: list[UnitType] = DEFAULT_UNIT_TYPES
-    faces: UnitFaces = UnitFaces()
+    unit_types: list[UnitType] = Field(default_factory=default_unit_types)
+    faces: UnitFaces = Field(default_factory=UnitFaces)
     formations: list[Formation] = Field(min_length=1)
     units: list[Unit] = Field(min_length=1)
     leaders: list[Leader] = []

@@ -10,8 +10,6 @@ from functools import lru_cache
 from importlib import import_module
 from pathlib import Path
 
-import yaml
-
 from builder import paths
 
 
@@ -24,6 +22,8 @@ class NoRules(KeyError):
 
 @lru_cache(maxsize=64)
 def _declared(game_yaml: Path, mtime_ns: int) -> str | None:
+    import yaml  # only when no model is at hand (a slug): an audit's model says it (issue 15)
+
     try:
         data = yaml.safe_load(game_yaml.read_text(encoding="utf-8"))
     except (OSError, yaml.YAMLError):
