@@ -71,3 +71,18 @@ def test_nested_join_split_round_trip():
         outer = [join(inner, ";"), "x/y", "'q'"]
         text = join(outer, "/")
         assert split(text, "/") == walk(text, "/")
+
+
+@pytest.mark.parametrize("delim", DELIMS)
+def test_split_with_every_stand_in_character_in_the_text(delim):
+    """The fast split marks escaped delimiters with a character the text lacks; a text that
+    holds all of them falls back to the regex, with the same tokens."""
+    from builder.vassal.sequence import _MARKS
+
+    rng = random.Random(16)
+    alphabet = ALPHABET + list(_MARKS)
+    for _ in range(5000):
+        text = _MARKS + "".join(rng.choice(alphabet) for _ in range(rng.randrange(0, 12)))
+        assert split(text, delim) == walk(text, delim), repr(text)
+        some = "".join(rng.choice(alphabet) for _ in range(rng.randrange(0, 12)))
+        assert split(some, delim) == walk(some, delim), repr(some)

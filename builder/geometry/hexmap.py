@@ -101,13 +101,26 @@ class HexMap:
 
     def neighbours(self, label: str) -> list[str]:
         """Adjacent hexes on this map, in a fixed order."""
-        nx, ny = self._cells[label]
-        offsets = _ODD_COL if nx % 2 else _EVEN_COL
-        raw = self._raw_to_label
-        return [raw[(nx + ox, ny + oy)] for ox, oy in offsets if (nx + ox, ny + oy) in raw]
+        return list(self._near(label))
 
     def adjacent(self, a: str, b: str) -> bool:
-        return b in self.neighbours(a)
+        return b in self._near(a)
+
+    @cached_property
+    def _adjacency(self) -> dict[str, tuple[str, ...]]:
+        """label -> its neighbours, filled as asked: an audit's path searches ask the same hexes
+        thousands of times (issue 15)."""
+        return {}
+
+    def _near(self, label: str) -> tuple[str, ...]:
+        found = self._adjacency.get(label)
+        if found is None:
+            nx, ny = self._cells[label]
+            offsets = _ODD_COL if nx % 2 else _EVEN_COL
+            raw = self._raw_to_label
+            found = self._adjacency[label] = tuple(raw[(nx + ox, ny + oy)] for ox, oy in offsets
+                                                   if (nx + ox, ny + oy) in raw)
+        return found
 
     def distance(self, a: str, b: str) -> int:
         """Hex distance in steps (cube coordinates)."""

@@ -45,6 +45,13 @@ class Game:
         return self.units_file.units
 
     @cached_property
+    def memo(self) -> dict:
+        """Answers computed from the model alone, kept for the next asker (the model never
+        changes): an audit asks the same hexside's crossing thousands of times.  Keys start
+        with the name of the function that fills them."""
+        return {}
+
+    @cached_property
     def unit_types(self) -> dict[str, s.UnitType]:
         return {t.id: t for t in self.units_file.unit_types}
 

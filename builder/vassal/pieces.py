@@ -23,7 +23,7 @@ class Trait:
     type: str
     state: str = ""
 
-    @property
+    @cached_property  # asked for every trait of a piece on every stacking and property look
     def prefix(self) -> str:
         """The factory key VASSAL dispatches on: up to and including the first ';'."""
         i = self.type.find(";")

@@ -49,7 +49,25 @@ def split(value: str | None, delim: str) -> list[str]:
 
 def _split_at_unescaped(value: str, delim: str) -> list[str]:
     """Split at the delimiters with no backslash before them, then drop the backslash of each
-    escaped one: `a\\/b/c` -> `a/b`, `c` (the same tokens as the walk in `_split_escaped`)."""
+    escaped one: `a\\/b/c` -> `a/b`, `c` (the same tokens as the walk in `_split_escaped`).
+
+    A character the text lacks stands in for each escaped delimiter while `str.split` cuts at
+    the others: three passes in C, three times as fast as a look-behind regex on a long log
+    (issue 15).  `\\` + delimiter pairs cannot overlap, so every one is found."""
+    mark = next((c for c in _MARKS if c not in value), None)
+    if mark is None:  # the text holds every stand-in: the regex (never seen in a real file)
+        return _split_by_pattern(value, delim)
+    pieces = value.replace("\\" + delim, mark).split(delim)
+    for i, p in enumerate(pieces):
+        if mark in p:
+            pieces[i] = p.replace(mark, delim)  # in place: a whole log's text is never held three times
+    return pieces
+
+
+_MARKS = "\x00\x01\x02\x03\ufffe\uffff"  # characters VASSAL's text should never hold
+
+
+def _split_by_pattern(value: str, delim: str) -> list[str]:
     pattern = _UNESCAPED.get(delim)
     if pattern is None:
         pattern = _UNESCAPED[delim] = re.compile(r"(?<!\\)" + re.escape(delim))
@@ -57,7 +75,7 @@ def _split_at_unescaped(value: str, delim: str) -> list[str]:
     pieces = pattern.split(value)
     for i, p in enumerate(pieces):
         if esc in p:
-            pieces[i] = p.replace(esc, delim)  # in place: a whole log's text is never held twice
+            pieces[i] = p.replace(esc, delim)
     return pieces
 
 

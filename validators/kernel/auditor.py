@@ -40,6 +40,7 @@ class BaseAuditor:
         self.dice_by_side: dict[str, int] = {}
         self._index: dict[str, list[Piece]] = {}
         self._hex_keys: dict[str, set] = {}  # hex -> board positions inside it
+        self._key_hex: dict[tuple, str | None] = {}  # board position -> its hex (None: not in a hex)
         self.step_moves: list[Moved] = []  # the moves of the step being audited, in log order
         self._step_start: dict[str, str] = {}  # piece id -> where it stood when the step began
         self._moving: Moved | None = None  # the move being dispatched
@@ -66,16 +67,23 @@ class BaseAuditor:
         """Pieces by hex, updated from the positions the board changed since the last look."""
         board = self.replayer.board
         if board.dirty:
+            at, key_hex, hex_keys = board.at, self._key_hex, self._hex_keys
             touched = set()
             for key in board.dirty:
-                label = self.replayer.where(*key).label if key[0] is not None else None
-                if label in self.game.geometry:
-                    keys = self._hex_keys.setdefault(label, set())
-                    (keys.add if key in board.at else keys.discard)(key)
+                label = key_hex.get(key, "")
+                if label == "":  # a position not seen before: which hex is it in, if any
+                    where = self.replayer.where(*key).label if key[0] is not None else None
+                    label = key_hex[key] = where if where in self.game.geometry else None
+                if label is not None:
+                    keys = hex_keys.setdefault(label, set())
+                    (keys.add if key in at else keys.discard)(key)
                     touched.add(label)
             board.dirty.clear()
+            pieces_of = board.pieces
             for label in touched:
-                pieces = [board.pieces[i] for key in sorted(self._hex_keys[label], key=str) for i in board.at[key]]
+                keys = hex_keys[label]
+                ordered = sorted(keys, key=str) if len(keys) > 1 else keys
+                pieces = [pieces_of[i] for key in ordered for i in at[key]]
                 if pieces:
                     self._index[label] = pieces
                 else:

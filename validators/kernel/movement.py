@@ -35,7 +35,16 @@ class Crossing:
 
 
 def crossing(game: Game, a: str, b: str) -> Crossing:
-    """What it takes to move from hex a into the adjacent hex b (Bravery's hexside costs)."""
+    """What it takes to move from hex a into the adjacent hex b (Bravery's hexside costs),
+    worked out once per pair of hexes (`Game.memo`)."""
+    key = ("crossing", a, b)
+    found = game.memo.get(key)
+    if found is None:
+        found = game.memo[key] = _crossing(game, a, b)
+    return found
+
+
+def _crossing(game: Game, a: str, b: str) -> Crossing:
     kinds = game.hex_terrain_types
     target = kinds[game.hex_terrain[b]]
     if target.prohibited:

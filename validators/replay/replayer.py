@@ -29,7 +29,7 @@ class Where:
     label: str  # hex label, zone or deck name, or "offboard"
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Moved:
     piece: Piece
     old: Where
@@ -37,7 +37,7 @@ class Moved:
     player: str | None
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Flipped:
     piece: Piece
     layer: str
@@ -46,40 +46,44 @@ class Flipped:
     where: Where
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Added:
     piece: Piece
     where: Where
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Removed:
     piece: Piece
     where: Where
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Rolled:
     button: str
     dice: tuple[int, ...]
     player: str
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class TurnChanged:
     turn: int | None
     phase_index: int | None
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Said:
     text: str
 
 
 Event = Moved | Flipped | Added | Removed | Rolled | TurnChanged | Said
+# Events are plain slotted records, read and never changed: a frozen dataclass costs several
+# times as much to make, and a long log makes one per move (issue 15).
 
 
 def parse_dice(chat: str) -> Rolled | None:
+    if chat[:2] != "**" and chat[:1] != "&":  # neither a dice line nor one HTML-escaped (most chat)
+        return None
     m = _DICE.match(html.unescape(chat) if "&" in chat and "&lt;" not in chat else chat)
     if not m:
         return None

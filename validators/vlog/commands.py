@@ -1,6 +1,8 @@
 """Typed VASSAL commands, parsed from one leaf of the command tree (vassal-formats.md §4.5-4.7).
 
-Field orders are VASSAL's.  Anything no known prefix claims becomes `Unknown`: kept and
+Field orders are VASSAL's.  The records are plain slotted dataclasses, read and never changed
+once parsed: a frozen dataclass costs several times as much to make, and a long log is tens
+of thousands of them (issue 15).  Anything no known prefix claims becomes `Unknown`: kept and
 reported, never fatal, exactly as VASSAL ignores a string no encoder claims.
 """
 from __future__ import annotations
@@ -10,26 +12,26 @@ from dataclasses import dataclass
 from builder.vassal.sequence import split
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class AddPiece:
     id: str | None
     type: str
     state: str
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class RemovePiece:
     id: str
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class ChangePiece:
     id: str
     new_state: str
     old_state: str | None
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class MovePiece:
     id: str
     new_map: str | None
@@ -43,36 +45,36 @@ class MovePiece:
     player: str | None
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Chat:
     text: str
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class PlayerJoin:
     user: str
     name: str
     side: str
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class PlayerRemove:
     user: str
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class BoardPicker:
     map_id: str
     boards: tuple[tuple[str, bool, int, int], ...]  # name, reversed, column, row
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Turn:
     tracker: str
     state: str
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class PropertyChange:
     name: str
     old: str
@@ -80,14 +82,14 @@ class PropertyChange:
     container: str
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class PropertyRestore:
     name: str
     value: str
     container: str
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class SpecialDice:
     """A Special Dice button's results (`SHOW_RESULTS`): button name and the face indexes rolled."""
 
@@ -95,12 +97,12 @@ class SpecialDice:
     results: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class UndoMarker:
     start: bool
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Marker:
     """Framing and bookkeeping with no effect on the board (begin/end save, at-start marker, notes...)."""
 
@@ -108,7 +110,7 @@ class Marker:
     text: str = ""
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Unknown:
     text: str
 
@@ -128,30 +130,34 @@ def _int(s: str) -> int:
         return 0
 
 
+_NULLS = frozenset(("", "null"))
+
+
 def _null(s: str | None) -> str | None:
     return None if s in (None, "", "null") else s
 
 
 def parse(text: str) -> Command:
-    """One leaf command, by its prefix, in VASSAL's dispatch order."""
-    if text[:2] in _PIECE_PREFIXES:  # the most common commands first: no earlier case can claim them
+    """One leaf command, by its prefix.  No two prefixes claim the same text, so the order is
+    free: the commands a log is mostly made of come first."""
+    if text[:2] in _PIECE_PREFIXES:
         return _piece_command(text)
+    if text.startswith("CHAT"):
+        return Chat(text[4:])
+    if text.startswith("MutableProperty\t"):
+        f = split(text, "\t") + ["", "", "", ""]
+        return PropertyChange(f[1], f[2], f[3], f[4])
     if text == "":
         return Marker("null")
     if text in _MARKERS or text.startswith("SETUP_STACK\t"):
         return Marker(_MARKERS.get(text, "setup_stack"))
     if text.startswith("UNDO\t"):
         return UndoMarker(text[5:] == "true")
-    if text.startswith("CHAT"):
-        return Chat(text[4:])
     if text.startswith("PLAYER\t"):
         f = split(text, "\t") + ["", "", ""]
         return PlayerJoin(f[1], f[2], f[3])
     if text.startswith("PYREMOVE\t"):
         return PlayerRemove(text[len("PYREMOVE\t"):])
-    if text.startswith("MutableProperty\t"):
-        f = split(text, "\t") + ["", "", "", ""]
-        return PropertyChange(f[1], f[2], f[3], f[4])
     if text.startswith("GlobalProperty\t"):
         f = split(text, ";") + ["", "", ""]
         return PropertyRestore(f[1], f[2], f[3])
@@ -179,9 +185,12 @@ def _piece_command(text: str) -> Command:
         return AddPiece(_null(f[0]), f[1], f[2])
     if kind == "D/":
         return ChangePiece(f[0], f[1] if len(f) > 1 else "", f[2] if len(f) > 2 else None)
-    f += [""] * 10
-    return MovePiece(f[0], _null(f[1]), _int(f[2]), _int(f[3]), _null(f[4]), _null(f[5]), _int(f[6]), _int(f[7]),
-                     _null(f[8]), _null(f[9]))
+    if len(f) < 10:
+        f += [""] * (10 - len(f))
+    i, mp, x, y, under, old_mp, old_x, old_y, old_under, player = f[:10]
+    return MovePiece(i, None if mp in _NULLS else mp, _int(x), _int(y), None if under in _NULLS else under,
+                     None if old_mp in _NULLS else old_mp, _int(old_x), _int(old_y),
+                     None if old_under in _NULLS else old_under, None if player in _NULLS else player)
 
 
 def _board_picker(text: str) -> BoardPicker:

@@ -11,26 +11,25 @@ import gc
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from functools import cached_property
 from pathlib import Path
 
 from builder.vassal.savefile import ESC, MAX_DEPTH, CommandTreeError
 from builder.vassal.sequence import split
-from validators.vlog.commands import Command, Marker, UndoMarker, Unknown, parse
+from validators.vlog.commands import Command, UndoMarker, Unknown, parse
 from validators.vlog.container import LogFormatError, SavedGame, read_saved_game
 
 LOG = "LOG\t"
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Step:
+    """One logged action; read, never changed (plain slots: ten thousand of them are made per
+    long log, and a frozen dataclass costs several times as much to make)."""
+
     index: int  # 1-based position among the logged steps
     commands: tuple[Command, ...]
     null_entries: int  # LOG\tnull entries skipped, as VASSAL skips them
-
-    @cached_property  # asked once per step by the replay and once by the summary; commands never change
-    def is_undo(self) -> bool:
-        return any(isinstance(c, UndoMarker) and c.start for c in self.commands)
+    is_undo: bool = False  # the step undoes an earlier one (an UNDO start marker)
 
 
 @dataclass(frozen=True)
@@ -59,7 +58,10 @@ def _leaves(cmd: str, out: list[str], depth: int = 0) -> bool:
     if depth >= MAX_DEPTH:
         raise CommandTreeError(f"command text nested deeper than {MAX_DEPTH} levels")
     for t in toks:
-        _leaves(t, out, depth + 1)
+        if ESC not in t and not (len(t) > 1 and t[0] == "'" and t[-1] == "'"):
+            out.append(t)  # a leaf: the first test of the call below, without the call
+        else:
+            _leaves(t, out, depth + 1)
     return False
 
 
@@ -68,17 +70,22 @@ def _step(index: int, node_leaves: list[str]) -> Step:
     nulls = 0
     for leaf in node_leaves:
         if not leaf.startswith(LOG):
-            cmds.append(parse(leaf))  # pre-3.x or hand-written logs: accept the bare command
-            continue
-        payload = leaf[4:]  # len(LOG)
-        if payload == "null":
-            nulls += 1
-            continue
-        inner: list[str] = []
-        _leaves(payload, inner)
-        for text in inner:
-            cmds.append(parse(text))
-    return Step(index, tuple(c for c in cmds if not (isinstance(c, Marker) and c.kind == "null")), nulls)
+            texts = (leaf,)  # pre-3.x or hand-written logs: accept the bare command
+        else:
+            payload = leaf[4:]  # len(LOG)
+            if payload == "null":
+                nulls += 1
+                continue
+            if ESC in payload or payload[:1] == "'":
+                texts = []
+                _leaves(payload, texts)
+            else:
+                texts = (payload,)  # no sub-commands: _leaves would give it back whole
+        for text in texts:
+            if text:  # an empty leaf is VASSAL's null command: nothing to keep
+                cmds.append(parse(text))
+    undo = any(type(c) is UndoMarker and c.start for c in cmds)
+    return Step(index, tuple(cmds), nulls, undo)
 
 
 @contextmanager
