@@ -49,5 +49,10 @@ def audit_record(game: Game, record: GameRecord, grids: dict[str, MapSpec] | Non
 
 
 def audit_file(game: Game, log: Path, grids: dict[str, MapSpec] | None = None) -> AuditReport:
-    """Raises LogFormatError when the file cannot be read as a log of this game."""
-    return audit_record(game, read_record(log), grids)
+    """Raises LogFormatError when the file cannot be read as a log of this game.
+
+    The collector stays paused across reading and auditing, and starts again only once the
+    record is freed: started in between, its first pass walked every object of the record
+    (issue 15)."""
+    with paused_gc():
+        return audit_record(game, read_record(log), grids)

@@ -5,6 +5,7 @@ Used for the module's predefined setups; the log reader decodes the same format.
 from __future__ import annotations
 
 import binascii
+from functools import lru_cache
 
 from builder.vassal.sequence import join
 
@@ -14,7 +15,7 @@ SAVE_KEY = 0x5A  # any byte works; a fixed one keeps builds reproducible
 
 def obfuscate(text: str, key: int = SAVE_KEY) -> bytes:
     """`!VCSK` + key + each UTF-8 byte XOR key, as lower-case hex."""
-    body = text.encode("utf-8").translate(_XOR[key]).hex()
+    body = text.encode("utf-8").translate(_xor(key)).hex()
     return b"!VCSK" + b"%02x" % key + body.encode("ascii")
 
 
@@ -62,7 +63,7 @@ class Deobfuscator:
         if self.kind == "plain":
             return chunk
         if self.kind == "VOBS":
-            return chunk.translate(_XOR[self.key])
+            return chunk.translate(_xor(self.key))
         return self._unhex(chunk)
 
     def close(self) -> bytes:
@@ -100,12 +101,15 @@ class Deobfuscator:
         cut = len(chunk) & ~1
         self._odd = chunk[cut:]
         try:
-            return binascii.unhexlify(chunk[:cut] if self._odd else chunk).translate(_XOR[self.key])
+            return binascii.unhexlify(chunk[:cut] if self._odd else chunk).translate(_xor(self.key))
         except binascii.Error:
             raise ObfuscationError("broken !VCSK obfuscation (not hex pairs)") from None
 
 
-_XOR = [bytes(b ^ key for b in range(256)) for key in range(256)]  # one translation table per key
+@lru_cache(maxsize=None)
+def _xor(key: int) -> bytes:
+    """The translation table of one key, made when first needed (all 256 took 3 ms at import)."""
+    return bytes(b ^ key for b in range(256))
 
 
 def command_tree(head: str, subs: list) -> str:

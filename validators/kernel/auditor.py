@@ -24,6 +24,10 @@ from validators.replay.replayer import (Added, Event, Flipped, Moved, Removed, R
 from validators.vlog.reader import Step
 
 
+_HANDLERS = {Flipped: "on_flipped", Added: "on_added", Removed: "on_removed", Rolled: "on_rolled",
+             TurnChanged: "on_turn", Said: "on_said"}  # event type -> the hook that handles it
+
+
 class BaseAuditor:
     def __init__(self, game: Game, replayer: Replayer):
         self.game, self.replayer = game, replayer
@@ -41,6 +45,7 @@ class BaseAuditor:
         self._index: dict[str, list[Piece]] = {}
         self._hex_keys: dict[str, set] = {}  # hex -> board positions inside it
         self._key_hex: dict[tuple, str | None] = {}  # board position -> its hex (None: not in a hex)
+        self._stale: set[str] = set()  # hexes whose list in _index waits to be rebuilt
         self.step_moves: list[Moved] = []  # the moves of the step being audited, in log order
         self._step_start: dict[str, str] = {}  # piece id -> where it stood when the step began
         self._moving: Moved | None = None  # the move being dispatched
@@ -65,36 +70,62 @@ class BaseAuditor:
 
     def _by_hex(self) -> dict[str, list[Piece]]:
         """Pieces by hex, updated from the positions the board changed since the last look."""
-        board = self.replayer.board
-        if board.dirty:
-            at, key_hex, hex_keys = board.at, self._key_hex, self._hex_keys
-            touched = set()
-            for key in board.dirty:
-                label = key_hex.get(key, "")
-                if label == "":  # a position not seen before: which hex is it in, if any
-                    where = self.replayer.where(*key).label if key[0] is not None else None
-                    label = key_hex[key] = where if where in self.game.geometry else None
-                if label is not None:
-                    keys = hex_keys.setdefault(label, set())
-                    (keys.add if key in at else keys.discard)(key)
-                    touched.add(label)
-            board.dirty.clear()
-            pieces_of = board.pieces
-            for label in touched:
-                keys = hex_keys[label]
-                ordered = sorted(keys, key=str) if len(keys) > 1 else keys
-                pieces = [pieces_of[i] for key in ordered for i in at[key]]
-                if pieces:
-                    self._index[label] = pieces
-                else:
-                    self._index.pop(label, None)
+        self._note_moves()
+        if self._stale:
+            for label in self._stale:
+                self._rebuild(label)
+            self._stale.clear()
         return self._index
 
+    def _in_hex(self, hex_id: str) -> list[Piece]:
+        """`_by_hex()[hex_id]`, rebuilding only that hex: a move leaves its old hex stale too,
+        and most rules ask about the new one only (issue 15)."""
+        self._note_moves()
+        if hex_id in self._stale:
+            self._stale.discard(hex_id)
+            self._rebuild(hex_id)
+        return self._index.get(hex_id, [])
+
+    def _note_moves(self) -> None:
+        """Which hexes the board positions changed since the last look lie in (made stale)."""
+        board = self.replayer.board
+        if not board.dirty:
+            return
+        at, key_hex, hex_keys = board.at, self._key_hex, self._hex_keys
+        for key in board.dirty:
+            label = key_hex.get(key, "")
+            if label == "":  # a position not seen before: which hex is it in, if any
+                where = self.replayer.where(*key).label if key[0] is not None else None
+                label = key_hex[key] = where if where in self.game.geometry else None
+            if label is not None:
+                keys = hex_keys.setdefault(label, set())
+                (keys.add if key in at else keys.discard)(key)
+                self._stale.add(label)
+        board.dirty.clear()
+
+    def _rebuild(self, label: str) -> None:
+        at, pieces_of = self.replayer.board.at, self.replayer.board.pieces
+        keys = self._hex_keys[label]
+        ordered = sorted(keys, key=str) if len(keys) > 1 else keys
+        pieces = [pieces_of[i] for key in ordered for i in at[key]]
+        if pieces:
+            self._index[label] = pieces
+        else:
+            self._index.pop(label, None)
+
     def pieces_in(self, hex_id: str) -> list[Piece]:
-        return list(self._by_hex().get(hex_id, ()))
+        return list(self._in_hex(hex_id))
 
     def units_in(self, hex_id: str, side: str | None = None) -> list[Piece]:
-        return [p for p in self._by_hex().get(hex_id, ()) if self.unit_of(p) and (side is None or self.side_of(p) == side)]
+        units = self.units  # unit_of and side_of, read from one look at the properties (a hot path)
+        return [p for p in self._in_hex(hex_id) if (props := p.properties()).get("UnitId", "") in units
+                and (side is None or props.get("Side") == side)]
+
+    def enemies_in(self, hex_id: str, side: str | None) -> list[Piece]:
+        """The units in a hex of another side than `side`."""
+        units = self.units
+        return [p for p in self._in_hex(hex_id) if (props := p.properties()).get("UnitId", "") in units
+                and props.get("Side") != side]
 
     def stood_in(self, hex_id: str) -> list[Piece]:
         """The pieces in a hex when the current step began (a dragged stack has left it by now)."""
@@ -108,7 +139,8 @@ class BaseAuditor:
         return [m.piece for m in self.step_moves if m.old.label == e.old.label and m.new.label == e.new.label]
 
     def units_on_map(self) -> list[Piece]:
-        return [p for ps in self._by_hex().values() for p in ps if self.unit_of(p)]
+        units = self.units
+        return [p for ps in self._by_hex().values() for p in ps if p.properties().get("UnitId", "") in units]
 
     def occupied_by_enemy(self, side: str) -> set[str]:
         """Hexes holding units of another side than `side`."""
@@ -138,6 +170,15 @@ class BaseAuditor:
         self.findings.append(Finding(self.step_index, self.turn, side or (self.side_of(piece) if piece else self.side_acting),
                                      piece.name if piece else None, from_hex, to_hex, rule, message, kind,
                                      tuple(path), self.phase))
+
+    def is_follow_on(self, piece: Piece, rule: str) -> bool:
+        """Whether a finding of `rule` for `piece` now would follow on from an earlier move's
+        finding, which `find` drops: a caller may skip working out a costly message."""
+        moving = self._moving
+        if moving is None or moving.piece.id != piece.id:
+            return False
+        first = self._reported.get((piece.id, rule, self.move_scope()))
+        return first is not None and first[0] is not moving
 
     def _follow_on(self, first: tuple[Moved, int], message: str) -> None:
         """A second finding of the same rule on the same act: another reason given by the same
@@ -176,9 +217,7 @@ class BaseAuditor:
             finally:
                 self._moving = None
             return
-        handler = {Flipped: self.on_flipped, Added: self.on_added, Removed: self.on_removed,
-                   Rolled: self.on_rolled, TurnChanged: self.on_turn, Said: self.on_said}[type(e)]
-        handler(e)
+        getattr(self, _HANDLERS[type(e)])(e)
 
     # hooks, overridden by games
     def start(self) -> None: ...

@@ -153,6 +153,9 @@ class Replayer:
         for c in step.commands:
             if isinstance(c, MovePiece):
                 events += self._move(c)
+            elif isinstance(c, Chat):  # the next most common (types are disjoint: the order is free)
+                roll = parse_dice(c.text)
+                events.append(roll if roll else Said(c.text))
             elif isinstance(c, ChangePiece) and c.id in self.board.pieces:
                 events += self._change(c)
             elif isinstance(c, AddPiece):
@@ -166,9 +169,6 @@ class Replayer:
                 self.board.apply(c)
                 if p:
                     events.append(Removed(p, where))
-            elif isinstance(c, Chat):
-                roll = parse_dice(c.text)
-                events.append(roll if roll else Said(c.text))
             elif isinstance(c, Turn):
                 events.append(parse_turn_state(c.state))
             else:

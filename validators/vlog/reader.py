@@ -93,7 +93,8 @@ def paused_gc() -> Iterator[None]:
     """Pause Python's cycle collector while building or walking a long log.
 
     A log becomes millions of small objects; the collector would rescan them again and
-    again (a 100k-step log took twice as long).  They hold no reference cycles.
+    again (a 100k-step log took twice as long).  They hold no reference cycles, so reference
+    counting frees them (tests/test_audit_memory.py: an audit leaves none behind).
     """
     was_enabled = gc.isenabled()
     gc.disable()

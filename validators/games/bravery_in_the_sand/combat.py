@@ -15,7 +15,7 @@ class CombatRules(BaseAuditor):
     """Part of the Bravery in the Sand auditor; see __init__.py."""
 
     def _open_combat(self, hex_id: str, attacker: str) -> Combat:
-        defender = next((self.side_of(q) for q in self._enemies(hex_id, attacker)), "")
+        defender = next((self.side_of(q) for q in self.enemies_in(hex_id, attacker)), "")
         place = self.game.places.get(hex_id)
         fort = bool(place and self.game.hex_terrain_types[self.game.hex_terrain[hex_id]].fortification
                     and self._controller(hex_id) == defender)
@@ -43,7 +43,7 @@ class CombatRules(BaseAuditor):
         if c is not None and c.rolls:
             self._close_round(c)
         for hex_id, side in self.ca_hexes.items():
-            if self._enemies(hex_id, side) and self.units_in(hex_id, side):
+            if self.enemies_in(hex_id, side) and self.units_in(hex_id, side):
                 c = self._open_combat(hex_id, side)
                 c.all_in = True
                 self.ca_combat = c
@@ -103,7 +103,7 @@ class CombatRules(BaseAuditor):
         stack's hex (5.2.2, 6.4, 6.5).
         """
         hex_id = act.trail[-1] if act.start_hex else self._activated_hex(act, side, len(e.dice))
-        if hex_id is None or not self._enemies(hex_id, act.side):
+        if hex_id is None or not self.enemies_in(hex_id, act.side):
             if not act.idle_rolls_reported:
                 act.idle_rolls_reported = True
                 where = f"in {hex_id}, which holds" if hex_id else "in no hex with"
@@ -127,7 +127,7 @@ class CombatRules(BaseAuditor):
             u, h = self.unit_of(q), self.hex_of(q)
             f = self.game.formations[u.formation]
             mine = u.formation == act.formation if act.formation else (f.nationality == "german" and not f.garrison)
-            if mine and self.side_of(q) == act.side and self._enemies(h, act.side):
+            if mine and self.side_of(q) == act.side and self.enemies_in(h, act.side):
                 options.setdefault(h, u.formation)
         if not options:
             return None
@@ -273,7 +273,7 @@ class CombatRules(BaseAuditor):
     def _retreat_hexes(self, c: Combat, side: str) -> list[str]:
         """7.3.5: the attackers go back where they entered from if they can, else like defenders."""
         back = c.entered_from
-        if side == c.attacker and back and not self._enemies(back, side):
+        if side == c.attacker and back and not self.enemies_in(back, side):
             return [back]
         return [n for n in self.game.geometry.neighbours(c.hex) if self._retreat_problem(side, c.hex, n) is None]
 
@@ -302,7 +302,7 @@ class CombatRules(BaseAuditor):
         c.retreat_order.append(side)  # 12.1.2: the side whose last unit left last
         problem = self._retreat_problem(side, old, new)
         back = c.entered_from
-        if problem is None and side == c.attacker and back and new != back and not self._enemies(back, side):
+        if problem is None and side == c.attacker and back and new != back and not self.enemies_in(back, side):
             problem = f"the attackers return to the hex they entered from ({back}), not {new}"
         if problem and ("7.3.5", f"{side} {new}") not in c.reported:
             c.reported.add(("7.3.5", f"{side} {new}"))  # one finding per stack and destination
@@ -312,7 +312,7 @@ class CombatRules(BaseAuditor):
         """7.3.5: an adjacent hex, free of enemy units, not across a cliff without road or track."""
         if not self.game.geometry.adjacent(old, new):
             return f"a retreat goes to an adjacent hex; {new} is {self.game.geometry.distance(old, new)} hexes away"
-        if self._enemies(new, side):
+        if self.enemies_in(new, side):
             return f"{new} holds enemy units: no retreat into it"
         if crossing(self.game, old, new).cost is None:
             return f"no retreat across the {crossing(self.game, old, new).why} hexside {old}/{new}"

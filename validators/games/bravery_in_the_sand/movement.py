@@ -52,7 +52,7 @@ class MovementRules(BaseAuditor):
         if act.stopped.get(p.id) == old and not self._passes_through(act, p, unit, old):
             self.find("6.4", f"movement ended when the stack entered the enemy hex {old}", p, old, new)
             return
-        if self._nationality(p) == "german" and self.under_ca.get(p.id) == old and self._enemies(old, side):
+        if self._nationality(p) == "german" and self.under_ca.get(p.id) == old and self.enemies_in(old, side):
             self.find("8.1.5", f"a German stack under a Combined Attack Marker in {old} may attack or wait, "
                       "not move out", p, old, new)
             return
@@ -94,8 +94,9 @@ class MovementRules(BaseAuditor):
             self.find("6", f"the stack moves together: {old} is not on its path {'-'.join(trail)}", p, old, new)
             return
         i = trail.index(old)
-        if new in trail[i + 1:]:
-            segment = trail[i:trail.index(new, i + 1) + 1]
+        j = _find(trail, new, i + 1)  # no slice: a stack marching to and fro makes a long trail
+        if j >= 0:
+            segment = trail[i:j + 1]
             cost = sum(crossing(self.game, a, b).cost or 0 for a, b in zip(segment, segment[1:]))
         elif i == len(trail) - 1:
             enemy = frozenset(self.occupied_by_enemy(act.side) - {new})
@@ -113,16 +114,19 @@ class MovementRules(BaseAuditor):
         spent = act.spent.get(p.id, 0.0) + cost
         act.spent[p.id] = spent
         allowance = self._allowance(act, unit)
-        path = trail[: trail.index(new, i) + 1] if new in trail else trail
         if spent > allowance + 1e-9:
             direct = crossing(self.game, old, new) if self.game.geometry.adjacent(old, new) else None
-            via = '-'.join(path[path.index(act.start_hex):])
-            if direct is not None and direct.cost is None:
-                self.find(direct.rule or "6.1", f"{old} to {new} crosses a {direct.why} hexside: movement is "
-                          f"prohibited (the way round costs {spent:g} MP via {via} > MA {allowance:g})", p, old, new)
-            else:
-                self.find("6.2", f"cost {spent:g} MP via {via} > MA {allowance:g}", p, act.start_hex, new, path)
-        if self._enemies(new, act.side):
+            prohibited = direct is not None and direct.cost is None
+            rule = (direct.rule or "6.1") if prohibited else "6.2"
+            if not self.is_follow_on(p, rule):  # else find() drops it: spare the path's text
+                path = trail[: trail.index(new, i) + 1] if new in trail else trail
+                via = '-'.join(path[path.index(act.start_hex):])
+                if prohibited:
+                    self.find(rule, f"{old} to {new} crosses a {direct.why} hexside: movement is "
+                              f"prohibited (the way round costs {spent:g} MP via {via} > MA {allowance:g})", p, old, new)
+                else:
+                    self.find(rule, f"cost {spent:g} MP via {via} > MA {allowance:g}", p, act.start_hex, new, path)
+        if self.enemies_in(new, act.side):
             act.stopped |= {q.id: new for q in self.units_in(new, act.side) + [p]}
             if not (act.combat and act.combat.hex == new):
                 act.combat = self._open_combat(new, act.side)
@@ -162,9 +166,14 @@ class MovementRules(BaseAuditor):
         board = self.replayer.board.pieces
         ahead = set(act.trail[act.trail.index(hex_id):]) if hex_id in act.trail else {hex_id}
         movers = [self.unit_of(board[i]) for i in act.members if i in board and self.hex_of(board[i]) in ahead]
-        enemies = self._enemies(hex_id, act.side)
+        enemies = self.enemies_in(hex_id, act.side)
         return (all(u.type == "armor" for u in movers + [unit] if u) and
                 all(self.unit_of(q).type == "infantry" and self.reduced(q) for q in enemies))
 
-    def _enemies(self, hex_id: str, side: str) -> list[Piece]:
-        return [q for q in self.units_in(hex_id) if self.side_of(q) != side]
+
+def _find(items: list[str], item: str, start: int) -> int:
+    """The index of `item` in `items` from `start` on, or -1."""
+    try:
+        return items.index(item, start)
+    except ValueError:
+        return -1

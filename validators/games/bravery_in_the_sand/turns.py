@@ -180,7 +180,7 @@ class TurnRules(BaseAuditor):
             for i in act.members:
                 p = self.replayer.board.pieces.get(i)
                 h = self.hex_of(p) if p else None
-                if h and h in act.trail[1:-1] and self._enemies(h, act.side):
+                if h and h in act.trail[1:-1] and self.enemies_in(h, act.side):
                     self.find("6", f"units may not be dropped off in a hex with enemy units ({h})", p, act.start_hex, h)
         self.activation = None
         self._settle_control()

@@ -249,17 +249,8 @@ class SupplyRules(WreckRules):
                 cap.setdefault(q, self._foreign_capacity(board[q]))
         slots = [q for q, n in sorted(cap.items()) for _ in range(min(n, len(need)))]
         match: dict[int, str] = {}
-
-        def augment(pid: str, seen: set[int]) -> bool:
-            for i, q in enumerate(slots):
-                if q in cus[pid] and i not in seen:
-                    seen.add(i)
-                    if i not in match or augment(match[i], seen):
-                        match[i] = pid
-                        return True
-            return False
         for pid in need:
-            augment(pid, set())
+            _augment(pid, set(), slots, cus, match)
         return set(match.values())
 
     # -- the check ------------------------------------------------------------------------------------
@@ -403,3 +394,16 @@ class _NoneMarked(dict):
 
     def __getitem__(self, key):
         return False
+
+
+def _augment(pid: str, seen: set[int], slots: list[str], cus: dict[str, set[str]], match: dict[int, str]) -> bool:
+    """One augmenting path of the CU-to-slot matching (Kuhn's algorithm).  A module function,
+    not a closure: a closure calling itself is a reference cycle, which batch workers, whose
+    cycle collector is off, would never free."""
+    for i, q in enumerate(slots):
+        if q in cus[pid] and i not in seen:
+            seen.add(i)
+            if i not in match or _augment(match[i], seen, slots, cus, match):
+                match[i] = pid
+                return True
+    return False

@@ -16,6 +16,7 @@ A unit that retreated into a hex attacked later in the phase adds nothing (10.26
 """
 from __future__ import annotations
 
+import weakref
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -94,7 +95,9 @@ class CombatView:
     rules mixin's."""
 
     def __init__(self, auditor: PhaseState):
-        self.a, self.game = auditor, auditor.game
+        # A weak reference back: the auditor holds this view, and a strong one each way would
+        # be a cycle that only the cycle collector frees (batch workers run without it).
+        self.a, self.game = weakref.proxy(auditor), auditor.game
         self.ct = auditor.tables.get("combat", {})
         self.unit_classes = auditor.tables.get("unit-classes", {}).get("types", {})
         effects = auditor.tables.get("terrain-effects")
