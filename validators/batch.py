@@ -20,6 +20,7 @@ from validators.findings import AuditReport
 from validators.games import rules_for
 from validators.report import dumps
 from validators.vlog.container import LogFormatError
+from validators.vlog.reader import paused_gc
 
 PATTERNS = ("*.vlog", "*.vsav")
 EXTENSIONS = {"text": "txt", "json": "json", "html": "html"}
@@ -130,15 +131,16 @@ def run(game_dir: Path, game: Game, files: list[Path], jobs: int = 0,
     jobs = min(jobs or cores(), len(files))
     results: dict[int, Outcome] = {}
     if jobs <= 1:
-        for i, f in enumerate(files):
-            results[i] = _work(str(f))
-            done(results[i])
+        with paused_gc():  # as in a pool worker (_start_worker), for the length of the batch
+            for i, f in enumerate(files):
+                results[i] = _work(str(f))
+                done(results[i])
     else:
         from concurrent.futures import ProcessPoolExecutor, as_completed  # a batch only
 
-        # Files go out in chunks, about eight per worker: one round trip per file cost more
-        # than a short log's audit, and eight still balance uneven logs between workers.
-        size = max(1, len(files) // (jobs * 8))
+        # Files go out in small chunks: one round trip per file cost about as much as a short
+        # log's audit, and a big last chunk left the other workers idle at the end.
+        size = max(1, min(4, len(files) // (jobs * 16)))
         chunks = [list(range(i, min(i + size, len(files)))) for i in range(0, len(files), size)]
         with ProcessPoolExecutor(max_workers=jobs, initializer=_start_worker, initargs=(str(game_dir),)) as pool:
             futures = {pool.submit(_work_chunk, [str(files[i]) for i in chunk]): chunk for chunk in chunks}
