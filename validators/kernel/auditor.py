@@ -46,6 +46,7 @@ class BaseAuditor:
         self._hex_keys: dict[str, set] = {}  # hex -> board positions inside it
         self._key_hex: dict[tuple, str | None] = {}  # board position -> its hex (None: not in a hex)
         self._stale: set[str] = set()  # hexes whose list in _index waits to be rebuilt
+        self._on_map: tuple[int, list[Piece]] = (-1, [])  # (board version, units_on_map())
         self.step_moves: list[Moved] = []  # the moves of the step being audited, in log order
         self._step_start: dict[str, str] = {}  # piece id -> where it stood when the step began
         self._moving: Moved | None = None  # the move being dispatched
@@ -139,8 +140,12 @@ class BaseAuditor:
         return [m.piece for m in self.step_moves if m.old.label == e.old.label and m.new.label == e.new.label]
 
     def units_on_map(self) -> list[Piece]:
-        units = self.units
-        return [p for ps in self._by_hex().values() for p in ps if p.properties().get("UnitId", "") in units]
+        version = self.replayer.board.version  # rules ask several times per step: kept until the board changes
+        if self._on_map[0] != version:
+            units = self.units
+            self._on_map = (version, [p for ps in self._by_hex().values() for p in ps
+                                      if p.properties().get("UnitId", "") in units])
+        return list(self._on_map[1])
 
     def occupied_by_enemy(self, side: str) -> set[str]:
         """Hexes holding units of another side than `side`."""
