@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import typer
@@ -67,19 +69,15 @@ def audit(game: str = typer.Argument(..., help="game slug (see `hexforge list`)"
         err.print(f"--out {out_path}: names a file; several logs write one report each into a directory "
                   "(create the directory first if its name has a dot)", markup=False, emoji=False)
         raise typer.Exit(2)
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
     items = batch.collect(paths, recursive)
     files = [i for i in items if isinstance(i, Path)]
     for i in items:
         if isinstance(i, batch.Outcome):  # a directory with nothing to audit
             err.print(i.error, markup=False, emoji=False)
-    with Progress(TextColumn("audit"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=err.console, transient=True, disable=not err.is_terminal) as progress:
-        task = progress.add_task("audit", total=len(files))
+    with _progress(len(files)) as advance:
 
         def done(o: batch.Outcome) -> None:
-            progress.advance(task)
+            advance()
             if o.error:
                 err.print(o.error, markup=False, emoji=False)
 
@@ -89,6 +87,21 @@ def audit(game: str = typer.Argument(..., help="game slug (see `hexforge list`)"
         _write(lambda: batch.write_reports(g, outcomes, fmt, out_path), out_path)
     sys.stdout.write(batch.summary_json(game, outcomes) if fmt == "json" else batch.summary_text(outcomes))
     raise typer.Exit(batch.exit_code(outcomes))
+
+
+@contextmanager
+def _progress(total: int) -> Iterator[Callable[[], None]]:
+    """A progress bar on a terminal; elsewhere (a pipe, a file, CI) none, and rich's progress
+    module is not imported: a batch's start-up runs on one core before the workers start."""
+    if not sys.stderr.isatty():
+        yield lambda: None
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    with Progress(TextColumn("audit"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=err.console, transient=True) as progress:
+        task = progress.add_task("audit", total=total)
+        yield lambda: progress.advance(task)
 
 
 # The report format an --out file's extension asks for (`hexforge audit GAME LOG --out x.html`).
