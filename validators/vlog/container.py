@@ -37,8 +37,6 @@ class SavedGame:
 
 
 def _metadata(z: zipfile.ZipFile) -> dict[str, str]:
-    from lxml import etree
-
     out: dict[str, str] = {}
     for entry, prefix in (("savedata", "save"), ("moduledata", "module")):
         if entry in z.namelist() and z.getinfo(entry).file_size < 1_000_000:
@@ -46,15 +44,65 @@ def _metadata(z: zipfile.ZipFile) -> dict[str, str]:
                 raise LogFormatError(f"broken {entry} entry (zip compression method {z.getinfo(entry).compress_type}, "
                                      "not one VASSAL reads: stored, deflated)")
             try:
-                root = etree.fromstring(z.read(entry), etree.XMLParser(resolve_entities=False, no_network=True))
-            except etree.XMLSyntaxError:
-                continue
+                fields = top_fields(z.read(entry))
             except ZIP_ERRORS as exc:
                 raise LogFormatError(f"broken {entry} entry ({exc})") from None
-            for child in root:
-                if isinstance(child.tag, str) and child.text and not child.get("lang"):
-                    out.setdefault(f"{prefix}.{child.tag}", child.text)
+            for tag, text in fields:
+                out.setdefault(f"{prefix}.{tag}", text)
     return out
+
+
+class _Refused(Exception):
+    """A DOCTYPE in a save's small XML file: VASSAL never writes one."""
+
+
+def top_fields(data: bytes) -> list[tuple[str, str]]:
+    """(tag, text) of each child of the root that has text and no `lang` attribute, its text
+    being what comes before its own first child (lxml's `.text`); [] for XML that is broken or
+    declares a DOCTYPE (no DTD, so no entity can expand or reach outside: hostile input).
+
+    Python's expat, not lxml: a log's two small XML files are all an audit parses, and lxml's
+    import was the largest single one left (issue 15)."""
+    import xml.parsers.expat
+
+    fields: list[tuple[str, str]] = []
+    depth, current, text, closed = 0, None, [], False
+
+    def start(tag, attrs):
+        nonlocal depth, current, text, closed
+        depth += 1
+        if depth == 2:
+            current, text, closed = (tag if "lang" not in attrs else None), [], False
+        elif depth == 3:
+            closed = True  # the text lxml calls .text ends at the first child
+
+    def end(tag):
+        nonlocal depth, current
+        if depth == 2 and current is not None and "".join(text):
+            fields.append((current, "".join(text)))
+        depth -= 1
+
+    def chars(data):
+        if depth == 2 and not closed:
+            text.append(data)
+
+    def child_node(*args):  # a comment or processing instruction ends .text, as a child does
+        nonlocal closed
+        if depth == 2:
+            closed = True
+
+    def refuse(*args):
+        raise _Refused
+
+    parser = xml.parsers.expat.ParserCreate()
+    parser.StartElementHandler, parser.EndElementHandler, parser.CharacterDataHandler = start, end, chars
+    parser.CommentHandler = parser.ProcessingInstructionHandler = child_node
+    parser.StartDoctypeDeclHandler = parser.EntityDeclHandler = refuse
+    try:
+        parser.Parse(data, True)
+    except (xml.parsers.expat.ExpatError, _Refused, ValueError):
+        return []
+    return fields
 
 
 CHUNK = 1 << 20  # bytes inflated and decoded at a time
