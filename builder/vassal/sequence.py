@@ -54,7 +54,7 @@ def _split_at_unescaped(value: str, delim: str) -> list[str]:
     A character the text lacks stands in for each escaped delimiter while `str.split` cuts at
     the others: three passes in C, three times as fast as a look-behind regex on a long log
     (issue 15).  `\\` + delimiter pairs cannot overlap, so every one is found."""
-    mark = next((c for c in _MARKS if c not in value), None)
+    mark = _MARKS[0] if _MARKS[0] not in value else next((c for c in _MARKS if c not in value), None)
     if mark is None:  # the text holds every stand-in: the regex (never seen in a real file)
         return _split_by_pattern(value, delim)
     pieces = value.replace("\\" + delim, mark).split(delim)

@@ -72,6 +72,7 @@ class Piece:
 
 
 _TRAITS: dict[tuple[str, str], list[Trait]] = {}  # (type, state) -> traits, shared by every log of a process
+_NO_STACK: dict[str, bool] = {}  # piece type -> Board.no_stack
 _TRAITS_MAX = 4096
 
 
@@ -316,12 +317,20 @@ class Board:
     @staticmethod
     def no_stack(p: Piece) -> bool:
         """`Properties.NO_STACK`: an Immobilized (`immob;`) trait unless its stacking option
-        starts with STACK_NORMAL (`Immobilized.mySetType`)."""
-        for t in p.traits:
-            if t.prefix == "immob;":
-                f = t.fields
-                return not (len(f) > 2 and f[2][:1] == STACK_NORMAL)
-        return False
+        starts with STACK_NORMAL (`Immobilized.mySetType`).  It lies in the piece's type, so it
+        is worked out once per type (every move of a piece asks)."""
+        found = _NO_STACK.get(p.type)
+        if found is None:
+            found = False
+            for t in p.traits:
+                if t.prefix == "immob;":
+                    f = t.fields
+                    found = not (len(f) > 2 and f[2][:1] == STACK_NORMAL)
+                    break
+            if len(_NO_STACK) >= _TRAITS_MAX:
+                _NO_STACK.clear()
+            _NO_STACK[p.type] = found
+        return found
 
     def layer_of(self, p: Piece) -> int:
         """The Game Piece Layer of a piece on its map (pieces of different layers never stack):
