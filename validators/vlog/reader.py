@@ -68,6 +68,7 @@ def _leaves(cmd: str, out: list[str], depth: int = 0) -> bool:
 def _step(index: int, node_leaves: list[str]) -> Step:
     cmds: list[Command] = []
     nulls = 0
+    undo = False  # an UNDO start marker among the commands: the step undoes an earlier one
     for leaf in node_leaves:
         if not leaf.startswith(LOG):
             texts = (leaf,)  # pre-3.x or hand-written logs: accept the bare command
@@ -83,8 +84,10 @@ def _step(index: int, node_leaves: list[str]) -> Step:
                 texts = (payload,)  # no sub-commands: _leaves would give it back whole
         for text in texts:
             if text:  # an empty leaf is VASSAL's null command: nothing to keep
-                cmds.append(parse(text))
-    undo = any(type(c) is UndoMarker and c.start for c in cmds)
+                c = parse(text)
+                cmds.append(c)
+                if type(c) is UndoMarker and c.start:
+                    undo = True
     return Step(index, tuple(cmds), nulls, undo)
 
 
