@@ -1,6 +1,7 @@
-"""An audit leaves no reference cycles behind: batch workers run with Python's cycle collector
-off (validators/batch.py), so everything a log's audit made must be freed by reference counting
-alone, or each log would leak its whole record into the worker (issue 15).
+"""An audit leaves no reference cycles behind: Python's cycle collector is paused while a log is
+read and audited (validators/audit.py, reader.paused_gc), and everything the audit made must be
+freed by reference counting as it returns; a cycle would keep the whole record alive until the
+collector's next full pass, and make that pass walk it (issue 15).
 
 Played on the real engine's logs of every game (tests/fixtures/engine)."""
 from __future__ import annotations

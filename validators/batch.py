@@ -6,7 +6,6 @@ the initializer).
 """
 from __future__ import annotations
 
-import gc
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,7 +19,6 @@ from validators.findings import AuditReport
 from validators.games import rules_for
 from validators.report import dumps
 from validators.vlog.container import LogFormatError
-from validators.vlog.reader import paused_gc
 
 PATTERNS = ("*.vlog", "*.vsav")
 EXTENSIONS = {"text": "txt", "json": "json", "html": "html"}
@@ -107,16 +105,6 @@ def _work_chunk(paths: list[str]) -> list[Outcome]:
     return [_work(p) for p in paths]
 
 
-def _start_worker(game_dir: str) -> None:
-    """A pool worker: primed (inherited when forked), its cycle collector off for good.
-
-    The collector ran after every log over all that log's objects, most of them garbage by
-    then (a tenth of a worker's time); a log's objects hold no reference cycles, so
-    reference counting frees them, and the worker ends with the batch."""
-    gc.disable()
-    _prime(game_dir)
-
-
 def cores() -> int:
     try:
         return len(os.sched_getaffinity(0))
@@ -131,10 +119,9 @@ def run(game_dir: Path, game: Game, files: list[Path], jobs: int = 0,
     jobs = min(jobs or cores(), len(files))
     results: dict[int, Outcome] = {}
     if jobs <= 1:
-        with paused_gc():  # as in a pool worker (_start_worker), for the length of the batch
-            for i, f in enumerate(files):
-                results[i] = _work(str(f))
-                done(results[i])
+        for i, f in enumerate(files):
+            results[i] = _work(str(f))
+            done(results[i])
     else:
         from concurrent.futures import ProcessPoolExecutor, as_completed  # a batch only
 
@@ -142,7 +129,7 @@ def run(game_dir: Path, game: Game, files: list[Path], jobs: int = 0,
         # log's audit, and a big last chunk left the other workers idle at the end.
         size = max(1, min(4, len(files) // (jobs * 16)))
         chunks = [list(range(i, min(i + size, len(files)))) for i in range(0, len(files), size)]
-        with ProcessPoolExecutor(max_workers=jobs, initializer=_start_worker, initargs=(str(game_dir),)) as pool:
+        with ProcessPoolExecutor(max_workers=jobs, initializer=_prime, initargs=(str(game_dir),)) as pool:
             futures = {pool.submit(_work_chunk, [str(files[i]) for i in chunk]): chunk for chunk in chunks}
             for fut in as_completed(futures):
                 chunk = futures[fut]

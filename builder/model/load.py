@@ -18,14 +18,8 @@ from builder.geometry.javagrid import GridParams, NumberingParams
 from builder.geometry.sections import SectionedHexMap, SectionParams
 from builder.model import schema as s
 from builder.model.game import Game
-from builder.model.problems import (  # noqa: F401 (re-exported)
-    Collector,
-    SourceError,
-    SourceProblem,
-    cross_file,
-    did_you_mean,
-    schema_words,
-)
+from builder.model.problems import (Collector, SourceError, SourceProblem, cross_file, did_you_mean,  # noqa: F401 (re-exported)
+                                    schema_words)
 
 if TYPE_CHECKING:  # the YAML reader is imported by a fresh load only: a cached model needs none of it
     from builder.model.yamlsource import Loc, Located

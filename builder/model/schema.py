@@ -7,14 +7,7 @@ References between files (a unit's formation, a setup hex) are checked afterward
 
 from typing import Annotated, Literal, get_args
 
-from pydantic import (
-    BaseModel,
-    ConfigDict,
-    Field,
-    StringConstraints,
-    computed_field,
-    model_validator,
-)
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, computed_field, model_validator
 
 Ident = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9 ._-]*$", max_length=40)]
 Colour = Annotated[str, StringConstraints(pattern=r"^#[0-9a-fA-F]{6}$")]

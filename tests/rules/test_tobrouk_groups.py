@@ -6,15 +6,14 @@ from __future__ import annotations
 import pytest
 
 from tests.rules.test_tobrouk_rules import cw_maneuver, pair
-from tests.rules.tobrouk_play import audit, rules
+from tests.rules.tobrouk_play import player, rules
 
 BOX = "CG XXX Corps CG"
 
 
 @pytest.fixture
 def play(tobrouk_module, tmp_path):
-    game, vmod = tobrouk_module
-    return lambda script: audit(game, vmod, script, tmp_path / "game.vlog")
+    return player(tobrouk_module, tmp_path)
 
 
 def turn_2_admin(w) -> None:

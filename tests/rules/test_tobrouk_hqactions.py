@@ -7,13 +7,12 @@ from __future__ import annotations
 import pytest
 
 from tests.rules.test_tobrouk_rules import cw_maneuver
-from tests.rules.tobrouk_play import audit, rules
+from tests.rules.tobrouk_play import player, rules
 
 
 @pytest.fixture
 def play(tobrouk_module, tmp_path):
-    game, vmod = tobrouk_module
-    return lambda script: audit(game, vmod, script, tmp_path / "game.vlog")
+    return player(tobrouk_module, tmp_path)
 
 
 def test_4_41_an_armoured_hq_repairs_wrecks_for_3_mp_each(play):

@@ -7,18 +7,14 @@ import pytest
 
 from tests.rules.test_tobrouk_ivtrack import new_turn
 from tests.rules.test_tobrouk_rules import cw_maneuver
-from tests.rules.tobrouk_play import audit, rules
+from tests.rules.tobrouk_play import player, rules
 
 MINE = {"6.5", "9"}
 
 
 @pytest.fixture
 def play(tobrouk_module, tmp_path):
-    game, vmod = tobrouk_module
-
-    def run(script):
-        return [f for f in audit(game, vmod, script, tmp_path / "game.vlog") if f.rule in MINE]
-    return run
+    return player(tobrouk_module, tmp_path, MINE)
 
 
 def strike_ak(w) -> None:

@@ -6,18 +6,14 @@ from __future__ import annotations
 import pytest
 
 from tests.rules.test_tobrouk_rules import cw_maneuver, pair
-from tests.rules.tobrouk_play import audit, rules
+from tests.rules.tobrouk_play import player, rules
 
 MINE = {"9", "6.5"}
 
 
 @pytest.fixture
 def play(tobrouk_module, tmp_path):
-    game, vmod = tobrouk_module
-
-    def run(script, setup="battleaxe.vsav"):
-        return [f for f in audit(game, vmod, script, tmp_path / "game.vlog", setup=setup) if f.rule in MINE]
-    return run
+    return player(tobrouk_module, tmp_path, MINE)
 
 
 def new_turn(w, turn: int) -> None:

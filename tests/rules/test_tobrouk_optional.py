@@ -5,18 +5,14 @@ from __future__ import annotations
 import pytest
 
 from tests.rules.test_tobrouk_rules import axis_maneuver, cw_maneuver
-from tests.rules.tobrouk_play import audit, rules
+from tests.rules.tobrouk_play import player, rules
 
 OPTIONAL = {"12.2", "12.3", "12.4"}
 
 
 @pytest.fixture
 def play(tobrouk_module, tmp_path):
-    game, vmod = tobrouk_module
-
-    def run(script, setup="battleaxe.vsav"):
-        return [f for f in audit(game, vmod, script, tmp_path / "game.vlog", setup=setup) if f.rule in OPTIONAL]
-    return run
+    return player(tobrouk_module, tmp_path, OPTIONAL)
 
 
 def test_12_2_group_hecker_does_not_move_after_its_breach(play):

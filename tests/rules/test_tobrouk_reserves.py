@@ -6,18 +6,14 @@ import pytest
 
 from tests.rules.test_tobrouk_ivtrack import new_turn
 from tests.rules.test_tobrouk_rules import axis_maneuver, cw_maneuver, pair
-from tests.rules.tobrouk_play import audit, rules
+from tests.rules.tobrouk_play import player, rules
 
 SCENARIO_RULES = {"11.2", "11.4", "11.5"}
 
 
 @pytest.fixture
 def play(tobrouk_module, tmp_path):
-    game, vmod = tobrouk_module
-
-    def run(script, setup="battleaxe.vsav"):
-        return [f for f in audit(game, vmod, script, tmp_path / "game.vlog", setup=setup) if f.rule in SCENARIO_RULES]
-    return run
+    return player(tobrouk_module, tmp_path, SCENARIO_RULES)
 
 
 def test_11_5i_the_21st_panzer_elements_move_once_released(play):

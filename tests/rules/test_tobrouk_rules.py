@@ -6,14 +6,12 @@ from __future__ import annotations
 
 import pytest
 
-from tests.rules.tobrouk_play import audit, rules
+from tests.rules.tobrouk_play import audit, player, rules
 
 
 @pytest.fixture
 def play(tobrouk_module, tmp_path):
-    game, vmod = tobrouk_module
-    return lambda script, auditor=False, setup="battleaxe.vsav": audit(game, vmod, script, tmp_path / "game.vlog",
-                                                                       setup=setup, auditor=auditor)
+    return player(tobrouk_module, tmp_path)
 
 
 def cw_maneuver(w, mp: int = 5, turn: int = 1) -> None:

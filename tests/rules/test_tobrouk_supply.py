@@ -8,15 +8,14 @@ from __future__ import annotations
 import pytest
 
 from tests.rules.test_tobrouk_rules import pair
-from tests.rules.tobrouk_play import audit, rules
+from tests.rules.tobrouk_play import player, rules
 
 FAR = "0512"  # 14 hexes from the XXX Corps HQ, far from every Commonwealth source
 
 
 @pytest.fixture
 def play(tobrouk_module, tmp_path):
-    game, vmod = tobrouk_module
-    return lambda script: audit(game, vmod, script, tmp_path / "game.vlog")
+    return player(tobrouk_module, tmp_path)
 
 
 def admin(w, turn: int, *markers, each=()) -> None:

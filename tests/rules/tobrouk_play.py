@@ -70,5 +70,16 @@ def audit(game, vmod: Path, script, path: Path, setup: str = "battleaxe.vsav", a
             if f.kind == "violation" and (setup_check or f.rule != SETUP_RULE)]
 
 
+def player(tobrouk_module, tmp_path: Path, only: set[str] | None = None):
+    """The `play` fixture of a rules test file: `play(script, setup=..., auditor=...)` audits a
+    scripted log; with `only`, just the findings of those rules."""
+    game, vmod = tobrouk_module
+
+    def play(script, setup: str = "battleaxe.vsav", auditor: bool = False):
+        found = audit(game, vmod, script, tmp_path / "game.vlog", setup=setup, auditor=auditor)
+        return found if auditor or only is None else [f for f in found if f.rule in only]
+    return play
+
+
 def rules(findings) -> list[str]:
     return [f.rule for f in findings]

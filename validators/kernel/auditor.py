@@ -118,15 +118,22 @@ class BaseAuditor:
         return list(self._in_hex(hex_id))
 
     def units_in(self, hex_id: str, side: str | None = None) -> list[Piece]:
-        units = self.units  # unit_of and side_of, read from one look at the properties (a hot path)
-        return [p for p in self._in_hex(hex_id) if (props := p.properties()).get("UnitId", "") in units
-                and (side is None or props.get("Side") == side)]
+        return self._units(self._in_hex(hex_id), side)
 
     def enemies_in(self, hex_id: str, side: str | None) -> list[Piece]:
         """The units in a hex of another side than `side`."""
-        units = self.units
-        return [p for p in self._in_hex(hex_id) if (props := p.properties()).get("UnitId", "") in units
-                and props.get("Side") != side]
+        return self._units(self._in_hex(hex_id), side, enemy=True)
+
+    def _units(self, pieces, side: str | None = None, enemy: bool = False) -> list[Piece]:
+        """The units among `pieces`: all, those of `side`, or (`enemy`) those of any other side.
+        `unit_of` and `side_of` in one look at each piece's properties (a hot path)."""
+        units, out = self.units, []
+        for p in pieces:
+            props = p.properties()
+            if props.get("UnitId", "") in units and (props.get("Side") != side if enemy else
+                                                     side is None or props.get("Side") == side):
+                out.append(p)
+        return out
 
     def stood_in(self, hex_id: str) -> list[Piece]:
         """The pieces in a hex when the current step began (a dragged stack has left it by now)."""
@@ -142,9 +149,7 @@ class BaseAuditor:
     def units_on_map(self) -> list[Piece]:
         version = self.replayer.board.version  # rules ask several times per step: kept until the board changes
         if self._on_map[0] != version:
-            units = self.units
-            self._on_map = (version, [p for ps in self._by_hex().values() for p in ps
-                                      if p.properties().get("UnitId", "") in units])
+            self._on_map = (version, self._units(p for ps in self._by_hex().values() for p in ps))
         return list(self._on_map[1])
 
     def occupied_by_enemy(self, side: str) -> set[str]:

@@ -15,7 +15,9 @@ Supply is where false alarms happen, so every status is computed twice:
   any minefield of the map nor across a crest from an entrenched unit (1.34), minefields do
   not block (the map's are reconstructed, and 10.A supplies 62/Trento in Bardia from the AK
   HQ through the reconstructed Bardia perimeter; breach markers cannot name a hexside),
-  an HQ range not given by the text (all but XXX Corps' 9, 10.A) is 3 longer (tables/supply.yaml),
+  the HQ ranges the text does not print (all but XXX Corps' 9, 10.A) are reconstructed, so they
+  count `lenient_range_margin` (3) hexes longer: a deliberate guard against false alarms, 0 once the
+  printed ranges are known (tables/supply.yaml),
   Tobrouk 2013 is a Commonwealth source while its HQ or its source marker is on the map (3.8),
   Rommel adds 3 to his HQ's range (12.3), in Crusader the AK HQ commands every German and
   Italian unit (11.4f), and the Tobrouk HQ supplies any number of CU (3.8b);
@@ -398,8 +400,8 @@ class _NoneMarked(dict):
 
 def _augment(pid: str, seen: set[int], slots: list[str], cus: dict[str, set[str]], match: dict[int, str]) -> bool:
     """One augmenting path of the CU-to-slot matching (Kuhn's algorithm).  A module function,
-    not a closure: a closure calling itself is a reference cycle, which batch workers, whose
-    cycle collector is off, would never free."""
+    not a closure: a closure calling itself is a reference cycle, which only the cycle
+    collector frees, and it is paused while a log is audited (reader.paused_gc)."""
     for i, q in enumerate(slots):
         if q in cus[pid] and i not in seen:
             seen.add(i)

@@ -96,7 +96,7 @@ class CombatView:
 
     def __init__(self, auditor: PhaseState):
         # A weak reference back: the auditor holds this view, and a strong one each way would
-        # be a cycle that only the cycle collector frees (batch workers run without it).
+        # be a cycle that only the cycle collector frees, paused while a log is audited.
         self.a, self.game = weakref.proxy(auditor), auditor.game
         self.ct = auditor.tables.get("combat", {})
         self.unit_classes = auditor.tables.get("unit-classes", {}).get("types", {})
