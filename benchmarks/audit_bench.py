@@ -12,7 +12,9 @@ and the median peak resident memory of those runs; ratios are of CPU times.  Row
 
 - decode: this tree's reader only (`read_record`), no replay, no rules;
 - vsavdump: pywargame's `vsavdump.py` (a bare decode and print), when --vsavdump names it
-  (pywargame 0.8 needs Python >= 3.12: install it into a separate venv, not the project's);
+  (pywargame 0.8 needs Python >= 3.12: install it into a separate venv, not the project's, e.g.
+  `python3.12 -m venv /tmp/vpw && /tmp/vpw/bin/pip install pywargame==0.8.0`, then
+  `--vsavdump /tmp/vpw/bin/vsavdump.py`; its venv's python is found beside it);
 - audit: `hexforge audit GAME LOG --format json`;
 - no cache: the same audit with the model cache off (HEXFORGE_MODEL_CACHE=off: the game is
   read from YAML and validated, as before issue 15's cache; builder/model/cache.py);
