@@ -677,3 +677,24 @@ def test_6_5_combat_without_moving(play):
     assert rules(play(lambda w: script(w, "chit-22a", (6, 1, 1)))) == []
     assert rules(play(lambda w: script(w, "chit-22a", (6, 1)))) == ["7.1.1"]  # the combat is audited
     assert rules(play(lambda w: script(w, "chit-7a", (6, 1, 1, 1)))) == ["6.5"]  # 7th Armoured has no enemy
+
+
+def test_6_a_stack_may_double_back_and_go_on(play):
+    """Rule 6 forbids dividing the stack, not going back over a hex: 0608-0607-0608-0607-0606 is
+    four road hexsides (2 MP), one stack all the way."""
+    def script(w):
+        start(w)
+        w.move("chit-15pz#1", "Activation 8")
+        move_all(w, "15PZ", "0607", "0608", "0607", "0606")
+    assert rules(play(script)) == []
+
+
+def test_6_2_a_doubled_back_trail_is_charged_hexside_by_hexside(play):
+    """Each unit's place on the trail is kept: seven road hexsides to and fro are 3.5 MP > MA 3."""
+    def script(w):
+        start(w)
+        w.move("chit-15pz#1", "Activation 8")
+        move_all(w, "15PZ", "0607", "0608", "0607", "0608", "0607", "0608", "0607")
+    found = [f for f in play(script) if f.kind == "violation"]
+    assert found and {f.rule for f in found} == {"6.2"}
+    assert "cost 3.5 MP via 0608-0607-0608-0607-0608-0607-0608-0607 > MA 3" in found[0].message

@@ -111,7 +111,7 @@ class CombatRules(BaseAuditor):
                           side=side, to_hex=hex_id)
             return None
         if not act.start_hex:
-            act.start_hex, act.trail = hex_id, [hex_id]
+            act.start_hex, act.trail, act.place = hex_id, [hex_id], {}
             act.members = {q.id for q in self.units_in(hex_id) if self.unit_of(q).formation == act.formation}
         return self._open_combat(hex_id, act.side)
 

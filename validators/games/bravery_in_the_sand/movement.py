@@ -88,13 +88,16 @@ class MovementRules(BaseAuditor):
         return False
 
     def _trail_move(self, act: Activation, p: Piece, unit: s.Unit, old: str, new: str) -> None:
-        """The stack moves together along one trail; units may be dropped off (6)."""
+        """The stack moves together along one trail; units may be dropped off (6).
+
+        Each unit's place on the trail is kept (`act.place`): a stack may go back over a hex it
+        left (rule 6 forbids dividing, not doubling back), so a hex may lie on the trail twice,
+        and one by one every unit follows the same trail to its end."""
         trail = act.trail
-        if old not in trail:
+        i, j = _on_trail(trail, old, new, act.place.get(p.id, 0))
+        if i < 0:
             self.find("6", f"the stack moves together: {old} is not on its path {'-'.join(trail)}", p, old, new)
             return
-        i = trail.index(old)
-        j = _find(trail, new, i + 1)  # no slice: a stack marching to and fro makes a long trail
         if j >= 0:
             segment = trail[i:j + 1]
             cost = sum(crossing(self.game, a, b).cost or 0 for a, b in zip(segment, segment[1:]))
@@ -106,10 +109,12 @@ class MovementRules(BaseAuditor):
                 return
             cost, segment = found
             trail.extend(segment[1:])
+            j = len(trail) - 1
         else:
             self.find("6", f"the stack cannot divide: it went on to {trail[-1]}, this unit turned off at {old} to {new}",
                       p, old, new)
             return
+        act.place[p.id] = j
         self._passes(act.side, segment)
         spent = act.spent.get(p.id, 0.0) + cost
         act.spent[p.id] = spent
@@ -119,7 +124,7 @@ class MovementRules(BaseAuditor):
             prohibited = direct is not None and direct.cost is None
             rule = (direct.rule or "6.1") if prohibited else "6.2"
             if not self.is_follow_on(p, rule):  # else find() drops it: spare the path's text
-                path = trail[: trail.index(new, i) + 1] if new in trail else trail
+                path = trail[: j + 1]
                 via = '-'.join(path[path.index(act.start_hex):])
                 if prohibited:
                     self.find(rule, f"{old} to {new} crosses a {direct.why} hexside: movement is "
@@ -130,7 +135,7 @@ class MovementRules(BaseAuditor):
             act.stopped |= {q.id: new for q in self.units_in(new, act.side) + [p]}
             if not (act.combat and act.combat.hex == new):
                 act.combat = self._open_combat(new, act.side)
-                act.combat.entered_from = trail[trail.index(new) - 1] if trail.index(new) else None
+                act.combat.entered_from = trail[j - 1] if j else None
 
     def _no_path(self, p: Piece, old: str, new: str) -> None:
         if self.game.geometry.adjacent(old, new):
@@ -169,6 +174,27 @@ class MovementRules(BaseAuditor):
         enemies = self.enemies_in(hex_id, act.side)
         return (all(u.type == "armor" for u in movers + [unit] if u) and
                 all(self.unit_of(q).type == "infantry" and self.reduced(q) for q in enemies))
+
+
+def _on_trail(trail: list[str], old: str, new: str, start: int) -> tuple[int, int]:
+    """Where a unit in `old`, at `start` or further on the trail, joins it (-1: `old` is not on
+    it), and where it reaches `new` ahead (-1: nowhere ahead; the unit must then be at the end).
+
+    Choice (6): of the passes through `old` before the first `new` ahead, the latest is taken:
+    the shortest stretch, never more MP than the unit's own way along the trail (a lenient
+    reading: a doubled-back trail never makes a false alarm)."""
+    i = _find(trail, old, start)
+    if i < 0:
+        i = _find(trail, old, 0)  # a place the unit left other than by moving (a retreat)
+    if i < 0:
+        return -1, -1
+    j = _find(trail, new, i + 1)
+    if j < 0:
+        return (len(trail) - 1 if trail[-1] == old else i), -1
+    k = _find(trail, old, i + 1)
+    while 0 <= k < j:
+        i, k = k, _find(trail, old, k + 1)
+    return i, j
 
 
 def _find(items: list[str], item: str, start: int) -> int:

@@ -17,6 +17,7 @@ class Activation:
     rommel: bool = False
     start_hex: str | None = None
     trail: list[str] = field(default_factory=list)  # hexes the stack passed, in order
+    place: dict[str, int] = field(default_factory=dict)  # piece id -> its index on the trail
     members: set[str] = field(default_factory=set)  # piece ids of the activated stack
     italians: str | None = None  # the Italian infantry division moving with it (6.6)
     spent: dict[str, float] = field(default_factory=dict)
