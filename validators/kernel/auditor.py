@@ -154,7 +154,7 @@ class BaseAuditor:
 
     def occupied_by_enemy(self, side: str) -> set[str]:
         """Hexes holding units of another side than `side`."""
-        return {h for h, ps in self._by_hex().items() if any(self.unit_of(p) and self.side_of(p) != side for p in ps)}
+        return {h for h, ps in self._by_hex().items() if self._units(ps, side, enemy=True)}
 
     @staticmethod
     def reduced(p: Piece) -> bool:

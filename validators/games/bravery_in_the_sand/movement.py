@@ -103,7 +103,8 @@ class MovementRules(BaseAuditor):
             cost = sum(crossing(self.game, a, b).cost or 0 for a, b in zip(segment, segment[1:]))
         elif i == len(trail) - 1:
             enemy = frozenset(self.occupied_by_enemy(act.side) - {new})
-            found = cheapest_path(self.game, old, new, enemy)
+            key = (old, new, enemy)  # a stack marching to and fro asks the same again
+            found = self.paths[key] if key in self.paths else self.paths.setdefault(key, cheapest_path(self.game, old, new, enemy))
             if found is None:
                 self._no_path(p, old, new)
                 return
