@@ -134,7 +134,7 @@ _NULLS = frozenset(("", "null"))
 
 
 def _null(s: str | None) -> str | None:
-    return None if s in (None, "", "null") else s
+    return None if s is None or s in _NULLS else s
 
 
 def parse(text: str) -> Command:

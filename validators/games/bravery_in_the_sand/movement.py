@@ -104,7 +104,9 @@ class MovementRules(BaseAuditor):
         elif i == len(trail) - 1:
             enemy = frozenset(self.occupied_by_enemy(act.side) - {new})
             key = (old, new, enemy)  # a stack marching to and fro asks the same again
-            found = self.paths[key] if key in self.paths else self.paths.setdefault(key, cheapest_path(self.game, old, new, enemy))
+            if key not in self.paths:
+                self.paths[key] = cheapest_path(self.game, old, new, enemy)
+            found = self.paths[key]
             if found is None:
                 self._no_path(p, old, new)
                 return
