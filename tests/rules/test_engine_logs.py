@@ -16,6 +16,8 @@ ENGINE = Path(__file__).resolve().parents[1] / "fixtures" / "engine"
 @pytest.mark.parametrize("log, slug, expected", [
     ("bits-stack-drag", "bravery-in-the-sand", []),
     ("bits-all-actions", "bravery-in-the-sand", [(11, "7.2.3", "Axis eliminated"), (13, "7.2.3", "Axis eliminated")]),
+    ("bits-double-back", "bravery-in-the-sand", []),
+    ("bits-double-back-over-ma", "bravery-in-the-sand", [(12, "6.2", "0607")] * 4),
     ("wdf-stack-drag", "western-desert-force", []),
 ])
 def test_a_log_the_engine_wrote(log, slug, expected):
