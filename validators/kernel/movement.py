@@ -127,10 +127,36 @@ def cheapest_path(game: Game, start: str, goal: str, avoid: frozenset[str] = fro
     `avoid` lists hexes a path may end in but not pass through (e.g. enemy-occupied hexes,
     where movement must stop).
     """
+    direct = one_hexside_path(game, start, goal)
+    if direct is not None:
+        return direct
     found = search(game.geometry.neighbours, start, _bravery_step(game), stop=avoid, goal=goal)
     if goal not in found:
         return None
     return float(found.cost[goal]), found.path(goal)
+
+
+def one_hexside_path(game: Game, start: str, goal: str) -> tuple[float, list[str]] | None:
+    """`cheapest_path` for any `avoid`, without a search, when `goal` is adjacent and its hexside
+    costs no more than two hexsides of the cheapest kind: no way round can then cost less, and
+    the search keeps the direct step on a tie.  None: a search is needed.  Most moves are one
+    hex, so a caller can skip working out `avoid` too."""
+    if not game.geometry.adjacent(start, goal):
+        return None
+    cost = crossing(game, start, goal).cost
+    if cost is None or cost > 2 * _cheapest_crossing(game):
+        return None
+    return float(cost), [start, goal]
+
+
+def _cheapest_crossing(game: Game) -> float:
+    """The least any hexside can cost (`_crossing`'s costs: the feature types' and the default)."""
+    key = ("cheapest_crossing",)
+    found = game.memo.get(key)
+    if found is None:
+        costs = [f.cost for f in game.hexside_feature_types.values() if f.cost is not None]
+        found = game.memo[key] = min(costs + [game.terrain.hexside_default_cost])
+    return found
 
 
 def reachable(game: Game, start: str, allowance: float, avoid: frozenset[str] = frozenset()) -> dict[str, float]:

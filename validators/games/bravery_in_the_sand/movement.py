@@ -4,7 +4,7 @@ from __future__ import annotations
 from builder.model import schema as s
 from validators.games.bravery_in_the_sand.state import Activation
 from validators.kernel.auditor import BaseAuditor
-from validators.kernel.movement import cheapest_path, crossing
+from validators.kernel.movement import cheapest_path, crossing, one_hexside_path
 from validators.replay.board import Piece
 from validators.replay.replayer import Moved
 
@@ -102,11 +102,9 @@ class MovementRules(BaseAuditor):
             segment = trail[i:j + 1]
             cost = sum(crossing(self.game, a, b).cost or 0 for a, b in zip(segment, segment[1:]))
         elif i == len(trail) - 1:
-            enemy = frozenset(self.occupied_by_enemy(act.side) - {new})
-            key = (old, new, enemy)  # a stack marching to and fro asks the same again
-            if key not in self.paths:
-                self.paths[key] = cheapest_path(self.game, old, new, enemy)
-            found = self.paths[key]
+            found = one_hexside_path(self.game, old, new)  # most drags: no search, no enemy hexes needed
+            if found is None:
+                found = cheapest_path(self.game, old, new, frozenset(self.occupied_by_enemy(act.side) - {new}))
             if found is None:
                 self._no_path(p, old, new)
                 return

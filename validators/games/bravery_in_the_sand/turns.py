@@ -40,7 +40,6 @@ class TurnRules(BaseAuditor):
         self._victory_dirty = True
         self.ca_combat = None
         self.stray_flips: set[str] = set()  # units reduced with no combat in their hex: a slip of the hand
-        self.paths: dict[tuple, tuple | None] = {}  # (from, to, enemy hexes) -> cheapest_path, for this audit
         self._new_turn(self.turn or 1)
 
     def move_scope(self) -> object:
