@@ -49,11 +49,12 @@ def _known(slug: str) -> None:
         raise typer.Exit(2)
 
 
-def load_known(game: str, problems_exit: int):
-    """The game's model, or its source problems printed and the command ended."""
+def load_known(game: str, problems_exit: int, plain: bool = False):
+    """The game's model (`plain`: as read-only records, see builder/model/plain.py), or its
+    source problems printed and the command ended."""
     _known(game)
     try:
-        return load_game(sources_dir() / game)
+        return load_game(sources_dir() / game, plain)
     except SourceError as exc:
         _report(exc)
         raise typer.Exit(problems_exit)

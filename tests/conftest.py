@@ -11,6 +11,7 @@ import pytest
 
 from builder.build import build_game
 from builder.model import SourceError, load_game
+from builder.model.plain import plain_game
 from builder.paths import ROOT
 
 SLUG = "bravery-in-the-sand"
@@ -38,24 +39,26 @@ def built(tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def wdf_module(tmp_path_factory):
-    """(game, path of its .vmod) of Western Desert Force, built once for all its rules tests."""
+    """(game, path of its .vmod) of Western Desert Force, built once for all its rules tests; the
+    game is the plain model an audit runs on (builder/model/plain.py)."""
     from builder.vassal.module import build_vmod
 
     game = load_game(ROOT / "sources" / "western-desert-force")
     path = tmp_path_factory.mktemp("wdf") / "western-desert-force.vmod"
     path.write_bytes(build_vmod(game)[0])
-    return game, path
+    return plain_game(game), path
 
 
 @pytest.fixture(scope="session")
 def tobrouk_module(tmp_path_factory):
-    """(game, path of its .vmod) of Tobrouk 41-42, built once for all its rules tests."""
+    """(game, path of its .vmod) of Tobrouk 41-42, built once for all its rules tests; the game is
+    the plain model an audit runs on."""
     from builder.vassal.module import build_vmod
 
     game = load_game(ROOT / "sources" / "tobrouk-41-42")
     path = tmp_path_factory.mktemp("tobrouk") / "tobrouk-41-42.vmod"
     path.write_bytes(build_vmod(game)[0])
-    return game, path
+    return plain_game(game), path
 
 
 @cache

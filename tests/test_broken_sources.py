@@ -23,7 +23,8 @@ from builder.build import build_game
 from builder.cli import app
 from builder.model import SourceError, SourceProblem, load_game
 from builder.model import schema
-from builder.model.problems import PATTERN_WORDS, did_you_mean
+from builder.model.problems import did_you_mean
+from builder.model.schema_words import PATTERN_WORDS
 from builder.model.salvage import members
 
 SLUG = "bravery-in-the-sand"

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from builder.model.load import load_game
+from builder.model import load_game
 from builder.model.problems import SourceError
 from builder.paths import ROOT
 from tests.conftest import loaded_game

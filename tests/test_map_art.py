@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from shapely.geometry import Polygon, box
 
-from builder.model.load import load_game
+from builder.model import load_game
 from builder.render.counters import all_faces, draw_face
 from builder.render.fonts import tracing
 from builder.render.legend import FILL, legend_rows

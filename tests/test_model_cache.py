@@ -11,6 +11,7 @@ import pytest
 from builder.model import SourceError, load_game
 from builder.model import cache
 from builder.model.load import _load_game
+from builder.model.plain import plain_game
 from builder.paths import ROOT
 
 SLUG = "bravery-in-the-sand"
@@ -22,6 +23,17 @@ def game_dir(tmp_path: Path, monkeypatch) -> Path:
     shutil.copytree(ROOT / "sources" / SLUG, dest)
     monkeypatch.setenv("HEXFORGE_MODEL_CACHE", str(tmp_path / "cache"))
     return dest
+
+
+@pytest.fixture(params=["model", "plain"])
+def kind(request) -> str:
+    """Each cache test runs on the model and on its plain copy (builder/model/plain.py)."""
+    return request.param
+
+
+def _fresh(game_dir: Path, kind: str):
+    game = _load_game(game_dir)
+    return plain_game(game) if kind == "plain" else game
 
 
 def _counting(monkeypatch) -> list[Path]:
@@ -36,42 +48,42 @@ def _counting(monkeypatch) -> list[Path]:
     return calls
 
 
-def test_the_cached_model_equals_a_fresh_load(game_dir: Path, monkeypatch):
+def test_the_cached_model_equals_a_fresh_load(game_dir: Path, monkeypatch, kind: str):
     calls = _counting(monkeypatch)
-    first = load_game(game_dir)
-    again = load_game(game_dir)
+    first = load_game(game_dir, kind == "plain")
+    again = load_game(game_dir, kind == "plain")
     assert len(calls) == 1, "the second load must come from the cache"
-    assert cache.cache_file(game_dir).is_file()
-    assert again is not first and again == _load_game(game_dir)
+    assert cache.cache_file(game_dir, kind).is_file()
+    assert again is not first and again == _fresh(game_dir, kind)
     assert again.units == first.units and again.geometry.labels == first.geometry.labels
     assert again.unit_types == first.unit_types and again.root == game_dir
 
 
-def test_a_changed_source_invalidates_the_cache(game_dir: Path, monkeypatch):
+def test_a_changed_source_invalidates_the_cache(game_dir: Path, monkeypatch, kind: str):
     calls = _counting(monkeypatch)
-    load_game(game_dir)
+    load_game(game_dir, kind == "plain")
     game_yaml = game_dir / "game.yaml"
     text = game_yaml.read_text()
     title = _load_game(game_dir).info.title
     game_yaml.write_text(text.replace(f"title: {title}", f"title: {title} (cached?)", 1))
-    changed = load_game(game_dir)
+    changed = load_game(game_dir, kind == "plain")
     assert len(calls) == 2
     assert changed.info.title == f"{title} (cached?)"
 
 
-def test_a_source_broken_after_caching_is_reported_not_served_from_cache(game_dir: Path, monkeypatch):
-    load_game(game_dir)
+def test_a_source_broken_after_caching_is_reported_not_served_from_cache(game_dir: Path, monkeypatch, kind: str):
+    load_game(game_dir, kind == "plain")
     (game_dir / "units.yaml").write_text("units: [\n")  # not YAML any more
     with pytest.raises(SourceError):
-        load_game(game_dir)
+        load_game(game_dir, kind == "plain")
     with pytest.raises(SourceError):  # and nothing was cached for the broken bytes
-        load_game(game_dir)
+        load_game(game_dir, kind == "plain")
 
 
 @pytest.mark.parametrize("damage", ["truncate", "flip", "garbage", "empty", "other-key"])
-def test_a_corrupt_cache_file_is_ignored_and_rebuilt(game_dir: Path, monkeypatch, damage: str):
-    load_game(game_dir)
-    path = cache.cache_file(game_dir)
+def test_a_corrupt_cache_file_is_ignored_and_rebuilt(game_dir: Path, monkeypatch, damage: str, kind: str):
+    load_game(game_dir, kind == "plain")
+    path = cache.cache_file(game_dir, kind)
     data = path.read_bytes()
     if damage == "truncate":
         path.write_bytes(data[: len(data) // 2])
@@ -86,9 +98,10 @@ def test_a_corrupt_cache_file_is_ignored_and_rebuilt(game_dir: Path, monkeypatch
         import hashlib
         path.write_bytes(cache.MAGIC + b"0" * 64 + hashlib.sha256(payload).hexdigest().encode() + payload)
     calls = _counting(monkeypatch)
-    game = load_game(game_dir)
-    assert len(calls) == 1, "a damaged cache must be rebuilt from the sources"
-    assert game == _load_game(game_dir)
+    game = load_game(game_dir, kind == "plain")
+    # a damaged model is rebuilt from the sources; a damaged plain copy from the (whole) cached model
+    assert len(calls) == (1 if kind == "model" else 0)
+    assert game == _fresh(game_dir, kind)
     assert cache.read_cached(path, cache.cache_key(game_dir)) == game  # rewritten whole
 
 

@@ -89,7 +89,7 @@ def _prime(game_dir: str, game: Game | None = None) -> None:
     start method the initializer does it once per worker, never once per log).
     """
     if _WORKER.get("dir") != game_dir:
-        g = game or load_game(Path(game_dir))
+        g = game or load_game(Path(game_dir), plain=True)
         _WORKER.update(dir=game_dir, game=g, grids=module_grids(g))
         try:
             rules_for(g)  # imports the game's rules package (tens of ms), not once per worker's first log

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
-from builder.model import schema as s
 from builder.model.game import Game
 from validators.findings import Finding
 
-STATUSES = s.RULE_STATUSES
+if TYPE_CHECKING:  # the schema is for annotations: an audit runs on the plain model (plain.py)
+    from builder.model import schema as s
+
 LABELS = {"audited": "audited", "partly": "partly", "not audited": "not audited",
           "not checkable": "not checkable from a log"}
 
@@ -38,7 +40,9 @@ def with_rule_texts(game: Game, findings: list[Finding]) -> list[Finding]:
 
 def counts(game: Game) -> dict[str, int]:
     """How many catalogued rules have each status, every status listed."""
-    out = {st: 0 for st in STATUSES}
+    from builder.model.schema import RULE_STATUSES  # here: an audit never needs the schema
+
+    out = {st: 0 for st in RULE_STATUSES}
     for r in entries(game).values():
         out[r.status] += 1
     return out

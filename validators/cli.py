@@ -46,7 +46,7 @@ def audit(game: str = typer.Argument(..., help="game slug (see `hexforge list`)"
     if fmt is not None and fmt not in batch.EXTENSIONS:
         err.print(f"--format: unknown format {fmt!r}; use text, json or html", markup=False)
         raise typer.Exit(2)
-    g = load_known(game, problems_exit=2)
+    g = load_known(game, problems_exit=2, plain=True)
     try:
         rules_for(g)  # the game.yaml 'rules:' entry names the package
     except NoRules as exc:
@@ -147,7 +147,7 @@ def rules(game: str = typer.Argument(..., help="game slug (see `hexforge list`)"
     if fmt not in ("text", "json"):
         err.print(f"--format: unknown format {fmt!r}; use text or json", markup=False)
         raise typer.Exit(2)
-    g = load_known(game, problems_exit=2)
+    g = load_known(game, problems_exit=2, plain=True)
     if g.rules is None:
         have = [slug for slug in games() if (sources_dir() / slug / "rules.yaml").is_file()]
         err.print(f"{game}: no rules catalogue (sources/{game}/rules.yaml); games with one: "

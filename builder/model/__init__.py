@@ -1,7 +1,8 @@
 """The game model: the only code that reads `sources/`; every back end reads the model.
 
-The names below are looked up on first use (PEP 562), so that code needing only the model's
-classes (an audit, whose model comes from the cache) never imports the YAML loader.
+The names below are looked up on first use (PEP 562), so that code needing only the model (an
+audit, whose model comes from the cache) never imports the YAML loader, nor pydantic when it
+asks for the plain model (plain.py).
 """
 from __future__ import annotations
 
@@ -9,12 +10,13 @@ from importlib import import_module
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from builder.model.cache import load_game
     from builder.model.game import Game
-    from builder.model.load import SourceError, SourceProblem, load_game
+    from builder.model.problems import SourceError, SourceProblem
 
 __all__ = ["Game", "SourceError", "SourceProblem", "load_game"]
-_WHERE = {"Game": "builder.model.game", "SourceError": "builder.model.load",
-          "SourceProblem": "builder.model.load", "load_game": "builder.model.load"}
+_WHERE = {"Game": "builder.model.game", "SourceError": "builder.model.problems",
+          "SourceProblem": "builder.model.problems", "load_game": "builder.model.cache"}
 
 
 def __getattr__(name: str):

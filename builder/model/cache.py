@@ -1,15 +1,16 @@
 """A validated game model kept on disk, so that `hexforge audit` and each batch worker skip the
 YAML parse, the schema validation and the cross-file checks (issue 15).
 
-The cache is a pickle of the `Game` that `load.load_game` built from the same bytes: it is used
+The cache is a pickle of the `Game` that `load._load_game` built from the same bytes: it is used
 only when its key matches, and the key covers everything the model is made from, namely every
 file under the game's folder (names and bytes), the code that builds the model (builder/model
 and builder/geometry, names and bytes), the Python and pydantic versions, and the
 folder's path (the model records it).  A stale, truncated or corrupt file is ignored, the game
 is loaded afresh and the file rewritten (atomically); a game with source problems is never
-cached, so its problems are reported on every run.
+cached, so its problems are reported on every run.  Beside it the cache keeps the model's
+plain copy (`load_game(root, plain=True)`, plain.py), which an audit reads without pydantic.
 
-Where: `generated/.cache/models/<slug>.model.pickle` for a game in the project's `sources/`; other
+Where: `generated/.cache/models/<slug>.model.pickle` (and `.plain.pickle`) for a game in the project's `sources/`; other
 folders (tests' copies) are not cached.  HEXFORGE_MODEL_CACHE=off turns the cache off;
 HEXFORGE_MODEL_CACHE=DIR keeps it in DIR for any folder.  The file is trusted as far as the
 project's own generated/ folder is (pickle runs code): a file someone else can write must not
@@ -18,11 +19,12 @@ be used as a cache directory.
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import os
 import pickle
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 MAGIC = b"hexforge-model-cache 1\n"
 _CODE = ("model", "geometry")  # builder/ subpackages whose code shapes the cached objects
@@ -39,10 +41,9 @@ def _feed(h, base: Path, files) -> None:
 def cache_key(root: Path, code: tuple[Path, ...] = ()) -> bytes:
     """sha256 of what the model is made from (see the module docstring), and of the files
     `code` (the code of an artefact derived from the model, see `cached`)."""
-    import pydantic
-
     h = hashlib.sha256()
-    h.update(f"{sys.version}\0{pydantic.VERSION}\0{root}\0{root.resolve()}\0".encode())
+    h.update(f"{sys.version}\0{root}\0{root.resolve()}\0".encode())
+    h.update(_pydantic_version() + b"\0")
     builder = Path(__file__).resolve().parents[1]
     for sub in _CODE:
         _feed(h, builder, (builder / sub).rglob("*.py"))
@@ -52,6 +53,14 @@ def cache_key(root: Path, code: tuple[Path, ...] = ()) -> bytes:
     h.update(b"\0sources\0")
     _feed(h, root, root.rglob("*"))
     return h.hexdigest().encode()
+
+
+def _pydantic_version() -> bytes:
+    """pydantic's version file, read without importing pydantic (an audit never imports it)."""
+    spec = importlib.util.find_spec("pydantic")
+    if spec is None or spec.origin is None:
+        return b"no pydantic"
+    return (Path(spec.origin).parent / "version.py").read_bytes()
 
 
 def cache_file(root: Path, name: str = "model") -> Path | None:
@@ -119,9 +128,25 @@ def cached(root: Path, name: str, make: Callable[[], object], code: tuple[Path, 
     return value
 
 
-def cached_game(root: Path, load: Callable[[Path], object]):
-    """`load(root)`, or the model it built from the same bytes last time."""
-    game = cached(root, "model", lambda: load(root))
+def load_game(root: Path, plain: bool = False):
+    """Load and check every source file of the game in `root` (sources/<slug>); a game checked
+    before from the same bytes comes from the cache.  `plain`: the model as read-only records
+    (plain.py), for code that only reads it: read from the cache, it needs no pydantic."""
+    if plain:
+        from builder.model.plain import plain_game
+
+        game = cached(root, "plain", lambda: plain_game(load_game(root)))
+    else:
+        game = cached(root, "model", lambda: _fresh(root))
     if getattr(game, "slug", None) != root.name:  # not this game's model: never trusted
-        game = load(root)
+        game = _fresh(root)
+        if plain:
+            game = plain_game(game)
     return game
+
+
+def _fresh(root: Path):
+    """The game read from YAML and validated (the loader and pydantic are imported only here)."""
+    from builder.model.load import _load_game
+
+    return _load_game(root)

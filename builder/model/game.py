@@ -4,10 +4,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from builder.geometry import HexMap
 from builder.geometry.hexmap import hexside_key
-from builder.model import schema as s
+
+if TYPE_CHECKING:  # the schema is for annotations: an audit runs on the plain model (plain.py)
+    from builder.model import schema as s
 
 
 @dataclass(frozen=True)

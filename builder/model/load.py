@@ -18,8 +18,8 @@ from builder.geometry.javagrid import GridParams, NumberingParams
 from builder.geometry.sections import SectionedHexMap, SectionParams
 from builder.model import schema as s
 from builder.model.game import Game
-from builder.model.problems import (Collector, SourceError, SourceProblem, cross_file, did_you_mean,  # noqa: F401 (re-exported)
-                                    schema_words)
+from builder.model.problems import Collector, SourceError, SourceProblem, cross_file, did_you_mean
+from builder.model.schema_words import schema_words
 
 if TYPE_CHECKING:  # the YAML reader is imported by a fresh load only: a cached model needs none of it
     from builder.model.yamlsource import Loc, Located
@@ -117,14 +117,6 @@ def _map_geometry(col: Collector, m: s.MapFile | None, doc: Located | None, brok
     if m is None or doc is None or any(not loc or loc[0] in _GRID_KEYS for loc in broken.at.get(doc.file, ())):
         return None
     return _geometry(col, m, doc)
-
-
-def load_game(root: Path) -> Game:
-    """Load and check every source file of the game in `root` (sources/<slug>); a game
-    checked before from the same bytes comes from the model cache (cache.py)."""
-    from builder.model.cache import cached_game
-
-    return cached_game(root, _load_game)
 
 
 def _load_game(root: Path) -> Game:

@@ -101,18 +101,32 @@ def _face_template(game: Game, unit: s.Unit, reduced: bool) -> s.FaceValues:
     return faces.reduced if reduced else faces.full
 
 
+class _Fields(dict):
+    """A unit's fields by name, for `str.format_map`: read from the unit itself, so that a face
+    draws the same from the model and from its plain copy (builder/model/plain.py), as an
+    audit's HTML report does."""
+
+    def __init__(self, unit: s.Unit) -> None:
+        super().__init__()
+        self.unit = unit
+
+    def __missing__(self, key: str):
+        try:
+            return getattr(self.unit, key)
+        except AttributeError:
+            raise KeyError(key) from None
+
+
 def face_values(game: Game, unit: s.Unit, reduced: bool) -> tuple[str, str]:
     """The two corner values a face prints, from the game's face templates."""
-    f = _face_template(game, unit, reduced)
-    fields = unit.model_dump()
-    return f.left.format(**fields), f.right.format(**fields)
+    f, fields = _face_template(game, unit, reduced), _Fields(unit)
+    return f.left.format_map(fields), f.right.format_map(fields)
 
 
 def face_extras(game: Game, unit: s.Unit, reduced: bool) -> tuple[str, str, str]:
     """Bottom centre and the top corners: empty unless the game's templates fill them."""
-    f = _face_template(game, unit, reduced)
-    fields = unit.model_dump()
-    return f.centre.format(**fields), f.top_left.format(**fields), f.top_right.format(**fields)
+    f, fields = _face_template(game, unit, reduced), _Fields(unit)
+    return f.centre.format_map(fields), f.top_left.format_map(fields), f.top_right.format_map(fields)
 
 
 def reduced_band(n: int, has_size: bool) -> tuple[float, float, float, float]:

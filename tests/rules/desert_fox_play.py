@@ -22,14 +22,16 @@ SETUP_RULE = "3.1"  # the set-up check (validators/games/desert_fox_deluxe/setup
 
 @pytest.fixture(scope="session")
 def dfd_module(tmp_path_factory):
-    """(game, path of its .vmod) of Desert Fox Deluxe, built once for all its rules tests."""
+    """(game, path of its .vmod) of Desert Fox Deluxe, built once for all its rules tests (the game
+    as the plain model an audit runs on)."""
     from builder.model import load_game
+    from builder.model.plain import plain_game
     from builder.vassal.module import build_vmod
 
     game = load_game(Path(__file__).resolve().parents[2] / "sources" / SLUG)
     path = tmp_path_factory.mktemp("dfd") / f"{SLUG}.vmod"
     path.write_bytes(build_vmod(game)[0])
-    return game, path
+    return plain_game(game), path
 
 
 class FoxWriter(PaletteWriter):

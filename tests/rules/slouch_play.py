@@ -22,14 +22,16 @@ PLAYERS = {"Axis": ("axis-user", "Ax"), "Allied": ("allied-user", "Al")}
 
 @pytest.fixture(scope="session")
 def slouch_module(tmp_path_factory):
-    """(game, path of its .vmod) of Slouch Hats and Eggshells, built once per test module that imports it."""
+    """(game, path of its .vmod) of Slouch Hats and Eggshells, built once per test module that imports it
+    (the game as the plain model an audit runs on)."""
+    from builder.model.plain import plain_game
     from builder.vassal.module import build_vmod
     from tests.conftest import loaded_game
 
     game = loaded_game(SLUG)
     path = tmp_path_factory.mktemp("slouch") / f"{SLUG}.vmod"
     path.write_bytes(build_vmod(game)[0])
-    return game, path
+    return plain_game(game), path
 
 
 class SlouchWriter(PaletteWriter):

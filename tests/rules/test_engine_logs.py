@@ -21,6 +21,6 @@ ENGINE = Path(__file__).resolve().parents[1] / "fixtures" / "engine"
     ("wdf-stack-drag", "western-desert-force", []),
 ])
 def test_a_log_the_engine_wrote(log, slug, expected):
-    report = audit_file(load_game(ROOT / "sources" / slug), ENGINE / f"{log}.vlog")
+    report = audit_file(load_game(ROOT / "sources" / slug, plain=True), ENGINE / f"{log}.vlog")
     assert [(f.step, f.rule, f.to_hex) for f in report.violations] == expected
     assert report.summary.steps > 0

@@ -27,7 +27,7 @@ SLUG = "tobrouk-41-42"
 
 @pytest.fixture(scope="module")
 def game():
-    return load_game(ROOT / "sources" / SLUG)
+    return load_game(ROOT / "sources" / SLUG, plain=True)
 
 
 def end_board(game, path: Path) -> dict[str, tuple[str, str]]:

@@ -14,14 +14,17 @@ is a follow-on of the first and is not reported again.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
-from builder.model import schema as s
 from builder.model.game import Game
 from validators.findings import Finding
 from validators.replay.board import Piece
 from validators.replay.replayer import (Added, Event, Flipped, Moved, Removed, Replayer, Rolled, Said,
                                         TurnChanged)
 from validators.vlog.reader import Step
+
+if TYPE_CHECKING:  # the schema is for annotations: an audit runs on the plain model (plain.py)
+    from builder.model import schema as s
 
 
 _HANDLERS = {Flipped: "on_flipped", Added: "on_added", Removed: "on_removed", Rolled: "on_rolled",

@@ -2,13 +2,16 @@
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
-from builder.model import schema as s
 from validators.games.bravery_in_the_sand.state import LEVELS, Activation, Combat
 from validators.kernel.auditor import BaseAuditor
 from validators.kernel.movement import crossing
 from validators.replay.board import Piece
 from validators.replay.replayer import Rolled
+
+if TYPE_CHECKING:  # the schema is for annotations: an audit runs on the plain model (plain.py)
+    from builder.model import schema as s
 
 
 class CombatRules(BaseAuditor):

@@ -1,12 +1,16 @@
 """Movement (5.2, 6): who moves with the drawn chit, along which path, how far."""
 from __future__ import annotations
 
-from builder.model import schema as s
+from typing import TYPE_CHECKING
+
 from validators.games.bravery_in_the_sand.state import Activation
 from validators.kernel.auditor import BaseAuditor
 from validators.kernel.movement import cheapest_path, crossing, one_hexside_path
 from validators.replay.board import Piece
 from validators.replay.replayer import Moved
+
+if TYPE_CHECKING:  # the schema is for annotations: an audit runs on the plain model (plain.py)
+    from builder.model import schema as s
 
 
 class MovementRules(BaseAuditor):

@@ -1,10 +1,14 @@
 """Flips back to full strength and returned units: tank recovery (7.4) and replacements (11)."""
 from __future__ import annotations
 
-from builder.model import schema as s
+from typing import TYPE_CHECKING
+
 from validators.kernel.auditor import BaseAuditor
 from validators.replay.board import Piece
 from validators.replay.replayer import Flipped
+
+if TYPE_CHECKING:  # the schema is for annotations: an audit runs on the plain model (plain.py)
+    from builder.model import schema as s
 
 
 class RecoveryRules(BaseAuditor):

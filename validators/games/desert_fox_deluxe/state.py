@@ -23,11 +23,14 @@ from __future__ import annotations
 
 import math
 import re
+from typing import TYPE_CHECKING
 
-from builder.model import schema as s
 from validators.kernel.auditor import BaseAuditor
 from validators.replay.board import Piece
 from validators.replay.replayer import Moved, Said, TurnChanged
+
+if TYPE_CHECKING:  # the schema is for annotations: an audit runs on the plain model (plain.py)
+    from builder.model import schema as s
 
 DECLARATION = re.compile(r"^\*?\s*(?:Combat: (?:(?P<attacker>.+?) attacks from|target (?P<target>.+?) in)|"
                          r"Overrun: (?P<overrun>.+?) overruns from|Road march: (?P<road>.+?) from) (?P<hex>\S+)\s*\*?$")

@@ -39,13 +39,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
-from builder.model import schema as s
 from validators.games.slouch_hats_and_eggshells.state import PROHIBITED_SIDES
 from validators.games.slouch_hats_and_eggshells.turns import TurnRules
 from validators.kernel.movement import Blocked, mp, search, show_mp
 from validators.replay.board import Piece
 from validators.replay.replayer import Moved
+
+if TYPE_CHECKING:  # the schema is for annotations: an audit runs on the plain model (plain.py)
+    from builder.model import schema as s
 
 EXPLOIT_FREE = ("armored-car", "cavalry", "recon")  # Events J (20.21J, 20.22J)
 

@@ -19,12 +19,15 @@ Choices:
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from builder.geometry.hexmap import hexside_key
-from builder.model import schema as s
 from validators.kernel.auditor import BaseAuditor
 from validators.replay.board import Piece
 from validators.replay.replayer import Said, TurnChanged
+
+if TYPE_CHECKING:  # the schema is for annotations: an audit runs on the plain model (plain.py)
+    from builder.model import schema as s
 
 DECLARATION = re.compile(
     r"^\*?\s*(?:Combat: (?:(?P<att>.+?) attacks from (?P<att_hex>\S+)|defender hex (?P<def_hex>\S+) \((?P<def>.+)\)|"

@@ -26,13 +26,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
-from builder.model import schema as s
 from validators.games.tobrouk_41_42.state import COMBATS, MANEUVERS
 from validators.games.tobrouk_41_42.turns import TurnRules
 from validators.kernel.movement import mp, search, show_mp
 from validators.replay.board import Piece
 from validators.replay.replayer import Moved
+
+if TYPE_CHECKING:  # the schema is for annotations: an audit runs on the plain model (plain.py)
+    from builder.model import schema as s
 
 
 @dataclass

@@ -15,12 +15,15 @@ Choices (the log cannot show a spoken choice):
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from builder.geometry.hexmap import hexside_key
-from builder.model import schema as s
 from validators.kernel.auditor import BaseAuditor
 from validators.replay.board import Piece
 from validators.replay.replayer import Moved, Removed, Said, TurnChanged
+
+if TYPE_CHECKING:  # the schema is for annotations: an audit runs on the plain model (plain.py)
+    from builder.model import schema as s
 
 DECLARATION = re.compile(r"^\*?\s*Fire: (?:(?P<firer>.+?) fires from|target (?P<target>.+?) in|"
                          r"(?P<coord>.+?) coordinates from) (?P<hex>\S+)\s*\*?$")

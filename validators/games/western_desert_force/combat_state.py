@@ -19,13 +19,16 @@ from __future__ import annotations
 import weakref
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from builder.geometry.hexmap import hexside_key
-from builder.model import schema as s
 from validators.games.western_desert_force.state import PhaseState
 from validators.kernel.combat import Combat
 from validators.kernel.movement import Blocked, TerrainChart
 from validators.replay.board import Piece
+
+if TYPE_CHECKING:  # the schema is for annotations: an audit runs on the plain model (plain.py)
+    from builder.model import schema as s
 
 
 @dataclass

@@ -23,13 +23,16 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
-from builder.model import schema as s
 from validators.games.western_desert_force.supply import SupplyRules
 from validators.kernel.movement import Blocked, search, show_mp
 from validators.kernel.zoc import ZocMove
 from validators.replay.board import Piece
 from validators.replay.replayer import Moved
+
+if TYPE_CHECKING:  # the schema is for annotations: an audit runs on the plain model (plain.py)
+    from builder.model import schema as s
 
 MOVEMENT, EXPLOITATION = "movement", "exploitation-movement"
 COMBAT_KINDS = ("combat", "exploitation-combat")

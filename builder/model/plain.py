@@ -1,0 +1,97 @@
+"""The validated model as plain read-only records, for code that only reads it (the audit).
+
+pydantic is for validating the sources; once they are valid, a reader needs only the values.
+Importing pydantic and creating the schema's classes is about a fifth of a 10,000-step audit
+(issue 15), so the model cache also keeps this copy (`load_game(root, plain=True)`), and an
+audit that finds it starts without pydantic.
+
+A record copies one schema model: the same class name and module in its repr, the same fields
+and computed fields as attributes, equality and hash by class name and values (as the frozen
+models compare), and no assignment.  It has none of pydantic's methods (`model_dump` ...): the
+validators never call them, and `tests/test_plain_model.py` runs every game's audits on both
+forms and compares the reports.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+_CLASSES: dict[tuple[str, tuple[str, ...]], type] = {}
+
+
+class Record:
+    """A frozen record of one schema model (see the module docstring)."""
+
+    __slots__ = ()
+    _fields: tuple[str, ...] = ()
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"{type(self).__name__} is read-only (a copy of the validated model)")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"{type(self).__name__} is read-only (a copy of the validated model)")
+
+    def _values(self) -> tuple:
+        return tuple(getattr(self, f) for f in self._fields)
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash((type(self).__name__, self._values()))
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({', '.join(f'{f}={getattr(self, f)!r}' for f in self._fields)})"
+
+    def __reduce__(self):
+        return _record, (type(self).__name__, self._fields, self._values())
+
+
+def record_class(name: str, fields: tuple[str, ...]) -> type:
+    """The record class for a schema model called `name` with these fields (one per pair)."""
+    cls = _CLASSES.get((name, fields))
+    if cls is None:
+        cls = _CLASSES[(name, fields)] = type(name, (Record,), {"__slots__": fields, "_fields": fields,
+                                                               "__module__": __name__})
+    return cls
+
+
+def _record(name: str, fields: tuple[str, ...], values: tuple) -> Record:
+    """A record from its pickled form (`Record.__reduce__`)."""
+    rec = object.__new__(record_class(name, fields))
+    for f, v in zip(fields, values):
+        object.__setattr__(rec, f, v)
+    return rec
+
+
+def plain(value: Any, _seen: dict[int, tuple[Any, Any]] | None = None) -> Any:
+    """`value` with every pydantic model in it, however deep in lists, tuples, dicts and sets,
+    copied as a record; other values as they are (a shared model stays shared)."""
+    seen = {} if _seen is None else _seen
+    if id(value) in seen:
+        return seen[id(value)][1]
+    fields = getattr(type(value), "model_fields", None)
+    if fields is not None:
+        names = tuple(fields) + tuple(type(value).model_computed_fields)
+        out = _record(type(value).__name__, names, tuple(plain(getattr(value, n), seen) for n in names))
+    elif isinstance(value, list):
+        out = [plain(v, seen) for v in value]
+    elif isinstance(value, tuple):
+        out = tuple(plain(v, seen) for v in value)
+    elif isinstance(value, dict):
+        out = {plain(k, seen): plain(v, seen) for k, v in value.items()}
+    elif isinstance(value, (set, frozenset)):
+        out = type(value)(plain(v, seen) for v in value)
+    else:
+        return value
+    seen[id(value)] = (value, out)  # the original kept alive, so that its id is never reused
+    return out
+
+
+def plain_game(game):
+    """`game` (a `Game`) with every model in it copied as records (`plain`)."""
+    from dataclasses import fields, replace
+
+    seen: dict[int, tuple[Any, Any]] = {}
+    return replace(game, **{f.name: plain(getattr(game, f.name), seen) for f in fields(game) if f.init})
