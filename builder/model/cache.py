@@ -10,11 +10,11 @@ is loaded afresh and the file rewritten (atomically); a game with source problem
 cached, so its problems are reported on every run.  Beside it the cache keeps the model's
 plain copy (`load_game(root, plain=True)`, plain.py), which an audit reads without pydantic.
 
-Where: `generated/.cache/models/<slug>.model.pickle` (and `.plain.pickle`) for a game in the project's `sources/`; other
-folders (tests' copies) are not cached.  HEXFORGE_MODEL_CACHE=off turns the cache off;
-HEXFORGE_MODEL_CACHE=DIR keeps it in DIR for any folder.  The file is trusted as far as the
-project's own generated/ folder is (pickle runs code): a file someone else can write must not
-be used as a cache directory.
+Where: `generated/.cache/models/<slug>.model.pickle` (and `.plain.pickle`) for a game in the
+project's `sources/`; other folders (tests' copies) are not cached.  HEXFORGE_MODEL_CACHE=off
+turns the cache off; HEXFORGE_MODEL_CACHE=DIR keeps it in DIR for any folder.  The file is
+trusted as far as the project's own generated/ folder is (pickle runs code): a file someone else
+can write must not be used as a cache directory.
 """
 from __future__ import annotations
 

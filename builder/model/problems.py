@@ -2,8 +2,8 @@
 
 Shared by the loader (`load.py`) and the cross-file checks (`references.py`,
 `scenario_checks.py`), which the loader runs: kept apart so that none of them imports another
-in a circle.  The words of schema problems are in `schema_words.py`, which needs the schema: this module
-does not, so that `SourceError` costs an audit no pydantic import (issue 15).
+in a circle.  The words of schema problems are in `schema_words.py`, which needs the schema:
+this module does not, so that `SourceError` costs an audit no pydantic import (issue 15).
 """
 from __future__ import annotations
 
