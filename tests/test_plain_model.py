@@ -95,6 +95,8 @@ print("pydantic imported:", "pydantic" in sys.modules, file=sys.stderr)
 
 
 def test_an_audit_from_the_cache_never_imports_pydantic(tmp_path):
+    """Nor does the command line: typer 0.29 imports pydantic to coerce arguments, and
+    pyproject.toml holds typer below it."""
     env = {**os.environ, "HEXFORGE_MODEL_CACHE": str(tmp_path)}
     args = [sys.executable, "-c", AUDIT, "audit", "bravery-in-the-sand", str(ENGINE / "bits-all-actions.vlog"),
             "--format", "json"]
