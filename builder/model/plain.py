@@ -5,8 +5,8 @@ Importing pydantic and creating the schema's classes is about a fifth of a 10,00
 (issue 15), so the model cache also keeps this copy (`load_game(root, plain=True)`), and an
 audit that finds it starts without pydantic.
 
-A record copies one schema model: the same class name and module in its repr, the same fields
-and computed fields as attributes, equality and hash by class name and values (as the frozen
+A record copies one schema model: the same class name, the same fields and computed fields as
+attributes, equality and hash by class name and values (as the frozen
 models compare), and no assignment.  It has none of pydantic's methods (`model_dump` ...): the
 validators never call them, and `tests/test_plain_model.py` runs every game's audits on both
 forms and compares the reports.
@@ -49,7 +49,7 @@ class Record:
 
 
 def record_class(name: str, fields: tuple[str, ...]) -> type:
-    """The record class for a schema model called `name` with these fields (one per pair)."""
+    """The record class for a schema model called `name` with these fields (made once a process)."""
     cls = _CLASSES.get((name, fields))
     if cls is None:
         cls = _CLASSES[(name, fields)] = type(name, (Record,), {"__slots__": fields, "_fields": fields,
