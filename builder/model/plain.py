@@ -6,10 +6,10 @@ Importing pydantic and creating the schema's classes is about a fifth of a 10,00
 audit that finds it starts without pydantic.
 
 A record copies one schema model: the same class name, the same fields and computed fields as
-attributes, equality and hash by class name and values (as the frozen
-models compare), and no assignment.  It has none of pydantic's methods (`model_dump` ...): the
-validators never call them, and `tests/test_plain_model.py` runs every game's audits on both
-forms and compares the reports.
+attributes, equality and hash by class name and values (as the frozen models compare), and no
+assignment.  It has none of pydantic's methods (`model_dump` ...): the validators never call
+them.  The rules tests run on this copy, and `tests/test_plain_model.py` compares it with the
+model value by value and audits an engine log of every game on both.
 """
 from __future__ import annotations
 
