@@ -135,13 +135,12 @@ def load_game(root: Path, plain: bool = False):
     if plain:
         from builder.model.plain import plain_game
 
-        game = cached(root, "plain", lambda: plain_game(load_game(root)))
+        make = lambda: plain_game(load_game(root))  # the copy of the (cached) model
     else:
-        game = cached(root, "model", lambda: _fresh(root))
+        make = lambda: _fresh(root)
+    game = cached(root, "plain" if plain else "model", make)
     if getattr(game, "slug", None) != root.name:  # not this game's model: never trusted
-        game = _fresh(root)
-        if plain:
-            game = plain_game(game)
+        game = make()
     return game
 
 

@@ -5,7 +5,6 @@ Each check reports against the exact value that is wrong, with a 'did you mean' 
 from __future__ import annotations
 
 import re
-
 from collections import Counter
 
 from builder.model import schema as s
