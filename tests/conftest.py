@@ -17,6 +17,17 @@ from builder.paths import ROOT
 SLUG = "bravery-in-the-sand"
 
 
+@pytest.fixture(autouse=True, scope="session")
+def strict_rules():
+    """Every audit the tests run refuses a finding whose rule number its rule class does not
+    declare (validators/kernel/engine.py): the registry, and the catalogue's `code`, stay true."""
+    from validators.kernel.engine import RulesAuditor
+
+    RulesAuditor.strict = True
+    yield
+    RulesAuditor.strict = False
+
+
 @pytest.fixture(scope="session")
 def game():
     return load_game(ROOT / "sources" / SLUG)

@@ -101,11 +101,26 @@ def rules_in_data(data) -> set[str]:
     return out
 
 
+def registry(slug: str) -> tuple:
+    """The rule classes of a game on the rules kernel (validators/kernel/engine.py), else ()."""
+    from validators.games import rules_for
+    from validators.kernel.engine import RulesAuditor
+
+    auditor = rules_for(slug)
+    return auditor.RULES if issubclass(auditor, RulesAuditor) else ()
+
+
 def reportable(slug: str) -> set[str]:
-    """Every rule number the game's validators can report: their code, the terrain (path search
-    reports the rule of the terrain that blocks) and the data of the rules tables."""
+    """Every rule number the game's validators can report: the ids of its registered rules (a
+    game on the rules kernel; the test suite's strict audits hold every finding to them), else
+    what its code passes to `find`; the terrain (path search reports the rule of the terrain that
+    blocks) and the data of the rules tables."""
     package = ROOT / "validators" / "games" / slug.replace("-", "_")
-    found = set().union(*(rules_in_code(p.read_text(encoding="utf-8")) for p in sorted(package.glob("*.py"))))
+    rules = registry(slug)
+    if rules:
+        found = {n for r in rules for n in r.ids}
+    else:
+        found = set().union(*(rules_in_code(p.read_text(encoding="utf-8")) for p in sorted(package.glob("*.py"))))
     src = ROOT / "sources" / slug
     found |= rules_in_data(yaml.safe_load((src / "terrain.yaml").read_text(encoding="utf-8")))
     for table in sorted((src / "tables").glob("*.yaml")):
@@ -140,6 +155,19 @@ def test_every_rule_the_validators_can_report_is_catalogued(slug):
     assert len(found) >= 25  # the collector sees the game's rules, not nothing
     numbers = {r["number"] for r in raw(slug)["rules"]}
     assert sorted(found - numbers, key=lambda r: [int(x) for x in r.split(".")]) == []
+
+
+@pytest.mark.parametrize("slug", [s for s in CATALOGUED if registry(s)])
+def test_every_audited_or_partly_rule_of_a_kernel_game_names_its_code(slug):
+    doc = json.loads(catalogue.as_json(load_game(ROOT / "sources" / slug, plain=True)))
+    missing = [r["number"] for r in doc["rules"] if r["status"] in ("audited", "partly") and not r["code"]]
+    assert missing == []
+    for r in doc["rules"]:
+        for ref in r["code"]:
+            path, _, name = ref.partition(":")
+            assert f"class {name}(" in (ROOT / path).read_text(encoding="utf-8"), ref
+        if r["status"] in ("not audited", "not checkable"):
+            assert r["code"] == [], r["number"]  # nothing claims to check what the catalogue says is not
 
 
 def test_every_game_with_a_rules_module_has_a_catalogue():
@@ -252,6 +280,7 @@ def test_rules_command_json(slug):
     assert doc["game"] == slug
     assert [(r["number"], r["status"], r["text"], r["tests"]) for r in doc["rules"]] == \
         [(r["number"], r["status"], r["text"], r.get("tests", [])) for r in rules]
+    assert all(isinstance(r["code"], list) for r in doc["rules"])
     assert doc["counts"] == {s: sum(r["status"] == s for r in rules) for s in RULE_STATUSES}
     assert sum(doc["counts"].values()) == len(rules)
 

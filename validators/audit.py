@@ -8,6 +8,8 @@ from builder.model.game import Game
 from validators.catalogue import with_rule_texts
 from validators.findings import AuditReport, MatchSummary
 from validators.games import rules_for
+from validators.kernel.engine import RulesAuditor
+from validators.kernel.selection import Selection
 from validators.replay.replayer import Replayer
 from validators.vlog.container import LogFormatError
 from validators.vlog.modulegrid import MapSpec, read_module_grids
@@ -36,23 +38,36 @@ def check_module(game: Game, record: GameRecord) -> None:
         raise LogFormatError(f"{record.source.path}: a log of module {name!r}, not {game.info.title!r}")
 
 
-def audit_record(game: Game, record: GameRecord, grids: dict[str, MapSpec] | None = None) -> AuditReport:
+def make_auditor(game: Game, replayer: Replayer, selection: Selection = Selection()):
+    """The game's auditor over a replay; one on the rules kernel runs only the selected rules."""
+    cls = rules_for(game)
+    if issubclass(cls, RulesAuditor):
+        return cls(game, replayer, selection.only, selection.skip)
+    return cls(game, replayer)
+
+
+def audit_record(game: Game, record: GameRecord, grids: dict[str, MapSpec] | None = None,
+                 selection: Selection = Selection()) -> AuditReport:
     check_module(game, record)
     replayer = Replayer(record, grids or module_grids(game))
-    auditor = rules_for(game)(game, replayer)
+    auditor = make_auditor(game, replayer, selection)
     with paused_gc():
-        findings = with_rule_texts(game, auditor.run())
+        found = auditor.run()
+        if selection:
+            found = [f for f in found if selection.reports(f.rule)]
+        findings = with_rule_texts(game, found)
     turns = sorted({f.turn for f in findings if f.turn is not None} | ({auditor.turn} if auditor.turn else set()))
     summary = MatchSummary(len(record.steps), tuple(turns), dict(sorted(auditor.dice_by_side.items())),
                            sum(1 for s in record.steps if s.is_undo), auditor.turn)
     return AuditReport(game.slug, record.source.path, summary, tuple(findings))
 
 
-def audit_file(game: Game, log: Path, grids: dict[str, MapSpec] | None = None) -> AuditReport:
+def audit_file(game: Game, log: Path, grids: dict[str, MapSpec] | None = None,
+               selection: Selection = Selection()) -> AuditReport:
     """Raises LogFormatError when the file cannot be read as a log of this game.
 
     The collector stays paused across reading and auditing, and starts again only once the
     record is freed: started in between, its first pass walked every object of the record
     (issue 15)."""
     with paused_gc():
-        return audit_record(game, read_record(log), grids)
+        return audit_record(game, read_record(log), grids, selection)

@@ -17,6 +17,7 @@ from builder.vassal.archive import write_atomic
 from validators.audit import audit_file, module_grids
 from validators.findings import AuditReport
 from validators.games import rules_for
+from validators.kernel.selection import Selection
 from validators.report import dumps
 from validators.vlog.container import LogFormatError
 
@@ -47,10 +48,10 @@ def one_line(text: str) -> str:
     return " ".join(text.split("\n")).replace("\r", " ")
 
 
-def audit_one(game: Game, path: Path, grids=None) -> Outcome:
+def audit_one(game: Game, path: Path, grids=None, selection: Selection = Selection()) -> Outcome:
     """Audit one file; every failure becomes an outcome with a one-line reason, never a raise."""
     try:
-        return Outcome(str(path), report=audit_file(game, path, grids))
+        return Outcome(str(path), report=audit_file(game, path, grids, selection))
     except LogFormatError as exc:
         return Outcome(str(path), error=one_line(str(exc)))
     except RecursionError:
@@ -82,7 +83,7 @@ def collect(paths: Iterable[Path], recursive: bool = False) -> list[Path | Outco
 _WORKER: dict = {}
 
 
-def _prime(game_dir: str, game: Game | None = None) -> None:
+def _prime(game_dir: str, game: Game | None = None, selection: Selection = Selection()) -> None:
     """Per-process state, prepared once: the game, its module grids and its rules module.
 
     Done in the parent before the pool forks, so workers start with all of it (with another
@@ -95,10 +96,11 @@ def _prime(game_dir: str, game: Game | None = None) -> None:
             rules_for(g)  # imports the game's rules package (tens of ms), not once per worker's first log
         except KeyError:
             pass  # no rules module: each file's outcome says so
+    _WORKER["selection"] = selection
 
 
 def _work(path: str) -> Outcome:
-    return audit_one(_WORKER["game"], Path(path), _WORKER["grids"])
+    return audit_one(_WORKER["game"], Path(path), _WORKER["grids"], _WORKER["selection"])
 
 
 def _work_chunk(paths: list[str]) -> list[Outcome]:
@@ -113,9 +115,9 @@ def cores() -> int:
 
 
 def run(game_dir: Path, game: Game, files: list[Path], jobs: int = 0,
-        done: Callable[[Outcome], None] = lambda o: None) -> list[Outcome]:
+        done: Callable[[Outcome], None] = lambda o: None, selection: Selection = Selection()) -> list[Outcome]:
     """Audit `files` on `jobs` processes (0: all cores); outcomes in the order of `files`."""
-    _prime(str(game_dir), game)
+    _prime(str(game_dir), game, selection)
     jobs = min(jobs or cores(), len(files))
     results: dict[int, Outcome] = {}
     if jobs <= 1:
@@ -129,7 +131,8 @@ def run(game_dir: Path, game: Game, files: list[Path], jobs: int = 0,
         # log's audit, and a big last chunk left the other workers idle at the end.
         size = max(1, min(4, len(files) // (jobs * 16)))
         chunks = [list(range(i, min(i + size, len(files)))) for i in range(0, len(files), size)]
-        with ProcessPoolExecutor(max_workers=jobs, initializer=_prime, initargs=(str(game_dir),)) as pool:
+        with ProcessPoolExecutor(max_workers=jobs, initializer=_prime,
+                                 initargs=(str(game_dir), None, selection)) as pool:
             futures = {pool.submit(_work_chunk, [str(files[i]) for i in chunk]): chunk for chunk in chunks}
             for fut in as_completed(futures):
                 chunk = futures[fut]

@@ -48,9 +48,32 @@ def counts(game: Game) -> dict[str, int]:
     return out
 
 
+def registry(game: Game) -> tuple:
+    """The rule classes of a game on the rules kernel (empty for a game not moved onto it yet)."""
+    from validators.games import NoRules, rules_for
+    from validators.kernel.engine import RulesAuditor
+
+    try:
+        auditor = rules_for(game)
+    except NoRules:
+        return ()
+    return auditor.RULES if issubclass(auditor, RulesAuditor) else ()
+
+
+def code(game: Game) -> dict[str, list[str]]:
+    """For each catalogued rule, the rule classes that check it ("validators/...py:Class"): those
+    whose numbers (`ids` and `covers`) hold it or a rule under it."""
+    from validators.kernel.selection import under
+
+    rules = registry(game)
+    return {n: [r.code() for r in rules if any(under(x, n) for x in r.numbers())] for n in entries(game)}
+
+
 def as_json(game: Game) -> str:
+    where = code(game)
     rules = [{"number": r.number, "title": r.title, "text": r.text, "status": r.status, "note": r.note,
-              "ranks": list(r.ranks), "tests": list(r.tests)} for r in entries(game).values()]
+              "ranks": list(r.ranks), "tests": list(r.tests), "code": where[r.number]}
+             for r in entries(game).values()]
     doc = {"game": game.slug, "title": game.info.title, "source": game.rules.source if game.rules else None,
            "counts": counts(game), "rules": rules}
     return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
@@ -64,11 +87,13 @@ def as_text(game: Game) -> str:
              f"from {game.rules.source}" if game.rules else "", ""]
     width = max((len(n) for n in known), default=0)
     pad = " " * (width + 2)
+    where = code(game)
     for r in known.values():
         ranks = f" [rank {', '.join(map(str, r.ranks))}]" if r.ranks else ""
         lines.append(f"{r.number.ljust(width)}  {LABELS[r.status]}: {r.title}{ranks}")
         lines.append(f"{pad}{r.text}")
         if r.note:
             lines.append(f"{pad}note: {r.note}")
+        lines += [f"{pad}code: {c}" for c in where[r.number]]
         lines += [f"{pad}test: {t}" for t in r.tests]
     return "\n".join(lines) + "\n"

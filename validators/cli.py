@@ -38,7 +38,11 @@ def audit(game: str = typer.Argument(..., help="game slug (see `hexforge list`)"
           out_path: Path = typer.Option(None, "--out", help="one file: write the report here; "
                                         "several: write each report into this directory"),
           recursive: bool = typer.Option(False, "--recursive", "-r", help="look into subdirectories too"),
-          jobs: int = typer.Option(0, "--jobs", "-j", help="worker processes for a batch (0: all cores)")) -> None:
+          jobs: int = typer.Option(0, "--jobs", "-j", help="worker processes for a batch (0: all cores)"),
+          only: list[str] = typer.Option([], "--only", help="audit only this rule and the rules under it "
+                                         "(13.2 takes in 13.2.1); repeatable"),
+          skip: list[str] = typer.Option([], "--skip", help="leave this rule and the rules under it out; "
+                                         "repeatable")) -> None:
     """Audit one log, or many in parallel (see AUDIT_HELP)."""
     from validators import batch
     from validators.games import NoRules, rules_for
@@ -52,9 +56,10 @@ def audit(game: str = typer.Argument(..., help="game slug (see `hexforge list`)"
     except NoRules as exc:
         err.print(str(exc), markup=False, emoji=False)
         raise typer.Exit(2)
+    selection = _selection(g, only, skip)
     if len(paths) == 1 and not paths[0].is_dir():
         fmt = _report_format(fmt, out_path)
-        outcome = batch.audit_one(g, paths[0])
+        outcome = batch.audit_one(g, paths[0], selection=selection)
         if outcome.report is None:
             err.print(outcome.error, markup=False, emoji=False)
             raise typer.Exit(2)
@@ -81,7 +86,7 @@ def audit(game: str = typer.Argument(..., help="game slug (see `hexforge list`)"
             if o.error:
                 err.print(o.error, markup=False, emoji=False)
 
-        audited = iter(batch.run(sources_dir() / game, g, files, jobs, done))
+        audited = iter(batch.run(sources_dir() / game, g, files, jobs, done, selection))
     outcomes = [i if isinstance(i, batch.Outcome) else next(audited) for i in items]
     if out_path:
         _write(lambda: batch.write_reports(g, outcomes, fmt, out_path), out_path)
@@ -102,6 +107,27 @@ def _progress(total: int) -> Iterator[Callable[[], None]]:
                   console=err.console, transient=True) as progress:
         task = progress.add_task("audit", total=total)
         yield lambda: progress.advance(task)
+
+
+def _selection(game, only: list[str], skip: list[str]):
+    """--only/--skip as a Selection; a number that is no rule of the game's catalogue is refused
+    (a typo would otherwise silence the whole audit)."""
+    import re
+
+    from validators.catalogue import entries
+    from validators.kernel.selection import Selection, under
+
+    known = entries(game)
+    for option, numbers in (("--only", only), ("--skip", skip)):
+        for n in numbers:
+            if not re.fullmatch(r"[0-9]+(\.[0-9]+)*[a-z]?", n.strip()):
+                err.print(f"{option} {n!r}: not a rule number (e.g. 13.2)", markup=False, emoji=False)
+                raise typer.Exit(2)
+            if known and not any(under(k, n.strip()) or under(n.strip(), k) for k in known):
+                err.print(f"{option} {n}: no such rule in the {game.info.title} catalogue (`hexforge rules "
+                          f"{game.slug}` lists them)", markup=False, emoji=False)
+                raise typer.Exit(2)
+    return Selection.of(only, skip)
 
 
 # The report format an --out file's extension asks for (`hexforge audit GAME LOG --out x.html`).

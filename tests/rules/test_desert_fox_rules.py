@@ -85,6 +85,19 @@ def test_13_2_a_move_within_the_ma_is_legal(play):
     assert play(script) == []
 
 
+def test_13_2_a_unit_that_comes_back_to_where_it_began_has_spent_nothing(play):
+    """A move is costed from where the unit stood when the phase began: back there, it has
+    moved nowhere, even when that hex is one no move may enter (the sea hex W2106 here: the
+    shortcut for a hex nothing can enter must not call the way back blocked)."""
+    def script(w):
+        w.move("babini", "W2106")  # set-up adjustment: onto the sea
+        w.phase(4, "VI")
+        w.move("babini", "W2006")
+        w.move("babini", "W2106")
+        w.phase(4, "VII")
+    assert play(script) == []
+
+
 def test_13_2_a_move_past_even_a_forced_march_is_reported(play):
     def script(w):
         w.phase(4, "VI")

@@ -10,13 +10,16 @@ Two ways to cost a step, both read from data:
   movement class, a cheaper rate when the hexside crossed carries a road or track, plus the
   hexside's own cost unless a negating feature (a road) shares it.
 
-One path search, `search`, takes any per-step cost callback with exact costs (use
-`fractions.Fraction`, so that 3 x 1/3 MP is exactly 1), hexes where movement must end
-(`stop`, e.g. an enemy ZOC) and hexes that cannot be entered (`blocked`).
+One path search, `search`, takes any per-step cost callback with exact costs: integers in a
+unit small enough for every cost of the game's tables (`mp_scale`: quarters of an MP, say; the
+fastest), or `fractions.Fraction` (so that 3 x 1/3 MP is exactly 1); hexes where movement must
+end (`stop`, e.g. an enemy ZOC), hexes that cannot be entered (`blocked`), and an `allowance`
+past which it looks no further.
 """
 from __future__ import annotations
 
 import heapq
+import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -88,9 +91,9 @@ def search(neighbours: Callable[[str], Iterable[str]], start: str, step: StepCos
     entered.  With a `goal` the search ends as soon as the goal's cost is final.
     """
     stop, blocked = frozenset(stop), frozenset(blocked)
-    best: dict[str, Fraction] = {start: Fraction(0)}
+    best: dict[str, Fraction] = {start: 0}
     prev: dict[str, str] = {}
-    queue: list[tuple[Fraction, str]] = [(Fraction(0), start)]
+    queue: list[tuple[Fraction, str]] = [(0, start)]
     done: set[str] = set()
     while queue:
         cost, a = heapq.heappop(queue)
@@ -169,6 +172,15 @@ def reachable(game: Game, start: str, allowance: float, avoid: frozenset[str] = 
 def mp(value) -> Fraction:
     """An MP value from a table: 1, 0.5, "1/3"."""
     return Fraction(str(value)) if not isinstance(value, Fraction) else value
+
+
+def mp_scale(values) -> int:
+    """The least whole number of units per MP that makes every table value, and its half (a
+    track or a hexside halved), a whole number of units: integer costs for `search`."""
+    scale = 1
+    for v in values:
+        scale = math.lcm(scale, mp(v).denominator)
+    return 2 * scale
 
 
 def show_mp(x: Fraction) -> str:

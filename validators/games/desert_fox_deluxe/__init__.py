@@ -4,17 +4,36 @@ Rule numbers are the rulebook's (../shared/seeds/004_e25a106a192fc80d.txt); the 
 of section 10.1 of the digest (../shared/docs/rules/seed_004_desert_fox.md).  Tables come from
 sources/desert-fox-deluxe/tables; every table the audit reads but the sequence of play is
 reconstructed (the Player Aid Cards are missing), and a finding that rests on one says so.
-Choices where the text is ambiguous are recorded where they are made ("Choices:").  One module
-a rule family, one chain of classes, each passing events on with super(): state -> turns (4.1)
--> movement (11, 13) -> stacking (10) -> combat (14) -> arrivals (7) -> setup (3.1) -> morale
-(8.1) -> refit (17.2) -> initiative (6.1, 6.2 and the fixed end of 24.0/25.0, 4.0) -> arrival rolls (26.2).
+Choices where the text is ambiguous are recorded where they are made ("Choices:").
+
+Each rule is an object of the rules kernel (validators/kernel/rule.py, docs/rules-kernel.md);
+`RULES` lists them in the order they hear each event.  The state (state.py) follows the turn
+tracker and learns the 1st player; the trackers keep what several rules read: `Forces` (units.py),
+`MoveCosts` (movement.py), `Arrivals` (arrivals.py) and `MoraleChecks` (morale.py).
 """
 from __future__ import annotations
 
-from validators.games.desert_fox_deluxe.arrival_rolls import ArrivalRollRules
+from validators.games.desert_fox_deluxe.arrival_rolls import ArrivalRolls
+from validators.games.desert_fox_deluxe.arrivals import Reinforcements, Withdrawals
+from validators.games.desert_fox_deluxe.combat import Combat
+from validators.games.desert_fox_deluxe.initiative import Initiative, ScenarioEnd, Surprise
+from validators.games.desert_fox_deluxe.morale import Morale
+from validators.games.desert_fox_deluxe.movement import Movement, Overrun
+from validators.games.desert_fox_deluxe.refit import Refit
+from validators.games.desert_fox_deluxe.setup import SetUp
+from validators.games.desert_fox_deluxe.stacking import Stacking
+from validators.games.desert_fox_deluxe.state import FoxState
+from validators.games.desert_fox_deluxe.turns import SequenceOfPlay
+from validators.kernel.engine import RulesAuditor
+
+RULES = (SetUp, SequenceOfPlay, Movement, Overrun, Stacking, Combat, Reinforcements, Withdrawals, Morale, Refit,
+         Initiative, Surprise, ScenarioEnd, ArrivalRolls)
 
 
-class Auditor(ArrivalRollRules):
+class Auditor(RulesAuditor):
     """The whole rules check: sequence of play, movement and ZoC, overrun eligibility, stacking, combat
     declarations, results and retreats, reinforcements and withdrawals, the set-up, morale checks'
     failures, refit timing, the initiative roll, surprise, a scenario's fixed end and a card's arrival rolls."""
+
+    RULES = RULES
+    STATE = FoxState

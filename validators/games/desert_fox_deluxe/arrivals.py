@@ -20,66 +20,91 @@ Choices:
 """
 from __future__ import annotations
 
-from validators.games.desert_fox_deluxe.combat import CombatRules
+from validators.kernel.rule import Rule, Tracker
 from validators.replay.replayer import Moved
 
 
-class ArrivalRules(CombatRules):
-    """Part of the Desert Fox Deluxe auditor; see __init__.py."""
+class Arrivals(Tracker):
+    """The card's reinforcement lines, the track they wait on, and which units have arrived."""
 
     def start(self) -> None:
-        super().start()
-        card = self.card
-        self.arrivals = {u: a for a in (card.reinforcements if card else []) for u in a.units}
+        card = self.state.card
+        self.lines = {u: a for a in (card.reinforcements if card else []) for u in a.units}
         self.wait_track = card.waiting_track if card else None
-        self.arrived: set[str] = set()
-        self.withdrawn_checked: set[int] = set()
-
-    def _waiting_box(self, label: str | None) -> bool:
         t = self.game.tracks.get(self.wait_track or "")
-        return t is not None and label in {self.game.zone_name(t.id, b) for b in t.boxes}
+        self.boxes = frozenset(self.game.zone_name(t.id, b) for b in t.boxes) if t is not None else frozenset()
+        self.arrived: set[str] = set()
+        self.just_arrived: Moved | None = None  # the move being heard, when it is a first arrival
 
-    def on_moved(self, e: Moved) -> None:
-        super().on_moved(e)
-        u = self.unit_of(e.piece)
-        if u is None or u.id not in self.arrivals or e.piece.id in self.arrived or not self._waiting_box(e.old.label):
+    def waiting_box(self, label: str | None) -> bool:
+        return label in self.boxes
+
+    def moved(self, e: Moved) -> None:
+        self.just_arrived = None
+        u = self.board.unit_of(e.piece)
+        if u is None or u.id not in self.lines or e.piece.id in self.arrived or not self.waiting_box(e.old.label):
             return
-        if self._waiting_box(e.new.label) or self.phase_id is None:
+        if self.waiting_box(e.new.label) or self.state.phase_id is None:
             return
         self.arrived.add(e.piece.id)
-        a = self.arrivals[u.id]
+        self.just_arrived = e
+
+
+class Reinforcements(Rule):
+    """7.0-7.1 with the card: a unit arrives on its GT, in the Reinforcement Phase, where the card says."""
+
+    ids = ("7.0", "7.1")
+    covers = ("22.1", "24.1", "24.2", "26.2")
+    needs = (Arrivals,)
+
+    def moved(self, e: Moved) -> None:
+        arrivals = self.ctx.get(Arrivals)
+        if arrivals.just_arrived is not e:
+            return
+        board, st = self.board, self.state
+        u = board.unit_of(e.piece)
+        a = arrivals.lines[u.id]
         rule = a.rule or "7.0"
-        if self.turn is not None and self.turn < a.turn:
-            self.find("7.1", f"{u.name} arrives on GT {self.turn}; the card ({rule}) makes it available on GT {a.turn}",
+        if st.turn is not None and st.turn < a.turn:
+            self.find("7.1", f"{u.name} arrives on GT {st.turn}; the card ({rule}) makes it available on GT {a.turn}",
                       e.piece)
-        if self.phase_kind != "reinforcement":
-            self.find("7.0", f"{u.name} arrives in the {self.phase} Phase: reinforcements are received in the "
+        if st.phase_kind != "reinforcement":
+            self.find("7.0", f"{u.name} arrives in the {st.phase} Phase: reinforcements are received in the "
                       "Reinforcement Phase (III)", e.piece)
         want = a.hex or (self.game.zone_name(a.track, a.box) if a.track else None)
         new = e.new.label
-        if want and new != want and (self.on_map(new) or self.on_map(want)) and not (self.on_map(want) and not self.on_map(new)):
+        on_map = board.on_map
+        if want and new != want and (on_map(new) or on_map(want)) and not (on_map(want) and not on_map(new)):
             self.find("7.0", f"{u.name} arrives in {new}; the card ({rule}) brings it in at {want}", e.piece)
 
+
+class Withdrawals(Rule):
+    """7.4 with the card (24.2): a unit the card withdraws is off the map by the end of its GT."""
+
+    ids = ("7.4",)
+    covers = ("24.2",)
+
+    def start(self) -> None:
+        self.checked: set[int] = set()
+
     def phase_started(self, pid: str) -> None:
-        super().phase_started(pid)
-        if pid == "XX" and self.turn is not None:
-            self._withdrawals(self.turn)
+        if pid == "XX" and self.state.turn is not None:
+            self._withdrawals(self.state.turn)
 
     def turn_ended(self, turn: int) -> None:
         self._withdrawals(turn)
-        super().turn_ended(turn)
 
     def _withdrawals(self, turn: int) -> None:
-        card = self.card
-        if card is None or turn in self.withdrawn_checked:
+        card, board = self.state.card, self.board
+        if card is None or turn in self.checked:
             return
-        self.withdrawn_checked.add(turn)
+        self.checked.add(turn)
         for w in card.withdrawals:
             if w.turn != turn:
                 continue
-            for p in list(self.replayer.board.pieces.values()):
-                u = self.unit_of(p)
-                if u is not None and u.id in w.units and self.hex_of(p) is not None:
-                    self.find("7.4", f"{u.name} is still on the map ({self.hex_of(p)}) at the end of GT {turn}: the card "
+            for p in list(board.replayer.board.pieces.values()):
+                u = board.unit_of(p)
+                if u is not None and u.id in w.units and board.hex_of(p) is not None:
+                    self.find("7.4", f"{u.name} is still on the map ({board.hex_of(p)}) at the end of GT {turn}: the card "
                               f"({w.rule or '7.4'}) withdraws it by then, else the Axis wins at once",
-                              p, None, self.hex_of(p), kind="event")
+                              p, None, board.hex_of(p), kind="event")

@@ -40,7 +40,10 @@ import math
 import re
 from dataclasses import dataclass, field
 
-from validators.games.desert_fox_deluxe.stacking import StackingRules
+from validators.games.desert_fox_deluxe.state import ATTACK, TARGET
+from validators.games.desert_fox_deluxe.units import Forces
+from validators.kernel.declarations import Declared
+from validators.kernel.rule import Rule
 from validators.replay.board import Piece
 from validators.replay.replayer import Flipped, Moved, Removed, Rolled
 
@@ -63,41 +66,42 @@ class Fight:
     what: str = ""  # the odds and column, for the messages
 
 
-class CombatRules(StackingRules):
-    """Part of the Desert Fox Deluxe auditor; see __init__.py."""
+class Combat(Rule):
+    """14.0-14.7: who fights, the odds and the result against the steps lost and the retreats made."""
+
+    ids = ("4.1", "14.2", "14.3", "14.6", "14.7", "14.7.1")
+    covers = ("14.0", "14.5")
+    needs = (Forces,)
 
     def start(self) -> None:
-        super().start()
+        self.forces = self.ctx.get(Forces)
+        self.tec = self.tables["terrain-effects"]
         self.crt = self.tables["combat"]
         self.fight: Fight | None = None
         self.fought: list[Fight] = []  # resolved in this phase
         self.attacked: set[str] = set()  # attackers this phase (14.2: each unit fights once)
 
     def phase_started(self, pid: str) -> None:
-        super().phase_started(pid)
         self.fought, self.attacked = [], set()
 
     def phase_ended(self, pid: str) -> None:
         self._close()
-        super().phase_ended(pid)
 
     # -- declarations --------------------------------------------------------------------------
-    def declared(self, role: str, piece: Piece, hex_id: str) -> None:
-        super().declared(role, piece, hex_id)
-        if role not in ("attacker", "target"):
+    def declared(self, d: Declared) -> None:
+        if d.name not in (ATTACK, TARGET):
             return
-        side = self.side_id(piece)
+        piece, hex_id, st = d.piece, d.where, self.state
+        side = self.board.side_id(piece)
         if self.fight is not None and self.fight.dice is not None:
             self._close()
-        if role == "attacker":
-            if self.phase_kind == "combat":
-                self.claim(side)
-            if self.phase_id is not None and not self.overruns and (
-                    self.phase_kind != "combat" or self.phasing() not in (None, side)):
-                self.find("4.1", f"{piece.name} is declared to attack in the {self.phase} Phase: a side attacks in its "
+        if d.name == ATTACK:
+            if st.phase_id is not None and not st.overruns() and (
+                    st.phase_kind != "combat" or st.phasing() not in (None, side)):
+                self.find("4.1", f"{piece.name} is declared to attack in the {st.phase} Phase: a side attacks in its "
                           "own Combat Phase (4.1, 14.0)", piece, None, hex_id)
             if piece.id in self.attacked:
-                self.find("14.2", f"{piece.name} attacks a second time in the {self.phase} Phase: each unit fights "
+                self.find("14.2", f"{piece.name} attacks a second time in the {st.phase} Phase: each unit fights "
                           "once a phase", piece, None, hex_id)
             self.attacked.add(piece.id)
             if self.fight is None:
@@ -105,34 +109,33 @@ class CombatRules(StackingRules):
             self.fight.attackers[piece.id] = hex_id
         else:
             if self.fight is None:
-                self.fight = Fight(self.other_side.get(side or "", side))
+                self.fight = Fight(self.board.other_side.get(side or "", side))
             self.fight.targets[piece.id] = hex_id
 
     # -- the roll --------------------------------------------------------------------------------
-    def on_rolled(self, e: Rolled) -> None:
-        super().on_rolled(e)
+    def rolled(self, e: Rolled) -> None:
         f = self.fight
         if not e.button.endswith("combat 2d6") or f is None or f.dice is not None or not f.attackers or not f.targets:
             return
         f.dice = e.dice
-        board = self.replayer.board.pieces
+        board = self.board.replayer.board.pieces
         for pid in [*f.attackers, *f.targets]:
             p = board.get(pid)
             if p is not None:
                 f.points[pid] = self.step_points(p)
         self._adjacent(f)
-        if not self.overruns:
+        if not self.state.overruns():
             self._window(f)
 
     def step_points(self, p: Piece) -> int:
         """Loss points a unit still has (15.10: a division step counts 2)."""
-        u = self.unit_of(p)
-        steps = 1 if self.reduced(p) or u.steps == 1 else 2
-        return steps * (2 if self.is_division(u) else 1)
+        u = self.board.unit_of(p)
+        steps = 1 if self.board.reduced(p) or u.steps == 1 else 2
+        return steps * (2 if self.forces.is_division(u) else 1)
 
     def _adjacent(self, f: Fight) -> None:
         geo = self.game.geometry
-        board = self.replayer.board.pieces
+        board = self.board.replayer.board.pieces
         for pid, h in f.attackers.items():
             far = sorted({t for t in f.targets.values() if not geo.adjacent(h, t)})
             if far:
@@ -140,15 +143,15 @@ class CombatRules(StackingRules):
                           "adjacent to every defender", board[pid], None, h)
 
     def _window(self, f: Fight) -> None:
-        board = self.replayer.board.pieces
+        board = self.board.replayer.board.pieces
         att = [board[i] for i in f.attackers if i in board]
         dfn = [board[i] for i in f.targets if i in board]
-        if any(self.markers_in(h, "combat-form") for h in set(f.attackers.values())):
+        if any(self.board.markers_in(h, "combat-form") for h in set(f.attackers.values())):
             return
         lines = set()
         for h in set(f.targets.values()):
             line = self.tec["terrain"].get(self.game.hex_terrain.get(h), {}).get("crt_line", "all-other")
-            fort = self.fort_level(h)
+            fort = self.forces.fort_level(h)
             if fort:
                 n = 1 if line == "all-other" else int(line)
                 line = str(min(5, n + fort))
@@ -156,14 +159,14 @@ class CombatRules(StackingRules):
         table = self.crt["lines"]
         if any(line not in table for line in lines):
             return
-        at_cut = AT_CUT * sum(1 for p in dfn if self.unit_of(p).type in ("anti-tank", "support"))
-        a_max = sum(self.cf(p) for p in att)
-        a_min = max(0, sum(self.cf(p) / (2 if self.unit_of(p).type in INFANTRY else 1) for p in att) - at_cut)
-        d_max = max(1, sum(self.cf(p) for p in dfn))
-        d_min = max(1, sum(self.cf(p) / (2 if self.unit_of(p).type in INFANTRY else 1) for p in dfn))
+        at_cut = AT_CUT * sum(1 for p in dfn if self.board.unit_of(p).type in ("anti-tank", "support"))
+        a_max = sum(self.forces.cf(p) for p in att)
+        a_min = max(0, sum(self.forces.cf(p) / (2 if self.board.unit_of(p).type in INFANTRY else 1) for p in att) - at_cut)
+        d_max = max(1, sum(self.forces.cf(p) for p in dfn))
+        d_min = max(1, sum(self.forces.cf(p) / (2 if self.board.unit_of(p).type in INFANTRY else 1) for p in dfn))
         if a_max <= 0:
             self.find("14.3", f"the attackers ({', '.join(p.name for p in att)}) total a CF of 0: they cannot attack",
-                      None, None, next(iter(f.targets.values())), side=self.side_names.get(f.side))
+                      None, None, next(iter(f.targets.values())), side=self.board.side_names.get(f.side))
             return
         right, left = self._shifts(f, att)
         row = self._row(sum(f.dice))
@@ -209,27 +212,27 @@ class CombatRules(StackingRules):
     def _shifts(self, f: Fight, att: list[Piece]) -> tuple[int, int]:
         """Most column shifts right (the attacker's, for the defender's result) and left (see Choices)."""
         geo = self.game.geometry
-        attacker, defender = f.side, self.other_side.get(f.side)
-        right = SHIFT_ARTILLERY * sum(1 for p in att if self.unit_of(p).type == "artillery")
-        card = self.card
-        if card is not None and card.surprise and self.turn == card.first_turn:
+        attacker, defender = f.side, self.board.other_side.get(f.side)
+        right = SHIFT_ARTILLERY * sum(1 for p in att if self.board.unit_of(p).type == "artillery")
+        card = self.state.card
+        if card is not None and card.surprise and self.state.turn == card.first_turn:
             right += SHIFT_SURPRISE
         right += self._air(attacker, 2) + self._naval(attacker)
         near = set(f.targets.values())
         near |= {n for h in list(near) for n in geo.neighbours(h)}
-        left = SHIFT_ARTILLERY * sum(1 for h in near for p in self.units_in(h)
-                                     if self.side_id(p) == defender and self.unit_of(p).type == "artillery")
+        left = SHIFT_ARTILLERY * sum(1 for h in near for p in self.board.units_in(h)
+                                     if self.board.side_id(p) == defender and self.board.unit_of(p).type == "artillery")
         left += self._air(defender, 1) + self._naval(defender)
         return right, left
 
     def _air(self, side: str | None, most: int) -> int:
-        ratings = sorted(((self.unit_of(p).support or 0) + 1 for p in self.replayer.board.pieces.values()
-                          if self.unit_of(p) and self.unit_of(p).type == "air" and self.side_id(p) == side), reverse=True)
+        ratings = sorted(((self.board.unit_of(p).support or 0) + 1 for p in self.board.replayer.board.pieces.values()
+                          if self.board.unit_of(p) and self.board.unit_of(p).type == "air" and self.board.side_id(p) == side), reverse=True)
         return sum(ratings[:most])
 
     def _naval(self, side: str | None) -> int:
-        return SHIFT_NAVAL if any(self.unit_of(p) and self.unit_of(p).type == "fleet" and self.side_id(p) == side
-                                  for p in self.replayer.board.pieces.values()) else 0
+        return SHIFT_NAVAL if any(self.board.unit_of(p) and self.board.unit_of(p).type == "fleet" and self.board.side_id(p) == side
+                                  for p in self.board.replayer.board.pieces.values()) else 0
 
     # -- losses and retreats ------------------------------------------------------------------------
     def _lose(self, p: Piece, points: int) -> None:
@@ -237,28 +240,25 @@ class CombatRules(StackingRules):
         if f is not None and f.dice is not None and (p.id in f.attackers or p.id in f.targets):
             f.lost[p.id] = f.lost.get(p.id, 0) + points
 
-    def on_flipped(self, e: Flipped) -> None:
-        super().on_flipped(e)
-        if e.layer == "Step" and self.unit_of(e.piece):
-            u = self.unit_of(e.piece)
-            per = 2 if self.is_division(u) else 1
+    def flipped(self, e: Flipped) -> None:
+        if e.layer == "Step" and self.board.unit_of(e.piece):
+            u = self.board.unit_of(e.piece)
+            per = 2 if self.forces.is_division(u) else 1
             if e.new == 2 and e.old != 2:
                 self._lose(e.piece, per)
             elif e.old == 2 and e.new != 2:
                 self._lose(e.piece, -per)
 
-    def on_removed(self, e: Removed) -> None:
-        if self.unit_of(e.piece):
+    def removed(self, e: Removed) -> None:
+        if self.board.unit_of(e.piece):
             self._lose(e.piece, self.step_points(e.piece))
-        super().on_removed(e)
 
-    def on_moved(self, e: Moved) -> None:
-        old, new = e.old.label, e.new.label
-        if self.unit_of(e.piece) and self.on_map(old) and not self.on_map(new) and old != new:
+    def moved(self, e: Moved) -> None:
+        old, new, board = e.old.label, e.new.label, self.board
+        if board.unit_of(e.piece) and board.on_map(old) and not board.on_map(new) and old != new:
             self._lose(e.piece, self.step_points(e.piece))
-        super().on_moved(e)
-        if (self.phase_kind == "combat" and old != new and self.on_map(old) and self.on_map(new)
-                and self.is_ground(e.piece)):
+        if (self.state.phase_kind == "combat" and old != new and board.on_map(old) and board.on_map(new)
+                and self.forces.is_ground(e.piece)):
             self._combat_move(e)
 
     def _combat_move(self, e: Moved) -> None:
@@ -273,14 +273,14 @@ class CombatRules(StackingRules):
                 far = self.game.geometry.distance(home, e.new.label)
                 if f.window and not any(r for _, _, r in f.window["defender"]):
                     self.find("14.7", f"{e.piece.name} leaves {home} after its combat, but no result the table can give "
-                              f"({f.what}) makes it retreat{self.reconstructed('combat')}", e.piece, home)
+                              f"({f.what}) makes it retreat{self.state.reconstructed('combat')}", e.piece, home)
                 elif far > ROUT_MAX:
                     self.find("14.7.1", f"{e.piece.name} retreats {far} hexes from {home}: a retreat is at most "
                               f"{ROUT_MAX} hexes", e.piece, home)
                 return
-        if any(p.properties().get("MarkerId") == "reserve" for p in self.stood_in(e.old.label)):
+        if any(p.properties().get("MarkerId") == "reserve" for p in self.board.stood_in(e.old.label)):
             return  # 14.9.3: units in reserve may exploit after a mobile battle
-        self.find("4.1", f"in the {self.phase} Phase units move only to retreat after a combat result (14.7) or to "
+        self.find("4.1", f"in the {self.state.phase} Phase units move only to retreat after a combat result (14.7) or to "
                   "advance after combat (14.8)", e.piece)
 
     def _close(self) -> None:
@@ -290,8 +290,8 @@ class CombatRules(StackingRules):
         self.fought.append(f)
         if not f.window:
             return
-        note = self.reconstructed("combat")
-        board = self.replayer.board.pieces
+        note = self.state.reconstructed("combat")
+        board = self.board.replayer.board.pieces
         for role, members in (("defender", f.targets), ("attacker", f.attackers)):
             results = f.window[role]
             have = sum(f.points.get(i, 0) for i in members)
@@ -299,13 +299,13 @@ class CombatRules(StackingRules):
             want = [r[1] if role == "defender" else r[0] for r in results]
             lo, hi = min(want), max(want)
             retreat = any(r[2] for r in results) and role == "defender"
-            division = any(self.is_division(self.unit_of(board[i])) for i in members if i in board)
-            side = f.side if role == "attacker" else self.other_side.get(f.side)
+            division = any(self.forces.is_division(self.board.unit_of(board[i])) for i in members if i in board)
+            side = f.side if role == "attacker" else self.board.other_side.get(f.side)
             names = ", ".join(board[i].name for i in members if i in board)
             where = next(iter(f.targets.values()))
             if lost < min(lo, have):
                 self.find("14.6", f"the {role}s ({names}) lost {lost} step(s); the table gives the {role} at least {lo} "
-                          f"({f.what}){note}", None, None, where, side=self.side_names.get(side))
+                          f"({f.what}){note}", None, None, where, side=self.board.side_names.get(side))
             elif lost > hi + (1 if division else 0) and not retreat:
                 self.find("14.6", f"the {role}s ({names}) lost {lost} step(s); the table gives the {role} at most {hi} "
-                          f"({f.what}){note}", None, None, where, side=self.side_names.get(side))
+                          f"({f.what}){note}", None, None, where, side=self.board.side_names.get(side))

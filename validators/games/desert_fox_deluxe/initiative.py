@@ -24,61 +24,79 @@ Choices (a false alarm costs more than a miss):
 """
 from __future__ import annotations
 
-from validators.games.desert_fox_deluxe.refit import RefitRules
-from validators.replay.board import Piece
-from validators.replay.replayer import Rolled, TurnChanged
+from validators.games.desert_fox_deluxe.state import ROAD_MARCH
+from validators.kernel.declarations import Declared
+from validators.kernel.rule import Rule
+from validators.replay.replayer import Rolled
 
 ROMAN = ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII", "XIII", "XIV", "XV", "XVI",
          "XVII", "XVIII", "XIX", "XX")
 
 
-class InitiativeRules(RefitRules):
-    """Part of the Desert Fox Deluxe auditor; see __init__.py."""
+class Initiative(Rule):
+    """6.1: the initiative is rolled in Phase V, by the player who holds it."""
+
+    ids = ("6.1",)
+    covers = ("6.0",)
 
     def start(self) -> None:
-        super().start()
-        card = self.card
-        self.initiative_rolled: set[int] = set()  # GTs in which the holder's first roll was judged
-        self.end_reported = False
-        rules = self.tables.get("scenario-rules", {}).get(self.scenario or "", {})
-        self.fixed_end = card.last_turn if card is not None and rules.get("es_cards", None) == [] else None
+        card = self.state.card
+        self.judged: set[int] = set()  # GTs in which the holder's first roll was judged
         self.first_v = None
         if (card is not None and card.initiative and card.start_phase in ROMAN
                 and ROMAN.index(card.start_phase) > ROMAN.index("V")
                 and not any("nitiative" in r.text for r in card.special_rules)):
             self.first_v = card.first_turn + 1
 
-    def on_rolled(self, e: Rolled) -> None:
-        super().on_rolled(e)
-        if not e.button.endswith(" initiative 2d6") or self.phase_id is None:
+    def rolled(self, e: Rolled) -> None:
+        st = self.state
+        if not e.button.endswith(" initiative 2d6") or st.phase_id is None:
             return
-        side = self.dice_buttons.get(e.button)
-        name = self.side_names.get(side or "", side)
-        if self.phase_id != "V":
-            self.find("6.1", f"an {name} initiative roll in the {self.phase} Phase: the initiative is determined in "
+        side = st.dice_side(e.button)
+        names = self.board.side_names
+        name = names.get(side or "", side)
+        if st.phase_id != "V":
+            self.find("6.1", f"an {name} initiative roll in the {st.phase} Phase: the initiative is determined in "
                       "Phase V (4.1 V, 6.1)", side=name)
             return
-        if self.turn == self.first_v and self.turn not in self.initiative_rolled:
-            self.initiative_rolled.add(self.turn)
-            holder = self.card.initiative
+        if st.turn == self.first_v and st.turn not in self.judged:
+            self.judged.add(st.turn)
+            holder = st.card.initiative
             if side != holder:
-                self.find("6.1", f"the {name} player rolls for the initiative on GT {self.turn}: the player who holds it "
-                          f"rolls (6.1), and the card ({self.card.rule or 'the scenario'}) gave it to the "
-                          f"{self.side_names.get(holder, holder)}", side=name)
+                self.find("6.1", f"the {name} player rolls for the initiative on GT {st.turn}: the player who holds it "
+                          f"rolls (6.1), and the card ({st.card.rule or 'the scenario'}) gave it to the "
+                          f"{names.get(holder, holder)}", side=name)
 
-    def declared(self, role: str, piece: Piece, hex_id: str) -> None:
-        super().declared(role, piece, hex_id)
-        card = self.card
-        if (role == "road" and card is not None and card.surprise and card.initiative and self.phase_id is not None
-                and self.turn == card.first_turn and self.side_id(piece) != card.initiative):
-            self.find("6.2", f"{piece.name} road marches on GT {self.turn}: surprise is in effect (the card, "
-                      f"{card.rule or '6.2'}), and the 2nd player cannot use road march (6.2, 13.2.3)", piece, None, hex_id)
 
-    def on_turn(self, e: TurnChanged) -> None:
-        super().on_turn(e)
-        if (self.fixed_end is not None and not self.end_reported and e.turn is not None
-                and e.turn > self.fixed_end and self.phase_id is not None):
-            self.end_reported = True
-            self.find("4.0", f"the turn tracker moved on to GT {e.turn}: the scenario ends after the completion of "
-                      f"GT {self.fixed_end} ({self.card.rule or 'the card'}; 24.0 d: changes to the end on the cards "
+class Surprise(Rule):
+    """6.2: in the first GT of a card with surprise, the 2nd player may not road march."""
+
+    ids = ("6.2",)
+
+    def declared(self, d: Declared) -> None:
+        card, st = self.state.card, self.state
+        if (d.name == ROAD_MARCH and card is not None and card.surprise and card.initiative and st.phase_id is not None
+                and st.turn == card.first_turn and self.board.side_id(d.piece) != card.initiative):
+            self.find("6.2", f"{d.piece.name} road marches on GT {st.turn}: surprise is in effect (the card, "
+                      f"{card.rule or '6.2'}), and the 2nd player cannot use road march (6.2, 13.2.3)", d.piece, None,
+                      d.where)
+
+
+class ScenarioEnd(Rule):
+    """4.0 with 24.0 d: a card with a fixed end ends after its last GT."""
+
+    ids = ("4.0",)
+
+    def start(self) -> None:
+        card = self.state.card
+        rules = self.tables.get("scenario-rules", {}).get(self.state.scenario or "", {})
+        self.fixed_end = card.last_turn if card is not None and rules.get("es_cards", None) == [] else None
+        self.reported = False
+
+    def phase_started(self, pid: str) -> None:
+        st = self.state
+        if self.fixed_end is not None and not self.reported and st.turn is not None and st.turn > self.fixed_end:
+            self.reported = True
+            self.find("4.0", f"the turn tracker moved on to GT {st.turn}: the scenario ends after the completion of "
+                      f"GT {self.fixed_end} ({st.card.rule or 'the card'}; 24.0 d: changes to the end on the cards "
                       "are ignored)", kind="violation", side=None)

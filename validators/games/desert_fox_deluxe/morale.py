@@ -34,15 +34,15 @@ Choices (a false alarm costs more than a miss):
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
-from validators.games.desert_fox_deluxe.setup import SetupRules
-from validators.games.desert_fox_deluxe.state import SUPPLY
+from validators.games.desert_fox_deluxe.state import MORALE_CHECK
+from validators.games.desert_fox_deluxe.units import SUPPLY
+from validators.kernel.declarations import Declared
+from validators.kernel.rule import Rule, Tracker
 from validators.replay.board import Piece
-from validators.replay.replayer import Rolled, Said
+from validators.replay.replayer import Rolled
 
-MORALE = re.compile(r"^\*?\s*Morale: (?P<unit>.+?) checks in (?P<where>.+?)\s*\*?$")
 FAIL_AT = 7  # 8.1 b
 ALWAYS_FAILS = 6  # 8.1 Important
 NO_SUM = frozenset({"airborne", "desert-raider"}) | SUPPLY
@@ -63,107 +63,100 @@ class Check:
     face: int | None = None  # the Step layer at the roll
 
 
-class MoraleRules(SetupRules):
-    """Part of the Desert Fox Deluxe auditor; see __init__.py."""
+class MoraleChecks(Tracker):
+    """Which morale roll belongs to which unit (a side's declarations pair with its rolls in
+    order), and whether the roll surely fails (8.1)."""
 
     def start(self) -> None:
-        super().start()
-        self.morale_waiting: list[Check] = []  # declared, not yet rolled
-        self.morale_due: list[Check] = []  # failed, effect not yet seen
-        self.react_exempt: set[str] = set()  # piece ids with a Reserve marker or an HQ at the phase start
+        self.waiting: list[Check] = []  # declared, not yet rolled
+        self.just_rolled: Check | None = None  # the check the roll being heard decides
 
-    # -- declaration and roll --------------------------------------------------------------------
-    def on_said(self, e: Said) -> None:
-        m = MORALE.match(e.text.strip())
-        if m:
-            piece = self._named(m["unit"], m["where"])
-            side = self.side_id(piece) if piece is not None else None
-            if piece is not None and side is not None:
-                self.morale_waiting.append(Check(piece, side, self.phase_kind or "", self.phase or "", self.turn))
-        super().on_said(e)
+    def phase_started(self, pid: str) -> None:
+        self.waiting = []
 
-    def _named(self, name: str, where: str) -> Piece | None:
-        """The unit called `name` at `where` (a hex, or a box's name); off the grid, the only unit of
-        that name when the report's location is not a zone's name."""
-        if where in self.game.geometry:
-            return next((p for p in self.pieces_in(where) if p.name == name and self.unit_of(p) is not None), None)
-        named = [p for p in self.replayer.board.pieces.values() if p.name == name and self.unit_of(p) is not None]
-        here = [p for p in named if self.replayer.piece_where(p).label == where]
-        return here[0] if here else named[0] if len(named) == 1 else None
+    def declared(self, d: Declared) -> None:
+        side = self.board.side_id(d.piece)
+        if d.name == MORALE_CHECK and side is not None:
+            st = self.state
+            self.waiting.append(Check(d.piece, side, st.phase_kind or "", st.phase or "", st.turn))
 
-    def on_rolled(self, e: Rolled) -> None:
-        super().on_rolled(e)
+    def rolled(self, e: Rolled) -> None:
+        self.just_rolled = None
         if not e.button.endswith(" morale 1d6") or len(e.dice) != 1:
             return
-        side = self.dice_buttons.get(e.button)
-        check = next((c for c in self.morale_waiting if c.side == side), None)
+        side = self.state.dice_side(e.button)
+        check = next((c for c in self.waiting if c.side == side), None)
         if check is None:
             return
-        self.morale_waiting.remove(check)
+        self.waiting.remove(check)
         check.die = e.dice[0]
-        self._judge(check)
-
-    def _judge(self, c: Check) -> None:
-        p = c.piece
-        if p.id not in self.replayer.board.pieces:
-            return
-        c.why = self.certain_failure(c)
-        if self.hex_of(p) is None:
-            self.off_grid_check(c)  # off the grid: only the arrival checks of 26.2 (arrival_rolls.py)
-            return
-        rule = {"reaction": "13.5", "combat": "14.5"}.get(c.kind) or ("12.5.1" if self.phase_id == "XVIII" else None)
-        if rule is None or (rule == "13.5" and p.id in self.react_exempt) or not c.why:
-            return
-        c.fails, c.due, c.face = True, 2, p.layer_level("Step")
-        c.kind = rule
-        self.morale_due.append(c)
-        self._met(c)
+        if check.piece.id in self.board.replayer.board.pieces:
+            check.why = self.certain_failure(check)
+            self.just_rolled = check
 
     def certain_failure(self, c: Check) -> str:
         """Why the check surely fails (8.1, see Choices), or ""."""
-        p, u = c.piece, self.unit_of(c.piece)
-        morale = u.morale_reduced if self.reduced(p) and u.morale_reduced is not None else u.morale
+        p, u = c.piece, self.board.unit_of(c.piece)
+        morale = u.morale_reduced if self.board.reduced(p) and u.morale_reduced is not None else u.morale
         if c.die == ALWAYS_FAILS:
             return "1d6 = 6, always a failure (8.1)"
         if morale is not None and u.type not in NO_SUM and c.die + morale >= FAIL_AT:
             return f"1d6 = {c.die} + morale {morale} = {c.die + morale}, and modifiers only add: 7 or more fails (8.1)"
         return ""
 
-    def off_grid_check(self, c: Check) -> None:
-        """A bound check of a unit off the hex grid (see Choices)."""
 
-    # -- the effect --------------------------------------------------------------------------------
+class Morale(Rule):
+    """8.1 with 13.5, 14.5 and 12.5.1: a unit that surely fails its check suffers the effect."""
+
+    ids = ("13.5", "14.5", "12.5.1")
+    covers = ("8.1", "8.2")
+    needs = (MoraleChecks,)
+
+    def start(self) -> None:
+        self.due: list[Check] = []  # failed, effect not yet seen
+        self.react_exempt: set[str] = set()  # piece ids with a Reserve marker or an HQ at the phase start
+
+    def rolled(self, e: Rolled) -> None:
+        c = self.ctx.get(MoraleChecks).just_rolled
+        if c is None or self.board.hex_of(c.piece) is None:
+            return  # off the grid: only the arrival checks of 26.2 (arrival_rolls.py)
+        rule = {"reaction": "13.5", "combat": "14.5"}.get(c.kind) or ("12.5.1" if self.state.phase_id == "XVIII" else None)
+        if rule is None or (rule == "13.5" and c.piece.id in self.react_exempt) or not c.why:
+            return
+        c.fails, c.due, c.face = True, 2, c.piece.layer_level("Step")
+        c.kind = rule
+        self.due.append(c)
+        self._met(c)
+
     def _met(self, c: Check) -> None:
-        p = c.piece
-        if p.id not in self.replayer.board.pieces or self.hex_of(p) is None:
+        p, board = c.piece, self.board
+        if p.id not in board.replayer.board.pieces or board.hex_of(p) is None:
             c.met = True
         elif c.kind == "12.5.1":
-            c.met = self.reduced(p) and c.face != 2
+            c.met = board.reduced(p) and c.face != 2
         else:
-            c.met = self.disrupted_in(self.hex_of(p))
+            c.met = board.markers_in(board.hex_of(p), "disrupted") > 0
 
     def after_step(self, step) -> None:
-        super().after_step(step)
-        for c in self.morale_due:
+        for c in self.due:
             if not c.met:
                 self._met(c)
-        self.morale_due = [c for c in self.morale_due if not c.met]
+        self.due = [c for c in self.due if not c.met]
 
     def phase_started(self, pid: str) -> None:
-        super().phase_started(pid)
-        self.morale_waiting = []
         self.react_exempt = set()
-        if self.phase_kind == "reaction":
-            for h, ps in self._by_hex().items():
+        if self.state.phase_kind == "reaction":
+            board = self.board
+            for h, ps in board.by_hex().items():
                 if any(x.properties().get("MarkerId") == "reserve" or
-                       (self.unit_of(x) is not None and self.unit_of(x).type == "hq") for x in ps):
+                       (board.unit_of(x) is not None and board.unit_of(x).type == "hq") for x in ps):
                     self.react_exempt.update(x.id for x in ps)
 
     def phase_ended(self, pid: str) -> None:
-        for c in self.morale_due:
+        for c in self.due:
             if not c.met:
                 self._met(c)
-        for c in [c for c in self.morale_due if not c.met]:
+        for c in [c for c in self.due if not c.met]:
             c.due -= 1
             if c.due > 0:
                 continue
@@ -179,6 +172,5 @@ class MoraleRules(SetupRules):
             if c.kind != "12.5.1":
                 what += "; no Disrupted marker lay in its hex by the end of the next phase"
             self.find(c.kind, f"{name} failed its morale check in the {c.phase} Phase of GT {c.turn} ({c.why}): {what}",
-                      c.piece, None, self.hex_of(c.piece), side=self.side_names.get(c.side))
-        self.morale_due = [c for c in self.morale_due if not c.met and c.due > 0]
-        super().phase_ended(pid)
+                      c.piece, None, self.board.hex_of(c.piece), side=self.board.side_names.get(c.side))
+        self.due = [c for c in self.due if not c.met and c.due > 0]

@@ -39,14 +39,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from validators.games.desert_fox_deluxe.state import EZOC_EXEMPT, SUPPLY
-from validators.games.desert_fox_deluxe.turns import SequenceRules
-from validators.kernel.movement import mp, search, show_mp
+from builder.geometry.hexmap import hexside_key
+from validators.games.desert_fox_deluxe.state import OVERRUN, ROAD_MARCH
+from validators.games.desert_fox_deluxe.units import EZOC_EXEMPT, SUPPLY, Forces
+from validators.kernel.declarations import Declared
+from validators.kernel.movement import mp, mp_scale, search, show_mp
+from validators.kernel.rule import Rule, Tracker
 from validators.replay.board import Piece
 from validators.replay.replayer import Moved
 
 FORCED_MARCH_MAX = 9  # 13.2.4: MA + (1d6 + 3)
-ROAD_MARCH = 7  # 13.2.3
+ROAD_MARCH_MP = 7  # 13.2.3
 HQ_RMA = 2  # 15.6
 
 
@@ -57,42 +60,57 @@ class MoveRecord:
     hq: bool = False  # stacked with a friendly HQ when the move began (15.6)
 
 
-class MovementRules(SequenceRules):
-    """Part of the Desert Fox Deluxe auditor; see __init__.py."""
+class MoveCosts(Tracker):
+    """What a step costs a unit by the reconstructed TEC, and where the enemy's ZoC lies.
+
+    Costs are whole numbers of `scale` units per MP (quarters and their halves: the TEC's road
+    costs 1/4 MP, a track halves), worked out once per hexside and class."""
+
+    needs = (Forces,)
 
     def start(self) -> None:
-        super().start()
+        self.forces = self.ctx.get(Forces)
         self.tec = self.tables["terrain-effects"]
-        self.moves: dict[str, MoveRecord] = {}
-        self.pending: dict[str, tuple[str, str, str]] = {}  # piece id -> (rule, message, hex) due unless disrupted
-        self.road_marchers: set[str] = set()
-        self.overrunners: set[str] = set()
+        self.scale = mp_scale(_numbers(self.tec))
+        self._units: dict[tuple[str, str, str], int | None] = {}
+        self._steps: dict[frozenset[str], object] = {}
+        self._zoc: dict[tuple[str, bool], frozenset[str]] = {}  # (mover's side, motorized) -> EZOC hexes
+        self._enemy: dict[str, frozenset[str]] = {}  # mover's side -> enemy-held hexes
 
-    def phase_started(self, pid: str) -> None:
-        super().phase_started(pid)
-        self.moves, self.road_marchers, self.overrunners = {}, set(), set()
+    # The enemy's ZoC and hexes are kept while only the mover's own side's units act: any other
+    # piece (an enemy unit, a marker) that moves, flips, comes or goes makes them be worked out again.
+    def _changed(self, piece: Piece) -> None:
+        side = self.board.side_id(piece) if self.board.unit_of(piece) is not None else None
+        if self._zoc:
+            self._zoc = {k: v for k, v in self._zoc.items() if k[0] == side and side is not None}
+        if self._enemy:
+            self._enemy = {k: v for k, v in self._enemy.items() if k == side and side is not None}
 
-    def phase_ended(self, pid: str) -> None:
-        board = self.replayer.board.pieces
-        for piece_id, (rule, message, _) in sorted(self.pending.items()):
-            p = board.get(piece_id)
-            here = self.hex_of(p) if p is not None else None
-            if p is None or here is None or self.disrupted_in(here):
-                continue
-            self.find(rule, f"{message}; no Disrupted marker in {here} at the end of the {self.phase} Phase", p,
-                      None, here)
-        self.pending = {}
-        super().phase_ended(pid)
+    def moved(self, e: Moved) -> None:
+        self._changed(e.piece)
 
-    def declared(self, role: str, piece: Piece, hex_id: str) -> None:
-        if role == "road":
-            self.road_marchers.add(piece.id)
-        elif role == "overrun":
-            self.overrunners.add(piece.id)
-            self._check_overrun(piece, hex_id)
-        super().declared(role, piece, hex_id)
+    flipped = added = removed = moved
 
-    # -- costs -------------------------------------------------------------------------------------
+    def units(self, mp_value) -> int:
+        """An MP value (a table's, an MA) in cost units."""
+        if isinstance(mp_value, int):
+            return mp_value * self.scale
+        return int(mp(mp_value) * self.scale)
+
+    def show(self, units: int) -> str:
+        """Cost units as MP, for a message: 7 1/2."""
+        return show_mp(Fraction(units, self.scale))
+
+    def step_units(self, a: str, b: str, cls: str) -> int | None:
+        """`step_cost` in cost units, remembered (the terrain never changes)."""
+        key = (a, b, cls)
+        try:
+            return self._units[key]
+        except KeyError:
+            c = self.step_cost(a, b, cls)
+            found = self._units[key] = None if c is None else int(c * self.scale)
+            return found
+
     def step_cost(self, a: str, b: str, cls: str) -> Fraction | None:
         """Cost for class `cls` to move a -> b by the reconstructed TEC, None: prohibited."""
         g, tec = self.game, self.tec
@@ -129,120 +147,176 @@ class MovementRules(SequenceRules):
         return cost
 
     def crossing(self, a: str, b: str) -> frozenset[str]:
-        from builder.geometry.hexmap import hexside_key
         return self.game.hexside_features.get(hexside_key(a, b), frozenset())
 
     def unit_step(self, p: Piece):
-        u = self.unit_of(p)
-        if u.type == "special-forces":
-            return lambda a, b: None if self.step_cost(a, b, "foot") is None and self.step_cost(a, b, "mechanized") is None \
-                else Fraction(1)
-        classes = sorted(self.classes(u))
+        """The step cost callback of a unit, in cost units: the cheapest of its classes (one per
+        set of classes, made once)."""
+        u = self.board.unit_of(p)
+        key = frozenset({"special-forces"}) if u.type == "special-forces" else self.forces.classes(u)
+        step = self._steps.get(key)
+        if step is None:
+            step = self._steps[key] = self._make_step(key)
+        return step
 
-        def step(a: str, b: str) -> Fraction | None:
-            costs = [c for c in (self.step_cost(a, b, cls) for cls in classes) if c is not None]
+    def _make_step(self, classes: frozenset[str]):
+        units, one = self.step_units, self.scale
+        if classes == {"special-forces"}:  # 15.4: 1 MP a hex wherever foot or mechanized may go
+            return lambda a, b: None if units(a, b, "foot") is None and units(a, b, "mechanized") is None else one
+        ordered = sorted(classes)
+
+        def step(a: str, b: str) -> int | None:
+            costs = [c for c in (units(a, b, cls) for cls in ordered) if c is not None]
             return min(costs) if costs else None
         return step
 
-    # -- zones of control ----------------------------------------------------------------------------
-    def exerts_zoc(self, p: Piece) -> bool:
-        u = self.unit_of(p)
-        if u is None or not self.is_combat_unit(p) or u.type == "garrison" or self.cf(p) <= 0:
+    def exerts_zoc(self, p: Piece, here: str | None = None) -> bool:
+        """11.1 (see Choices); `here`: the piece's hex, when the caller knows it."""
+        u, f = self.board.unit_of(p), self.forces
+        if u is None or not f.is_combat_unit(p) or u.type == "garrison" or f.cf(p) <= 0:
             return False
-        here = self.hex_of(p)
-        return here is not None and not self.markers_in(here, "disrupted", "ogs", "reserve")
+        here = here or self.board.hex_of(p)
+        return here is not None and not self.board.markers_in(here, "disrupted", "ogs", "reserve")
 
     def enemy_zoc(self, side: str, mover_motorized: bool) -> frozenset[str]:
-        enemy = self.other_side[side]
-        geo, g = self.game.geometry, self.game
+        """The hexes in the ZoC of `side`'s enemies, for a mover that may be motorized or not."""
+        key = (side, mover_motorized)
+        found = self._zoc.get(key)
+        if found is None:
+            found = self._zoc[key] = self._enemy_zoc(side, mover_motorized)
+        return found
+
+    def _enemy_zoc(self, side: str, mover_motorized: bool) -> frozenset[str]:
+        board, g, f = self.board, self.game, self.forces
+        enemy = board.other_side[side]
         out: set[str] = set()
-        for h, ps in self._by_hex().items():
-            holders = [p for p in ps if self.side_id(p) == enemy and self.exerts_zoc(p)
-                       and (not mover_motorized or self.surely_motorized(self.unit_of(p)))]
+        for h, ps in board.by_hex().items():
+            holders = [p for p in ps if board.side_id(p) == enemy and self.exerts_zoc(p, h)
+                       and (not mover_motorized or f.surely_motorized(board.unit_of(p)))]
             if not holders:
                 continue
-            for n in geo.neighbours(h):
-                if "escarpment" in self.crossing(h, n) or g.hex_terrain.get(n) == "city" or self.fort_level(n) is not None:
+            steps = {self.unit_step(p) for p in holders}
+            for n in g.geometry.neighbours(h):
+                if n in out or "escarpment" in self.crossing(h, n) or g.hex_terrain.get(n) == "city":
                     continue
-                if all(self.unit_step(p)(h, n) is None for p in holders):
+                if f.fort_level(n) is not None or all(step(h, n) is None for step in steps):
                     continue
                 out.add(n)
         return frozenset(out)
 
     def enemy_hexes(self, side: str) -> frozenset[str]:
         """Hexes holding enemy units other than supply units (13.1, 13.4.1)."""
-        return frozenset(h for h, ps in self._by_hex().items()
-                         if any(self.side_id(p) == self.other_side[side] and self.is_combat_unit(p) for p in ps))
+        found = self._enemy.get(side)
+        if found is None:
+            board, f = self.board, self.forces
+            found = self._enemy[side] = frozenset(
+                h for h, ps in board.by_hex().items()
+                if any(board.side_id(p) == board.other_side[side] and f.is_combat_unit(p) for p in ps))
+        return found
 
-    # -- moves ----------------------------------------------------------------------------------------
-    def on_moved(self, e: Moved) -> None:
-        super().on_moved(e)
-        old, new = e.old.label, e.new.label
-        u = self.unit_of(e.piece)
-        if (u is None or old == new or not self.on_map(old) or not self.on_map(new) or not self.is_ground(e.piece)
-                or self.phase_kind not in ("movement", "reaction") or not u.ma or u.type in SUPPLY - {"msu"}):
+
+class Movement(Rule):
+    """13.1-13.2, 11.4-11.5: a unit's moves in a phase fit its allowance and the enemy's ZoC."""
+
+    ids = ("13.1", "13.2", "13.2.1", "13.2.4", "11.4", "11.5")
+    covers = ("2.2", "2.2.4", "8.2", "11.0", "13.0", "13.3")
+    needs = (MoveCosts, Forces)
+
+    def start(self) -> None:
+        self.costs, self.forces = self.ctx.get(MoveCosts), self.ctx.get(Forces)
+        self.moves: dict[str, MoveRecord] = {}
+        self.pending: dict[str, tuple[str, str, str]] = {}  # piece id -> (rule, message, hex) due unless disrupted
+
+    def phase_started(self, pid: str) -> None:
+        self.moves = {}
+
+    def phase_ended(self, pid: str) -> None:
+        board = self.board.replayer.board.pieces
+        for piece_id, (rule, message, _) in sorted(self.pending.items()):
+            p = board.get(piece_id)
+            here = self.board.hex_of(p) if p is not None else None
+            if p is None or here is None or self.forces.disrupted_in(here):
+                continue
+            self.find(rule, f"{message}; no Disrupted marker in {here} at the end of the {self.state.phase} Phase", p,
+                      None, here)
+        self.pending = {}
+
+    def _declared(self, name: str, p: Piece) -> bool:
+        return any(d.piece.id == p.id for d in self.state.declared_in_phase(name))
+
+    def moved(self, e: Moved) -> None:
+        old, new, board, st = e.old.label, e.new.label, self.board, self.state
+        u = board.unit_of(e.piece)
+        if (u is None or old == new or not board.on_map(old) or not board.on_map(new) or not self.forces.is_ground(e.piece)
+                or st.phase_kind not in ("movement", "reaction") or not u.ma or u.type in SUPPLY - {"msu"}):
             return
-        side = self.side_id(e.piece)
-        if side is None or self.phasing() not in (None, side):
+        side = board.side_id(e.piece)
+        if side is None or st.phasing() not in (None, side):
             return  # out of phase: turns.py
         rec = self.moves.get(e.piece.id)
         if rec is None:
-            hq = any(self.side_id(p) == side and self.unit_of(p) and self.unit_of(p).type == "hq" and p.id != e.piece.id
-                     for p in self.stood_in(old))
+            hq = any(board.side_id(p) == side and board.unit_of(p) and board.unit_of(p).type == "hq" and p.id != e.piece.id
+                     for p in board.stood_in(old))
             rec = self.moves[e.piece.id] = MoveRecord(old, hq=hq)
-        rec.road_march = rec.road_march or e.piece.id in self.road_marchers
-        if e.piece.id in self.overrunners:
+        rec.road_march = rec.road_march or self._declared(ROAD_MARCH, e.piece)
+        if self._declared(OVERRUN, e.piece):
             return
         self._check_path(e, u, side, rec, new)
 
     def _check_path(self, e: Moved, u, side: str, rec: MoveRecord, new: str) -> None:
-        note = self.reconstructed("terrain-effects")
-        enemy = self.enemy_hexes(side)
+        note = self.state.reconstructed("terrain-effects")
+        costs, forces = self.costs, self.forces
+        enemy = costs.enemy_hexes(side)
         if new in enemy:
             self.find("13.1", f"{new} holds enemy units: a unit enters an enemy-occupied hex only by an overrun (13.4)",
                       e.piece, rec.start)
             return
-        geo = self.game.geometry
+        geo, units, show = self.game.geometry, costs.units, costs.show
         exempt = u.type in EZOC_EXEMPT or rec.hq
-        zoc = frozenset() if exempt else self.enemy_zoc(side, "foot" not in self.classes(u) or "motorized" in self.classes(u))
-        extra = mp(self.tec.get("ezoc", 1))
-        base = self.unit_step(e.piece)
+        classes = forces.classes(u)
+        zoc = frozenset() if exempt else costs.enemy_zoc(side, "foot" not in classes or "motorized" in classes)
+        extra = units(costs.tec.get("ezoc", 1))
+        base = costs.unit_step(e.piece)
         start = rec.start
+        reaction = self.state.phase_kind == "reaction"
+        if reaction:
+            allowance = units(forces.rma(u) + (HQ_RMA if rec.hq else 0))
+        else:
+            allowance = units(u.ma + (ROAD_MARCH_MP if rec.road_march else 0))
+        forced = units(u.ma + FORCED_MARCH_MAX)
+        night_allowance = allowance if reaction or rec.road_march else forced
 
-        def normal(a: str, b: str) -> Fraction | None:
+        def normal(a: str, b: str) -> int | None:
             if a in zoc and b in zoc:
                 return None
             c = base(a, b)
             return None if c is None else c + (extra if b in zoc else 0)
 
-        def night(a: str, b: str) -> Fraction | None:
+        def night(a: str, b: str) -> int | None:
             c = base(a, b)
             return None if c is None else (c * 2 if b in zoc else c)
-        found = search(geo.neighbours, start, normal, stop=zoc, blocked=enemy, goal=new)
-        late = search(geo.neighbours, start, night, blocked=enemy, goal=new)
+        if new != start and all(base(n, new) is None for n in geo.neighbours(new)):
+            self.find("13.1", f"no path open to {u.name} leads from {start} to {new} (prohibited terrain or enemy units)"
+                      f"{note}", e.piece, start)
+            return  # nothing can enter the hex: no search needed to know it
+        found = self._cheapest(start, new, normal, zoc, enemy, night_allowance)
         cost = found.cost.get(new)
-        night_cost = late.cost.get(new)
-        reaction = self.phase_kind == "reaction"
-        if reaction:
-            allowance = Fraction(self.rma(u) + (HQ_RMA if rec.hq else 0))
-            if geo.distance(start, new) <= 1 and cost is not None:
-                return  # 13.2.1: a non-motorized unit reacts one hex
-        else:
-            allowance = Fraction(u.ma + (ROAD_MARCH if rec.road_march else 0))
+        if reaction and geo.distance(start, new) <= 1 and cost is not None:
+            return  # 13.2.1: a non-motorized unit reacts one hex
         if cost is not None and cost <= allowance:
             self.pending.pop(e.piece.id, None)
             return
-        forced = Fraction(u.ma + FORCED_MARCH_MAX)
+        late = self._cheapest(start, new, night, frozenset(), enemy, night_allowance)
+        night_cost = late.cost.get(new)
         if night_cost is not None and night_cost <= allowance:
             self.pending[e.piece.id] = ("11.5", f"{u.name} moves {'-'.join(late.path(new))} through enemy ZoC: only night "
                                         f"movement allows it, and it disrupts the unit{note}", new)
             return
         if not reaction and not rec.road_march and cost is not None and cost <= forced:
-            self.pending[e.piece.id] = ("13.2.4", f"{u.name} spends {show_mp(cost)} MP via {'-'.join(found.path(new))}, "
+            self.pending[e.piece.id] = ("13.2.4", f"{u.name} spends {show(cost)} MP via {'-'.join(found.path(new))}, "
                                         f"more than its MA of {u.ma}: only a forced march allows it, and it disrupts the "
                                         f"unit{note}", new)
             return
-        night_allowance = allowance if reaction or rec.road_march else forced
         if night_cost is not None and night_cost <= night_allowance:
             self.pending[e.piece.id] = ("11.5", f"{u.name} moves {'-'.join(late.path(new))} through enemy ZoC: only night "
                                         f"movement allows it, and it disrupts the unit{note}", new)
@@ -251,7 +325,7 @@ class MovementRules(SequenceRules):
             self.find("13.1", f"no path open to {u.name} leads from {start} to {new} (prohibited terrain or enemy units)"
                       f"{note}", e.piece, start)
             return
-        what = f"its RMA of {show_mp(allowance)}" if reaction else \
+        what = f"its RMA of {show(allowance)}" if reaction else \
             f"its MA of {u.ma}{' + 7 for its road march' if rec.road_march else ''}"
         if cost is None:
             self.find("11.4", f"{u.name} cannot reach {new} from {start} without leaving one enemy ZoC hex straight "
@@ -259,20 +333,54 @@ class MovementRules(SequenceRules):
                       path=late.path(new))
             return
         zocs = sum(1 for h in found.path(new)[1:] if h in zoc)
-        surcharge = f" ({zocs} enemy-ZoC hex at +{show_mp(extra)} MP)" if zocs else ""
+        surcharge = f" ({zocs} enemy-ZoC hex at +{show(extra)} MP)" if zocs else ""
         rule = "13.2.1" if reaction else "13.2"
-        self.find(rule, f"{u.name} spends {show_mp(cost)} MP via {'-'.join(found.path(new))}{surcharge} > {what}{note}",
+        self.find(rule, f"{u.name} spends {show(cost)} MP via {'-'.join(found.path(new))}{surcharge} > {what}{note}",
                   e.piece, start, path=found.path(new))
 
-    # -- overrun (13.4) --------------------------------------------------------------------------
-    def _check_overrun(self, piece: Piece, hex_id: str) -> None:
-        side = self.side_id(piece)
-        if self.markers_in(hex_id, "disrupted", "ogs"):
+    def _cheapest(self, start: str, goal: str, step, stop: frozenset[str], blocked: frozenset[str], bound: int):
+        """The cheapest path start -> goal, searched no further than `bound` (what any allowance
+        of the move can reach: legal play never needs more); only a move that no allowance fits
+        is searched without a bound, for the cost its finding gives."""
+        neighbours = self.game.geometry.neighbours
+        found = search(neighbours, start, step, allowance=bound, stop=stop, blocked=blocked, goal=goal)
+        if goal in found:
+            return found
+        return search(neighbours, start, step, stop=stop, blocked=blocked, goal=goal)
+
+
+class Overrun(Rule):
+    """13.4.1-13.4.2: who may overrun, and what cannot be overrun."""
+
+    ids = ("13.4.1", "13.4.2")
+    needs = (Forces,)
+
+    def declared(self, d: Declared) -> None:
+        if d.name != OVERRUN:
+            return
+        piece, hex_id, board, forces = d.piece, d.where, self.board, self.ctx.get(Forces)
+        side = board.side_id(piece)
+        if board.markers_in(hex_id, "disrupted", "ogs"):
             self.find("13.4.1", f"{piece.name} overruns from {hex_id}, a hex with a Disrupted or OGS marker: disrupted "
                       "and out-of-supply units may not overrun (8.2, 12.5)", piece, None, hex_id)
+        enemy = board.other_side.get(side or "")
         targets = [n for n in self.game.geometry.neighbours(hex_id)
-                   if any(self.side_id(p) == self.other_side.get(side or "") and self.is_ground(p) for p in self.units_in(n))]
-        if targets and all(self.game.hex_terrain.get(n) in ("mountain", "city") or self.fort_level(n) is not None
+                   if any(board.side_id(p) == enemy and forces.is_ground(p) for p in board.units_in(n))]
+        if targets and all(self.game.hex_terrain.get(n) in ("mountain", "city") or forces.fort_level(n) is not None
                            for n in targets):
             self.find("13.4.2", f"{piece.name} overruns from {hex_id}: every enemy hex next to it ({', '.join(targets)}) "
                       "is a mountain, city or fortified hex, which cannot be overrun", piece, None, hex_id)
+
+
+def _numbers(data):
+    """Every MP value of a table's data (numbers and "1/4"-like strings), for `mp_scale`."""
+    if isinstance(data, dict):
+        for v in data.values():
+            yield from _numbers(v)
+    elif isinstance(data, list):
+        for v in data:
+            yield from _numbers(v)
+    elif isinstance(data, (int, float)) and not isinstance(data, bool):
+        yield data
+    elif isinstance(data, str) and data.replace("/", "", 1).replace(".", "", 1).isdigit():
+        yield data

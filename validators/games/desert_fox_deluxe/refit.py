@@ -25,20 +25,22 @@ Choices (a false alarm costs more than a miss):
 """
 from __future__ import annotations
 
-from validators.games.desert_fox_deluxe.morale import MoraleRules
+from validators.kernel.rule import Rule
 from validators.replay.board import Piece
 from validators.replay.replayer import Flipped, Moved
 
 FAST_REBUILD = frozenset({"british", "associated", "us"})  # 17.2 Important
 
 
-class RefitRules(MoraleRules):
-    """Part of the Desert Fox Deluxe auditor; see __init__.py."""
+class Refit(Rule):
+    """17.2: units are rebuilt at the start of their side's Movement Phase, destroyed ones in two stages."""
+
+    ids = ("17.2",)
+    covers = ("17.0",)
 
     def start(self) -> None:
-        super().start()
         boxes = {}
-        for side, name in self.side_names.items():
+        for side, name in self.board.side_names.items():
             boxes[f"{name} Refit"] = (side, "refit")
             boxes[f"{name} Destroyed"] = (side, "destroyed")
         self.refit_boxes = boxes
@@ -53,24 +55,23 @@ class RefitRules(MoraleRules):
     def _box(self, label: str | None) -> tuple[str, str] | None:
         return self.refit_boxes.get(label or "")
 
-    def on_flipped(self, e: Flipped) -> None:
-        super().on_flipped(e)
-        if e.layer != "Step" or self.unit_of(e.piece) is None or self.phase_id is None:
+    def flipped(self, e: Flipped) -> None:
+        board = self.board
+        if e.layer != "Step" or board.unit_of(e.piece) is None or self.state.phase_id is None:
             return
         if e.new == 2 and e.old != 2:
             self.lost_now.add(e.piece.id)
-        elif e.old == 2 and e.new != 2 and self.hex_of(e.piece) is not None:
+        elif e.old == 2 and e.new != 2 and board.hex_of(e.piece) is not None:
             if e.piece.id in self.lost_now | self.lost_before:
                 return
             how = "after it moved this phase" if e.piece.id in self.moved_now else "grid"
-            self.rebuilt.append((e.piece, self.side_id(e.piece), how))
+            self.rebuilt.append((e.piece, board.side_id(e.piece), how))
 
-    def on_moved(self, e: Moved) -> None:
-        super().on_moved(e)
-        p, old, new = e.piece, e.old.label, e.new.label
-        if self.unit_of(p) is None or old == new or self.phase_id is None:
+    def moved(self, e: Moved) -> None:
+        p, old, new, board = e.piece, e.old.label, e.new.label, self.board
+        if board.unit_of(p) is None or old == new or self.state.phase_id is None:
             return
-        if self.on_map(old) and self.on_map(new):
+        if board.on_map(old) and board.on_map(new):
             self.moved_now.add(p.id)
         if self._box(new) is not None:
             if self._box(old) is None:
@@ -79,39 +80,38 @@ class RefitRules(MoraleRules):
                 self.from_destroyed.add(p.id)  # 17.2: the first stage of a destroyed unit's refit
             return
         box = self._box(old)
-        if box is None or not self.on_map(new) or p.id in self.lost_now | self.lost_before | self.lost_this_gt:
+        if box is None or not board.on_map(new) or p.id in self.lost_now | self.lost_before | self.lost_this_gt:
             return
-        u = self.unit_of(p)
+        u = board.unit_of(p)
         fast = u.steps == 2 and self.game.nationality_of_unit(u).id in FAST_REBUILD
         if not fast and (box[1] == "destroyed" or p.id in self.from_destroyed):
             self.find("17.2", f"{p.name} comes onto the map from the Destroyed Box in one phase: RP first shift a "
                       "destroyed unit to the Refit Box, and it is refitted out of it in a later friendly Movement "
                       "Phase (only two-step US and Commonwealth units are rebuilt in one phase)", p)
-        self.rebuilt.append((p, self.side_id(p), box[1]))
+        self.rebuilt.append((p, board.side_id(p), box[1]))
 
     def phase_started(self, pid: str) -> None:
-        super().phase_started(pid)
-        if self.turn != self.lost_gt:
-            self.lost_gt, self.lost_this_gt = self.turn, set()
+        if self.state.turn != self.lost_gt:
+            self.lost_gt, self.lost_this_gt = self.state.turn, set()
         self.lost_this_gt |= self.lost_now
         self.lost_before, self.lost_now = self.lost_now, set()
         self.moved_now, self.from_destroyed, self.rebuilt = set(), set(), []
 
     def phase_ended(self, pid: str) -> None:
-        phasing = self.phasing()
+        st, board = self.state, self.board
+        phasing, names = st.phasing(), board.side_names
         for p, side, how in self.rebuilt:
-            if self.phase_kind != "movement":
-                self.find("17.2", f"{p.name} is rebuilt in the {self.phase} Phase: units refit in a friendly Movement "
-                          "Phase (4.1 VI.2, 17.2)", p, None, self.hex_of(p), side=self.side_names.get(side))
+            if st.phase_kind != "movement":
+                self.find("17.2", f"{p.name} is rebuilt in the {st.phase} Phase: units refit in a friendly Movement "
+                          "Phase (4.1 VI.2, 17.2)", p, None, board.hex_of(p), side=names.get(side))
             elif phasing is None:
                 continue
             elif side != phasing:
-                self.find("17.2", f"{p.name} is rebuilt in the {self.phase} Phase, the "
-                          f"{self.side_names[phasing]} player's: units refit in a friendly Movement Phase (17.2)",
-                          p, None, self.hex_of(p), side=self.side_names.get(side))
+                self.find("17.2", f"{p.name} is rebuilt in the {st.phase} Phase, the "
+                          f"{names[phasing]} player's: units refit in a friendly Movement Phase (17.2)",
+                          p, None, board.hex_of(p), side=names.get(side))
             elif how.startswith("after"):
                 self.find("17.2", f"{p.name} is flipped to its full face {how}: a depleted unit is rebuilt at the "
-                          "start of its Movement Phase (4.1 VI.2, 17.2)", p, None, self.hex_of(p),
-                          side=self.side_names.get(side))
+                          "start of its Movement Phase (4.1 VI.2, 17.2)", p, None, board.hex_of(p),
+                          side=names.get(side))
         self.rebuilt = []
-        super().phase_ended(pid)

@@ -18,56 +18,45 @@ Choices:
 """
 from __future__ import annotations
 
-from validators.games.desert_fox_deluxe.arrivals import ArrivalRules
+from validators.kernel.rule import Rule
 from validators.replay.replayer import TurnChanged
 
 
-class SetupRules(ArrivalRules):
-    """Part of the Desert Fox Deluxe auditor; see __init__.py."""
+class SetUp(Rule):
+    """3.1 with the card: every unit on its card's hex, area or box, on the face the card gives."""
+
+    ids = ("3.1",)
+    covers = ("24.1", "24.2", "26.2")
 
     def start(self) -> None:
-        super().start()
-        self.setup_checked = False
-        # A log begun from the card's own setup has the tracker at the card's first GT and phase
-        # already (builder/vassal/setup.py): play starts with the log, so the set-up is the board
-        # at its beginning, and that phase is entered before the first step is judged.
-        first, card = self.replayer.initial_turn, self.card
-        ids = [x.get("id") for x in self.phase_specs]
-        start = ids.index(card.start_phase) if card is not None and card.start_phase in ids else 0
-        self.begin_phase = first if card is not None and (first.turn, first.phase_index) == (card.first_turn, start) \
-            else None
-        if self.begin_phase is not None:
-            self.setup_checked = True
+        # A log begun from the card's own setup (state.py): the set-up is the board at its beginning.
+        self.checked = self.state.initial_phase() is not None
+        if self.checked:
             self._check_setup()
 
-    def before_step(self, step) -> None:
-        if self.begin_phase is not None:
-            begin, self.begin_phase = self.begin_phase, None
-            self.dispatch(begin)
-        super().before_step(step)
-
-    def on_turn(self, e: TurnChanged) -> None:
-        if not self.setup_checked:
-            self.setup_checked = True
-            if self.card is not None and e.turn == self.card.first_turn:
+    def tracker_moving(self, e: TurnChanged) -> None:
+        if not self.checked:
+            self.checked = True
+            card = self.state.card
+            if card is not None and e.turn == card.first_turn:
                 self._check_setup()
-        super().on_turn(e)
 
     def _check_setup(self) -> None:
-        card = self.card
+        st, board = self.state, self.board
+        card, scenario = st.card, st.scenario or ""
         areas_all = self.tables.get("setup-areas", {})
-        hexes_checked = (self.scenario or "") in areas_all
-        areas = {u: a for a in areas_all.get(self.scenario or "", []) for u in a["units"]}
+        hexes_checked = scenario in areas_all
+        areas = {u: a for a in areas_all.get(scenario, []) for u in a["units"]}
         placed = {u.unit: u for u in card.units}
         rule = card.rule or "3.1"
-        for p in list(self.replayer.board.pieces.values()):
-            u = self.unit_of(p)
+        for p in list(board.replayer.board.pieces.values()):
+            u = board.unit_of(p)
             if u is None or u.id not in placed:
                 continue
             where = placed[u.id]
-            at = self.replayer.piece_where(p).label
-            side = self.side_of(p)
-            if where.reduced and not self.reduced(p):
+            at = board.where(p)
+            side = board.side_of(p)
+            if where.reduced and not board.reduced(p):
                 self.find("3.1", f"set-up: {p.name} starts on its reduced face by the card ({rule})", p, None, at, side=side)
             if where.track:
                 box = self.game.zone_name(where.track, where.box)
@@ -79,7 +68,7 @@ class SetupRules(ArrivalRules):
                 continue
             area = areas.get(u.id)
             origin, within = (area["from"], int(area["within"])) if area else (where.hex, 0)
-            here = self.hex_of(p)
+            here = board.hex_of(p)
             if here is not None and self.game.geometry.distance(origin, here) <= within:
                 continue
             how = f"within {within} hexes of {origin} ({area['rule']})" if area else f"on {where.hex} ({rule})"

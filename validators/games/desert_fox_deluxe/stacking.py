@@ -19,17 +19,23 @@ Choices:
 """
 from __future__ import annotations
 
-from validators.games.desert_fox_deluxe.movement import MovementRules
+from validators.games.desert_fox_deluxe.units import Forces
+from validators.kernel.rule import Rule
 from validators.replay.board import Piece
+from validators.replay.replayer import Added, Moved
 
 DIVISION_SP = 3  # 15.10
 
 
-class StackingRules(MovementRules):
-    """Part of the Desert Fox Deluxe auditor; see __init__.py."""
+class Stacking(Rule):
+    """10.2-10.3: a hex overstacked at the end of a phase has its units disrupted."""
+
+    ids = ("10.3",)
+    covers = ("8.2",)
+    needs = (Forces,)
 
     def start(self) -> None:
-        super().start()
+        self.forces = self.ctx.get(Forces)
         spec = self.tables["stacking"]["stacking_points"]
         self.sp_limit = int(spec["limit"])
         self.sp_city = int(spec.get("city_limit", 9))
@@ -37,44 +43,71 @@ class StackingRules(MovementRules):
         self.sp_free = frozenset(spec.get("free", ()))
         self.overstacked: dict[str, tuple[str, str]] = {}  # hex -> (side name, message), due a Disrupted marker
         self.stack_reported: set[tuple[str, str]] = set()  # (hex, side name) reported and still overstacked
-        self.card_stacks = {(h, side): {p.id for p in mine} for h, side, mine, total, limit in self._stacks()
-                            if total > limit}  # overstacked by the set-up (see Choices)
+        self.over: dict[tuple[str, str], tuple[list[Piece], int, int]] = {}  # (hex, side) -> over the limit
+        self.touched: set[str] | None = None  # hexes whose stacks changed since the last look (None: all)
+        self._look()
+        self.card_stacks = {k: {p.id for p in mine} for k, (mine, total, limit) in self.over.items()}
 
     def stacking_points(self, p: Piece) -> int:
-        u = self.unit_of(p)
+        u = self.board.unit_of(p)
         if u is None or u.type in self.sp_free:
             return 0
-        if self.is_division(u):
+        if self.forces.is_division(u):
             return DIVISION_SP
         return self.sp_step * u.steps
 
     def phase_ended(self, pid: str) -> None:
+        disrupted_in, names = self.forces.disrupted_in, self.board.side_names
         for h, (side, message) in sorted(self.overstacked.items()):
-            if not self.disrupted_in(h) and (h, side) not in self.stack_reported:
+            if not disrupted_in(h) and (h, side) not in self.stack_reported:
                 self.find("10.3", message, None, None, h, side=side)
                 self.stack_reported.add((h, side))
         self.overstacked = {}
         still: set[tuple[str, str]] = set()
-        if self.phase_id is not None:
-            note = self.reconstructed("stacking")
-            for h, side, mine, total, limit in self._stacks():
-                if total > limit and {p.id for p in mine} <= self.card_stacks.get((h, side), set()):
+        if self.state.phase_id is not None:
+            note = self.state.reconstructed("stacking")
+            self._look()
+            order = {side: i for i, side in enumerate(names)}
+            for (h, side), (mine, total, limit) in sorted(self.over.items(), key=lambda x: (x[0][0], order[x[0][1]])):
+                if {p.id for p in mine} <= self.card_stacks.get((h, side), set()):
                     continue  # as the card set it up
-                if total > limit:
-                    still.add((h, self.side_names[side]))
-                if total > limit and not self.disrupted_in(h):
-                    name = self.side_names[side]
+                still.add((h, names[side]))
+                if not disrupted_in(h):
+                    name = names[side]
                     self.overstacked[h] = name, (
-                        f"end of the {self.phase} Phase: {h} holds {total} stacking points of {name} units > "
+                        f"end of the {self.state.phase} Phase: {h} holds {total} stacking points of {name} units > "
                         f"{limit} (10.2): every unit in it is disrupted (10.3); no Disrupted marker was placed "
                         f"there by the end of the next phase{note}")
         self.stack_reported &= still
-        super().phase_ended(pid)
 
-    def _stacks(self):
-        """(hex, side id, its ground pieces, their stacking points, the hex's limit) of every hex and side."""
-        for h, ps in sorted(self._by_hex().items()):
+    def moved(self, e: Moved) -> None:
+        if self.touched is not None:
+            self.touched.update((e.old.label, e.new.label))
+
+    def added(self, e: Added) -> None:
+        if self.touched is not None:
+            self.touched.add(e.where.label)
+
+    removed = added
+
+    def _look(self) -> None:
+        """Bring `over` up to date: the hexes touched since the last look are counted again (a
+        stack's points change only when a unit comes or goes: 10.1, the value never changes)."""
+        board, is_ground, points = self.board, self.forces.is_ground, self.stacking_points
+        hexes = board.by_hex()
+        labels = list(hexes) if self.touched is None else [h for h in self.touched if board.on_map(h)]
+        for h in labels:
+            by_side: dict[str, list[Piece]] = {}
+            for p in hexes.get(h, ()):
+                side = board.side_id(p)
+                if side is not None and is_ground(p):
+                    by_side.setdefault(side, []).append(p)
             limit = self.sp_city if self.game.hex_terrain.get(h) == "city" else self.sp_limit
-            for side in self.side_names:
-                mine = [p for p in ps if self.side_id(p) == side and self.is_ground(p)]
-                yield h, side, mine, sum(self.stacking_points(p) for p in mine), limit
+            for side in board.side_names:
+                mine = by_side.get(side, [])
+                total = sum(points(p) for p in mine)
+                if total > limit:
+                    self.over[h, side] = (mine, total, limit)
+                else:
+                    self.over.pop((h, side), None)
+        self.touched = set()

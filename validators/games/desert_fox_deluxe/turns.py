@@ -19,71 +19,67 @@ Choices:
 """
 from __future__ import annotations
 
-from validators.games.desert_fox_deluxe.state import SUPPLY, PhaseState
-from validators.replay.board import Piece
+from validators.games.desert_fox_deluxe.units import SUPPLY, Forces
+from validators.kernel.rule import Rule
 from validators.replay.replayer import Moved
 
 
-class SequenceRules(PhaseState):
-    """Part of the Desert Fox Deluxe auditor; see __init__.py."""
+class SequenceOfPlay(Rule):
+    """4.1: the phases in order; each side's ground units move only in the phases that let them."""
+
+    ids = ("4.1",)
+    needs = (Forces,)
 
     def start(self) -> None:
-        super().start()
-        self.overruns: list[tuple[str, str]] = []  # (piece id, hex it overruns from) this phase
+        self.forces = self.ctx.get(Forces)
 
     def phase_started(self, pid: str) -> None:
-        super().phase_started(pid)
-        self.overruns = []
-        before, now = self.prev_phase_pos, self.phase_pos
+        st = self.state
+        before, now = st.prev_phase_pos, st.phase_pos
         if before is None or now is None or before[1] < 0 or now[1] < 0:
             return
         (t0, i0), (t1, i1) = before, now
-        names = [p["name"] for p in self.phase_specs]
+        names = [p["name"] for p in st.phase_specs]
         if t1 < t0 or (t1 == t0 and i1 < i0):
             self.find("4.1", f"the turn tracker went back from GT {t0} {names[i0]} to GT {t1} {names[i1]}: "
                       "every phase finishes before the next begins, in the order of 4.1")
         elif t1 > t0 + 1:
             self.find("4.1", f"the turn tracker jumped from GT {t0} to GT {t1}: every GT is played")
 
-    def declared(self, role: str, piece: Piece, hex_id: str) -> None:
-        if role == "overrun":
-            self.overruns.append((piece.id, hex_id))
-        super().declared(role, piece, hex_id)
-
-    def on_moved(self, e: Moved) -> None:
-        old, new = e.old.label, e.new.label
-        if self.phase_id is not None and old != new and self.on_map(old) and self.on_map(new) and self.is_ground(e.piece):
+    def moved(self, e: Moved) -> None:
+        old, new, board = e.old.label, e.new.label, self.board
+        if (self.state.phase_id is not None and old != new and board.on_map(old) and board.on_map(new)
+                and self.forces.is_ground(e.piece)):
             self._in_phase(e)
-        super().on_moved(e)
 
     def reacting_to_overrun(self, old: str) -> bool:
-        geo = self.game.geometry
-        for pid, frm in self.overruns:
-            here = self.replayer.board.pieces.get(pid)
-            hexes = {frm, self.hex_of(here)} if here is not None else {frm}
+        geo, board = self.game.geometry, self.board
+        for d in self.state.overruns():
+            here = board.replayer.board.pieces.get(d.piece.id)
+            hexes = {d.where, board.hex_of(here)} if here is not None else {d.where}
             if any(h and (h == old or geo.adjacent(h, old)) for h in hexes):
                 return True
         return False
 
     def _in_phase(self, e: Moved) -> None:
-        side = self.side_id(e.piece)
-        name = self.side_names.get(side or "", "?")
-        kind = self.phase_kind
+        st, board = self.state, self.board
+        side = board.side_id(e.piece)
+        name = board.side_names.get(side or "", "?")
+        kind = st.phase_kind
         if kind in ("movement", "reaction"):
-            self.claim(side)
-            phasing = self.phasing()
+            phasing = st.phasing()
             if phasing is None or side == phasing:
                 return
             if kind == "movement" and self.reacting_to_overrun(e.old.label):
                 return
             what = "moves" if kind == "movement" else "reacts"
-            self.find("4.1", f"an {name} unit moved in the {self.phase} Phase, where only the "
-                      f"{self.side_names[phasing]} player {what}", e.piece)
+            self.find("4.1", f"an {name} unit moved in the {st.phase} Phase, where only the "
+                      f"{board.side_names[phasing]} player {what}", e.piece)
             return
         if kind == "combat":
             return  # retreats and advances: combat.py
-        u = self.unit_of(e.piece)
+        u = board.unit_of(e.piece)
         if kind == "allocation" and u is not None and u.type in SUPPLY:
             return
         self.find("4.1", f"ground units move in the Movement and Reaction Phases (and retreat or advance in "
-                  f"combat), not in the {self.phase} Phase", e.piece)
+                  f"combat), not in the {st.phase} Phase", e.piece)

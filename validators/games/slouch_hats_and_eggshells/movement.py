@@ -142,7 +142,7 @@ class MovementRules(TurnRules):
     def enemy_zoc(self, side: str) -> set[str]:
         enemy = self.other_side[side]
         out: set[str] = set()
-        for h, ps in self._by_hex().items():
+        for h, ps in self.by_hex().items():
             holders = [self.unit_of(p) for p in ps if self.is_combat(p) and self.side_id(p) == enemy]
             if not holders or all(u.no_zoc for u in holders):
                 continue

@@ -34,7 +34,7 @@ class ReplacementRules(GermanAARules):
 
     def phase_started(self, kind: str, side: str | None) -> None:
         super().phase_started(kind, side)
-        self._repl_hexes = {h for h, ps in self._by_hex().items()
+        self._repl_hexes = {h for h, ps in self.by_hex().items()
                             if any((u := self.unit_of(p)) is not None and u.type == "replacement" for p in ps)}
 
     def on_flipped(self, e: Flipped) -> None:

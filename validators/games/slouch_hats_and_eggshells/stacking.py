@@ -28,7 +28,7 @@ class StackingRules(MovementRules):
         super().phase_ended(kind, side)
 
     def _check_stacking(self) -> None:
-        for h, ps in sorted(self._by_hex().items()):
+        for h, ps in sorted(self.by_hex().items()):
             for side in self.side_names:
                 units = [p for p in ps if self.is_combat(p) and self.side_id(p) == side]
                 total = sum(self.unit_of(p).stacking or 0 for p in units)

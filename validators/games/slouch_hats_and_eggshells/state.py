@@ -161,7 +161,7 @@ class PhaseState(BaseAuditor):
     def enemy_hexes(self, side: str) -> set[str]:
         """Hexes holding enemy combat units."""
         enemy = self.other_side[side]
-        return {h for h, ps in self._by_hex().items() if any(self.is_combat(p) and self.side_id(p) == enemy for p in ps)}
+        return {h for h, ps in self.by_hex().items() if any(self.is_combat(p) and self.side_id(p) == enemy for p in ps)}
 
     def attack_of(self, u: s.Unit, p: Piece) -> int:
         return (u.attack_reduced if self.reduced(p) and u.attack_reduced is not None else u.attack) or 0

@@ -312,7 +312,7 @@ class FireRules(RetreatRules):
         self._settle_morale()
         hexes = {}
         mods = self.morale_t["modifiers"]
-        for h, ps in self._by_hex().items():
+        for h, ps in self.by_hex().items():
             n = sum(1 for p in ps if p.properties().get("MarkerId") in HITS)
             units = [p for p in ps if self.is_cu(p) and self.side_id(p) == side]
             if not n or not units:

@@ -178,7 +178,7 @@ class GroupRules(SupplyRules):
         def step(a: str, b: str) -> Fraction | None:
             c = base(a, b)
             return None if c is None else c + (extra if b in zoc else 0)
-        enemy = frozenset(h for h in self._by_hex() if self.combat_units(h, self.other_side[side]))
+        enemy = frozenset(h for h in self.by_hex() if self.combat_units(h, self.other_side[side]))
         found = search(self.game.geometry.neighbours, start, step, blocked=enemy, goal=at)
         if at not in found:
             return  # no path: movement's own findings speak for the moves

@@ -232,7 +232,7 @@ class HQActionRules(GroupRules):
         def step(a: str, b: str) -> Fraction | None:
             c = base(a, b)
             return None if c is None else c + (extra if b in zoc else 0)
-        enemy = frozenset(h for h in self._by_hex() if self.combat_units(h, self.other_side[side]))
+        enemy = frozenset(h for h in self.by_hex() if self.combat_units(h, self.other_side[side]))
         found = search(self.game.geometry.neighbours, rec.start, step, blocked=enemy, goal=here)
         return (found.cost[here], rec.start) if here in found else None
 

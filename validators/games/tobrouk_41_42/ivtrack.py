@@ -155,7 +155,7 @@ class IVTrackRules(HQCombatRules):
         self.hq_lost_turn = set()
         self.captures = {s: 0 for s in self.side_names}
         self.occupied_at_turn = {s: set() for s in self.side_names}
-        for h, ps in self._by_hex().items():
+        for h, ps in self.by_hex().items():
             for p in ps:
                 if self.unit_of(p) and self.side_id(p) in self.occupied_at_turn:
                     self.occupied_at_turn[self.side_id(p)].add(h)

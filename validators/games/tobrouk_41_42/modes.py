@@ -89,7 +89,7 @@ class ModeRules(StackingRules):
             self.find("5.4", f"artillery support after a choice of {self.maneuver_mp(side)} MP: at least {least} "
                       f"are needed{self.reconstructed('maneuver')}", p, None, hex_id, side=name)
             return
-        hqs = [h for h, ps in self._by_hex().items() if any(self.is_hq(q) and self.side_id(q) == side for q in ps)]
+        hqs = [h for h, ps in self.by_hex().items() if any(self.is_hq(q) and self.side_id(q) == side for q in ps)]
         if not any(self.game.geometry.distance(h, hex_id) - 1 <= 3 for h in hqs):
             self.find("5.4", f"artillery support on {hex_id}: no {name} HQ within 3 hexes (between, 3.1d)", p, None,
                       hex_id, side=name)

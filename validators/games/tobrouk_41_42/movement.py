@@ -145,7 +145,7 @@ class MovementRules(TurnRules):
     def _check_path(self, e: Moved, u: s.Unit | None, side: str, cls: str, rec: MoveRecord, new: str) -> None:
         geo, note = self.game.geometry, self.reconstructed("movement")
         allowance = Fraction(self.maneuver_mp(side))
-        enemy = frozenset(h for h in self._by_hex() if self.combat_units(h, self.other_side[side]))
+        enemy = frozenset(h for h in self.by_hex() if self.combat_units(h, self.other_side[side]))
         if new in enemy:
             self.find("7.1", f"{new} holds enemy combat units: opposing units never share a hex", e.piece)
             return

@@ -147,7 +147,7 @@ class ReserveRules(WreckRules):
         geo, enemy = self.game.geometry, self.other_side.get(g["side"] or "")
         mine = [h for p in self.replayer.board.pieces.values()
                 if p.properties().get("UnitId") in g["units"] and (h := self.hex_of(p))]
-        theirs = [h for h, ps in self._by_hex().items()
+        theirs = [h for h, ps in self.by_hex().items()
                   if any(self.unit_of(p) and self.side_id(p) == enemy for p in ps)]
         return any(geo.distance(a, b) - 1 <= n for a in mine for b in theirs)
 
@@ -156,7 +156,7 @@ class ReserveRules(WreckRules):
 
     def _camp_threatened(self) -> bool:
         geo = self.game.geometry
-        for h, ps in self._by_hex().items():
+        for h, ps in self.by_hex().items():
             if any(self.unit_of(p) and self.side_id(p) == "axis" for p in ps):
                 if h in self.camp or any(n in self.camp for n in geo.neighbours(h)):
                     return True
@@ -270,7 +270,7 @@ class ReserveRules(WreckRules):
         if cls is None or side is None:
             return True
         allowance = self.maneuver_mp(side)
-        enemy = frozenset(h for h in self._by_hex() if self.combat_units(h, self.other_side[side]))
+        enemy = frozenset(h for h in self.by_hex() if self.combat_units(h, self.other_side[side]))
         base = self.step_cost(cls, MoveRecord(gate, False, False))
         found = search(self.game.geometry.neighbours, gate, base, blocked=enemy, goal=hex_id)
         return hex_id in found and found.cost[hex_id] <= allowance  # the gate hex itself is not costed

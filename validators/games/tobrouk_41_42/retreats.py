@@ -55,7 +55,7 @@ class RetreatRules(ModeRules):
     def _check_retreat(self, p, start: str, end: str) -> None:
         side = self.side_id(p)
         geo, terrain = self.game.geometry, self.game.hex_terrain
-        enemy = {h for h in self._by_hex() if self.combat_units(h, self.other_side[side])}
+        enemy = {h for h in self.by_hex() if self.combat_units(h, self.other_side[side])}
         dist = {start: 0}
         queue = deque([start])
         while queue:

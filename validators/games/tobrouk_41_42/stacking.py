@@ -60,12 +60,12 @@ class StackingRules(MovementRules):
 
     def _check_stacking(self) -> None:
         cg_hexes = {}
-        for h, ps in sorted(self._by_hex().items()):
+        for h, ps in sorted(self.by_hex().items()):
             for p in ps:
                 if p.properties().get("MarkerId", "") in self.cg_side:
                     cg_hexes[h] = p
         mover = self.maneuvering()
-        for h, ps in sorted(self._by_hex().items()):
+        for h, ps in sorted(self.by_hex().items()):
             if h in cg_hexes and any(self.unit_of(p) for p in ps) and mover in (None, self.cg_side[cg_hexes[h].properties()["MarkerId"]]):
                 self.find("7.31", f"end of the {self.phase}: the Combat Group counter {cg_hexes[h].name} shares {h} "
                           "with other units: a CG never stacks", None, None, h,

@@ -206,7 +206,7 @@ class PhaseState(BaseAuditor):
         enemy = self.other_side[side]
         closed = ZOC_CLOSED
         out: set[str] = set()
-        for h, ps in self._by_hex().items():
+        for h, ps in self.by_hex().items():
             if self.retreating(h) or not any(self.is_cu(p) and self.side_id(p) == enemy for p in ps):
                 continue
             for n in self.game.geometry.neighbours(h):

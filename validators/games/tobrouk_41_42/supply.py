@@ -109,7 +109,7 @@ class SupplyRules(WreckRules):
         """Hexes a path of `side` may not pass through: enemy units and their ZoC (3.1e)."""
         enemy = self.other_side[side]
         out: set[str] = set()
-        for h, ps in self._by_hex().items():
+        for h, ps in self.by_hex().items():
             mine = [p for p in ps if self.unit_of(p) and self.side_id(p) == enemy
                     or self.cg_side.get(p.properties().get("MarkerId", "")) == enemy]
             if not mine:
@@ -168,7 +168,7 @@ class SupplyRules(WreckRules):
         return any(self.unit_of(p) and self.side_id(p) == self.other_side[side] for p in self.pieces_in(h))
 
     def unit_piece_on_map(self, unit_id: str) -> Piece | None:
-        return next((p for ps in self._by_hex().values() for p in ps
+        return next((p for ps in self.by_hex().values() for p in ps
                      if (u := self.unit_of(p)) is not None and u.id == unit_id), None)
 
     def hq_supply_range(self, p: Piece, mode: str) -> int:
@@ -200,7 +200,7 @@ class SupplyRules(WreckRules):
         supplied from a source gets {'source'}."""
         forbidden, passable = self.supply_forbidden(side, mode), self.supply_passable(mode)
         src = self.supply_sources(side, forbidden, passable, mode)
-        hqs = [p for ps in self._by_hex().values() for p in ps
+        hqs = [p for ps in self.by_hex().values() for p in ps
                if self.is_hq(p) and self.side_id(p) == side and self.unit_of(p).type == "hq"]
         hq_ok: dict[str, bool] = {}
         reached: dict[str, set[str]] = {}
@@ -214,7 +214,7 @@ class SupplyRules(WreckRules):
             if ok:
                 reached[p.id] = self.supply_reach(h, rng + 1, forbidden, passable, mode)
         cus: dict[str, set[str]] = {}
-        for h, ps in self._by_hex().items():
+        for h, ps in self.by_hex().items():
             for p in ps:
                 if not self.is_cu(p) or self.side_id(p) != side:
                     continue
@@ -274,17 +274,17 @@ class SupplyRules(WreckRules):
         previous = self.marked_at_admin if self.admin_turn is not None and turn == self.admin_turn + 1 else None
         if previous is None and self.began_at_start and turn == self.card_first_turn + 1:
             previous = _NoneMarked()  # 11.1c: every unit began supplied, so none was marked on the first turn
-        cg_hexes = {h for h, ps in self._by_hex().items()
+        cg_hexes = {h for h, ps in self.by_hex().items()
                     if any(p.properties().get("MarkerId", "") in self.cg_side for p in ps)}
         self.supply_status = {}
         self.keeps_supply = set()
-        for h, ps in self._by_hex().items():
+        for h, ps in self.by_hex().items():
             if sum(self._supply_marked(h)):
                 self.keeps_supply.update(self.side_id(p) for p in ps if self.unit_of(p))
         if turn != self.card_first_turn:
             for side in self.side_names:
                 self._check_side(side, cg_hexes, previous)
-        self.marked_at_admin = {p.id: sum(self._supply_marked(h)) > 0 for h, ps in self._by_hex().items() for p in ps
+        self.marked_at_admin = {p.id: sum(self._supply_marked(h)) > 0 for h, ps in self.by_hex().items() for p in ps
                                 if self.unit_of(p)}
         self.admin_turn = turn
 
@@ -312,7 +312,7 @@ class SupplyRules(WreckRules):
         for pid in unsupplied:
             self.supply_status[pid] = False
         by_hex: dict[str, list[Piece]] = {}
-        for h, ps in self._by_hex().items():
+        for h, ps in self.by_hex().items():
             for p in ps:
                 if self.unit_of(p) and self.side_id(p) == side:
                     by_hex.setdefault(h, []).append(p)

@@ -117,7 +117,7 @@ class DepotRules(PhaseState):
     # -- road paths (7.11) -------------------------------------------------------------------
     def live_ezoc(self, side: str) -> set[str]:
         """Hexes in an enemy ZOC of `side` that no friendly combat unit occupies (7.11)."""
-        by_hex = self._by_hex()
+        by_hex = self.by_hex()
         zoc = getattr(self, "ezoc", None)
         hexes = set(zoc(side)) if zoc is not None else self._adjacent_zoc(side)
         return {h for h in hexes if not any(self.unit_of(p) and self.side_id(p) == side for p in by_hex.get(h, ()))}
@@ -125,7 +125,7 @@ class DepotRules(PhaseState):
     def _adjacent_zoc(self, side: str) -> set[str]:
         """Fallback when no movement rules give `ezoc`: enemy units but battalions (9.3) reach
         the six hexes around, not across an escarpment no road or track crosses."""
-        holders = [h for h, ps in self._by_hex().items()
+        holders = [h for h, ps in self.by_hex().items()
                    if any((u := self.unit_of(p)) and self.side_id(p) != side and u.size != "II" for p in ps)]
         features = self.game.hexside_features
 
@@ -136,7 +136,7 @@ class DepotRules(PhaseState):
 
     def enemy_hexes(self, side: str) -> set[str]:
         """Hexes holding an enemy unit, leader or depot (7.11)."""
-        return {h for h, ps in self._by_hex().items() if any(self.owner(p) not in (None, side) for p in ps)}
+        return {h for h, ps in self.by_hex().items() if any(self.owner(p) not in (None, side) for p in ps)}
 
     def road_reach(self, side: str) -> set[str]:
         """Road hexes joined to the side's source by a clear contiguous road path (7.11)."""

@@ -61,7 +61,7 @@ class LeaderRules(SupplyRules):
 
     def leader_event_casualty(self, face_name: str) -> None:
         """5.0: a random event makes the leader on the map showing this face a casualty (13.6)."""
-        for h, pieces in self._by_hex().items():
+        for h, pieces in self.by_hex().items():
             for p in pieces:
                 leader = self.leader_of(p)
                 if leader is None:
@@ -160,7 +160,7 @@ class LeaderRules(SupplyRules):
         if self.phase_kind is None:
             return
         groups: dict[str, list] = {}
-        for h, pieces in self._by_hex().items():
+        for h, pieces in self.by_hex().items():
             for p in pieces:
                 leader = self.leader_of(p)
                 if leader is None:

@@ -1,0 +1,77 @@
+"""What a Desert Fox Deluxe unit is by the rules: ground or not, its CF, its movement classes,
+and the markers of its hex.
+
+Choices (a false alarm costs more than a miss):
+- Markers (Disrupted, OGS, Reserve, Fort) lie in hexes, not on units: a hex's marker is read as
+  belonging to every unit of the hex where that can only spare a finding (ZoC, overrun), and
+  as a marker of the hex otherwise (disruption demanded by overstacking, forced or night march).
+- Movement classes (9.0) are not printed in units.yaml: tanks, recon, halftracks and HQs are
+  motorized (mechanized); a unit with an MA of 22 or more is motorized; every other unit with
+  an MA may be foot or trucked, and gets whichever is kinder to it.
+"""
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+from validators.kernel.rule import Tracker
+from validators.replay.board import Piece
+
+if TYPE_CHECKING:  # the schema is for annotations: an audit runs on the plain model (plain.py)
+    from builder.model import schema as s
+
+SUPPLY = frozenset({"base", "msu", "dump"})
+NOT_GROUND = frozenset({"air", "fleet"})
+MECHANIZED = frozenset({"tank", "recon", "halftrack", "hq", "desert-raider"})
+EZOC_EXEMPT = frozenset({"special-forces", "desert-raider"})  # 15.4, 16.0
+DIVISION_NATIONS = frozenset({"italian", "vichy"})  # 15.10
+FORTS = ("fort-0", "fort-1", "fort-2", "fort-3")
+
+
+class Forces(Tracker):
+    """The rules' view of units and hex markers (keeps no facts of its own)."""
+
+    def is_ground(self, p: Piece) -> bool:
+        u = self.board.unit_of(p)
+        return u is not None and u.type not in NOT_GROUND
+
+    def is_combat_unit(self, p: Piece) -> bool:
+        u = self.board.unit_of(p)
+        return u is not None and u.type not in NOT_GROUND | SUPPLY
+
+    def cf(self, p: Piece) -> int:
+        """The combat factor of the face the piece shows."""
+        u = self.board.unit_of(p)
+        if u is None:
+            return 0
+        value = u.cs_reduced if self.board.reduced(p) and u.cs_reduced is not None else u.cs
+        return value or 0
+
+    def is_division(self, u: s.Unit) -> bool:
+        """15.10: Italian and Vichy French divisions."""
+        return u.size == "XX" and self.game.nationality_of_unit(u).id in DIVISION_NATIONS
+
+    def classes(self, u: s.Unit) -> frozenset[str]:
+        """The movement classes the unit may be of (see Choices)."""
+        if u.type in MECHANIZED or u.type == "msu":
+            extra = {"recon"} if u.type == "recon" else {"desert-raider"} if u.type == "desert-raider" else set()
+            return frozenset({"mechanized", *extra}) if u.type != "msu" else frozenset({"motorized"})
+        if u.ma >= 22:
+            return frozenset({"motorized", "mechanized"})
+        return frozenset({"foot", "motorized"})
+
+    def surely_motorized(self, u: s.Unit) -> bool:
+        return "foot" not in self.classes(u)
+
+    @staticmethod
+    def rma(u: s.Unit) -> int:
+        """13.2.1: a motorized unit's RMA is a quarter of its MA, rounded up."""
+        return math.ceil(u.ma / 4)
+
+    def disrupted_in(self, hex_id: str) -> bool:
+        return self.board.markers_in(hex_id, "disrupted") > 0
+
+    def fort_level(self, hex_id: str) -> int | None:
+        levels = [int(p.properties()["MarkerId"][-1]) for p in self.board.pieces_in(hex_id)
+                  if p.properties().get("MarkerId") in FORTS]
+        return max(levels) if levels else None

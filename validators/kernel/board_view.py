@@ -1,0 +1,175 @@
+"""The board as the rules see it: units on hexes, sides, and where a step's pieces stood.
+
+Real play moves pieces in every way the table allows: the engine logs a dragged stack as one
+step with a move of each of its pieces, a unit pulled out of a stack as a step of its own, an
+undo as the step's inverse.  Rules see the board as it stands after the whole step, so the view
+also keeps the step's moves (`step_moves`) and answers where pieces stood when the step began
+(`stood_in`).  It is read-only for rules: only the replay changes the board.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from builder.model.game import Game
+from validators.replay.board import Piece
+from validators.replay.replayer import Moved, Replayer
+
+if TYPE_CHECKING:  # the schema is for annotations: an audit runs on the plain model (plain.py)
+    from builder.model import schema as s
+
+
+class BoardView:
+    """Pieces by hex, kept up to date from the positions the replay changes (issue 15)."""
+
+    def __init__(self, game: Game, replayer: Replayer):
+        self.game, self.replayer = game, replayer
+        self.units = {u.id: u for u in game.units}
+        self.side_ids = {x.name: x.id for x in game.info.sides}  # the Side property's value -> side id
+        self.side_names = {x.id: x.name for x in game.info.sides}
+        self.other_side = {a: b for a in self.side_names for b in self.side_names if a != b}
+        self._index: dict[str, list[Piece]] = {}
+        self._hex_keys: dict[str, set] = {}  # hex -> board positions inside it
+        self._key_hex: dict[tuple, str | None] = {}  # board position -> its hex (None: not in a hex)
+        self._stale: set[str] = set()  # hexes whose list in _index waits to be rebuilt
+        self._on_map: tuple[int, list[Piece]] = (-1, [])  # (board version, units_on_map())
+        self.step_moves: list[Moved] = []  # the moves of the step being audited, in log order
+        self._step_start: dict[str, str] = {}  # piece id -> where it stood when the step began
+
+    def begin_step(self, events) -> None:
+        """A new step: its moves, and where each moving piece stood before it."""
+        self.step_moves = [e for e in events if isinstance(e, Moved)]
+        self._step_start = {}
+        for m in self.step_moves:
+            self._step_start.setdefault(m.piece.id, m.old.label)
+
+    def unit_of(self, p: Piece) -> s.Unit | None:
+        return self.units.get(p.properties().get("UnitId", ""))
+
+    def side_of(self, p: Piece) -> str | None:
+        return p.properties().get("Side")
+
+    def side_id(self, p: Piece) -> str | None:
+        return self.side_ids.get(self.side_of(p) or "")
+
+    def side_name(self, side: str | None) -> str | None:
+        return self.side_names.get(side or "")
+
+    def hex_of(self, p: Piece) -> str | None:
+        where = self.replayer.piece_where(p)
+        return where.label if where.label in self.game.geometry else None
+
+    def by_hex(self) -> dict[str, list[Piece]]:
+        """Pieces by hex (read, never change, the lists), updated from the positions the board
+        changed since the last look."""
+        self._note_moves()
+        if self._stale:
+            for label in self._stale:
+                self._rebuild(label)
+            self._stale.clear()
+        return self._index
+
+    def _in_hex(self, hex_id: str) -> list[Piece]:
+        """`by_hex()[hex_id]`, rebuilding only that hex: a move leaves its old hex stale too,
+        and most rules ask about the new one only (issue 15)."""
+        self._note_moves()
+        if hex_id in self._stale:
+            self._stale.discard(hex_id)
+            self._rebuild(hex_id)
+        return self._index.get(hex_id, [])
+
+    def _note_moves(self) -> None:
+        """Which hexes the board positions changed since the last look lie in (made stale)."""
+        board = self.replayer.board
+        if not board.dirty:
+            return
+        at, key_hex, hex_keys = board.at, self._key_hex, self._hex_keys
+        for key in board.dirty:
+            label = key_hex.get(key, "")
+            if label == "":  # a position not seen before: which hex is it in, if any
+                where = self.replayer.where(*key).label if key[0] is not None else None
+                label = key_hex[key] = where if where in self.game.geometry else None
+            if label is not None:
+                keys = hex_keys.setdefault(label, set())
+                (keys.add if key in at else keys.discard)(key)
+                self._stale.add(label)
+        board.dirty.clear()
+
+    def _rebuild(self, label: str) -> None:
+        at, pieces_of = self.replayer.board.at, self.replayer.board.pieces
+        keys = self._hex_keys[label]
+        ordered = sorted(keys, key=str) if len(keys) > 1 else keys
+        pieces = [pieces_of[i] for key in ordered for i in at[key]]
+        if pieces:
+            self._index[label] = pieces
+        else:
+            self._index.pop(label, None)
+
+    def pieces_in(self, hex_id: str) -> list[Piece]:
+        return list(self._in_hex(hex_id))
+
+    def units_in(self, hex_id: str, side: str | None = None) -> list[Piece]:
+        return self._units(self._in_hex(hex_id), side)
+
+    def enemies_in(self, hex_id: str, side: str | None) -> list[Piece]:
+        """The units in a hex of another side than `side`."""
+        return self._units(self._in_hex(hex_id), side, enemy=True)
+
+    def _units(self, pieces, side: str | None = None, enemy: bool = False) -> list[Piece]:
+        """The units among `pieces`: all, those of `side`, or (`enemy`) those of any other side.
+        `unit_of` and `side_of` in one look at each piece's properties (a hot path)."""
+        units, out = self.units, []
+        for p in pieces:
+            props = p.properties()
+            if props.get("UnitId", "") in units and (props.get("Side") != side if enemy else
+                                                     side is None or props.get("Side") == side):
+                out.append(p)
+        return out
+
+    def stood_in(self, hex_id: str) -> list[Piece]:
+        """The pieces in a hex when the current step began (a dragged stack has left it by now)."""
+        start = self._step_start
+        here = [p for p in self.pieces_in(hex_id) if p.id not in start]
+        board = self.replayer.board.pieces
+        return here + [board[i] for i, h in start.items() if h == hex_id and i in board]
+
+    def moved_with(self, e: Moved) -> list[Piece]:
+        """The pieces that made the same move as `e` in its step: a stack dragged as one."""
+        return [m.piece for m in self.step_moves if m.old.label == e.old.label and m.new.label == e.new.label]
+
+    def units_on_map(self) -> list[Piece]:
+        version = self.replayer.board.version  # rules ask several times per step: kept until the board changes
+        if self._on_map[0] != version:
+            self._on_map = (version, self._units(p for ps in self.by_hex().values() for p in ps))
+        return list(self._on_map[1])
+
+    def occupied_by_enemy(self, side: str) -> set[str]:
+        """Hexes holding units of another side than `side`."""
+        return {h for h, ps in self.by_hex().items() if self._units(ps, side, enemy=True)}
+
+    @staticmethod
+    def reduced(p: Piece) -> bool:
+        return p.layer_level("Step") == 2
+
+    def on_map(self, label: str | None) -> bool:
+        """Whether a location is a hex of the map (not a box, a track or off the board)."""
+        return label in self.game.geometry
+
+    def where(self, p: Piece) -> str:
+        """A piece's location name: its hex, box or track name, or "offboard"."""
+        return self.replayer.piece_where(p).label
+
+    def marker_id(self, p: Piece) -> str | None:
+        return p.properties().get("MarkerId")
+
+    def markers_in(self, hex_id: str, *markers: str) -> int:
+        """How many markers of the given ids lie in a hex."""
+        return sum(1 for p in self.pieces_in(hex_id) if p.properties().get("MarkerId") in markers)
+
+    def named(self, name: str, where: str) -> Piece | None:
+        """The unit called `name` at `where` as a log line names them: in a hex, in a box, or,
+        when no unit of that name is at that location, the only unit of that name."""
+        if where in self.game.geometry:
+            return next((p for p in self.pieces_in(where) if p.name == name and self.unit_of(p) is not None), None)
+        named = [p for p in self.replayer.board.pieces.values() if p.name == name and self.unit_of(p) is not None]
+        here = [p for p in named if self.replayer.piece_where(p).label == where]
+        return here[0] if here else named[0] if len(named) == 1 else None

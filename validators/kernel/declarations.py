@@ -1,0 +1,55 @@
+"""Declarations read back from the log, by the `report:` templates game.yaml gives them.
+
+A declaration is a unit menu command whose only effect is a line in the log ("Declare
+attacker" reports "Combat: $PieceName$ attacks from $location$").  The template says what the
+line looks like, so no game writes a pattern of its own: each `$Property$` becomes a group,
+and the engine's chat decoration ("* ... *") is allowed around the line.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from validators.replay.board import Piece
+
+_PROPERTY = re.compile(r"\$(\w+)\$")
+
+
+@dataclass(frozen=True, slots=True)
+class Declared:
+    """A declaration made on a unit: which one (game.yaml's `name`), the unit, and where it was."""
+
+    name: str
+    piece: Piece
+    where: str  # the location the line names: a hex id, or a box's name
+    rule: str  # the rule game.yaml gives the declaration
+
+
+def pattern(template: str) -> re.Pattern:
+    """The regular expression of a report template: $PieceName$ -> (?P<piecename>.+?)."""
+    out, at, seen = [r"^\*?\s*"], 0, set()
+    for m in _PROPERTY.finditer(template):
+        out.append(re.escape(template[at:m.start()]))
+        name = m[1].lower()
+        out.append(f"(?P={name})" if name in seen else f"(?P<{name}>.+?)")
+        seen.add(name)
+        at = m.end()
+    out.append(re.escape(template[at:]) + r"\s*\*?$")
+    return re.compile("".join(out))
+
+
+class Declarations:
+    """Matches a chat line against every declaration's template."""
+
+    def __init__(self, declarations: Iterable):
+        self.patterns = [(d, pattern(d.report)) for d in declarations if "$PieceName$" in d.report]
+
+    def match(self, text: str) -> tuple[object, str, str] | None:
+        """(the declaration, the piece's name, the location) of a line, or None."""
+        line = text.strip()
+        for d, p in self.patterns:
+            m = p.match(line)
+            if m:
+                return d, m["piecename"], m.groupdict().get("location") or ""
+        return None

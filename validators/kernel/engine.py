@@ -1,0 +1,146 @@
+"""The engine that runs a game's registered rules over a replay.
+
+A game package's `Auditor` (what `validators.games.rules_for` finds) subclasses `RulesAuditor`
+and sets `RULES` (its rule classes, in the order they hear events) and `STATE` (its game
+state).  The engine replays the log, keeps the game state, hands every event to
+the state, then to each tracker the rules need, then to each rule in the order the game lists
+them, and collects their findings.  The state runs its own phase changes, so a rule hears
+`phase_ended` of the phase it was in, then `phase_started` of the next.
+
+`only`/`skip` select rules by number (`validators.kernel.selection`): a rule not selected is not
+made at all, and a finding of a number not selected is dropped.  `strict` (set by the test
+suite) refuses a finding whose number the rule does not declare in `ids`, which keeps the
+registry - and so the catalogue's `code` - true to the code.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from builder.model.game import Game
+from validators.kernel.auditor import BaseAuditor
+from validators.kernel.rule import Context, Rule, Tracker, needed
+from validators.kernel.selection import Selection
+from validators.kernel.state import GameState
+from validators.replay.board import Piece
+from validators.replay.replayer import Added, Flipped, Moved, Removed, Replayer, Rolled, Said, TurnChanged
+from validators.vlog.reader import Step
+
+
+class RulesAuditor(BaseAuditor):
+    """Replays a log through a game's rules."""
+
+    RULES: tuple[type[Rule], ...] = ()
+    STATE: type[GameState] = GameState
+    strict = False  # the test suite sets it for every audit (tests/conftest.py)
+
+    def __init__(self, game: Game, replayer: Replayer, only: Iterable[str] = (), skip: Iterable[str] = ()):
+        super().__init__(game, replayer)
+        self.selection = Selection.of(only, skip)
+        self.state = self.STATE(self, self._notify)
+        self.turn, self.phase = None, None
+        self._trackers: dict[type, Tracker] = {}
+        self.ctx = Context(game, self, self.state, self.state.tables, self._tracker, self._report)
+        rules = [r for r in self.RULES if not self.selection or self.selection.runs(r.ids)]
+        for t in needed(rules):
+            self._trackers[t] = t(self.ctx)
+        self.rules = [r(self.ctx) for r in rules]
+        self.parts: list[Tracker] = [*self._trackers.values(), *self.rules]
+        self._hooks: dict[str, list] = {}  # hook -> the bound methods of the parts that define it
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        for r in cls.RULES:
+            if not (isinstance(r, type) and issubclass(r, Rule)) or not r.ids:
+                raise TypeError(f"{cls.__name__}.RULES: {r!r} is not a Rule with ids")
+
+    def run(self):
+        try:
+            return super().run()
+        finally:
+            self._release()
+
+    def _release(self) -> None:
+        """Drop the auditor's references to its parts once the run is over: rules and the state
+        hold the auditor (their context), so an audit would otherwise leave cycles that only the
+        collector frees, and batch workers run with it paused (issue 15)."""
+        self.parts, self.rules, self._trackers, self._hooks = [], [], {}, {}
+        self.ctx = self.state = None
+
+    def _tracker(self, kind: type) -> Tracker:
+        found = self._trackers.get(kind)
+        if found is None:
+            raise KeyError(f"{kind.__name__} is not among the trackers the game's rules need (add it to `needs`)")
+        return found
+
+    def _notify(self, hook: str, *args) -> None:
+        self._sync()
+        methods = self._hooks.get(hook)
+        if methods is None:  # only the parts that have the hook (most hear a few events)
+            methods = self._hooks[hook] = [getattr(p, hook) for p in self.parts
+                                           if getattr(type(p), hook) is not getattr(Tracker, hook)]
+        for method in methods:
+            method(*args)
+
+    # -- findings ------------------------------------------------------------------------------
+    def _sync(self) -> None:
+        st = self.state
+        self.turn, self.phase, self.side_acting = st.turn, st.phase, st.side_acting
+
+    def _report(self, rule: Rule, number: str, message: str, piece: Piece | None, from_hex, to_hex, path, kind,
+                side) -> None:
+        if self.strict and number not in rule.ids:
+            raise AssertionError(f"{type(rule).__name__} reports {number}, which its ids {rule.ids} do not list")
+        if self.selection and not self.selection.reports(number):
+            return
+        self._sync()
+        self.find(number, message, piece, from_hex, to_hex, path, kind, side)
+
+    def is_follow_on(self, piece: Piece, rule: str) -> bool:
+        self._sync()
+        return super().is_follow_on(piece, rule)
+
+    # -- the hooks, passed on ----------------------------------------------------------------------
+    def start(self) -> None:
+        self._notify("start")
+        self._sync()
+        self._begin = self.state.initial_phase()
+
+    def before_step(self, step: Step) -> None:
+        if self._begin is not None:
+            begin, self._begin = self._begin, None
+            self.dispatch(begin)
+        self._notify("before_step", step)
+
+    def after_step(self, step: Step) -> None:
+        self._notify("after_step", step)
+
+    def finish(self) -> None:
+        self._notify("finish")
+        self._sync()
+
+    def on_turn(self, e: TurnChanged) -> None:
+        self._notify("tracker_moving", e)
+        self.state.follow(e)
+        self._sync()
+
+    def on_moved(self, e: Moved) -> None:
+        self.state.moved(e)
+        self._notify("moved", e)
+
+    def on_flipped(self, e: Flipped) -> None:
+        self._notify("flipped", e)
+
+    def on_added(self, e: Added) -> None:
+        self._notify("added", e)
+
+    def on_removed(self, e: Removed) -> None:
+        self._notify("removed", e)
+
+    def on_rolled(self, e: Rolled) -> None:
+        self._notify("rolled", e)
+
+    def on_said(self, e: Said) -> None:
+        d = self.state.read_declaration(e)
+        self._notify("said", e)
+        if d is not None:
+            self._notify("declared", d)

@@ -1,0 +1,129 @@
+"""What a rule is: an object that checks one rule or one small family of the rulebook.
+
+A rule's class names the rule numbers it reports (`ids`) and, where it checks a rule that has
+no finding of its own number, the catalogue entries it covers (`covers`: terrain rules a path
+search applies, say); its docstring says the rule in short.  It reacts to the replay's events
+through the hooks below and reports with `self.find`.  It reads the match through its context:
+`board` (pieces on hexes, read-only), `state` (turn, phase, scenario, declarations), `game` and
+`tables` (the sources), and `ctx.get(Tracker)` for facts another object keeps.
+
+A `Tracker` keeps facts that more than one rule reads (which units arrived, which morale roll
+belongs to which unit) and reports nothing.  A rule lists the trackers it needs in `needs`; the
+engine makes each once and hands it events before any rule, so a rule always sees a tracker
+already up to date with the event at hand.
+
+A game package lists its rules explicitly, as yamllint lists its rules:
+
+    RULES = (SequenceOfPlay, Movement, Stacking, ...)
+
+    class Auditor(RulesAuditor):
+        RULES, STATE = RULES, FoxState
+"""
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+
+from builder.model.game import Game
+from validators.kernel.board_view import BoardView
+from validators.replay.board import Piece
+from validators.replay.replayer import Added, Flipped, Moved, Removed, Rolled, Said, TurnChanged
+from validators.vlog.reader import Step
+
+if TYPE_CHECKING:
+    from validators.kernel.declarations import Declared
+    from validators.kernel.state import GameState
+
+T = TypeVar("T", bound="Tracker")
+
+
+@dataclass(frozen=True)
+class Context:
+    """What a rule may read, and the one way it reports."""
+
+    game: Game
+    board: BoardView
+    state: GameState
+    tables: Mapping[str, Any]  # table id -> its data
+    get: Callable[[type[T]], T]  # the shared instance of a tracker (made once per audit)
+    report: Callable[..., None]  # the engine's find (rules call Rule.find)
+
+
+class Tracker:
+    """Facts kept for rules, from the same hooks; reports nothing."""
+
+    needs: ClassVar[tuple[type[Tracker], ...]] = ()
+
+    def __init__(self, ctx: Context):
+        self.ctx = ctx
+        self.game, self.board, self.state, self.tables = ctx.game, ctx.board, ctx.state, ctx.tables
+
+    # hooks: the engine calls each on every tracker, then on every rule, in the game's order
+    def start(self) -> None:
+        """Before the first step (the board is the log's starting position)."""
+
+    def before_step(self, step: Step) -> None: ...
+    def after_step(self, step: Step) -> None: ...
+    def finish(self) -> None: ...
+    def tracker_moving(self, e: TurnChanged) -> None:
+        """The turn tracker moves; the state still shows the phase it leaves."""
+
+    def phase_started(self, pid: str) -> None: ...
+    def phase_ended(self, pid: str) -> None: ...
+    def turn_ended(self, turn: int) -> None: ...
+    def moved(self, e: Moved) -> None: ...
+    def flipped(self, e: Flipped) -> None: ...
+    def added(self, e: Added) -> None: ...
+    def removed(self, e: Removed) -> None: ...
+    def rolled(self, e: Rolled) -> None: ...
+    def said(self, e: Said) -> None: ...
+    def declared(self, d: Declared) -> None:
+        """A declaration of game.yaml ("Declare attacker") made on a unit."""
+
+
+class Rule(Tracker):
+    """One rule or one small family; `ids` are the rulebook numbers its findings carry."""
+
+    ids: ClassVar[tuple[str, ...]] = ()
+    covers: ClassVar[tuple[str, ...]] = ()  # catalogue numbers checked without findings of their own
+
+    def find(self, rule: str, message: str, piece: Piece | None = None, from_hex: str | None = None,
+             to_hex: str | None = None, path=(), kind: str = "violation", side: str | None = None) -> None:
+        """Report a broken rule (or an event such as a victory) at the step being replayed."""
+        self.ctx.report(self, rule, message, piece, from_hex, to_hex, path, kind, side)
+
+    @classmethod
+    def code(cls) -> str:
+        """Where the rule is written, as the catalogue names it: "validators/.../x.py:Class"."""
+        path = Path(inspect.getfile(cls)).resolve()
+        parts = path.parts
+        at = len(parts) - 1 - parts[::-1].index("validators")
+        return f"{'/'.join(parts[at:])}:{cls.__qualname__}"
+
+    @classmethod
+    def numbers(cls) -> tuple[str, ...]:
+        """Every catalogue number the rule checks: what it reports and what it covers."""
+        return cls.ids + tuple(n for n in cls.covers if n not in cls.ids)
+
+
+def needed(rules) -> list[type[Tracker]]:
+    """The trackers `rules` need, each once, every tracker after the trackers it needs."""
+    out: list[type[Tracker]] = []
+    for r in rules:
+        for n in r.needs:
+            _visit(n, (r,), out)
+    return out
+
+
+def _visit(t: type[Tracker], path: tuple, out: list) -> None:
+    """Add `t` to `out` after what it needs (a module function: a self-calling closure would
+    leave a reference cycle behind every audit)."""
+    if t in path:
+        raise ValueError(f"trackers need each other in a circle: {' -> '.join(x.__name__ for x in path + (t,))}")
+    for n in t.needs:
+        _visit(n, path + (t,), out)
+    if t not in out and not issubclass(t, Rule):
+        out.append(t)
