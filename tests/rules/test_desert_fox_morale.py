@@ -124,3 +124,18 @@ def test_13_5_a_unit_stacked_with_an_hq_makes_no_check_after_reacting(play):
         w.phase(4, "VIII")
         w.phase(4, "IX")
     assert play(script) == []
+
+
+def test_13_5_the_hq_counts_where_it_stood_when_the_phase_began(play):
+    """The HQ reacts away first: its stack is still judged as it stood at the phase's start."""
+    def script(w):
+        w.phase(4, "VI")
+        w.move("62-mmrirca", "C2331")
+        w.phase(4, "VII")
+        w.move("wdf-bde", "W2118")
+        w.move("4-lt-arm", "W2116")
+        w.declare("4-lt-arm", "Morale check")
+        w.roll("Allied morale 1d6", [6], "Allied")
+        w.phase(4, "VIII")
+        w.phase(4, "IX")
+    assert play(script) == []

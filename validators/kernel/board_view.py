@@ -32,6 +32,7 @@ class BoardView:
         self._key_hex: dict[tuple, str | None] = {}  # board position -> its hex (None: not in a hex)
         self._stale: set[str] = set()  # hexes whose list in _index waits to be rebuilt
         self._on_map: tuple[int, list[Piece]] = (-1, [])  # (board version, units_on_map())
+        self._whos: dict[str, tuple] = {}  # piece id -> _who()
         self.step_moves: list[Moved] = []  # the moves of the step being audited, in log order
         self._step_start: dict[str, str] = {}  # piece id -> where it stood when the step began
 
@@ -42,14 +43,25 @@ class BoardView:
         for m in self.step_moves:
             self._step_start.setdefault(m.piece.id, m.old.label)
 
+    def _who(self, p: Piece) -> tuple:
+        """(state, unit, Side property, side id) of a piece, worked out again only when its state
+        changes: rules ask several times for each piece an event names (issue 29)."""
+        found = self._whos.get(p.id)
+        if found is None or found[0] is not p.state:
+            props = p.properties()
+            side = props.get("Side")
+            found = self._whos[p.id] = (p.state, self.units.get(props.get("UnitId", "")), side,
+                                        self.side_ids.get(side or ""))
+        return found
+
     def unit_of(self, p: Piece) -> s.Unit | None:
-        return self.units.get(p.properties().get("UnitId", ""))
+        return self._who(p)[1]
 
     def side_of(self, p: Piece) -> str | None:
-        return p.properties().get("Side")
+        return self._who(p)[2]
 
     def side_id(self, p: Piece) -> str | None:
-        return self.side_ids.get(self.side_of(p) or "")
+        return self._who(p)[3]
 
     def side_name(self, side: str | None) -> str | None:
         return self.side_names.get(side or "")

@@ -73,7 +73,6 @@ class RulesAuditor(BaseAuditor):
         return found
 
     def _notify(self, hook: str, *args) -> None:
-        self._sync()
         methods = self._hooks.get(hook)
         if methods is None:  # only the parts that have the hook (most hear a few events)
             methods = self._hooks[hook] = [getattr(p, hook) for p in self.parts

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import heapq
 import math
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Container, Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -83,14 +83,16 @@ class Reach:
 
 
 def search(neighbours: Callable[[str], Iterable[str]], start: str, step: StepCost, *,
-           allowance: Fraction | None = None, stop: Iterable[str] = (), blocked: Iterable[str] = (),
+           allowance: Fraction | None = None, stop: Container[str] | Iterable[str] = (), blocked: Iterable[str] = (),
            goal: str | None = None) -> Reach:
     """Cheapest paths from `start` (Dijkstra) within `allowance` (None: any length).
 
-    A `stop` hex may be entered but not left (the start excepted); a `blocked` hex cannot be
-    entered.  With a `goal` the search ends as soon as the goal's cost is final.
+    A `stop` hex may be entered but not left (the start excepted): any container (a set, or an
+    object that answers `in` hex by hex); a `blocked` hex cannot be entered.  With a `goal` the
+    search ends as soon as the goal's cost is final.
     """
-    stop, blocked = frozenset(stop), frozenset(blocked)
+    stop = stop if isinstance(stop, Container) and not isinstance(stop, (list, tuple, str)) else frozenset(stop)
+    blocked = frozenset(blocked)
     best: dict[str, Fraction] = {start: 0}
     prev: dict[str, str] = {}
     queue: list[tuple[Fraction, str]] = [(0, start)]

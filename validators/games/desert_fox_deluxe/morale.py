@@ -41,7 +41,7 @@ from validators.games.desert_fox_deluxe.units import SUPPLY
 from validators.kernel.declarations import Declared
 from validators.kernel.rule import Rule, Tracker
 from validators.replay.board import Piece
-from validators.replay.replayer import Rolled
+from validators.replay.replayer import Added, Moved, Removed, Rolled
 
 FAIL_AT = 7  # 8.1 b
 ALWAYS_FAILS = 6  # 8.1 Important
@@ -114,14 +114,15 @@ class Morale(Rule):
 
     def start(self) -> None:
         self.due: list[Check] = []  # failed, effect not yet seen
-        self.react_exempt: set[str] = set()  # piece ids with a Reserve marker or an HQ at the phase start
+        self.phase_start: dict[str, str] = {}  # piece id -> where it stood when the phase began, if it moved since
+        self.phase_gone: list = []  # pieces deleted in this phase
 
     def rolled(self, e: Rolled) -> None:
         c = self.ctx.get(MoraleChecks).just_rolled
         if c is None or self.board.hex_of(c.piece) is None:
             return  # off the grid: only the arrival checks of 26.2 (arrival_rolls.py)
         rule = {"reaction": "13.5", "combat": "14.5"}.get(c.kind) or ("12.5.1" if self.state.phase_id == "XVIII" else None)
-        if rule is None or (rule == "13.5" and c.piece.id in self.react_exempt) or not c.why:
+        if rule is None or (rule == "13.5" and c.piece.id in self.react_exempt()) or not c.why:
             return
         c.fails, c.due, c.face = True, 2, c.piece.layer_level("Step")
         c.kind = rule
@@ -143,14 +144,37 @@ class Morale(Rule):
                 self._met(c)
         self.due = [c for c in self.due if not c.met]
 
+    def moved(self, e: Moved) -> None:
+        self.phase_start.setdefault(e.piece.id, e.old.label)
+
+    def added(self, e: Added) -> None:
+        self.phase_start.setdefault(e.piece.id, "")  # not on the board when the phase began
+
+    def removed(self, e: Removed) -> None:
+        self.phase_start.setdefault(e.piece.id, e.where.label)
+        self.phase_gone.append(e.piece)
+
     def phase_started(self, pid: str) -> None:
-        self.react_exempt = set()
-        if self.state.phase_kind == "reaction":
-            board = self.board
-            for h, ps in board.by_hex().items():
-                if any(x.properties().get("MarkerId") == "reserve" or
-                       (board.unit_of(x) is not None and board.unit_of(x).type == "hq") for x in ps):
-                    self.react_exempt.update(x.id for x in ps)
+        self.phase_start, self.phase_gone = {}, []
+
+    def react_exempt(self) -> set[str]:
+        """The pieces that stood, when the phase began, in a hex with a Reserve marker or an HQ:
+        worked out when a reacting unit's check asks (the board then, less this phase's moves)."""
+        board, start = self.board, self.phase_start
+        where: dict[str, list] = {}
+        for p in [*board.replayer.board.pieces.values(), *self.phase_gone]:
+            label = start.get(p.id)
+            where.setdefault(board.where(p) if label is None else label, []).append(p)
+        out: set[str] = set()
+        for label, ps in where.items():
+            if board.on_map(label) and any(self._exempting(x) for x in ps):
+                out.update(x.id for x in ps)
+        return out
+
+    def _exempting(self, p) -> bool:
+        """A Reserve marker or an HQ: the units of its hex make no check after reacting (13.6, 15.6)."""
+        u = self.board.unit_of(p)
+        return u.type == "hq" if u is not None else p.properties().get("MarkerId") == "reserve"
 
     def phase_ended(self, pid: str) -> None:
         for c in self.due:

@@ -165,9 +165,15 @@ class MoveCosts(Tracker):
             return lambda a, b: None if units(a, b, "foot") is None and units(a, b, "mechanized") is None else one
         ordered = sorted(classes)
 
+        memo: dict[tuple[str, str], int | None] = {}
+
         def step(a: str, b: str) -> int | None:
-            costs = [c for c in (units(a, b, cls) for cls in ordered) if c is not None]
-            return min(costs) if costs else None
+            try:
+                return memo[a, b]
+            except KeyError:
+                costs = [c for c in (units(a, b, cls) for cls in ordered) if c is not None]
+                found = memo[a, b] = min(costs) if costs else None
+                return found
         return step
 
     def exerts_zoc(self, p: Piece, here: str | None = None) -> bool:
@@ -178,31 +184,33 @@ class MoveCosts(Tracker):
         here = here or self.board.hex_of(p)
         return here is not None and not self.board.markers_in(here, "disrupted", "ogs", "reserve")
 
-    def enemy_zoc(self, side: str, mover_motorized: bool) -> frozenset[str]:
+    def enemy_zoc(self, side: str, mover_motorized: bool) -> EnemyZoc:
         """The hexes in the ZoC of `side`'s enemies, for a mover that may be motorized or not."""
         key = (side, mover_motorized)
         found = self._zoc.get(key)
         if found is None:
-            found = self._zoc[key] = self._enemy_zoc(side, mover_motorized)
+            found = self._zoc[key] = EnemyZoc(self, side, mover_motorized)
         return found
 
-    def _enemy_zoc(self, side: str, mover_motorized: bool) -> frozenset[str]:
-        board, g, f = self.board, self.game, self.forces
+    def holders(self, hex_id: str, side: str, mover_motorized: bool) -> set:
+        """The step callbacks of the units in a hex whose ZoC binds a mover of `side` (11.1-11.2)."""
+        board, f = self.board, self.forces
         enemy = board.other_side[side]
-        out: set[str] = set()
-        for h, ps in board.by_hex().items():
-            holders = [p for p in ps if board.side_id(p) == enemy and self.exerts_zoc(p, h)
-                       and (not mover_motorized or f.surely_motorized(board.unit_of(p)))]
-            if not holders:
-                continue
-            steps = {self.unit_step(p) for p in holders}
-            for n in g.geometry.neighbours(h):
-                if n in out or "escarpment" in self.crossing(h, n) or g.hex_terrain.get(n) == "city":
-                    continue
-                if f.fort_level(n) is not None or all(step(h, n) is None for step in steps):
-                    continue
-                out.add(n)
-        return frozenset(out)
+        return {self.unit_step(p) for p in board.pieces_in(hex_id)
+                if board.side_id(p) == enemy and self.exerts_zoc(p, hex_id)
+                and (not mover_motorized or f.surely_motorized(board.unit_of(p)))}
+
+    def reaches(self, n: str, side: str, mover_motorized: bool, holders) -> bool:
+        """Whether the enemy's ZoC reaches hex n: not a city nor a fortified hex, and next to a
+        holder across a hexside without an escarpment that the holder could cross (11.3)."""
+        g = self.game
+        if g.hex_terrain.get(n) == "city" or self.forces.fort_level(n) is not None:
+            return False
+        for h in g.geometry.neighbours(n):
+            steps = holders(h)
+            if steps and "escarpment" not in self.crossing(h, n) and any(step(h, n) is not None for step in steps):
+                return True
+        return False
 
     def enemy_hexes(self, side: str) -> frozenset[str]:
         """Hexes holding enemy units other than supply units (13.1, 13.4.1)."""
@@ -299,6 +307,12 @@ class Movement(Rule):
             self.find("13.1", f"no path open to {u.name} leads from {start} to {new} (prohibited terrain or enemy units)"
                       f"{note}", e.piece, start)
             return  # nothing can enter the hex: no search needed to know it
+        direct = normal(start, new) if geo.adjacent(start, new) else None
+        if direct is not None and reaction:
+            return  # 13.2.1: a non-motorized unit reacts one hex
+        if direct is not None and direct <= allowance:
+            self.pending.pop(e.piece.id, None)  # the step itself fits: no search (the cheapest path
+            return  # costs no more than it)
         found = self._cheapest(start, new, normal, zoc, enemy, night_allowance)
         cost = found.cost.get(new)
         if reaction and geo.distance(start, new) <= 1 and cost is not None:
@@ -384,3 +398,27 @@ def _numbers(data):
         yield data
     elif isinstance(data, str) and data.replace("/", "", 1).replace(".", "", 1).isdigit():
         yield data
+
+
+class EnemyZoc:
+    """The hexes in the enemy's ZoC for one mover, found hex by hex as a move asks (a legal step
+    asks about two hexes; the whole map is never worked out), and kept until the enemy acts."""
+
+    __slots__ = ("costs", "side", "motorized", "_known", "_holders")
+
+    def __init__(self, costs: MoveCosts, side: str, motorized: bool):
+        self.costs, self.side, self.motorized = costs, side, motorized
+        self._known: dict[str, bool] = {}
+        self._holders: dict[str, set] = {}
+
+    def _held(self, hex_id: str) -> set:
+        found = self._holders.get(hex_id)
+        if found is None:
+            found = self._holders[hex_id] = self.costs.holders(hex_id, self.side, self.motorized)
+        return found
+
+    def __contains__(self, hex_id: object) -> bool:
+        found = self._known.get(hex_id)
+        if found is None:
+            found = self._known[hex_id] = self.costs.reaches(hex_id, self.side, self.motorized, self._held)
+        return found

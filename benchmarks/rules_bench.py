@@ -1,0 +1,149 @@
+"""The rules' speed per game: a 10,000-step log of each game audited, against a bare decode.
+
+Run: .venv/bin/python benchmarks/rules_bench.py [--games desert-fox-deluxe ...] [--steps 10000]
+     [--runs 5] [--vsavdump PATH] [--baseline REV] [--logs DIR]
+
+For each game with a log script below, writes a log of --steps steps with the test log writer
+(both sides playing the turn: each phase of the sequence in order, the phasing side's units
+stepping to a neighbouring hex and back, combat and other rolls), then times in fresh processes,
+in turn (A B C A B C ...): the audit (`hexforge audit GAME LOG --format json`), this tree's
+decode alone, pywargame's `vsavdump.py` when --vsavdump names it (a bare decode and print; it
+needs Python >= 3.12: `python3.12 -m venv /tmp/vpw && /tmp/vpw/bin/pip install pywargame==0.8.0`,
+then `--vsavdump /tmp/vpw/bin/vsavdump.py`), and the audit of --baseline's tree (a git revision,
+taken out with `git archive`).  Ratios are medians of the run-by-run CPU ratios.
+
+Issue 29's target: each game's audit at most 0.6 of vsavdump's CPU on the same file.
+Games whose log script is not written yet are listed as such.
+"""
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from audit_bench import (DECODE, ROOT, baseline_tree, compile_tree, measure_paired,  # noqa: E402
+                         paired)
+
+TARGET = 0.6
+
+
+def desert_fox_log(path: Path, steps: int) -> None:
+    """Fox Killed from its saved setup (GT 4 Phase VI): each GT the Axis units of the Cyrenaica
+    front step east and back in Phase VI, the Allied ones in Phase IX, a combat roll in VIII and
+    XI, and the tracker walks every phase to XX."""
+    from builder.model import load_game
+    from builder.model.plain import plain_game
+    from builder.vassal.module import build_vmod
+    from tests.rules.desert_fox_play import FoxWriter
+
+    game = load_game(ROOT / "sources" / "desert-fox-deluxe")
+    vmod = path.with_suffix(".vmod")
+    vmod.write_bytes(build_vmod(game)[0])
+    plain = plain_game(game)
+    w = FoxWriter(plain, vmod, "fox-killed.vsav", tracker_from_setup=True)
+    moves = {"axis": _steppers(w, plain, "axis"), "allied": _steppers(w, plain, "allied")}
+    names = [p["id"] for p in plain.tables["sequence"].data["phases"]]
+    gt, first = 4, True
+    while len(w.steps) < steps:
+        for roman in names[names.index("VI") if first else 0:]:
+            if not first or roman != "VI":
+                w.phase(gt, roman)
+            first = False
+            side = {"VI": "axis", "IX": "allied"}.get(roman)
+            if side:
+                for unit, there, back in moves[side]:
+                    w.move(unit, there)
+                    w.move(unit, back)
+            if roman in ("VIII", "XI"):
+                name = "Axis" if roman == "VIII" else "Allied"
+                w.roll(f"{name} combat 2d6", [1 + gt % 6, 1 + (gt * 5) % 6], name)
+            if len(w.steps) >= steps:
+                break
+        gt += 1
+    w.write(path)
+
+
+def _steppers(w, game, side: str, most: int = 12) -> list[tuple[str, str, str]]:
+    """(unit, a neighbouring open desert hex, its own hex) for up to `most` units of `side` on the
+    map: a step there and back costs each at most 2 MP (13.2)."""
+    geo, units = game.geometry, {u.id: u for u in game.units}
+    held = {w.location(p.map, p.x, p.y) for p in w.board.pieces.values() if p.map}
+    out = []
+    for p in sorted(w.board.pieces.values(), key=lambda p: p.id):
+        u = units.get(p.properties().get("UnitId", ""))
+        if u is None or not u.ma or u.type in ("air", "fleet", "base", "msu", "dump") or not p.map:
+            continue
+        ref, here = u.id, w.location(p.map, p.x, p.y)
+        if here not in geo or game.nationality_of_unit(u).side != side:
+            continue
+        free = [n for n in geo.neighbours(here) if game.hex_terrain.get(n) == "desert" and n not in held]
+        if free:
+            out.append((ref, free[0], here))
+            held.add(free[0])
+        if len(out) >= most:
+            break
+    return out
+
+
+LOGS = {"desert-fox-deluxe": desert_fox_log}
+GAMES = ("bravery-in-the-sand", "western-desert-force", "tobrouk-41-42", "slouch-hats-and-eggshells",
+         "desert-fox-deluxe")
+
+
+def log_of(folder: Path, slug: str, steps: int) -> Path:
+    """The game's log of `steps` steps, written unless already there (--logs keeps them), in a
+    child process: a process forked from a large parent counts the parent's size in its peak."""
+    path = folder / f"{slug}-{steps}.vlog"
+    if not path.exists():
+        code = (f"import sys; sys.path[:0] = [{str(ROOT)!r}, {str(ROOT / 'benchmarks')!r}]; import rules_bench; "
+                f"rules_bench.LOGS[{slug!r}](__import__('pathlib').Path({str(path)!r}), {steps})")
+        subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True)
+    return path
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--games", nargs="*", default=list(GAMES))
+    ap.add_argument("--steps", type=int, default=10000)
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--vsavdump", type=Path)
+    ap.add_argument("--baseline")
+    ap.add_argument("--logs", type=Path)
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        logs = args.logs or Path(tmp)
+        logs.mkdir(parents=True, exist_ok=True)
+        base = baseline_tree(args.baseline, Path(tmp) / "base") if args.baseline else None
+        compile_tree(ROOT)
+        if base:
+            compile_tree(base)
+        print(f"{'game':<27} {'row':<9} {'cpu s':>7} {'peak MB':>7} {'x vsavdump':>10} {'x previous':>10}")
+        for slug in args.games:
+            if slug not in LOGS:
+                print(f"{slug:<27} no log script yet")
+                continue
+            log = log_of(logs, slug, args.steps)
+            audit = [sys.executable, "-m", "validators.cli", "audit", slug, str(log), "--format", "json"]
+            rows = {"decode": ([sys.executable, "-c", DECODE, str(log)], ROOT, None), "audit": (audit, ROOT, None)}
+            if args.vsavdump:
+                python = args.vsavdump.parent / "python"
+                rows["vsavdump"] = ([str(python), str(args.vsavdump), str(log)], ROOT, None)
+            if base:
+                rows["previous"] = (audit, base, None)
+            got = measure_paired(rows, args.runs)
+            for name, m in got.items():
+                vs = paired(m, got.get("vsavdump"))
+                prev = paired(m, got.get("previous"))
+                cells = f"{m['cpu']:7.3f} {m['mb']:7.1f}" if m else f"{'failed':>7} {'':7}"
+                print(f"{slug:<27} {name:<9} {cells} {f'{vs:10.2f}' if vs else '':>10} "
+                      f"{f'{prev:10.2f}' if prev else '':>10}")
+            vs = paired(got["audit"], got.get("vsavdump"))
+            if vs is not None:
+                print(f"{slug:<27} audit / vsavdump {vs:.2f}: {'within' if vs <= TARGET else 'over'} {TARGET}")
+
+
+if __name__ == "__main__":
+    main()
