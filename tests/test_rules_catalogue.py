@@ -113,14 +113,13 @@ def registry(slug: str) -> tuple:
 def reportable(slug: str) -> set[str]:
     """Every rule number the game's validators can report: the ids of its registered rules (a
     game on the rules kernel; the test suite's strict audits hold every finding to them), else
-    what its code passes to `find`; the terrain (path search reports the rule of the terrain that
+    what its code passes to `find`, the terrain (path search reports the rule of the terrain that
     blocks) and the data of the rules tables."""
     package = ROOT / "validators" / "games" / slug.replace("-", "_")
     rules = registry(slug)
-    if rules:
-        found = {n for r in rules for n in r.ids}
-    else:
-        found = set().union(*(rules_in_code(p.read_text(encoding="utf-8")) for p in sorted(package.glob("*.py"))))
+    if rules:  # a rule's findings carry only its ids, whatever numbers its tables hold
+        return {n for r in rules for n in r.ids}
+    found = set().union(*(rules_in_code(p.read_text(encoding="utf-8")) for p in sorted(package.glob("*.py"))))
     src = ROOT / "sources" / slug
     found |= rules_in_data(yaml.safe_load((src / "terrain.yaml").read_text(encoding="utf-8")))
     for table in sorted((src / "tables").glob("*.yaml")):

@@ -237,3 +237,47 @@ def test_check_lists_every_scenario_problem_at_once(tmp_path: Path, bits: Path, 
     assert f"sources/{BITS}/{CARD}:{sea}:" in err and "Sea is prohibited terrain" in err
     assert f"sources/{BITS}/{CARD}:{both}:" in err and "0510 holds units of both sides" in err
     assert "2 problem(s); nothing was written." in err
+
+
+# ---- Desert Fox Deluxe: the shared stacking table with terrain limits and points per step -------
+DFD, FOX = "desert-fox-deluxe", "scenarios/fox-killed.yaml"
+
+
+@pytest.fixture
+def dfd(tmp_path: Path) -> Path:
+    return copy(tmp_path, DFD)
+
+
+def test_desert_fox_a_unit_set_up_at_sea(dfd: Path):
+    line = edit(dfd, "{unit: 4-lt-arm, hex: W2117}", "{unit: 4-lt-arm, hex: W2106}", FOX)
+    only(dfd, line, "4-lt-arm may not stand in W2106: Sea is prohibited terrain", FOX)
+
+
+def test_desert_fox_a_hex_overstacked_at_set_up(dfd: Path):
+    # 62 Marmarica and 63 Cirene hold C2330 (3 + 3: 15.10 counts a division 3, even reduced);
+    # 64 Catanzaro makes it 9 > 6 (10.2).
+    line = edit(dfd, "{unit: 64-ctnzaro, hex: C2231}", "{unit: 64-ctnzaro, hex: C2330}", FOX)
+    only(dfd, line, "C2330 holds 9 stacking points of Axis units at set-up > 6 (tables/stacking.yaml, rule 10.2): "
+                    "62-mmrirca 3, 63-cirene 3, 64-ctnzaro 3", FOX)
+
+
+def test_desert_fox_a_city_takes_nine_points(dfd: Path):
+    # Tobruk C2331 is a city (10.2: nine points): 64 Catanzaro (3) joins Tobruk's garrison there.
+    edit(dfd, "{unit: 64-ctnzaro, hex: C2231}", "{unit: 64-ctnzaro, hex: C2331}", FOX)
+    assert load_game(dfd)
+
+
+def test_desert_fox_a_hex_listed_as_overstacked_must_be(dfd: Path):
+    line = edit(dfd, "first_turn: 4\n", "first_turn: 4\noverstacked_hexes: [C2229]\n", FOX, at="overstacked_hexes")
+    only(dfd, line, "hex C2229 is listed as overstacked but is not", FOX)
+
+
+def test_desert_fox_points_come_from_the_table_in_every_games_shape():
+    table = StackingTable.from_data({"limit": 6, "terrain_limits": {"city": 9}, "default_per_step": 1,
+                                     "points": [{"nationality": "italian", "size": "XX", "sp": 3},
+                                                {"type": "hq", "sp": 0}]})
+    assert table.points_of({"nationality": "italian", "size": "XX", "steps": 2}) == 3
+    assert table.points_of({"nationality": "german", "size": "III", "type": "tank", "steps": 2}) == 2
+    assert table.points_of({"nationality": "german", "type": "hq", "steps": 2}) == 0
+    assert (table.limit_in("city"), table.limit_in("desert"), table.limit_in(None)) == (9, 6, 6)
+    assert table.over([{"steps": 2}] * 4, "desert") == 2 and table.over([{"steps": 2}] * 4, "city") == 0

@@ -115,7 +115,7 @@ class _Rules:
     def attrs(self, piece: str) -> dict[str, object]:
         u = self.units[piece]
         return {"nationality": self.game.formations[u.formation].nationality, "size": u.size,
-                "type": u.type, "formation": u.formation}
+                "type": u.type, "formation": u.formation, "steps": u.steps}
 
 
 def _rule(rule) -> str:
@@ -153,7 +153,7 @@ def _nearest(rules: _Rules, pieces: list[str], start: str) -> str:
     return "no hex of the map takes them"
 
 
-def _stacking(col: Collector, doc: Located, rules: _Rules, placed: list[Placed]) -> None:
+def _stacking(col: Collector, doc: Located, rules: _Rules, sc, placed: list[Placed]) -> None:
     table = rules.stacking
     if table is None:
         return
@@ -162,19 +162,32 @@ def _stacking(col: Collector, doc: Located, rules: _Rules, placed: list[Placed])
         if p.piece not in rules.units or (p.turn is not None and rules.arrivals_exempt):
             continue  # leaders never count; arrivals may overstack on their entry hex
         groups[(p.turn, p.hex, rules.side(p.piece))].append(p)
+    geo = rules.game.geometry
+    allowed = {geo.canonical(h) for h in sc.overstacked_hexes if h in geo}
+    over: set[str] = set()
     for (turn, hex_id, side), pieces in groups.items():
         attrs = [rules.attrs(p.piece) for p in pieces]
-        if table.total(attrs) <= table.limit:
+        limit = table.limit_in(rules.game.hex_terrain.get(hex_id))
+        if table.total(attrs) <= limit:
             continue
-        first = next(i for i in range(len(pieces)) if table.total(attrs[: i + 1]) > table.limit)
+        over.add(hex_id)
+        if hex_id in allowed:
+            continue
+        first = next(i for i in range(len(pieces)) if table.total(attrs[: i + 1]) > limit)
         when = "at set-up" if turn is None else f"on arriving on turn {turn}"
         points = ", ".join(f"{p.piece} {table.points_of(a)}" for p, a in zip(pieces, attrs))
         free = (f"; {table.free.get('count', 0)} unit(s) with {_describe(table.free)} stack free"
                 if table.free else "")
         col.at(doc, pieces[first].entry + ("hex",),
                f"{hex_id} holds {table.total(attrs)} stacking points of {rules.game.sides[side].name} units "
-               f"{when} > {table.limit} (tables/{rules.stacking_name}.yaml{_rule(rules.stacking_rule)}): {points}{free}",
-               "set up fewer units in this hex")
+               f"{when} > {limit} (tables/{rules.stacking_name}.yaml{_rule(rules.stacking_rule)}): {points}{free}",
+               "set up fewer units in this hex, or list it under 'overstacked_hexes' if the card overstacks it")
+    for i, h in enumerate(sc.overstacked_hexes):
+        if h not in geo:
+            col.at(doc, ("overstacked_hexes", i), f"hex {h!r} is not on the map", did_you_mean(h, geo.labels))
+        elif geo.canonical(h) not in over:
+            col.at(doc, ("overstacked_hexes", i), f"hex {h} is listed as overstacked but is not",
+                   "remove it from 'overstacked_hexes'")
 
 
 def _describe(match) -> str:
@@ -244,7 +257,7 @@ def check_scenarios(col: Collector, game: Game, docs: dict[str, Located]) -> Non
             rules = _Rules(game)
             placed = [p for p in _placements(game, sc) if rules.side(p.piece) is not None]
             _terrain(col, doc, rules, placed)
-            _stacking(col, doc, rules, placed)
+            _stacking(col, doc, rules, sc, placed)
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             col.file(doc.file, f"the set-up cannot be checked: a rules table is malformed ({type(exc).__name__}: {exc})",
                      "check `stacking` (limit, points, free) and the terrain chart's `movement_classes`, `hex` "

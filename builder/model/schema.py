@@ -591,6 +591,10 @@ class ScenarioFile(Sourced):
     # Hexes where the card puts units of both sides together (at set-up or on arrival); any
     # other hex holding both sides is a set-up error (scenario_checks.py).
     contested_hexes: list[HexId] = []
+    # Hexes the card itself puts over the stacking limit (where the rules disrupt an
+    # overstacked hex rather than forbid it: Desert Fox Deluxe 10.3); any other overstacked
+    # hex is a set-up error (scenario_checks.py).
+    overstacked_hexes: list[HexId] = []
 
 
 # ---- tables/*.yaml -----------------------------------------------------------------------

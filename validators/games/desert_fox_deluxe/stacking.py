@@ -1,30 +1,28 @@
 """Stacking (10.1-10.3): digest 10.1 rank 4.
 
 A hex may hold 6 stacking points at the end of a phase, a city hex 9 (10.2); an overstacked hex
-is not illegal, but every unit in it is disrupted (10.3).  Points come from
-tables/stacking.yaml (reconstructed: the Stacking Summary Chart is on the missing Player Aid
-Card): each printed step 1 point, whatever the unit's status (10.1: the value never changes),
-HQs, air, fleets and supply units free.
+is not illegal, but every unit in it is disrupted (10.3).  Points come from tables/stacking.yaml
+in the shape every game's stacking table has (builder/model/stacking.py): each printed step 1
+point, whatever the unit's status (10.1: the value never changes; reconstructed: the Stacking
+Summary Chart is on the missing Player Aid Card), an Italian or Vichy French division 3, even
+reduced (15.10), HQs, air, fleets and supply units free.
 
 Choices:
-- 15.10 gives an Italian or Vichy French division 3 points, even reduced; the rulebook's number
-  is used over the table's `division_step` (2 a step), and the table's `city_limit` (10.2).
 - 10.3: the disruption is due when the phase ends; a Disrupted marker placed in the hex before the
   next phase ends fulfils it.  A hex still overstacked then without a Disrupted marker is reported,
   once while it stays overstacked (one act, one finding).
   Units of both sides in one hex (the set-up's contested hexes) are counted per side.
 - A hex the scenario card itself overstacks (26.0 puts the Italian divisions and the depot at
-  El Agheila C0701, the DAK at C0702) is left alone while it holds no unit that was not there
-  when the log began: the card's set-up is not the players' act.
+  El Agheila C0701, the DAK at C0702: the cards' `overstacked_hexes`) is left alone while it
+  holds no unit that was not there when the log began: the card's set-up is not the players' act.
 """
 from __future__ import annotations
 
 from validators.games.desert_fox_deluxe.units import Forces
 from validators.kernel.rule import Rule
+from validators.kernel.stacking import StackingTable
 from validators.replay.board import Piece
 from validators.replay.replayer import Added, Moved
-
-DIVISION_SP = 3  # 15.10
 
 
 class Stacking(Rule):
@@ -36,11 +34,8 @@ class Stacking(Rule):
 
     def start(self) -> None:
         self.forces = self.ctx.get(Forces)
-        spec = self.tables["stacking"]["stacking_points"]
-        self.sp_limit = int(spec["limit"])
-        self.sp_city = int(spec.get("city_limit", 9))
-        self.sp_step = int(spec.get("per_step", 1))
-        self.sp_free = frozenset(spec.get("free", ()))
+        self.table = StackingTable.from_data(self.tables["stacking"]["stacking"])
+        self.points: dict[str, int] = {}  # unit id -> its stacking points
         self.overstacked: dict[str, tuple[str, str]] = {}  # hex -> (side name, message), due a Disrupted marker
         self.stack_reported: set[tuple[str, str]] = set()  # (hex, side name) reported and still overstacked
         self.over: dict[tuple[str, str], tuple[list[Piece], int, int]] = {}  # (hex, side) -> over the limit
@@ -50,11 +45,14 @@ class Stacking(Rule):
 
     def stacking_points(self, p: Piece) -> int:
         u = self.board.unit_of(p)
-        if u is None or u.type in self.sp_free:
+        if u is None:
             return 0
-        if self.forces.is_division(u):
-            return DIVISION_SP
-        return self.sp_step * u.steps
+        found = self.points.get(u.id)
+        if found is None:
+            attrs = {"nationality": self.game.nationality_of_unit(u).id, "size": u.size, "type": u.type,
+                     "formation": u.formation, "steps": u.steps}
+            found = self.points[u.id] = self.table.points_of(attrs)
+        return found
 
     def phase_ended(self, pid: str) -> None:
         disrupted_in, names = self.forces.disrupted_in, self.board.side_names
@@ -102,7 +100,7 @@ class Stacking(Rule):
                 side = board.side_id(p)
                 if side is not None and is_ground(p):
                     by_side.setdefault(side, []).append(p)
-            limit = self.sp_city if self.game.hex_terrain.get(h) == "city" else self.sp_limit
+            limit = self.table.limit_in(self.game.hex_terrain.get(h))
             for side in board.side_names:
                 mine = by_side.get(side, [])
                 total = sum(points(p) for p in mine)
