@@ -1,9 +1,10 @@
 """`hexforge new`: a game to start from, ready to edit, or a copy of an existing game (issue 16).
 
-The starter is small but complete: a board of 5 x 4 hexes, two sides of two units each, one
-scenario, hex terrain and hexside features with costs, a combat table.  It passes `check`,
-builds into a module, and its logs are audited for movement by the kernel's generic rules
-(validators.kernel.generic: movement allowance and prohibited terrain), named in game.yaml.
+The starter is small but complete: a board of 5 x 4 hexes, two sides of three units each, one
+scenario, hex terrain with costs per movement class and a road, a sequence of play, zones of
+control and stacking, a combat table with what each result demands, and a catalogue of its
+rules.  It passes `check`, builds into a module, and its logs are audited from those tables
+alone by the kernel's generic rules (validators.kernel.generic), named in game.yaml.
 Every value is the starter's own invention, so every item says `provenance: reconstructed`.
 """
 from __future__ import annotations
@@ -19,8 +20,9 @@ SLUG = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
 
 GAME = """\
 # {title}: a starter game written by `hexforge new`.  Edit every file to your game; the rules
-# (movement allowance, hexside costs, prohibited terrain) are checked by the kernel's generic
-# rules until the game has a rules package of its own (then name it in `rules:`).
+# (sequence of play, movement and terrain, zones of control, stacking, combat results) are
+# checked from the tables by the kernel's generic rules until the game has a rules package of
+# its own (then name it in `rules:`).
 title: {title}
 version: "0.1"
 description: A starter game - replace with your own.
@@ -43,17 +45,25 @@ turns:
 dice:
   - {{name: Blue 1d6, side: blue, dice: 1, tooltip: "Blue: roll one die"}}
   - {{name: Red 1d6, side: red, dice: 1, tooltip: "Red: roll one die"}}
+declarations:              # menu commands that only write a line in the log: who fights whom
+  - {{name: Declare attacker, key: A, report: "Combat: $PieceName$ attacks from $location$", rule: "3"}}
+  - {{name: Declare defender, key: D, report: "Combat: $PieceName$ defends in $location$", rule: "3"}}
 send_to:
-  - {{name: Eliminate, key: E, zone: "{{side}} eliminated", report: "$PieceName$ eliminated"}}
+  - {{name: Eliminate, key: E, zone: "{{side}} eliminated", report: "$PieceName$ eliminated", rule: "3"}}
 charts:
+  - {{name: Sequence of Play, table: sequence}}
+  - {{name: Movement and Stacking, table: movement}}
   - {{name: Combat Results, table: combat}}
 """
 
 TERRAIN = """\
-# Terrain: hexes are clear unless map-terrain.yaml says otherwise; a move pays per hexside
-# crossed (the kernel's generic rules): a road's cost, else the default cost.
+# Terrain: hexes are clear unless map-terrain.yaml says otherwise.  Entering a hex costs its
+# type's `cost` for the unit's movement class (its unit type: armor, infantry, recon), or the
+# default cost; a road across the hexside costs its own instead (the kernel's generic rules).
 hex_terrain:
-  - {id: clear, name: Clear, colour: "#e8e0c0", provenance: reconstructed, reason: the starter's own terrain}
+  - {id: clear, name: Clear, colour: "#e8e0c0", rule: "2", provenance: reconstructed, reason: the starter's own terrain}
+  - {id: forest, name: Forest, colour: "#9bbf85", rule: "2", cost: {armor: 3, infantry: 2, recon: 2},
+     provenance: reconstructed, reason: "the starter's own terrain: slow going, slowest for armor"}
   - {id: lake, name: Lake, colour: "#8fb8d8", prohibited: true, rule: "2",
      provenance: reconstructed, reason: the starter's own terrain - units cannot enter it}
 hexside_features:
@@ -108,6 +118,7 @@ MAP_TERRAIN = """\
 provenance: reconstructed
 reason: the starter's own map
 hexes:
+  forest: ['0203', '0204', '0304']
   lake: ['0404']
 hexside_paths:
   road:
@@ -115,10 +126,11 @@ hexside_paths:
 """
 
 UNITS = """\
-# Two sides, one formation each, two units per side.  Faces print combat strength and MA.
+# Two sides, one formation each, three units per side.  Faces print combat strength and MA.
 unit_types:
   - {id: armor, name: Armor, symbol: armor}
   - {id: infantry, name: Infantry, symbol: infantry}
+  - {id: recon, name: Recon, symbol: recon}
 faces:
   full: {left: "{cs}", right: "{ma}"}
   reduced: {left: "{cs_reduced}", right: "{ma}"}
@@ -132,9 +144,13 @@ units:
      provenance: reconstructed, reason: the starter's own unit}
   - {id: blue-infantry, name: Blue Infantry, short: B Inf, formation: "1", type: infantry, ma: 2, cs: 3, cs_reduced: 1,
      provenance: reconstructed, reason: the starter's own unit}
+  - {id: blue-recon, name: Blue Recon, short: B Rec, formation: "1", type: recon, ma: 4, cs: 1, cs_reduced: 1,
+     provenance: reconstructed, reason: the starter's own unit}
   - {id: red-armor, name: Red Armor, short: R Arm, formation: "2", type: armor, ma: 3, cs: 4, cs_reduced: 2,
      provenance: reconstructed, reason: the starter's own unit}
   - {id: red-infantry, name: Red Infantry, short: R Inf, formation: "2", type: infantry, ma: 2, cs: 3, cs_reduced: 1,
+     provenance: reconstructed, reason: the starter's own unit}
+  - {id: red-recon, name: Red Recon, short: R Rec, formation: "2", type: recon, ma: 4, cs: 1, cs_reduced: 1,
      provenance: reconstructed, reason: the starter's own unit}
 """
 
@@ -158,21 +174,26 @@ reason: the starter's own scenario
 units:
   - {unit: blue-armor, hex: "0102"}
   - {unit: blue-infantry, hex: "0103"}
+  - {unit: blue-recon, hex: "0101"}
   - {unit: red-armor, hex: "0502"}
   - {unit: red-infantry, hex: "0503"}
+  - {unit: red-recon, hex: "0501"}
 markers:
   - {marker: game-turn, track: turn, box: "1"}
 """
 
 COMBAT = """\
-# Combat Results Table: one die per attack, shifted by the odds column.
+# Combat Results Table: one die per attack, read in the odds column (the generic rules audit it).
 title: Combat Results
 rule: "3"
 provenance: reconstructed
 reason: the starter's own table
 summary:
-  - Compare attack and defence strength as odds, roll one die and read the result.
+  - "In its Combat Phase a side declares attackers next to an enemy hex (Declare attacker) and that hex's units (Declare defender)."
+  - Compare attack and defence strength as odds, rounded down to a column; roll one die of the attacker's side and read the result.
+  - "AE: the attackers are eliminated. DR: the defenders retreat one hex (eliminated if they cannot). DE: the defenders are eliminated."
 data:
+  declarations: {attacker: Declare attacker, defender: Declare defender}
   columns: ["1-2", "1-1", "2-1", "3-1"]
   results:            # die roll -> result per column (AE attacker eliminated, DR defender retreats, DE defender eliminated)
     1: [AE, AE, DR, DR]
@@ -181,6 +202,70 @@ data:
     4: [DR, DR, DE, DE]
     5: [DR, DE, DE, DE]
     6: [DR, DE, DE, DE]
+  effects:            # what each result demands of each side
+    AE: {attacker: eliminated}
+    DR: {defender: retreat, hexes: 1}
+    DE: {defender: eliminated}
+"""
+
+SEQUENCE = """\
+# Sequence of play: the phases the turn tracker walks each turn (`kind` and `side`: the generic rules
+# let a side move in its own Movement Phase and attack in its own Combat Phase).
+title: Sequence of Play
+rule: "1"
+provenance: reconstructed
+reason: the starter's own sequence
+summary:
+  - Blue moves, then Blue attacks; Red moves, then Red attacks.
+data:
+  phases:
+    - {name: Blue Movement, kind: movement, side: blue, rule: "2"}
+    - {name: Blue Combat, kind: combat, side: blue, rule: "3"}
+    - {name: Red Movement, kind: movement, side: red, rule: "2"}
+    - {name: Red Combat, kind: combat, side: red, rule: "3"}
+"""
+
+MOVEMENT = """\
+# Movement allowance, zones of control and stacking (the generic rules read `data`).
+title: Movement and Stacking
+rule: "2"
+provenance: reconstructed
+reason: the starter's own rules
+summary:
+  - "A unit spends at most its MA in its side's Movement Phase: a hex costs its terrain (terrain.yaml), a road hexside 1/2."
+  - "The six hexes around a unit are its zone of control: an enemy unit entering one stops there, and never moves from one enemy-controlled hex straight into another."
+  - "At the end of every phase a hex holds at most 2 stacking points of each side (a unit 1)."
+data:
+  allowance: {rule: "2"}
+  zoc: {rule: "4"}
+  stacking: {rule: "5", limit: 2, default: 1}
+"""
+
+RULES = """\
+# The catalogue of the rules a log can show (`hexforge rules`): the starter's own rules; replace
+# them with your rulebook's, each with its number, a short text, and what the audit does with it.
+source: the starter game of `hexforge new` (its tables hold the rules)
+rules:
+  - number: "1"
+    title: Sequence of play
+    text: "Each turn: Blue Movement, Blue Combat, Red Movement, Red Combat; a side moves and attacks in its own phases."
+    status: audited
+  - number: "2"
+    title: Movement
+    text: "A unit spends at most its MA in its Movement Phase: a hex costs its terrain for the unit's class, a road hexside 1/2; no unit enters a lake or an enemy-held hex."
+    status: audited
+  - number: "3"
+    title: Combat
+    text: "Attackers next to an enemy hex attack its units; the odds column and a die give AE, DR or DE, which the units suffer."
+    status: audited
+  - number: "4"
+    title: Zones of control
+    text: "A unit entering an enemy zone of control stops; no move goes from one enemy-controlled hex straight into another."
+    status: audited
+  - number: "5"
+    title: Stacking
+    text: "At the end of every phase a hex holds at most 2 stacking points of each side."
+    status: audited
 """
 
 
@@ -188,7 +273,8 @@ def starter_files(title: str) -> dict[str, str]:
     """{path inside the game folder: text} of the starter game, each with its schema line."""
     files = {"game.yaml": GAME.format(title=title), "terrain.yaml": TERRAIN, "map.yaml": MAP,
              "map-terrain.yaml": MAP_TERRAIN, "units.yaml": UNITS, "markers.yaml": MARKERS,
-             "scenarios/meeting.yaml": SCENARIO, "tables/combat.yaml": COMBAT}
+             "scenarios/meeting.yaml": SCENARIO, "tables/combat.yaml": COMBAT, "tables/sequence.yaml": SEQUENCE,
+             "tables/movement.yaml": MOVEMENT, "rules.yaml": RULES}
     return {rel: with_schema_line(text, rel) for rel, text in files.items()}
 
 

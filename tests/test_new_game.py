@@ -2,6 +2,8 @@
 copies a game; an existing slug is refused (issue 16)."""
 from __future__ import annotations
 
+import re
+
 from pathlib import Path
 
 import pytest
@@ -39,7 +41,7 @@ def demo(tmp_path_factory):
         assert made.exit_code == 0, made.stderr
         checked = hexforge("check", "demo")
         assert checked.exit_code == 0, checked.stderr
-        assert "20 hexes, 4 units in 2 formations" in checked.stdout
+        assert "20 hexes, 6 units in 2 formations" in checked.stdout
         built = hexforge("build", "demo")
         assert built.exit_code == 0, built.stderr
     finally:
@@ -62,79 +64,131 @@ def violations(text: str) -> list[str]:
 def test_the_starter_is_small_and_complete(demo):
     _, game, _ = demo
     assert len(game.sides) == 2 and len(game.scenarios) == 1 and game.tables
-    assert sorted(game.side_of_unit(u).id for u in game.units) == ["blue", "blue", "red", "red"]
+    assert sorted(game.side_of_unit(u).id for u in game.units) == ["blue"] * 3 + ["red"] * 3
     assert game.info.rules == "validators.kernel.generic"
     assert rules_for(game).__module__ == "validators.kernel.generic"
+    assert [r.__name__ for r in rules_for(game).RULES] == ["SequenceOfPlay", "Movement", "Stacking", "Combat"]
     for rel in starter_files("Demo"):
         first = (game.root / rel).read_text(encoding="utf-8").split("\n", 1)[0]
         assert first == schema_line(rel)
 
 
+def game_log(demo, tmp_path, script, name: str = "game.vlog") -> list[str]:
+    """The findings of `hexforge audit` on a log the script writes."""
+    root, _, vmod = demo
+    w = LogWriter(vmod, setup="meeting.vsav", players=PLAYERS)
+    script(w)
+    w.write(tmp_path / name)
+    return violations(audit(root, tmp_path / name).stdout)
+
+
 def test_a_legal_and_an_illegal_move(demo, tmp_path):
-    root, game, vmod = demo
-    w = LogWriter(vmod, setup="meeting.vsav", players=PLAYERS)
-    w.move("blue-armor", "0202")
-    w.move("blue-armor", "0302")      # two road hexsides: 1 MP of its 3 - legal
-    w.move("blue-infantry", "0203")
-    w.move("blue-infantry", "0303")   # 2 MP of 2 - legal
-    w.move("blue-infantry", "0403")   # a third MP: over its MA
-    w.write(tmp_path / "game.vlog")
-    result = audit(root, tmp_path / "game.vlog")
-    assert result.exit_code == 1, result.stdout
-    found = violations(result.stdout)
-    assert len(found) == 1, result.stdout
-    assert "Blue Infantry spends 3 MP this turn, more than its MA of 2" in found[0] and "0303 -> 0403" in found[0]
+    def script(w):
+        w.move("blue-armor", "0202")
+        w.move("blue-armor", "0302")      # two road hexsides: 1 MP of its 3 - legal
+        w.move("blue-infantry", "0203")   # the forest: 2 MP of 2 - legal
+        w.move("blue-infantry", "0204")   # another forest hex: over its MA however it went
+    found = game_log(demo, tmp_path, script)
+    assert len(found) == 1, found  # costed by the cheapest way from where the unit began the phase
+    assert "rule 2: Blue Infantry spends 3 MP via 0103-0104-0204, more than its MA of 2" in found[0]
+    assert "0103 -> 0204" in found[0]
 
 
-def test_the_allowance_starts_again_each_turn_and_an_undone_move_costs_nothing(demo, tmp_path):
-    root, game, vmod = demo
-    w = LogWriter(vmod, setup="meeting.vsav", players=PLAYERS)
-    w.move("blue-infantry", "0203")
-    w.move("blue-infantry", "0303")   # 2 MP: the whole MA
-    w.turn(2, "Move")
-    w.move("blue-infantry", "0403")
-    w.move("blue-infantry", "0503")   # 2 MP again in turn 2
-    w.undo()
-    w.move("blue-infantry", "0402")   # the undone move is left out: still 2 MP
-    w.write(tmp_path / "clean.vlog")
-    result = audit(root, tmp_path / "clean.vlog")
-    assert result.exit_code == 0, result.stdout
-    assert violations(result.stdout) == []
+def test_the_forest_costs_each_class_its_own(demo, tmp_path):
+    def script(w):
+        w.move("blue-infantry", "0203")   # infantry: 2 MP of 2
+        w.move("blue-armor", "0202")
+        w.move("blue-armor", "0203")      # armor: 1/2 + 3 MP of 3
+    found = game_log(demo, tmp_path, script)
+    assert len(found) == 1 and "rule 2: Blue Armor spends 3 1/2 MP" in found[0], found
+
+
+def test_the_allowance_starts_again_each_movement_phase_and_an_undone_move_costs_nothing(demo, tmp_path):
+    def script(w):
+        w.move("blue-infantry", "0202")
+        w.move("blue-infantry", "0302")   # 2 MP: the whole MA
+        w.turn(1, "Blue Combat")
+        w.turn(1, "Red Movement")
+        w.turn(1, "Red Combat")
+        w.turn(2, "Blue Movement")
+        w.move("blue-infantry", "0303")
+        w.move("blue-infantry", "0403")   # 2 MP again in turn 2
+        w.undo()
+        w.move("blue-infantry", "0304")   # the undone move is left out: 0302-0303-0304 is 1 + 2 (forest) MP
+    found = game_log(demo, tmp_path, script)
+    assert len(found) == 1 and "rule 2: Blue Infantry spends 3 MP via 0302-0303-0304" in found[0], found
 
 
 def test_a_prohibited_hex_cannot_be_entered(demo, tmp_path):
-    root, game, vmod = demo
+    _, game, _ = demo
     assert crossing(game, "0403", "0404").cost is None  # the lake, next to 0403
-    w = LogWriter(vmod, setup="meeting.vsav", players=PLAYERS)
-    w.move("red-infantry", "0403")
-    w.move("red-infantry", "0404")
-    w.write(tmp_path / "lake.vlog")
-    found = violations(audit(root, tmp_path / "lake.vlog").stdout)
+
+    def script(w):
+        w.turn(1, "Red Movement")
+        w.move("red-infantry", "0403")
+        w.move("red-infantry", "0404")
+    found = game_log(demo, tmp_path, script, "lake.vlog")
     assert len(found) == 1 and "rule 2:" in found[0] and "lake cannot be entered" in found[0], found
 
 
-def test_an_existing_slug_is_refused_and_nothing_changes(demo):
-    root, _, _ = demo
-    before = {p: p.read_bytes() for p in (root / "sources").rglob("*") if p.is_file()}
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(builder.paths, "ROOT", root)
-        for args, fragment in ((["new", "demo"], "sources/demo already exists"),
-                               (["new", "Bad Slug"], "is not a game slug"),
-                               (["new", "other", "--from", "nope"], "--from 'nope': no such game; games: demo")):
-            result = hexforge(*args)
-            assert result.exit_code == 2 and not result.stdout
-            assert result.stderr.count("\n") == 1 and fragment in result.stderr, result.stderr
-    assert {p: p.read_bytes() for p in (root / "sources").rglob("*") if p.is_file()} == before
+def test_a_side_moves_in_its_own_movement_phase(demo, tmp_path):
+    def script(w):
+        w.move("red-infantry", "0403")    # Red in Blue's Movement Phase
+        w.turn(1, "Blue Combat")
+        w.move("blue-armor", "0202")      # a move in a Combat Phase, with no combat
+        w.turn(1, "Blue Movement")        # the tracker goes back
+    found = game_log(demo, tmp_path, script)
+    assert [re.search(r"rule (\S+):", f).group(1) for f in found] == ["1"] * 3, found
 
 
-def test_from_copies_a_game_with_its_rules(tmp_path, monkeypatch):
-    copy_sources(tmp_path)
-    monkeypatch.setattr(builder.paths, "ROOT", tmp_path)
-    result = hexforge("new", "my-crusader", "--from", SLUG)
-    assert result.exit_code == 0, result.stderr
-    src, dst = tmp_path / "sources" / SLUG, tmp_path / "sources" / "my-crusader"
-    files = sorted(p.relative_to(src) for p in src.rglob("*") if p.is_file())
-    assert files == sorted(p.relative_to(dst) for p in dst.rglob("*") if p.is_file())
-    assert all((src / f).read_bytes() == (dst / f).read_bytes() for f in files)
-    assert hexforge("check", "my-crusader").exit_code == 0
-    assert rules_for("my-crusader") is rules_for(SLUG)
+def combat(w, retreat: str | None = "0503", die: int = 5, eliminate: str | None = None) -> None:
+    """Blue's recon enters Red's zone of control at 0401 and attacks Red's armor in 0502: 1
+    against 4, column 1-2; die 5: DR (die 1: AE); Red's armor retreats to `retreat`, or the unit
+    `eliminate` is eliminated; then the Combat Phase ends."""
+    w.move("blue-recon", "0301")
+    w.move("blue-recon", "0401")          # 3 MP of 4: it stops in the zone of control
+    w.turn(1, "Blue Combat")
+    w.declare("blue-recon", "Declare attacker")
+    w.declare("red-armor", "Declare defender")
+    w.roll("Blue 1d6", [die], "Blue")
+    if retreat:
+        w.move("red-armor", retreat, side="Red")
+    if eliminate:
+        w.send(eliminate, "Eliminate")
+    w.turn(1, "Red Movement")
+
+
+def test_a_result_carried_out_as_it_demands_is_legal(demo, tmp_path):
+    assert game_log(demo, tmp_path, lambda w: combat(w)) == []
+
+
+def test_an_attacker_eliminated_on_ae_is_legal_and_one_left_standing_is_not(demo, tmp_path):
+    assert game_log(demo, tmp_path, lambda w: combat(w, retreat=None, die=1, eliminate="blue-recon")) == []
+    found = game_log(demo, tmp_path, lambda w: combat(w, retreat=None, die=1), "kept.vlog")
+    assert len(found) == 1 and "rule 3: the result (1 against 4, column 1-2, die 1: AE) demands the attacker" in found[0]
+
+
+def test_a_defender_eliminated_on_a_retreat_result_is_reported_at_the_elimination(demo, tmp_path):
+    found = game_log(demo, tmp_path, lambda w: combat(w, retreat=None, eliminate="red-armor"))
+    assert len(found) == 1 and "rule 3: Red Armor" in found[0] and "does not eliminate the defender" in found[0]
+
+
+def test_a_result_not_carried_out_is_reported_once_when_the_phase_ends(demo, tmp_path):
+    found = game_log(demo, tmp_path, lambda w: combat(w, retreat=None))
+    assert len(found) == 1 and "rule 3: the result (1 against 4, column 1-2, die 5: DR) demands the defender" in found[0]
+    assert "to retreat 1 hex" in found[0], found
+
+
+def test_a_retreat_longer_than_the_result_gives_is_reported_at_the_retreat(demo, tmp_path):
+    found = game_log(demo, tmp_path, lambda w: combat(w, retreat="0504"))
+    assert len(found) == 1 and "rule 3: Red Armor" in found[0] and "retreats 2 hexes from 0502" in found[0], found
+
+
+def test_an_attacker_not_next_to_the_defender_is_reported(demo, tmp_path):
+    def script(w):
+        w.turn(1, "Blue Combat")
+        w.declare("blue-armor", "Declare attacker")
+        w.declare("red-armor", "Declare defender")
+        w.roll("Blue 1d6", [4], "Blue")
+    found = game_log(demo, tmp_path, script)
+    assert any("rule 3:" in f and "not next to" in f for f in found), found

@@ -117,12 +117,12 @@ def test_the_guide_makes_a_module_sheets_and_a_log(run):
     assert (root / "game.vlog").stat().st_size > 0
 
 
-def test_the_audit_reports_the_illegal_move_the_guide_names_and_not_the_legal_one(run):
+def test_the_audit_reports_each_act_the_guide_names_with_its_rule_and_nothing_else(run):
     _, results = run
     (output,) = [o for c, _, o in results if c.startswith("hexforge audit")]
     findings = [line for line in output.splitlines() if line.startswith("step ")]
-    assert len(findings) == 1, output
-    assert "Blue Infantry" in findings[0] and "0103 -> 0403" in findings[0]
-    said = re.search(r"The audit reports [^`]*`([^`]+)`", guide_text())
-    assert said, "the guide no longer says what the audit reports"
-    assert " ".join(said.group(1).split()) in findings[0]
+    said = re.findall(r"rule (\d+) `([^`]+)`", guide_text())
+    assert len(said) == 4, "the guide no longer says what the audit reports"
+    assert len(findings) == len(said), output
+    for (rule, text), line in zip(said, findings):
+        assert f"rule {rule}: " in line and " ".join(text.split()) in line, (rule, text, line)

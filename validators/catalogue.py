@@ -66,7 +66,7 @@ def code(game: Game) -> dict[str, list[str]]:
     from validators.kernel.selection import under
 
     rules = registry(game)
-    return {n: [r.code() for r in rules if any(under(x, n) for x in r.numbers())] for n in entries(game)}
+    return {n: [r.code() for r in rules if any(under(x, n) for x in r.numbers(game))] for n in entries(game)}
 
 
 def as_json(game: Game) -> str:

@@ -133,6 +133,9 @@ class GameFile(Strict):
 
 
 # ---- terrain.yaml ------------------------------------------------------------------------
+MpCost = Annotated[float, Field(ge=0, le=99)]
+
+
 class HexTerrain(Sourced):
     id: Ident
     name: Text
@@ -140,6 +143,10 @@ class HexTerrain(Sourced):
     prohibited: bool = False
     fortification: Literal["fort", "encampment"] | None = None
     rule: str | None = None
+    # MP to enter a hex of this type: one cost for every unit, or a cost per movement class
+    # (unit_types' `movement_class`); a class the map of costs leaves out may not enter.  None:
+    # the hexside's cost alone (`hexside_default_cost`).  A road across the hexside costs its own.
+    cost: MpCost | dict[Ident, MpCost] | None = None
 
 
 class HexsideFeature(Sourced):
@@ -319,6 +326,7 @@ class UnitType(Strict):
     symbol: Symbol
     rule: str | None = None
     faces: UnitFaces | None = None  # this type's own face templates (an HQ prints its range)
+    movement_class: Ident | None = None  # the class terrain costs are given for (default: the type's id)
 
 
 class Unit(Sourced):

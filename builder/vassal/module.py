@@ -176,7 +176,7 @@ def build_vmod(game: Game, step: Callable[[str], None] = lambda _: None) -> tupl
         images.append(("images/events.png", png(draw_events_board(game))))
     help_files = [(c.name, f"help/{c.table}.html") for c in game.info.charts]
     help_pages = [(f"help/{c.table}.html", _table_page(game, c.table)) for c in game.info.charts]
-    if "sequence" in game.tables:
+    if "sequence" in game.tables and all(c.table != "sequence" for c in game.info.charts):  # once, charted or not
         help_files.append(("Sequence of Play", "help/sequence.html"))
         help_pages.append(("help/sequence.html", _table_page(game, "sequence")))
     if game.events:

@@ -40,7 +40,7 @@ class RulesAuditor(BaseAuditor):
         self.turn, self.phase = None, None
         self._trackers: dict[type, Tracker] = {}
         self.ctx = Context(game, self, self.state, self.state.tables, self._tracker, self._report)
-        rules = [r for r in self.RULES if not self.selection or self.selection.runs(r.ids)]
+        rules = [r for r in self.RULES if r.ids_in(game) and (not self.selection or self.selection.runs(r.ids_in(game)))]
         for t in needed(rules):
             self._trackers[t] = t(self.ctx)
         self.rules = [r(self.ctx) for r in rules]
@@ -50,8 +50,8 @@ class RulesAuditor(BaseAuditor):
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         for r in cls.RULES:
-            if not (isinstance(r, type) and issubclass(r, Rule)) or not r.ids:
-                raise TypeError(f"{cls.__name__}.RULES: {r!r} is not a Rule with ids")
+            if not (isinstance(r, type) and issubclass(r, Rule)) or not (r.ids or r.ids_in.__func__ is not Rule.ids_in.__func__):
+                raise TypeError(f"{cls.__name__}.RULES: {r!r} is not a Rule with ids (or ids_in)")
 
     def run(self):
         try:

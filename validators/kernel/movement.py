@@ -287,3 +287,63 @@ class TerrainChart:
     def passable(self, a: str, b: str) -> bool:
         """Whether any movement class may move a -> b (e.g. for a ZOC 'where movement is possible')."""
         return any(not isinstance(self.step(a, b, cls), Blocked) for cls in self.classes)
+
+
+# -- terrain.yaml alone: hex costs per movement class and hexside features ----------------------
+class TerrainCosts:
+    """What a step costs a movement class by terrain.yaml alone, in whole `scale` units per MP.
+
+    A costed hexside feature (a road) across the hexside costs its own and the hex's terrain does
+    not count; otherwise the entered hex type's `cost` (one for all, or per class: a class the map
+    leaves out may not enter), else `hexside_default_cost`.  A prohibited hex type cannot be
+    entered; a prohibiting feature (a cliff) forbids the crossing unless a costed feature shares
+    the hexside.  Worked out once per hexside and class."""
+
+    def __init__(self, game: Game):
+        self.game = game
+        t = game.terrain
+        values = [t.hexside_default_cost] + [f.cost for f in game.hexside_feature_types.values() if f.cost is not None]
+        for h in game.hex_terrain_types.values():
+            values += list(h.cost.values()) if isinstance(h.cost, Mapping) else [h.cost] if h.cost is not None else []
+        self.scale = mp_scale(values)
+        self._memo: dict[tuple[str, str, str], int | Blocked] = {}
+
+    def units(self, value) -> int:
+        """An MP value (a table's, an MA) in cost units."""
+        return int(mp(value) * self.scale)
+
+    def show(self, units: int) -> str:
+        return show_mp(Fraction(units, self.scale))
+
+    def step(self, a: str, b: str, cls: str) -> int | Blocked:
+        """The cost of a -> b (adjacent) for class `cls`, or why it may not."""
+        key = (a, b, cls)
+        found = self._memo.get(key)
+        if found is None:
+            found = self._memo[key] = self._step(a, b, cls)
+        return found
+
+    def _step(self, a: str, b: str, cls: str) -> int | Blocked:
+        g = self.game
+        kind = g.hex_terrain_types[g.hex_terrain[b]]
+        if kind.prohibited:
+            return Blocked(kind.rule or "", kind.name.lower())
+        features = [g.hexside_feature_types[f] for f in sorted(g.hexside_features.get(hexside_key(a, b), ()))]
+        costed = [f for f in features if f.cost is not None]
+        if costed:
+            return self.units(min(f.cost for f in costed))
+        blocked = [f for f in features if f.prohibited]
+        if blocked:
+            return Blocked(blocked[0].rule or "", blocked[0].name.lower())
+        if isinstance(kind.cost, Mapping):
+            if cls not in kind.cost:
+                return Blocked(kind.rule or "", f"{kind.name.lower()} (no cost for {cls} units)")
+            return self.units(kind.cost[cls])
+        return self.units(kind.cost if kind.cost is not None else g.terrain.hexside_default_cost)
+
+    def cost(self, cls: str) -> StepCost:
+        """The step callback of one class for `search` (prohibited steps give None)."""
+        def step(a: str, b: str) -> int | None:
+            c = self.step(a, b, cls)
+            return None if isinstance(c, Blocked) else c
+        return step

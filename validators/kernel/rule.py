@@ -90,6 +90,16 @@ class Rule(Tracker):
     ids: ClassVar[tuple[str, ...]] = ()
     covers: ClassVar[tuple[str, ...]] = ()  # catalogue numbers checked without findings of their own
 
+    def __init__(self, ctx: Context):
+        super().__init__(ctx)
+        self.ids = type(self).ids_in(ctx.game)
+
+    @classmethod
+    def ids_in(cls, game: Game) -> tuple[str, ...]:
+        """The numbers the rule reports in a game: its `ids`, or, for a rule whose numbers are the
+        game's data (the kernel's generic rules read them from the tables), those."""
+        return cls.ids
+
     def find(self, rule: str, message: str, piece: Piece | None = None, from_hex: str | None = None,
              to_hex: str | None = None, path=(), kind: str = "violation", side: str | None = None) -> None:
         """Report a broken rule (or an event such as a victory) at the step being replayed."""
@@ -104,9 +114,10 @@ class Rule(Tracker):
         return f"{'/'.join(parts[at:])}:{cls.__qualname__}"
 
     @classmethod
-    def numbers(cls) -> tuple[str, ...]:
-        """Every catalogue number the rule checks: what it reports and what it covers."""
-        return cls.ids + tuple(n for n in cls.covers if n not in cls.ids)
+    def numbers(cls, game: Game) -> tuple[str, ...]:
+        """Every catalogue number the rule checks in a game: what it reports and what it covers."""
+        ids = cls.ids_in(game)
+        return ids + tuple(n for n in cls.covers if n not in ids)
 
 
 def needed(rules) -> list[type[Tracker]]:

@@ -65,9 +65,10 @@ class GameState:
         return best
 
     def initial_phase(self) -> TurnChanged | None:
-        """A phase to enter before the first step, when the log begins in one (None: the phase
-        is unknown until the tracker first moves)."""
-        return None
+        """The phase to enter before the first step: where the log's turn tracker stands when it
+        begins (None: the phase is unknown until the tracker first moves)."""
+        first = self.board.replayer.initial_turn
+        return first if first.phase_index is not None and self.phase_specs else None
 
     # -- the turn tracker ------------------------------------------------------------------------
     def follow(self, e: TurnChanged) -> None:
