@@ -16,7 +16,7 @@ from builder.new_game import starter_files
 from tests.conftest import SLUG, copy_sources
 from validators.cli import app
 from validators.games import rules_for
-from validators.kernel.movement import crossing
+from validators.kernel.movement import Blocked, TerrainCosts
 from validators.replay.writer import LogWriter
 
 runner = CliRunner()
@@ -121,7 +121,7 @@ def test_the_allowance_starts_again_each_movement_phase_and_an_undone_move_costs
 
 def test_a_prohibited_hex_cannot_be_entered(demo, tmp_path):
     _, game, _ = demo
-    assert crossing(game, "0403", "0404").cost is None  # the lake, next to 0403
+    assert isinstance(TerrainCosts(game).step("0403", "0404", "infantry"), Blocked)  # the lake, next to 0403
 
     def script(w):
         w.turn(1, "Red Movement")
@@ -192,3 +192,30 @@ def test_an_attacker_not_next_to_the_defender_is_reported(demo, tmp_path):
         w.roll("Blue 1d6", [4], "Blue")
     found = game_log(demo, tmp_path, script)
     assert any("rule 3:" in f and "not next to" in f for f in found), found
+
+
+def test_an_existing_slug_is_refused_and_nothing_changes(demo):
+    root, _, _ = demo
+    before = {p: p.read_bytes() for p in (root / "sources").rglob("*") if p.is_file()}
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(builder.paths, "ROOT", root)
+        for args, fragment in ((["new", "demo"], "sources/demo already exists"),
+                               (["new", "Bad Slug"], "is not a game slug"),
+                               (["new", "other", "--from", "nope"], "--from 'nope': no such game; games: demo")):
+            result = hexforge(*args)
+            assert result.exit_code == 2 and not result.stdout
+            assert result.stderr.count("\n") == 1 and fragment in result.stderr, result.stderr
+    assert {p: p.read_bytes() for p in (root / "sources").rglob("*") if p.is_file()} == before
+
+
+def test_from_copies_a_game_with_its_rules(tmp_path, monkeypatch):
+    copy_sources(tmp_path)
+    monkeypatch.setattr(builder.paths, "ROOT", tmp_path)
+    result = hexforge("new", "my-crusader", "--from", SLUG)
+    assert result.exit_code == 0, result.stderr
+    src, dst = tmp_path / "sources" / SLUG, tmp_path / "sources" / "my-crusader"
+    files = sorted(p.relative_to(src) for p in src.rglob("*") if p.is_file())
+    assert files == sorted(p.relative_to(dst) for p in dst.rglob("*") if p.is_file())
+    assert all((src / f).read_bytes() == (dst / f).read_bytes() for f in files)
+    assert hexforge("check", "my-crusader").exit_code == 0
+    assert rules_for("my-crusader") is rules_for(SLUG)

@@ -3,11 +3,12 @@
 not pass through, and declines wherever a way round could cost as little."""
 from __future__ import annotations
 
-from validators.kernel.movement import _bravery_step, crossing, one_hexside_path, search
+from validators.games.bravery_in_the_sand.costs import crossing, one_hexside_path, step_cost
+from validators.kernel.movement import search
 
 
 def _searched(game, a, b, avoid):
-    found = search(game.geometry.neighbours, a, _bravery_step(game), stop=avoid, goal=b)
+    found = search(game.geometry.neighbours, a, step_cost(game), stop=avoid, goal=b)
     return (float(found.cost[b]), found.path(b)) if b in found else None
 
 

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from validators.games.bravery_in_the_sand.state import LEVELS, Activation, Combat
 from validators.kernel.auditor import BaseAuditor
-from validators.kernel.movement import crossing
+from validators.games.bravery_in_the_sand.costs import crossing
 from validators.replay.board import Piece
 from validators.replay.replayer import Rolled
 

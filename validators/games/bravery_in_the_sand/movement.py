@@ -5,7 +5,7 @@ from typing import TYPE_CHECKING
 
 from validators.games.bravery_in_the_sand.state import Activation
 from validators.kernel.auditor import BaseAuditor
-from validators.kernel.movement import cheapest_path, crossing, one_hexside_path
+from validators.games.bravery_in_the_sand.costs import cheapest_path, crossing, one_hexside_path
 from validators.replay.board import Piece
 from validators.replay.replayer import Moved
 

@@ -117,7 +117,7 @@ class Movement(Rule):
         self._cost(e, u, side, rec, enemy)
 
     def _cost(self, e: Moved, u, side: str | None, rec: Move, enemy: set[str]) -> None:
-        board, geo, costs = self.board, self.game.geometry, self.terrain.costs
+        geo, costs = self.game.geometry, self.terrain.costs
         new, step, ma = e.new.label, self.terrain.step(e.piece), costs.units(u.ma)
         zoc = ZocMove(frozenset(self._enemy_zoc(side)), frozenset()) if self.zoc_rule else None
         moved = zoc.wrap(step) if zoc else step
