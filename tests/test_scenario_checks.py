@@ -248,19 +248,6 @@ def dfd(tmp_path: Path) -> Path:
     return copy(tmp_path, DFD)
 
 
-def test_desert_fox_a_unit_set_up_at_sea(dfd: Path):
-    line = edit(dfd, "{unit: 4-lt-arm, hex: W2117}", "{unit: 4-lt-arm, hex: W2106}", FOX)
-    only(dfd, line, "4-lt-arm may not stand in W2106: Sea is prohibited terrain", FOX)
-
-
-def test_desert_fox_a_hex_overstacked_at_set_up(dfd: Path):
-    # 62 Marmarica and 63 Cirene hold C2330 (3 + 3: 15.10 counts a division 3, even reduced);
-    # 64 Catanzaro makes it 9 > 6 (10.2).
-    line = edit(dfd, "{unit: 64-ctnzaro, hex: C2231}", "{unit: 64-ctnzaro, hex: C2330}", FOX)
-    only(dfd, line, "C2330 holds 9 stacking points of Axis units at set-up > 6 (tables/stacking.yaml, rule 10.2): "
-                    "62-mmrirca 3, 63-cirene 3, 64-ctnzaro 3", FOX)
-
-
 def test_desert_fox_a_city_takes_nine_points(dfd: Path):
     # Tobruk C2331 is a city (10.2: nine points): 64 Catanzaro (3) joins Tobruk's garrison there.
     edit(dfd, "{unit: 64-ctnzaro, hex: C2231}", "{unit: 64-ctnzaro, hex: C2331}", FOX)
@@ -281,3 +268,68 @@ def test_desert_fox_points_come_from_the_table_in_every_games_shape():
     assert table.points_of({"nationality": "german", "type": "hq", "steps": 2}) == 0
     assert (table.limit_in("city"), table.limit_in("desert"), table.limit_in(None)) == (9, 6, 6)
     assert table.over([{"steps": 2}] * 4, "desert") == 2 and table.over([{"steps": 2}] * 4, "city") == 0
+
+
+# ---- every game: a unit on a prohibited hex, and an overstacked hex, at set-up ---------------------
+# (Bravery in the Sand has no stacking limit, 6.3: test_no_stacking_limit_where_the_rules_have_none.)
+AT_SEA = [
+    (BITS, CARD, '{formation: 15PZ, hex: "0608"}', '{formation: 15PZ, hex: "0707"}',
+     "may not stand in 0707: Sea is prohibited terrain (terrain.yaml, rule 2.2)"),
+    (WDF, CARD, '{unit: 60sab, hex: "2806"}', '{unit: 60sab, hex: "1005"}',
+     "60sab may not stand in 1005: Sea is prohibited terrain (terrain.yaml, rule 2.0)"),
+    (DFD, FOX, "{unit: 4-lt-arm, hex: W2117}", "{unit: 4-lt-arm, hex: W2106}",
+     "4-lt-arm may not stand in W2106: Sea is prohibited terrain"),
+    ("slouch-hats-and-eggshells", "scenarios/exporter.yaml", '{unit: staffs-yeo, hex: "1925"}',
+     '{unit: staffs-yeo, hex: "0100"}', "staffs-yeo may not stand in 0100: Sea is prohibited terrain (terrain.yaml, "
+     "rule 10.62)"),
+    ("tobrouk-41-42", "scenarios/battleaxe.yaml", '{unit: 11huss-7ar, hex: "0726"}', '{unit: 11huss-7ar, hex: "1229"}',
+     "11huss-7ar may not stand in 1229: Sea is prohibited terrain"),
+]
+OVERSTACKED = [
+    # Bardia holds two Italian divisions (2 + 2 points); a third makes 6 > 4 (9.2, 3.0).
+    (WDF, CARD, '{unit: 61sir, hex: "3408"}', '{unit: 61sir, hex: "4009"}',
+     "4009 holds 6 stacking points of Axis units at set-up > 4 (tables/movement.yaml, rule 9.2): 1ccnn 2, 2ccnn 2, "
+     "61sir 2"),
+    # 62 Marmarica and 63 Cirene hold C2330 (3 + 3: 15.10 counts a division 3, even reduced); 64 Catanzaro: 9 > 6.
+    (DFD, FOX, "{unit: 64-ctnzaro, hex: C2231}", "{unit: 64-ctnzaro, hex: C2330}",
+     "C2330 holds 9 stacking points of Axis units at set-up > 6 (tables/stacking.yaml, rule 10.2): 62-mmrirca 3, "
+     "63-cirene 3, 64-ctnzaro 3"),
+    # 3.32: 7 points a hex; 25/7 Australian Brigade (3) joins 21/7 (3) and two 1-point units at Acre.
+    ("slouch-hats-and-eggshells", "scenarios/exporter.yaml", '{unit: 25-7a, hex: "1824"}', '{unit: 25-7a, hex: "1526"}',
+     "1526 holds 8 stacking points of Allied units at set-up > 7 (tables/stacking.yaml, rule 3.32): 21-7a 3, "
+     "6cav-a 1, 2-4fd-a 1, 25-7a 3"),
+    # 7.1: 1030 holds 4th Indian's 11 Bde, its recce and 22 Guards; the 11th Hussars make four units,
+    # more than any combination has slots.
+    ("tobrouk-41-42", "scenarios/battleaxe.yaml", '{unit: 11huss-7ar, hex: "0726"}', '{unit: 11huss-7ar, hex: "1030"}',
+     "1030 holds 11-4ind, recce-4ind, 22-grd, 11huss-7ar of Commonwealth at set-up: no combination of "
+     "tables/stacking.yaml fits (2 infantry + 1 other (other: at most 2 steps), or 1 infantry + 1 armoured + 1 other "
+     "(other: at most 2 steps); never more than 1 tank)"),
+]
+
+
+@pytest.mark.parametrize("slug,card,old,new,fragment", AT_SEA, ids=[g[0] for g in AT_SEA])
+def test_every_game_refuses_a_unit_set_up_at_sea(tmp_path: Path, slug, card, old, new, fragment):
+    game_dir = copy(tmp_path, slug)
+    only(game_dir, edit(game_dir, old, new, card), fragment, card)
+
+
+@pytest.mark.parametrize("slug,card,old,new,fragment", OVERSTACKED, ids=[g[0] for g in OVERSTACKED])
+def test_every_game_with_a_stacking_limit_refuses_an_overstacked_hex(tmp_path: Path, slug, card, old, new, fragment):
+    game_dir = copy(tmp_path, slug)
+    only(game_dir, edit(game_dir, old, new, card), fragment, card)
+
+
+def test_stacking_combinations_fill_their_slots():
+    from builder.model.stacking import StackingCombinations
+
+    table = StackingCombinations.from_data({
+        "combinations": [{"infantry": 2, "other": 1, "other_max_steps": 2},
+                         {"infantry": 1, "armoured": 1, "other": 1, "other_max_steps": 2}],
+        "kinds": {"infantry": {"type": ["infantry", "engineer"]}, "armoured": {"armoured": True}},
+        "not_counted": ["hq"], "at_most": {"tank": 1}})
+    inf, eng = {"type": "infantry", "steps": 3}, {"type": "engineer", "steps": 1}
+    tank, small = {"type": "tank", "armoured": True, "steps": 3}, {"type": "artillery", "steps": 2}
+    assert table.fits([inf, eng, small]) and table.fits([inf, tank, small]) and table.fits([tank, small])
+    assert not table.fits([inf, inf, {"type": "artillery", "steps": 3}])  # the other slot takes 2 steps at most
+    assert not table.fits([tank, tank]) and not table.fits([inf, inf, small, small])
+    assert table.fits([inf, eng, small, {"type": "hq", "steps": 1}])  # HQs are not counted

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from builder.model.game import Game
 from builder.model.problems import Collector, did_you_mean
-from builder.model.stacking import StackingTable
+from builder.model.stacking import StackingCombinations, StackingTable
 from builder.model.yamlsource import Loc, Located
 
 
@@ -36,6 +36,7 @@ class Placed:
     hex: str
     entry: Loc  # the entry in the scenario file ("formations", 3) or ("reinforcements", 1)
     turn: int | None  # None: the set-up; else the turn of arrival
+    reduced: bool = False  # set up on its reduced face
 
 
 def _placements(game: Game, sc) -> list[Placed]:
@@ -48,11 +49,20 @@ def _placements(game: Game, sc) -> list[Placed]:
             out += [Placed(u.id, geo.canonical(f.hex), ("formations", i), None) for u in game.units if u.formation == f.formation]
     for i, u in enumerate(sc.units):
         if u.hex in geo and u.unit in units:
-            out.append(Placed(u.unit, geo.canonical(u.hex), ("units", i), None))
+            out.append(Placed(u.unit, geo.canonical(u.hex), ("units", i), None, bool(getattr(u, "reduced", False))))
     for i, r in enumerate(sc.reinforcements):
         if r.hex in geo:
             out += [Placed(uid, geo.canonical(r.hex), ("reinforcements", i), r.turn) for uid in r.units if uid in units]
     return out
+
+
+def _table_with_list(game: Game, key: str):
+    """(name, data) of the first table (by file name) whose data has the list `key`."""
+    for name in sorted(game.tables):
+        data = game.tables[name].data
+        if isinstance(data.get(key), list):
+            return name, data
+    return None, None
 
 
 def _table_with(game: Game, key: str, also: str | None = None):
@@ -78,6 +88,8 @@ class _Rules:
         self.stacking = StackingTable.from_data(move["stacking"]) if move else None
         self.stacking_rule = str(move["stacking"].get("rule", "")) if move else ""
         self.arrivals_exempt = bool(move and "reinforcement_overstack" in move)
+        self.combinations_name, combos = (None, None) if move else _table_with_list(game, "combinations")
+        self.combinations = StackingCombinations.from_data(combos) if combos else None
 
     def side(self, piece: str) -> str | None:
         """The side of a unit or leader; None while its formation or nationality is unknown."""
@@ -112,10 +124,14 @@ class _Rules:
         return (f"{terrain.name} is prohibited to {cls} units (tables/{self.chart_name}.yaml"
                 f"{_rule(entry.get('rule'))})")
 
-    def attrs(self, piece: str) -> dict[str, object]:
+    def attrs(self, piece: str, reduced: bool = False) -> dict[str, object]:
+        """A unit's attributes for the stacking tables: `steps` as printed (for points), `now` as
+        it stands (its strength, one less on a reduced face: for combinations)."""
         u = self.units[piece]
+        full = getattr(u, "strength", None) or u.steps
         return {"nationality": self.game.formations[u.formation].nationality, "size": u.size,
-                "type": u.type, "formation": u.formation, "steps": u.steps}
+                "type": u.type, "formation": u.formation, "steps": u.steps,
+                "armoured": bool(getattr(u, "armoured", False)), "now": max(1, full - 1) if reduced else full}
 
 
 def _rule(rule) -> str:
@@ -182,12 +198,40 @@ def _stacking(col: Collector, doc: Located, rules: _Rules, sc, placed: list[Plac
                f"{hex_id} holds {table.total(attrs)} stacking points of {rules.game.sides[side].name} units "
                f"{when} > {limit} (tables/{rules.stacking_name}.yaml{_rule(rules.stacking_rule)}): {points}{free}",
                "set up fewer units in this hex, or list it under 'overstacked_hexes' if the card overstacks it")
-    for i, h in enumerate(sc.overstacked_hexes):
+    _listed(col, doc, rules, "overstacked_hexes", sc.overstacked_hexes, over, "hex {} is listed as overstacked but "
+            "is not", "remove it from 'overstacked_hexes'")
+
+
+def _listed(col: Collector, doc: Located, rules: _Rules, key: str, hexes, found: set[str], what: str, fix: str) -> None:
+    """Each hex a card lists under `key` must be on the map and be what the list says (`found`;
+    `what`: the message, {} standing for the hex)."""
+    geo = rules.game.geometry
+    for i, h in enumerate(hexes):
         if h not in geo:
-            col.at(doc, ("overstacked_hexes", i), f"hex {h!r} is not on the map", did_you_mean(h, geo.labels))
-        elif geo.canonical(h) not in over:
-            col.at(doc, ("overstacked_hexes", i), f"hex {h} is listed as overstacked but is not",
-                   "remove it from 'overstacked_hexes'")
+            col.at(doc, (key, i), f"hex {h!r} is not on the map", did_you_mean(h, geo.labels))
+        elif geo.canonical(h) not in found:
+            col.at(doc, (key, i), what.format(h), fix)
+
+
+def _combinations(col: Collector, doc: Located, rules: _Rules, placed: list[Placed]) -> None:
+    """Stacking by combinations (Tobrouk 41-42 7.1): each side's units in a hex fill one."""
+    table = rules.combinations
+    if table is None:
+        return
+    groups: dict[tuple, list[Placed]] = defaultdict(list)
+    for p in placed:
+        if p.piece in rules.units:
+            groups[(p.turn, p.hex, rules.side(p.piece))].append(p)
+    for (turn, hex_id, side), pieces in groups.items():
+        attrs = [dict(rules.attrs(p.piece, p.reduced), steps=rules.attrs(p.piece, p.reduced)["now"]) for p in pieces]
+        if table.fits(attrs):
+            continue
+        first = next(i for i in range(len(pieces)) if not table.fits(attrs[: i + 1]))
+        when = "at set-up" if turn is None else f"on arriving on turn {turn}"
+        col.at(doc, pieces[first].entry + ("hex",),
+               f"{hex_id} holds {_names(p.piece for p in pieces)} of {rules.game.sides[side].name} {when}: no "
+               f"combination of tables/{rules.combinations_name}.yaml fits ({table.describe()})",
+               "set up fewer units in this hex")
 
 
 def _describe(match) -> str:
@@ -216,13 +260,8 @@ def _both_sides(col: Collector, doc: Located, rules: _Rules, sc, placed: list[Pl
                f"{_names(p.piece for p in pieces if rules.side(p.piece) != sides[0])} with {names[sides[0]].name} "
                f"{_names(p.piece for p in pieces if rules.side(p.piece) == sides[0])} (line {line})",
                "set them up apart, or list the hex under 'contested_hexes' if the card puts both sides there")
-    geo = rules.game.geometry
-    for i, h in enumerate(sc.contested_hexes):
-        if h not in geo:
-            col.at(doc, ("contested_hexes", i), f"hex {h!r} is not on the map", did_you_mean(h, geo.labels))
-        elif geo.canonical(h) not in both:
-            col.at(doc, ("contested_hexes", i), f"contested hex {h} holds units of one side only",
-                   "remove it from 'contested_hexes', or set up both sides there")
+    _listed(col, doc, rules, "contested_hexes", sc.contested_hexes, both, "contested hex {} holds units of one side "
+            "only", "remove it from 'contested_hexes', or set up both sides there")
 
 
 def _placed_once(col: Collector, doc: Located, sc, placed: list[Placed]) -> None:
@@ -258,6 +297,7 @@ def check_scenarios(col: Collector, game: Game, docs: dict[str, Located]) -> Non
             placed = [p for p in _placements(game, sc) if rules.side(p.piece) is not None]
             _terrain(col, doc, rules, placed)
             _stacking(col, doc, rules, sc, placed)
+            _combinations(col, doc, rules, placed)
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             col.file(doc.file, f"the set-up cannot be checked: a rules table is malformed ({type(exc).__name__}: {exc})",
                      "check `stacking` (limit, points, free) and the terrain chart's `movement_classes`, `hex` "

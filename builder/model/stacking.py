@@ -61,3 +61,69 @@ class StackingTable:
     def over(self, units: Iterable[Mapping[str, object]], terrain: str | None = None) -> int:
         """Points over the limit of a hex of this terrain (0: legal)."""
         return max(0, self.total(units) - self.limit_in(terrain))
+
+
+@dataclass(frozen=True)
+class StackingCombinations:
+    """Stacking by kinds of unit rather than points (Tobrouk 41-42 7.1): a hex's units must fill
+    the slots of one combination.
+
+    data (a table's `combinations` and what goes with it):
+      combinations: [{infantry: 2, other: 1, other_max_steps: 2, rule: "7.1b"}, ...]
+      kinds: {infantry: {type: [infantry, engineer]}, armoured: {armoured: true}}
+                                      # what fills a kind's slot (unit attributes; a list: any)
+                                      # an `other` slot takes any unit of at most other_max_steps
+      not_counted: [hq]               # unit types that never count
+      at_most: {tank: 1}              # most units of a type in one hex, whatever the combination
+    """
+
+    combinations: tuple[Mapping, ...]
+    kinds: Mapping[str, Mapping]
+    not_counted: frozenset[str]
+    at_most: Mapping[str, int]
+
+    @classmethod
+    def from_data(cls, data: Mapping) -> StackingCombinations:
+        return cls(tuple(data["combinations"]), dict(data.get("kinds", {})), frozenset(data.get("not_counted", ())),
+                   {str(k): int(v) for k, v in data.get("at_most", {}).items()})
+
+    def counted(self, units: Iterable[Mapping[str, object]]) -> list[Mapping[str, object]]:
+        return [u for u in units if u.get("type") not in self.not_counted]
+
+    def _is(self, kind: str, attrs: Mapping[str, object], cap: int) -> bool:
+        if kind == "other":
+            return int(attrs.get("steps") or 1) <= cap
+        spec = self.kinds.get(kind, {})
+        return bool(spec) and all(attrs.get(k) in v if isinstance(v, list) else attrs.get(k) == v
+                                  for k, v in spec.items())
+
+    def fits(self, units: Iterable[Mapping[str, object]]) -> bool:
+        """Whether the counted units fill the slots of one combination (one unit a slot)."""
+        units = self.counted(units)
+        for kind, most in self.at_most.items():
+            if sum(1 for u in units if u.get("type") == kind) > most:
+                return False
+        if len(units) <= 1:
+            return True
+        for combo in self.combinations:
+            slots = [k for k, n in combo.items() if k not in ("other_max_steps", "rule") for _ in range(int(n))]
+            if len(units) <= len(slots) and self._match(units, slots, int(combo.get("other_max_steps", 99))):
+                return True
+        return False
+
+    def _match(self, units, slots: list[str], cap: int) -> bool:
+        """A unit for each of some slots (a small bipartite matching: at most a few units)."""
+        if not units:
+            return True
+        first, rest = units[0], units[1:]
+        return any(self._is(kind, first, cap) and self._match(rest, slots[:i] + slots[i + 1:], cap)
+                   for i, kind in enumerate(slots))
+
+    def describe(self) -> str:
+        """The combinations as a person reads them: "2 infantry + 1 other (at most 2 steps)"."""
+        def one(c):
+            parts = [f"{n} {k}" for k, n in c.items() if k not in ("other_max_steps", "rule")]
+            cap = f" (other: at most {c['other_max_steps']} steps)" if "other_max_steps" in c else ""
+            return " + ".join(parts) + cap
+        limits = "".join(f"; never more than {n} {k}" for k, n in self.at_most.items())
+        return ", or ".join(one(c) for c in self.combinations) + limits

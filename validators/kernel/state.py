@@ -98,6 +98,18 @@ class GameState:
     def entering(self) -> None:
         """A game's own bookkeeping as a phase begins, before rules hear of it."""
 
+    def went_back(self) -> tuple[int, str, int, str] | None:
+        """(turn, phase name) left and entered, when the tracker just moved back: to an earlier
+        phase of the turn or an earlier turn (a log that begins mid-game excepted)."""
+        before, now = self.prev_phase_pos, self.phase_pos
+        if before is None or now is None or before[1] < 0 or now[1] < 0:
+            return None
+        (t0, i0), (t1, i1) = before, now
+        if t1 < t0 or (t1 == t0 and i1 < i0):
+            names = [p["name"] for p in self.phase_specs]
+            return t0, names[i0], t1, names[i1]
+        return None
+
     def phasing(self) -> str | None:
         """The side id whose phase this is, None when not known or both."""
         if self.phase_side is not None:

@@ -34,17 +34,14 @@ class SequenceOfPlay(Rule):
         self.forces = self.ctx.get(Forces)
 
     def phase_started(self, pid: str) -> None:
-        st = self.state
-        before, now = st.prev_phase_pos, st.phase_pos
-        if before is None or now is None or before[1] < 0 or now[1] < 0:
-            return
-        (t0, i0), (t1, i1) = before, now
-        names = [p["name"] for p in st.phase_specs]
-        if t1 < t0 or (t1 == t0 and i1 < i0):
-            self.find("4.1", f"the turn tracker went back from GT {t0} {names[i0]} to GT {t1} {names[i1]}: "
-                      "every phase finishes before the next begins, in the order of 4.1")
-        elif t1 > t0 + 1:
-            self.find("4.1", f"the turn tracker jumped from GT {t0} to GT {t1}: every GT is played")
+        st, back = self.state, self.state.went_back()
+        if back is not None:
+            self.find("4.1", "the turn tracker went back from GT {} {} to GT {} {}: every phase finishes before the "
+                      "next begins, in the order of 4.1".format(*back))
+        elif st.prev_phase_pos and st.phase_pos and st.prev_phase_pos[1] >= 0 and st.phase_pos[1] >= 0 \
+                and st.phase_pos[0] > st.prev_phase_pos[0] + 1:
+            self.find("4.1", f"the turn tracker jumped from GT {st.prev_phase_pos[0]} to GT {st.phase_pos[0]}: every "
+                      "GT is played")
 
     def moved(self, e: Moved) -> None:
         old, new, board = e.old.label, e.new.label, self.board

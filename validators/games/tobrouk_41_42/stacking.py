@@ -5,31 +5,30 @@ CU + 1 other CU of at most 2 steps, or 1 infantry + 1 armoured + 1 other CU of a
 (7.1b-c); HQs and retreating units do not count; two tank units never stack (7.1, 10.a).  A
 Combat Group counter never stacks with another unit (7.31).
 
+The combinations are read by builder/model/stacking.py's StackingCombinations, which the set-up
+checks share.
+
 Choices:
 - 7.1 (digest O13): "infantry" is a unit of type infantry, motorised infantry or engineers;
-  "armoured" a unit printed armoured (tanks, self-propelled AT, recon); any CU is an "other"
-  when it has at most 2 steps now (its strength, one less on its reduced face).
+  "armoured" a unit printed armoured (tanks, self-propelled AT, recon): the table's `kinds`; any
+  CU is an "other" when it has at most 2 steps now (its strength, one less on its reduced face).
 - A hex holding a Retreat marker is not checked: the marker cannot say which of its units retreat.
 - The check is made when the tracker leaves phase B or D (the end of the maneuver's movement),
   for the hexes of the side that maneuvered.
 """
 from __future__ import annotations
 
-from itertools import permutations
-
+from builder.model.stacking import StackingCombinations
 from validators.games.tobrouk_41_42.movement import MovementRules
 from validators.games.tobrouk_41_42.state import MANEUVERS
 from validators.replay.board import Piece
-
-INFANTRY = {"infantry", "motor-infantry", "engineer"}
-
 
 class StackingRules(MovementRules):
     """Part of the Tobrouk 41-42 auditor; see __init__.py."""
 
     def start(self) -> None:
         super().start()
-        self.stack_table = self.tables["stacking"]
+        self.combinations = StackingCombinations.from_data(self.tables["stacking"])
 
     def phase_ended(self, pid: str) -> None:
         if pid in MANEUVERS:
@@ -39,24 +38,8 @@ class StackingRules(MovementRules):
     def fits(self, pieces: list[Piece]) -> bool:
         """Whether the units fill the slots of one combination of 7.1."""
         units = [(self.unit_of(p), p) for p in pieces]
-        if sum(1 for u, _ in units if u.type == "tank") > 1:
-            return False
-        for combo in self.stack_table["combinations"]:
-            slots = [k for k in ("infantry", "armoured", "other") for _ in range(int(combo.get(k, 0)))]
-            if len(units) > len(slots):
-                continue
-            cap = int(combo.get("other_max_steps", 99))
-            for order in permutations(slots, len(units)):
-                if all(self._slot_ok(u, p, slot, cap) for (u, p), slot in zip(units, order)):
-                    return True
-        return False
-
-    def _slot_ok(self, u, p: Piece, slot: str, cap: int) -> bool:
-        if slot == "infantry":
-            return u.type in INFANTRY
-        if slot == "armoured":
-            return u.armoured
-        return self.steps_now(u, p) <= cap
+        return self.combinations.fits([{"type": u.type, "armoured": u.armoured, "steps": self.steps_now(u, p)}
+                                       for u, p in units])
 
     def _check_stacking(self) -> None:
         cg_hexes = {}

@@ -31,15 +31,10 @@ class SequenceOfPlay(Rule):
         self.attack = table.data["declarations"].get("attacker") if table is not None else None
 
     def phase_started(self, pid: str) -> None:
-        st = self.state
-        before, now = st.prev_phase_pos, st.phase_pos
-        if before is None or now is None or before[1] < 0 or now[1] < 0:
-            return
-        (t0, i0), (t1, i1) = before, now
-        names = [p["name"] for p in st.phase_specs]
-        if t1 < t0 or (t1 == t0 and i1 < i0):
-            self.find(self.rule, f"the turn tracker went back from turn {t0} {names[i0]} to turn {t1} {names[i1]}: "
-                      "the phases are played in order")
+        back = self.state.went_back()
+        if back is not None:
+            self.find(self.rule, "the turn tracker went back from turn {} {} to turn {} {}: the phases are played in "
+                      "order".format(*back))
 
     def moved(self, e: Moved) -> None:
         board, st = self.board, self.state
