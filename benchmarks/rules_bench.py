@@ -96,7 +96,7 @@ def bravery_log(path: Path, steps: int) -> None:
     """audit_bench's log: two divisions' units marching up and down the Via Balbia, dice."""
     from audit_bench import make_log
 
-    subprocess.run([sys.executable, "-m", "builder.cli", "build", "bravery-in-the-sand"], cwd=ROOT, check=True,
+    subprocess.run([sys.executable, "-m", "validators.cli", "build", "bravery-in-the-sand"], cwd=ROOT, check=True,
                    stdout=subprocess.DEVNULL)
     make_log(path, steps)
 
