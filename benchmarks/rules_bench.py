@@ -12,7 +12,9 @@ needs Python >= 3.12: `python3.12 -m venv /tmp/vpw && /tmp/vpw/bin/pip install p
 then `--vsavdump /tmp/vpw/bin/vsavdump.py`), and the audit of --baseline's tree (a git revision,
 taken out with `git archive`).  Ratios are medians of the run-by-run CPU ratios.
 
-Issue 29's target: each game's audit at most 0.6 of vsavdump's CPU on the same file.
+Issue 29's targets: each game's audit at most 0.6 of vsavdump's CPU on the same file; with
+--wdf-pair, a Western Desert Force log where a unit enters the sea every other step at most 1.5
+times the same log where it steps onto open ground instead.
 Desert Fox and Bravery in the Sand have log scripts of their own; the other games a generic one
 (its first scenario, the sequence of play, the phasing side's units stepping out and back).
 """
@@ -58,6 +60,9 @@ def desert_fox_log(path: Path, steps: int) -> None:
             if side:
                 for unit, there, back in moves[side]:
                     w.move(unit, there)
+                    if wader and wader[3] == side:
+                        w.move(wader[0], wader[1])  # every other step: the wader's move (into the sea)
+                        w.move(wader[0], wader[2])
                     w.move(unit, back)
             if roman in ("VIII", "XI"):
                 name = "Axis" if roman == "VIII" else "Allied"
@@ -101,7 +106,7 @@ def bravery_log(path: Path, steps: int) -> None:
     make_log(path, steps)
 
 
-def generic_log(slug: str, path: Path, steps: int) -> None:
+def generic_log(slug: str, path: Path, steps: int, extra: str | None = None) -> None:
     """Any game from its first scenario's setup: each turn the tracker walks the sequence of play,
     and in each Movement Phase (every phase, in a game whose phases have no kind) the phasing
     side's units step to a free neighbouring hex and back; a die of that side is rolled."""
@@ -119,7 +124,8 @@ def generic_log(slug: str, path: Path, steps: int) -> None:
     w = LogWriter(vmod, setup=f"{sid}.vsav", players=players)
     phases = list(plain.tables["sequence"].data["phases"]) if "sequence" in plain.tables else [{"name": "Move"}]
     sides = {s.id: s.name for s in plain.info.sides}
-    moves = {side: _steppers(w, plain, side) for side in sides}
+    wader = _wader(w, plain, into=extra) if extra else None
+    moves = {side: [m for m in _steppers(w, plain, side) if not wader or m[0] != wader[0]] for side in sides}
     dice = {d.side: d.name for d in plain.info.dice if d.dice == 1}
     turn = plain.info.turns.first
     while len(w.steps) < steps:
@@ -133,6 +139,9 @@ def generic_log(slug: str, path: Path, steps: int) -> None:
             for side in [spec["side"]] if spec.get("side") in sides else list(sides):
                 for unit, there, back in moves[side]:
                     w.move(unit, there)
+                    if wader and wader[3] == side:
+                        w.move(wader[0], wader[1])  # every other step: the wader's move (into the sea)
+                        w.move(wader[0], wader[2])
                     w.move(unit, back)
                 if side in dice:
                     w.roll(dice[side], [1 + turn % 6], sides[side])
@@ -140,6 +149,41 @@ def generic_log(slug: str, path: Path, steps: int) -> None:
                 break
         turn += 1
     w.write(path)
+
+
+def _wader(w, game, into: str) -> tuple[str, str, str, str]:
+    """(unit, the neighbouring hex it steps into - the sea with into="sea", else open ground -,
+    its own hex, its side) of a unit on the coast (the other scripts leave it alone)."""
+    geo, kinds = game.geometry, game.hex_terrain_types
+    held = {w.location(p.map, p.x, p.y) for p in w.board.pieces.values() if p.map}
+    units = {x.id: x for x in game.units}
+    for p in sorted(w.board.pieces.values(), key=lambda p: p.id):
+        u = units.get(p.properties().get("UnitId", ""))
+        if u is None or not u.ma or not p.map:
+            continue
+        here = w.location(p.map, p.x, p.y)
+        if here not in geo:
+            continue
+        sea = [n for n in geo.neighbours(here) if kinds[game.hex_terrain[n]].prohibited]
+        land = [n for n in geo.neighbours(here) if n not in held and not kinds[game.hex_terrain[n]].prohibited]
+        if sea and land:
+            return u.id, sea[0] if into == "sea" else land[0], here, game.nationality_of_unit(u).side
+    raise ValueError("no unit stands on the coast next to a free land hex")
+
+
+def wdf_pair(folder: Path, steps: int) -> tuple[Path, Path]:
+    """Two Western Desert Force logs of `steps` steps: a coastal unit steps out and back every
+    other step, into the sea (illegal: 11.1) or onto open ground (legal)."""
+    out = []
+    for into in ("sea", "land"):
+        path = folder / f"wdf-{into}-{steps}.vlog"
+        if not path.exists():
+            code = (f"import sys; sys.path[:0] = [{str(ROOT)!r}, {str(ROOT / 'benchmarks')!r}]; import rules_bench; "
+                    f"rules_bench.generic_log('western-desert-force', __import__('pathlib').Path({str(path)!r}), "
+                    f"{steps}, extra={into!r})")
+            subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True)
+        out.append(path)
+    return out[0], out[1]
 
 
 LOGS = {"bravery-in-the-sand": bravery_log, "desert-fox-deluxe": desert_fox_log,
@@ -168,6 +212,8 @@ def main() -> None:
     ap.add_argument("--vsavdump", type=Path)
     ap.add_argument("--baseline")
     ap.add_argument("--logs", type=Path)
+    ap.add_argument("--wdf-pair", action="store_true", help="only issue 29's pair: Western Desert Force with a unit "
+                    "entering the sea every other step, against the same unit stepping onto open ground")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         logs = args.logs or Path(tmp)
@@ -176,6 +222,15 @@ def main() -> None:
         compile_tree(ROOT)
         if base:
             compile_tree(base)
+        if args.wdf_pair:
+            sea, land = wdf_pair(logs, args.steps)
+            cmd = [sys.executable, "-m", "validators.cli", "audit", "western-desert-force"]
+            got = measure_paired({"sea": (cmd + [str(sea)], ROOT, None), "land": (cmd + [str(land)], ROOT, None)},
+                                 args.runs)
+            ratio = paired(got["sea"], got["land"])
+            print(f"western-desert-force, a unit into the sea every other step: {got['sea']['cpu']:.3f} s CPU; onto "
+                  f"open ground: {got['land']['cpu']:.3f} s; ratio {ratio:.2f} (target 1.5)")
+            return
         print(f"{'game':<27} {'row':<9} {'cpu s':>7} {'peak MB':>7} {'x vsavdump':>10} {'x previous':>10}")
         for slug in args.games:
             if slug not in LOGS:

@@ -272,6 +272,8 @@ class MovementRules(SupplyRules):
             return self.move_table["exploitation"]["rule"], why + self.reconstructed("unit-classes"), ()
         cls = self.class_spec(unit)["movement_class"]
         zoc, blocked, start = self.zoc_move(p, unit, side), self._blocked(unit, side), rec.start
+        if isinstance(self.chart.entry_cost(new, cls), Blocked):
+            return self._no_path(unit, cls, start, new, zoc, blocked)  # no search proves what the hex says
         step = zoc.wrap(self.chart.cost(cls)) if zoc else self.chart.cost(cls)
         geo = self.game.geometry
         found = search(geo.neighbours, start, step, stop=zoc.stops() if zoc else (), blocked=blocked, goal=new)
@@ -310,6 +312,10 @@ class MovementRules(SupplyRules):
     def _no_path(self, unit: s.Unit | None, cls: str, start: str, new: str, zoc: ZocMove | None, blocked) -> Problem:
         """Why no path exists: the enemy ZOC (9.31), enemy units (9.0), or terrain (11.1, 11.2)."""
         nb, plain, note = self.game.geometry.neighbours, self.chart.cost(cls), self.reconstructed()
+        what = unit.type if unit else "leader"
+        entry = self.chart.entry_cost(new, cls)
+        if isinstance(entry, Blocked):  # nothing of this class enters the hex: no path to search for
+            return entry.rule, f"{new} is {entry.why} terrain: prohibited to {what} units{note}", ()
         if zoc is not None:
             free = search(nb, start, plain, blocked=blocked, goal=new)
             if new in free:
@@ -319,13 +325,9 @@ class MovementRules(SupplyRules):
                 return self.move_table["ezoc"]["rule"], why, tuple(via)
         if new in search(nb, start, plain, goal=new):
             return "9.0", f"every path from {start} to {new} passes a hex holding enemy combat units", ()
-        what = unit.type if unit else "leader"
         b = self.chart.step(start, new, cls) if self.game.geometry.adjacent(start, new) else None
         if isinstance(b, Blocked) and b.why in self.chart.hexside:
             return b.rule, f"{start} to {new} crosses an {b.why} hexside with no road or track: prohibited{note}", ()
-        b = self.chart.entry_cost(new, cls)
-        if isinstance(b, Blocked):
-            return b.rule, f"{new} is {b.why} terrain: prohibited to {what} units{note}", ()
         return "9.1", f"no path from {start} to {new} is open to {what} units{note}", ()
 
     # -- Strategic Movement (9.4) ---------------------------------------------------------------
