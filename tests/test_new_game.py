@@ -3,6 +3,7 @@ copies a game; an existing slug is refused (issue 16)."""
 from __future__ import annotations
 
 import re
+import shutil
 
 from pathlib import Path
 
@@ -219,3 +220,32 @@ def test_from_copies_a_game_with_its_rules(tmp_path, monkeypatch):
     assert all((src / f).read_bytes() == (dst / f).read_bytes() for f in files)
     assert hexforge("check", "my-crusader").exit_code == 0
     assert rules_for("my-crusader") is rules_for(SLUG)
+
+
+def test_the_tables_the_generic_rules_read_are_checked_against_the_other_files(demo, tmp_path):
+    """A misspelt movement class, phase side, declaration or result would silently switch a rule
+    off: check names each at its file:line."""
+    root, _, _ = demo
+    shutil.copytree(root / "sources" / "demo", tmp_path / "sources" / "bad")
+
+    def swap(rel: str, old: str, new: str) -> None:
+        path = tmp_path / "sources" / "bad" / rel
+        text = path.read_text(encoding="utf-8")
+        assert text.count(old) == 1, old
+        path.write_text(text.replace(old, new), encoding="utf-8")
+    swap("terrain.yaml", "cost: {armor: 3,", "cost: {armour: 3,")
+    swap("tables/sequence.yaml", "kind: movement, side: red,", "kind: movement, side: rde,")
+    swap("tables/combat.yaml", "defender: Declare defender}", "defender: Declare defence}")
+    swap("tables/combat.yaml", "DE: {defender: eliminated}", "DX: {defender: eliminated}")
+    swap("tables/combat.yaml", "6: [DR, DE, DE, DE]", "6: [DR, DE, DE]")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(builder.paths, "ROOT", tmp_path)
+        result = hexforge("check", "bad")
+    assert result.exit_code == 1
+    lines = [line for line in result.stderr.splitlines() if line.startswith("sources/bad/")]
+    assert len(lines) == 5, result.stderr
+    for fragment in ("terrain.yaml:7:", "no unit type has movement class 'armour' (hint: did you mean 'armor'?)",
+                     "sequence.yaml:", "unknown side 'rde' (hint: did you mean 'red'?)",
+                     "game.yaml declares no 'Declare defence'", "the row of 6 has 3 results for 4 columns",
+                     "no result 'DX' in the table"):
+        assert fragment in result.stderr, fragment

@@ -250,6 +250,61 @@ def _scenario_header(col: Collector, game: Game, doc: Located, sc) -> None:
                    "list more units, or fewer steps")
 
 
+def _movement_classes(col: Collector, game: Game, tdoc: Located) -> None:
+    """A hex type's cost per movement class names classes the units have (unit types'
+    `movement_class`, else the type's id): a misspelt class would keep every unit out."""
+    classes = sorted({t.movement_class or t.id for t in game.unit_types.values()})
+    for i, kind in enumerate(game.terrain.hex_terrain):
+        for cls in kind.cost if isinstance(kind.cost, dict) else ():
+            if cls not in classes:
+                col.at(tdoc, ("hex_terrain", i, "cost", cls), f"no unit type has movement class {cls!r}",
+                       did_you_mean(cls, classes, f"the classes are: {', '.join(classes)}"))
+
+
+def _tables(col: Collector, game: Game, docs: dict[str, Located]) -> None:
+    """What the rules read in the tables names what the other files define: a phase's side, a
+    combat table's declarations and the results its effects explain (the generic rules read them)."""
+    seq, sdoc = game.tables.get("sequence"), docs.get("tables/sequence.yaml")
+    if seq is not None and sdoc is not None:
+        phases = seq.data.get("phases")
+        for i, phase in enumerate(phases if isinstance(phases, list) else []):
+            if not isinstance(phase, dict):
+                continue
+            if "side" in phase and phase["side"] not in game.sides:
+                col.at(sdoc, ("data", "phases", i, "side"), f"unknown side {phase['side']!r}",
+                       did_you_mean(str(phase["side"]), game.sides))
+            if "player" in phase and phase["player"] not in ("first", "second"):
+                col.at(sdoc, ("data", "phases", i, "player"), f"player {phase['player']!r} is neither first nor second",
+                       "write first or second")
+    combat, cdoc = game.tables.get("combat"), docs.get("tables/combat.yaml")
+    if combat is None or cdoc is None or not isinstance(combat.data.get("declarations"), dict):
+        return
+    names = [d.name for d in game.info.declarations]
+    for role, name in combat.data["declarations"].items():
+        if name not in names:
+            col.at(cdoc, ("data", "declarations", role), f"game.yaml declares no {name!r}",
+                   did_you_mean(str(name), names, "add it to game.yaml's declarations"))
+    columns, results = combat.data.get("columns"), combat.data.get("results")
+    if not isinstance(columns, list) or not isinstance(results, dict):
+        col.at(cdoc, ("data",), "a combat table with declarations needs 'columns' (a list of odds) and 'results' "
+               "(die roll -> one result per column)", "see the starter's tables/combat.yaml (hexforge new)")
+        return
+    for i, c in enumerate(columns):
+        if not re.fullmatch(r"[0-9]+-[0-9]+", str(c)):
+            col.at(cdoc, ("data", "columns", i), f"column {c!r} is not odds such as 2-1", "write attack-defence, e.g. 3-1")
+    codes = set()
+    for roll, row in results.items():
+        if not isinstance(row, list) or len(row) != len(columns):
+            col.at(cdoc, ("data", "results", roll), f"the row of {roll} has {len(row) if isinstance(row, list) else 0} "
+                   f"results for {len(columns)} columns", "give one result per column")
+        else:
+            codes |= {str(x) for x in row}
+    effects = combat.data.get("effects")
+    for code in effects if isinstance(effects, dict) else ():
+        if str(code) not in codes:
+            col.at(cdoc, ("data", "effects", code), f"no result {code!r} in the table", did_you_mean(str(code), sorted(codes)))
+
+
 def check_references(col: Collector, game: Game, docs: dict[str, Located], failed: frozenset[str] | set[str] = frozenset()) -> None:
     """Every check whose files loaded; `failed` names the files that did not (not YAML, or no
     usable model left by their schema problems), whose checks are skipped (issue 16)."""
@@ -262,6 +317,10 @@ def check_references(col: Collector, game: Game, docs: dict[str, Located], faile
         _terrain(col, game, docs)
     if loaded("game.yaml", "units.yaml", "markers.yaml"):
         _units(col, game, docs)
+    if loaded("terrain.yaml", "units.yaml"):
+        _movement_classes(col, game, docs["terrain.yaml"])
+    if loaded("game.yaml", *(rel for rel in docs if rel.startswith("tables/"))):
+        _tables(col, game, docs)
     if loaded("game.yaml", "map.yaml", "units.yaml", "markers.yaml"):
         for rel, doc in docs.items():
             if rel.startswith("scenarios/") and rel not in failed:

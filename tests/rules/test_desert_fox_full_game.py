@@ -13,10 +13,11 @@ A1, A2 with the Axis air shift), and lose a step each.  GT 6 and 7: 61 Sirte,
 60 Sabratha and 10 Ber arrive at El Agheila C0701, the Australians into the NRV, in Phase III.
 
 Planted (rule): 3.1 CIH set up off its area; 3.1 4 NZ BG out of the NRV; 4.1 an Allied unit
-moving in the Axis Movement Phase; 13.1 64 Catanzaro onto a sea hex; 10.3 63 Cirene overstacking C2229 undisrupted (found when the next phase ends); 4.1 an
+moving in the Axis Movement Phase; 13.1 64 Catanzaro onto a sea hex; 10.3 63 Cirene overstacking C2229 undisrupted (reported at the end of the phase it
+stands in, once the next has ended without a Disrupted marker); 4.1 an
 Axis unit moving in the Allied Reaction Phase; 4.1 a move in the Axis Combat Phase with no combat;
 13.2 4 Lt Arm 33 MP away; 13.1 CIH into Babini's hex; 13.2.4 7 RTR 15 MP of its 14 with no
-Disrupted marker (found at the phase end); 14.6 the attackers losing no step where the table gives
+Disrupted marker (reported at the move, found at the phase end); 14.6 the attackers losing no step where the table gives
 one or two (found at the next declaration); 14.7 Babini retreating with no retreat result; 14.2 22 Gds
 attacking Babini from W2017; 13.2.1 4 CCNN reacting past its RMA; 13.4.1 an overrun declared from
 a disrupted hex; 14.7.1 7 SG retreating 7 hexes after Babini's attack; 4.1 an attack declared in a Movement Phase; 13.4.2 an overrun of Bardia, a city;
@@ -50,19 +51,17 @@ def gt_4(g: Game) -> None:
     if g.plant:
         w.move("63-cirene", "C2229")  # 12 stacking points, no Disrupted marker
     w.phase(4, "VII")
+    g.expect("10.3")  # overstacked when VI ends (reported once VII ends without a Disrupted marker)
     g.illegal("4.1", lambda: w.move("maletti", "C2230"))
     w.phase(4, "VIII")
-    g.expect("10.3")
     g.illegal("4.1", lambda: w.move("ragg-x", "C2230"))
     w.phase(4, "IX")
     w.move("11-huss", "W2007")
     w.move("7-sg", "W1906")
     g.illegal("13.2", lambda: w.move("4-lt-arm", "W0226"))  # 33 MP > 22 + 9
     g.illegal("13.1", lambda: w.move("cih", "W2006"))
-    if g.plant:
-        w.move("7-rtr", "W1019")  # 15 MP of its 14: a forced march, which disrupts
-    w.phase(4, "X")
-    g.expect("13.2.4")
+    g.illegal("13.2.4", lambda: w.move("7-rtr", "W1019"))  # 15 MP of 14: a forced march, which disrupts
+    w.phase(4, "X")  # (found as IX ends with no Disrupted marker, reported at the move)
     g.illegal("13.2.1", lambda: w.move("4-ccnn", "C1923"))  # 5 MP > its RMA of 4
     w.phase(4, "XI")
     w.combat(["11-huss", "7-sg"], ["babini"], [1, 1], side="Allied")  # 2-1, A1 (A2 with the Axis air shift)

@@ -230,14 +230,29 @@ def test_14_6_a_defender_that_loses_nothing_is_reported(play):
     assert rules(found) == ["14.6"] and "reconstructed" in found[0].message and "defender" in found[0].message
 
 
-def test_14_6_an_attacker_losing_steps_no_result_gives_is_reported(play):
+def test_14_6_an_attacker_losing_steps_no_result_gives_is_reported_at_the_loss(play):
+    """Found when the combat closes (a flip put right before then is no finding), reported at the
+    flip that took the loss past what the table gives."""
+    at = []
+
     def script(w):
         axis_attack(w, [6, 6])  # no attacker loss on the 11-12 row
         w.flip("22-bde")
         w.flip("1-ccnn")
+        at.append(len(w.steps))
         w.phase(4, "IX")
     found = play(script)
-    assert rules(found) == ["14.6"] and "attacker" in found[0].message
+    assert rules(found) == ["14.6"] and "attacker" in found[0].message and found[0].step == at[0]
+
+
+def test_14_6_a_wrong_flip_put_right_before_the_combat_closes_is_no_finding(play):
+    def script(w):
+        axis_attack(w, [6, 6])
+        w.flip("22-bde")
+        w.flip("1-ccnn")  # the wrong counter...
+        w.flip("1-ccnn")  # ...flipped back
+        w.phase(4, "IX")
+    assert play(script) == []
 
 
 def test_14_7_a_retreat_after_a_withdraw_result_is_legal(play):

@@ -20,17 +20,17 @@ air in its box, in Phase III.  Dragged whole: the Barce stack and the Italian di
 
 Planted (rule): 3.1 26 Aus BG out of Tobruk, 11 Huss out of the NRV at the set-up (found at the
 first tracker move); 4.1 an Allied unit moving in the Axis Movement Phase; 13.1 I/18 Flak into 2 SG's
-hex; 13.1 5 Pz onto the sea; 10.3 605 PzJg overstacking C0701 undisrupted (found when the next
-phase ends); 4.1 an Axis HQ moving in the Allied Reaction Phase; 13.2.1 22 Bde reacting past its
+hex; 13.1 5 Pz onto the sea; 10.3 605 PzJg overstacking C0701 undisrupted (reported at the end of
+the phase it stands in, found when the next one ends); 4.1 an Axis HQ moving in the Allied Reaction Phase; 13.2.1 22 Bde reacting past its
 RMA; 14.7.1 KDG retreating 7 hexes; 14.6 Stab 200 losing no step where the table gives one (found
 at the next declaration); 14.2 132 Cel attacking 2 SG from C0701, two hexes away; 4.1 an attack
 declared in the Allied Movement Phase; 13.2 13 Corps 40 MP away; 13.2.4 3 Ind 25 MP of its 22 and
 11.5 2 SG from one EZOC hex straight into another, neither with a Disrupted marker (found at the
-phase end); 13.2.1 Nizza reacting 8 MP; 14.7 300 Oasis retreating with no retreat result (GT 10);
+phase end, reported at the moves); 13.2.1 Nizza reacting 8 MP; 14.7 300 Oasis retreating with no retreat result (GT 10);
 7.0 55 Savona arriving on C0601, not C0701; 7.1 1 SA BG a GT early; 4.1 a move in the Allocation
 Phase; 13.4.1 Brescia overrunning from the disrupted C0701; 4.1 an Allied unit moving in the Axis
-Movement Phase; 17.2 22 Bde rebuilt in the Supply Attrition Phase (found at its end); 4.1 a move in
-the Victory Check Phase (GT 11); 7.1 1 Lt Arm a GT early; 7.0 2 SA BG arriving in a Movement Phase;
+Movement Phase; 17.2 22 Bde rebuilt in the Supply Attrition Phase (found at its end, reported at
+the flip); 4.1 a move in the Victory Check Phase (GT 11); 7.1 1 Lt Arm a GT early; 7.0 2 SA BG arriving in a Movement Phase;
 4.1 the tracker going back (GT 12).  27 acts of 16 rules.
 """
 from __future__ import annotations
@@ -60,10 +60,10 @@ def gt_10(g: Game) -> None:
     if g.plant:
         w.move("605-pzjg", "C0701")  # 7 stacking points, no Disrupted marker
     w.phase(10, "XIII")
+    g.expect("10.3")  # overstacked when XII ends (reported once XIII ends without a Disrupted marker)
     g.illegal("4.1", lambda: w.move("kasta", "C0701"))  # an Axis unit in the Allied Reaction Phase
     g.illegal("13.2.1", lambda: w.move("22-bde", "C2032"))  # 8 MP > RMA 4 + 2 (13 Corps, 15.6)
     w.phase(10, "XIV")
-    g.expect("10.3")
     w.combat(["stab-200"], ["kdg"], [3, 3], side="Axis")  # line 2, 2-1 and shifts; row 5-6
     if not g.plant:  # planted: the attacker takes no loss (found at the next declaration)
         w.flip("stab-200")
@@ -81,12 +81,9 @@ def gt_10(g: Game) -> None:
     g.group(["20-aus-bg", "24-aus-bg", "allied-dump-5"], "C2310")
     g.illegal("4.1", lambda: w.declare("3-lt-arm", "Declare attacker"))  # an attack in a Movement Phase
     g.illegal("13.2", lambda: w.move("13-corps", "A5207"))  # 40 MP > 22 + 9
-    if g.plant:
-        w.move("3-ind", "C1518")  # 25 MP of its 22: a forced march, which disrupts
-        w.move("2-sg", "C0804")  # from an EZOC hex straight into another: night movement only
-    w.phase(10, "XVI")
-    g.expect("13.2.4")
-    g.expect("11.5")
+    g.illegal("13.2.4", lambda: w.move("3-ind", "C1518"))  # 25 MP of its 22: a forced march, which disrupts
+    g.illegal("11.5", lambda: w.move("2-sg", "C0804"))  # from an EZOC hex straight into another: night movement
+    w.phase(10, "XVI")  # (both found as XV ends with no Disrupted marker, reported at the moves)
     g.illegal("13.2.1", lambda: w.move("nizza", "C0401"))  # 8 MP > its RMA of 6
     w.phase(10, "XVII")
     w.combat(["3-lt-arm"], ["300-oasis"], [1, 2], side="Allied")  # row 2-4: A1/A2, D0/D1, no W or R
@@ -115,7 +112,7 @@ def gt_11(g: Game) -> None:
     g.illegal("13.4.1", lambda: w.declare("27-brescia", "Declare overrun"))  # from the disrupted C0701
     g.illegal("4.1", lambda: w.move("20-aus-bg", "C2410"))
     w.phase(11, "XVIII")
-    g.illegal("17.2", lambda: w.flip("22-bde"), later=1)  # rebuilt in the Supply Attrition Phase (found at its end)
+    g.illegal("17.2", lambda: w.flip("22-bde"))  # rebuilt in the Supply Attrition Phase (found at its end)
     w.phase(11, "XIX")
     g.illegal("4.1", lambda: w.move("3-aufkl", "C0701"))
     w.phase(11, "XX")

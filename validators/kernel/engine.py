@@ -15,6 +15,7 @@ registry - and so the catalogue's `code` - true to the code.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 
 from builder.model.game import Game
 from validators.kernel.auditor import BaseAuditor
@@ -55,7 +56,7 @@ class RulesAuditor(BaseAuditor):
 
     def run(self):
         try:
-            return super().run()
+            return sorted(super().run(), key=lambda f: f.step)  # a finding made later for an earlier act
         finally:
             self._release()
 
@@ -86,13 +87,16 @@ class RulesAuditor(BaseAuditor):
         self.turn, self.phase, self.side_acting = st.turn, st.phase, st.side_acting
 
     def _report(self, rule: Rule, number: str, message: str, piece: Piece | None, from_hex, to_hex, path, kind,
-                side) -> None:
+                side, at: int | None = None) -> None:
         if self.strict and number not in rule.ids:
             raise AssertionError(f"{type(rule).__name__} reports {number}, which its ids {rule.ids} do not list")
         if self.selection and not self.selection.reports(number):
             return
         self._sync()
+        before = len(self.findings)
         self.find(number, message, piece, from_hex, to_hex, path, kind, side)
+        if at is not None and len(self.findings) > before:
+            self.findings[-1] = replace(self.findings[-1], step=at)
 
     def is_follow_on(self, piece: Piece, rule: str) -> bool:
         self._sync()
@@ -105,6 +109,7 @@ class RulesAuditor(BaseAuditor):
         self._begin = self.state.initial_phase()
 
     def before_step(self, step: Step) -> None:
+        self.state.step = step.index
         if self._begin is not None:
             begin, self._begin = self._begin, None
             self.dispatch(begin)

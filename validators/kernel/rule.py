@@ -101,9 +101,12 @@ class Rule(Tracker):
         return cls.ids
 
     def find(self, rule: str, message: str, piece: Piece | None = None, from_hex: str | None = None,
-             to_hex: str | None = None, path=(), kind: str = "violation", side: str | None = None) -> None:
-        """Report a broken rule (or an event such as a victory) at the step being replayed."""
-        self.ctx.report(self, rule, message, piece, from_hex, to_hex, path, kind, side)
+             to_hex: str | None = None, path=(), kind: str = "violation", side: str | None = None,
+             at: int | None = None) -> None:
+        """Report a broken rule (or an event such as a victory) at the step being replayed, or at
+        step `at` (`state.step` when the act was seen): an act judged only later, once a correction
+        could no longer undo it, is still reported where it was made."""
+        self.ctx.report(self, rule, message, piece, from_hex, to_hex, path, kind, side, at)
 
     @classmethod
     def code(cls) -> str:

@@ -29,6 +29,7 @@ class GameState:
         self.board, self.game, self.notify = board, board.game, notify
         self.tables = {k: t.data for k, t in self.game.tables.items()}
         self.phase_specs: list[dict] = list(self.tables.get("sequence", {}).get("phases", []))
+        self.step = 0  # the log step being replayed (0: the log's beginning)
         self.turn: int | None = None
         self.phase: str | None = None  # the phase's name
         self.phase_id: str | None = None  # its `id` (a rulebook numeral), else None

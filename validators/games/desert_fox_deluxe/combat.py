@@ -64,6 +64,7 @@ class Fight:
     lost: dict[str, int] = field(default_factory=dict)  # piece id -> step points lost since the roll
     moved: set[str] = field(default_factory=set)
     what: str = ""  # the odds and column, for the messages
+    over: dict[str, int] = field(default_factory=dict)  # role -> the step its losses passed the table's most
 
 
 class Combat(Rule):
@@ -239,6 +240,23 @@ class Combat(Rule):
         f = self.fight
         if f is not None and f.dice is not None and (p.id in f.attackers or p.id in f.targets):
             f.lost[p.id] = f.lost.get(p.id, 0) + points
+            if f.window:
+                role = "attacker" if p.id in f.attackers else "defender"
+                members = f.attackers if role == "attacker" else f.targets
+                if role not in f.over and sum(f.lost.get(i, 0) for i in members) > self._most(f, role):
+                    f.over[role] = self.state.step  # reported at this act when the combat closes (a correction
+                    # made before then undoes it)
+
+    def _most(self, f: Fight, role: str) -> float:
+        """The most steps the table's window lets a side lose (see Choices); no most for a
+        defender a retreat result could cost a step more."""
+        results = f.window[role]
+        if role == "defender" and any(r[2] for r in results):
+            return float("inf")
+        board = self.board.replayer.board.pieces
+        members = f.attackers if role == "attacker" else f.targets
+        division = any(self.forces.is_division(self.board.unit_of(board[i])) for i in members if i in board)
+        return max(r[1] if role == "defender" else r[0] for r in results) + (1 if division else 0)
 
     def flipped(self, e: Flipped) -> None:
         if e.layer == "Step" and self.board.unit_of(e.piece):
@@ -308,4 +326,5 @@ class Combat(Rule):
                           f"({f.what}){note}", None, None, where, side=self.board.side_names.get(side))
             elif lost > hi + (1 if division else 0) and not retreat:
                 self.find("14.6", f"the {role}s ({names}) lost {lost} step(s); the table gives the {role} at most {hi} "
-                          f"({f.what}){note}", None, None, where, side=self.board.side_names.get(side))
+                          f"({f.what}){note}", None, None, where, side=self.board.side_names.get(side),
+                          at=f.over.get(role))

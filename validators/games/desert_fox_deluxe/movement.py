@@ -16,8 +16,8 @@ Checked:
 Choices (a false alarm costs more than a miss):
 - 13.2.4 forced march (MA + 1d6 + 3) and 11.5 night movement (through EZOC, the EZOC hexes at
   double cost) are not declared in the log: a move that only one of them allows is legal when the
-  unit's hex holds a Disrupted marker at the end of the phase (both disrupt the unit), and is
-  reported then otherwise.  The forced march is taken at its most, MA + 9.
+  unit's hex holds a Disrupted marker at the end of the phase (both disrupt the unit); otherwise
+  it is judged then and reported at the move.  The forced march is taken at its most, MA + 9.
 - The ZoC of 11.1 is exerted by units with a CF above 0 on the face shown, not garrisons (15.8),
   not supply units, in a hex without a Disrupted, OGS or Reserve marker; it does not cross an
   escarpment hexside nor enter a city hex, a hex with a Fort marker or a hex the unit could not
@@ -233,20 +233,22 @@ class Movement(Rule):
     def start(self) -> None:
         self.costs, self.forces = self.ctx.get(MoveCosts), self.ctx.get(Forces)
         self.moves: dict[str, MoveRecord] = {}
-        self.pending: dict[str, tuple[str, str, str]] = {}  # piece id -> (rule, message, hex) due unless disrupted
+        # piece id -> (rule, message, hex, the move's step): due unless disrupted by the phase's end,
+        # and then reported at the move (13.2.4: the move beyond the MA is the act)
+        self.pending: dict[str, tuple[str, str, str, int]] = {}
 
     def phase_started(self, pid: str) -> None:
         self.moves = {}
 
     def phase_ended(self, pid: str) -> None:
         board = self.board.replayer.board.pieces
-        for piece_id, (rule, message, _) in sorted(self.pending.items()):
+        for piece_id, (rule, message, _, step) in sorted(self.pending.items()):
             p = board.get(piece_id)
             here = self.board.hex_of(p) if p is not None else None
             if p is None or here is None or self.forces.disrupted_in(here):
                 continue
             self.find(rule, f"{message}; no Disrupted marker in {here} at the end of the {self.state.phase} Phase", p,
-                      None, here)
+                      None, here, at=step)
         self.pending = {}
 
     def _declared(self, name: str, p: Piece) -> bool:
@@ -324,16 +326,16 @@ class Movement(Rule):
         night_cost = late.cost.get(new)
         if night_cost is not None and night_cost <= allowance:
             self.pending[e.piece.id] = ("11.5", f"{u.name} moves {'-'.join(late.path(new))} through enemy ZoC: only night "
-                                        f"movement allows it, and it disrupts the unit{note}", new)
+                                        f"movement allows it, and it disrupts the unit{note}", new, self.state.step)
             return
         if not reaction and not rec.road_march and cost is not None and cost <= forced:
             self.pending[e.piece.id] = ("13.2.4", f"{u.name} spends {show(cost)} MP via {'-'.join(found.path(new))}, "
                                         f"more than its MA of {u.ma}: only a forced march allows it, and it disrupts the "
-                                        f"unit{note}", new)
+                                        f"unit{note}", new, self.state.step)
             return
         if night_cost is not None and night_cost <= night_allowance:
             self.pending[e.piece.id] = ("11.5", f"{u.name} moves {'-'.join(late.path(new))} through enemy ZoC: only night "
-                                        f"movement allows it, and it disrupts the unit{note}", new)
+                                        f"movement allows it, and it disrupts the unit{note}", new, self.state.step)
             return
         if cost is None and night_cost is None:
             self.find("13.1", f"no path open to {u.name} leads from {start} to {new} (prohibited terrain or enemy units)"

@@ -13,8 +13,8 @@ Checked (17.2):
   Destroyed Box, is reported.
 
 Choices (a false alarm costs more than a miss):
-- The 1st player is learnt from play (state.py); a rebuild is judged when its phase ends, and not
-  at all when the phasing side is still unknown then.
+- The 1st player is learnt from play (state.py); a rebuild is judged when its phase ends (and
+  reported at the rebuild), and not at all when the phasing side is still unknown then.
 - A correction is not a rebuild: a flip back of a unit flipped to its reduced face in the same or
   the previous phase, or a move out of a box of a unit that came into it in the same GT or the
   previous phase, is left alone; a move from the Destroyed to the Refit Box (17.2's first stage,
@@ -44,7 +44,7 @@ class Refit(Rule):
             boxes[f"{name} Refit"] = (side, "refit")
             boxes[f"{name} Destroyed"] = (side, "destroyed")
         self.refit_boxes = boxes
-        self.rebuilt: list[tuple[Piece, str, str]] = []  # (piece, side, how) awaiting the phase's end
+        self.rebuilt: list[tuple[Piece, str, str, int]] = []  # (piece, side, how, step) awaiting the phase's end
         self.moved_now: set[str] = set()  # pieces moved on the grid this phase
         self.lost_now: set[str] = set()  # flipped down or sent to a box this phase
         self.lost_before: set[str] = set()  # ... in the previous phase
@@ -65,7 +65,7 @@ class Refit(Rule):
             if e.piece.id in self.lost_now | self.lost_before:
                 return
             how = "after it moved this phase" if e.piece.id in self.moved_now else "grid"
-            self.rebuilt.append((e.piece, board.side_id(e.piece), how))
+            self.rebuilt.append((e.piece, board.side_id(e.piece), how, self.state.step))
 
     def moved(self, e: Moved) -> None:
         p, old, new, board = e.piece, e.old.label, e.new.label, self.board
@@ -88,7 +88,7 @@ class Refit(Rule):
             self.find("17.2", f"{p.name} comes onto the map from the Destroyed Box in one phase: RP first shift a "
                       "destroyed unit to the Refit Box, and it is refitted out of it in a later friendly Movement "
                       "Phase (only two-step US and Commonwealth units are rebuilt in one phase)", p)
-        self.rebuilt.append((p, board.side_id(p), box[1]))
+        self.rebuilt.append((p, board.side_id(p), box[1], self.state.step))
 
     def phase_started(self, pid: str) -> None:
         if self.state.turn != self.lost_gt:
@@ -100,18 +100,18 @@ class Refit(Rule):
     def phase_ended(self, pid: str) -> None:
         st, board = self.state, self.board
         phasing, names = st.phasing(), board.side_names
-        for p, side, how in self.rebuilt:
+        for p, side, how, step in self.rebuilt:
             if st.phase_kind != "movement":
                 self.find("17.2", f"{p.name} is rebuilt in the {st.phase} Phase: units refit in a friendly Movement "
-                          "Phase (4.1 VI.2, 17.2)", p, None, board.hex_of(p), side=names.get(side))
+                          "Phase (4.1 VI.2, 17.2)", p, None, board.hex_of(p), side=names.get(side), at=step)
             elif phasing is None:
                 continue
             elif side != phasing:
                 self.find("17.2", f"{p.name} is rebuilt in the {st.phase} Phase, the "
                           f"{names[phasing]} player's: units refit in a friendly Movement Phase (17.2)",
-                          p, None, board.hex_of(p), side=names.get(side))
+                          p, None, board.hex_of(p), side=names.get(side), at=step)
             elif how.startswith("after"):
                 self.find("17.2", f"{p.name} is flipped to its full face {how}: a depleted unit is rebuilt at the "
                           "start of its Movement Phase (4.1 VI.2, 17.2)", p, None, board.hex_of(p),
-                          side=names.get(side))
+                          side=names.get(side), at=step)
         self.rebuilt = []

@@ -9,8 +9,9 @@ reduced (15.10), HQs, air, fleets and supply units free.
 
 Choices:
 - 10.3: the disruption is due when the phase ends; a Disrupted marker placed in the hex before the
-  next phase ends fulfils it.  A hex still overstacked then without a Disrupted marker is reported,
-  once while it stays overstacked (one act, one finding).
+  next phase ends fulfils it.  A hex still overstacked then without a Disrupted marker is reported
+  at the end of the phase in which it stood overstacked (the act), once while it stays overstacked
+  (one act, one finding).
   Units of both sides in one hex (the set-up's contested hexes) are counted per side.
 - A hex the scenario card itself overstacks (26.0 puts the Italian divisions and the depot at
   El Agheila C0701, the DAK at C0702: the cards' `overstacked_hexes`) is left alone while it
@@ -36,7 +37,9 @@ class Stacking(Rule):
         self.forces = self.ctx.get(Forces)
         self.table = StackingTable.from_data(self.tables["stacking"]["stacking"])
         self.points: dict[str, int] = {}  # unit id -> its stacking points
-        self.overstacked: dict[str, tuple[str, str]] = {}  # hex -> (side name, message), due a Disrupted marker
+        # hex -> (side name, message, the step that ended the phase it stood in): due a Disrupted marker by
+        # the end of the next phase, and then reported at the end of the phase in which it stood
+        self.overstacked: dict[str, tuple[str, str, int]] = {}
         self.stack_reported: set[tuple[str, str]] = set()  # (hex, side name) reported and still overstacked
         self.over: dict[tuple[str, str], tuple[list[Piece], int, int]] = {}  # (hex, side) -> over the limit
         self.touched: set[str] | None = None  # hexes whose stacks changed since the last look (None: all)
@@ -56,9 +59,9 @@ class Stacking(Rule):
 
     def phase_ended(self, pid: str) -> None:
         disrupted_in, names = self.forces.disrupted_in, self.board.side_names
-        for h, (side, message) in sorted(self.overstacked.items()):
+        for h, (side, message, step) in sorted(self.overstacked.items()):
             if not disrupted_in(h) and (h, side) not in self.stack_reported:
-                self.find("10.3", message, None, None, h, side=side)
+                self.find("10.3", message, None, None, h, side=side, at=step)
                 self.stack_reported.add((h, side))
         self.overstacked = {}
         still: set[tuple[str, str]] = set()
@@ -75,7 +78,7 @@ class Stacking(Rule):
                     self.overstacked[h] = name, (
                         f"end of the {self.state.phase} Phase: {h} holds {total} stacking points of {name} units > "
                         f"{limit} (10.2): every unit in it is disrupted (10.3); no Disrupted marker was placed "
-                        f"there by the end of the next phase{note}")
+                        f"there by the end of the next phase{note}"), self.state.step
         self.stack_reported &= still
 
     def moved(self, e: Moved) -> None:
