@@ -132,6 +132,28 @@ def test_13_2_3_a_declared_road_march_adds_7_mp(play):
     assert play(script) == []
 
 
+def _axis_reacts(w, to: str) -> None:
+    """The Axis is 1st player (its move in VI); in X, its Reaction Phase, 62 Marmarica reacts to `to`."""
+    w.phase(4, "VI")
+    w.move("babini", "W2006")
+    w.phase(4, "VII")
+    w.phase(4, "VIII")
+    w.phase(4, "IX")
+    w.phase(4, "X")
+    w.move("62-mmrirca", to)
+    w.phase(4, "XI")
+
+
+def test_13_2_1_an_italian_infantry_division_reacts_one_hex(play):
+    assert play(lambda w: _axis_reacts(w, "C2230")) == []  # one desert hex
+
+
+def test_13_2_1_an_italian_infantry_division_is_a_foot_unit_and_reacts_no_further(play):
+    # 2 MP of desert, within the RMA of 4 a trucked unit would have: 13.7 and 15.10 make it foot.
+    found = play(lambda w: _axis_reacts(w, "C2129"))
+    assert rules(found) == ["13.2.1"], found
+
+
 # ---- 13.1, 11.4, 11.5: enemy units and zones of control ---------------------------------------------
 def test_13_1_no_entering_an_enemy_hex_without_an_overrun(play):
     def script(w):

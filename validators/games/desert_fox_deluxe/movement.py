@@ -289,6 +289,10 @@ class Movement(Rule):
         base = costs.unit_step(e.piece)
         start = rec.start
         reaction = self.state.phase_kind == "reaction"
+        if reaction and not classes & {"motorized", "mechanized"} and geo.distance(start, new) > 1:
+            self.find("13.2.1", f"{u.name} reacts {geo.distance(start, new)} hexes, {start} to {new}: a non-motorized "
+                      "unit moves at most one hex in the Reaction Phase (13.2.1)", e.piece, start)
+            return
         if reaction:
             allowance = units(forces.rma(u) + (HQ_RMA if rec.hq else 0))
         else:

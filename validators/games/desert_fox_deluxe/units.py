@@ -6,8 +6,10 @@ Choices (a false alarm costs more than a miss):
   belonging to every unit of the hex where that can only spare a finding (ZoC, overrun), and
   as a marker of the hex otherwise (disruption demanded by overstacking, forced or night march).
 - Movement classes (9.0) are not printed in units.yaml: tanks, recon, halftracks and HQs are
-  motorized (mechanized); a unit with an MA of 22 or more is motorized; every other unit with
-  an MA may be foot or trucked, and gets whichever is kinder to it.
+  motorized (mechanized); a unit with an MA of 22 or more is motorized; an Italian or Vichy
+  French infantry division is a foot unit (13.7: an MSU lifts a foot unit; 15.10: a division
+  takes two MSU to transport - so it reacts one hex, 13.2.1); every other unit with an MA may be
+  foot or trucked, and gets whichever is kinder to it.
 """
 from __future__ import annotations
 
@@ -58,6 +60,8 @@ class Forces(Tracker):
             return frozenset({"mechanized", *extra}) if u.type != "msu" else frozenset({"motorized"})
         if u.ma >= 22:
             return frozenset({"motorized", "mechanized"})
+        if u.type == "infantry" and self.is_division(u):
+            return frozenset({"foot"})  # 13.7, 15.10 (see Choices)
         return frozenset({"foot", "motorized"})
 
     def surely_motorized(self, u: s.Unit) -> bool:
