@@ -249,3 +249,36 @@ def test_the_tables_the_generic_rules_read_are_checked_against_the_other_files(d
                      "game.yaml declares no 'Declare defence'", "the row of 6 has 3 results for 4 columns",
                      "no result 'DX' in the table"):
         assert fragment in result.stderr, fragment
+
+
+def test_a_game_without_the_tables_is_checked_for_what_it_has(demo, tmp_path):
+    """A game an older `hexforge new` wrote has no sequence of play, movement table or combat
+    declarations: the generic rules cost its moves per turn, under the rule name 'movement'."""
+    root, _, _ = demo
+    game_dir = tmp_path / "sources" / "old"
+    shutil.copytree(root / "sources" / "demo", game_dir)
+    for rel in ("tables/sequence.yaml", "tables/movement.yaml", "rules.yaml"):
+        (game_dir / rel).unlink()
+    text = (game_dir / "game.yaml").read_text(encoding="utf-8")
+    for line in ("  - {name: Sequence of Play, table: sequence}\n", "  - {name: Movement and Stacking, table: movement}\n"):
+        assert line in text
+        text = text.replace(line, "")
+    (game_dir / "game.yaml").write_text(text, encoding="utf-8")
+    combat = (game_dir / "tables" / "combat.yaml").read_text(encoding="utf-8")
+    (game_dir / "tables" / "combat.yaml").write_text(
+        combat.replace("  declarations: {attacker: Declare attacker, defender: Declare defender}\n", ""), encoding="utf-8")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(builder.paths, "ROOT", tmp_path)
+        assert hexforge("check", "old").exit_code == 0
+        built = hexforge("build", "old")
+        assert built.exit_code == 0, built.stderr
+        w = LogWriter(tmp_path / "generated" / "old" / "old.vmod", setup="meeting.vsav", players=PLAYERS)
+        w.move("blue-armor", "0402")      # the road: 1 1/2 MP of 3
+        w.move("blue-infantry", "0303")   # 2 MP of 2
+        w.move("red-infantry", "0403")    # Red too: no phases to keep it out
+        w.move("blue-infantry", "0304")   # the forest: 4 MP
+        w.write(tmp_path / "old.vlog")
+        result = hexforge("audit", "old", str(tmp_path / "old.vlog"))
+    found = violations(result.stdout)
+    assert len(found) == 1 and "rule movement: Blue Infantry spends 4 MP" in found[0], result.stdout
+    assert "last turn 1" in result.stdout  # the game's first turn, not None

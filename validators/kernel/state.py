@@ -30,7 +30,8 @@ class GameState:
         self.tables = {k: t.data for k, t in self.game.tables.items()}
         self.phase_specs: list[dict] = list(self.tables.get("sequence", {}).get("phases", []))
         self.step = 0  # the log step being replayed (0: the log's beginning)
-        self.turn: int | None = None
+        # the turn: the tracker's when it has phases to follow (unknown until it is seen), else the first
+        self.turn: int | None = None if self.phase_specs else self.game.info.turns.first
         self.phase: str | None = None  # the phase's name
         self.phase_id: str | None = None  # its `id` (a rulebook numeral), else None
         self.phase_kind: str | None = None
