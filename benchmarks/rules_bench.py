@@ -58,12 +58,7 @@ def desert_fox_log(path: Path, steps: int) -> None:
             first = False
             side = {"VI": "axis", "IX": "allied"}.get(roman)
             if side:
-                for unit, there, back in moves[side]:
-                    w.move(unit, there)
-                    if wader and wader[3] == side:
-                        w.move(wader[0], wader[1])  # every other step: the wader's move (into the sea)
-                        w.move(wader[0], wader[2])
-                    w.move(unit, back)
+                _out_and_back(w, moves[side])
             if roman in ("VIII", "XI"):
                 name = "Axis" if roman == "VIII" else "Allied"
                 w.roll(f"{name} combat 2d6", [1 + gt % 6, 1 + (gt * 5) % 6], name)
@@ -71,6 +66,17 @@ def desert_fox_log(path: Path, steps: int) -> None:
                 break
         gt += 1
     w.write(path)
+
+
+def _out_and_back(w, moves, wader=None) -> None:
+    """Each unit steps out and back; between a unit's two steps, the wader (if any) steps out and
+    back too, so every other step is the wader's."""
+    for unit, there, back in moves:
+        w.move(unit, there)
+        if wader:
+            w.move(wader[0], wader[1])
+            w.move(wader[0], wader[2])
+        w.move(unit, back)
 
 
 def _steppers(w, game, side: str, most: int = 12) -> list[tuple[str, str, str]]:
@@ -137,12 +143,7 @@ def generic_log(slug: str, path: Path, steps: int, extra: str | None = None) -> 
             if spec.get("kind", "movement") != "movement":
                 continue
             for side in [spec["side"]] if spec.get("side") in sides else list(sides):
-                for unit, there, back in moves[side]:
-                    w.move(unit, there)
-                    if wader and wader[3] == side:
-                        w.move(wader[0], wader[1])  # every other step: the wader's move (into the sea)
-                        w.move(wader[0], wader[2])
-                    w.move(unit, back)
+                _out_and_back(w, moves[side], wader if wader and wader[3] == side else None)
                 if side in dice:
                     w.roll(dice[side], [1 + turn % 6], sides[side])
             if len(w.steps) >= steps:
