@@ -315,3 +315,25 @@ def test_hovering_a_stack_shows_the_markers_under_it(built):
     _, _, z = built
     (cdv,) = list(_xml(z).iter(V + "module.map.CounterDetailViewer"))
     assert cdv.get("display") == "from all layers"
+
+
+def test_only_the_owning_side_uses_a_units_commands(built, game):
+    """VASSAL's Restricted trait blocks the commands of the traits inside it (Restricted.keyEvent,
+    getKeyCommands), not those outside: it is every unit's and leader's outermost trait, so the
+    opponent can neither flip, eliminate nor declare with it (nor move it)."""
+    _, _, z = built
+    root = _xml(z)
+    sides = {s.name for s in game.info.sides}
+    owned = 0
+    for e in root.iter(V + "widget.PieceSlot"):
+        _, traits = _piece(e.text)
+        props = _props(traits)
+        if props.get("Kind") not in ("unit", "leader"):
+            continue
+        first = traits[0]
+        assert first.prefix == "restrict;" and first.fields[0] == props["Side"] in sides, e.get("entryName")
+        assert first.fields[2] == "true"  # nor moves it
+        owned += 1
+    assert owned == len(game.units) + len(game.units_file.leaders)
+    for proto in root.iter(V + "module.PrototypeDefinition"):  # nothing restricted inside a prototype
+        assert "restrict;" not in (proto.text or ""), proto.get("name")

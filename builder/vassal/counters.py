@@ -71,7 +71,6 @@ def prototypes(game: Game) -> dict[str, list[Trait]]:
             *declared,
             *sent,
             p.report([p.FLIP_KEY], MOVE_REPORT, "Report flips"),
-            p.restricted([side.name]),
             p.mark_moved(),
             p.placeholder_piece(),
         ]
@@ -143,6 +142,7 @@ def counter_defs(game: Game) -> list[CounterDef]:
         if unit.steps == 2:
             step = p.two_sided_layer("Step", (full, faces[("unit", unit.id, 2)]), ("", "+ (reduced)"))
             traits = (step,) + traits
+        traits = (p.restricted([side.name]),) + traits  # outermost: every command below it is the owner's
         formation = game.formations[unit.formation]
         out.append(CounterDef(unit.id, unit_name(game, unit), (side.name, f"{formation.id} - {formation.name}"),
                               traits, 1))
@@ -154,6 +154,7 @@ def counter_defs(game: Game) -> list[CounterDef]:
         traits = (p.prototype(side_prototype_name(side)), p.properties(props), p.basic_piece(images[0], name))
         if len(images) == 2:
             traits = (p.two_sided_layer("Leader", (images[0], images[1]), ("", "+ (secondary)")),) + traits
+        traits = (p.restricted([side.name]),) + traits
         out.append(CounterDef(ld.id, name, (side.name, "Leaders"), traits, 1))
     for m in game.markers_file.markers:
         images = [faces[("marker", m.id, i)] for i in range(1, len(m.faces) + 1)]
