@@ -282,3 +282,20 @@ def test_a_game_without_the_tables_is_checked_for_what_it_has(demo, tmp_path):
     found = violations(result.stdout)
     assert len(found) == 1 and "rule movement: Blue Infantry spends 4 MP" in found[0], result.stdout
     assert "last turn 1" in result.stdout  # the game's first turn, not None
+
+
+def test_a_stack_dragged_whole_is_costed_unit_by_unit(demo, tmp_path):
+    """The engine logs a dragged stack as one step moving each piece: each unit pays its own
+    class's cost from where it began the phase, and only the one over its MA is reported, at the
+    drag; a unit pulled out of the stack then moves alone."""
+    at = []
+
+    def script(w):
+        w.move("blue-infantry", "0102")   # joins the armor (1 MP of 2)
+        w.move("blue-infantry", "0202", stack=True)   # the stack dragged whole: the road, 1/2 MP each
+        w.move("blue-armor", "0203", stack=True)      # again, into the forest: infantry 2 of 2, armor 3 1/2 of 3
+        at.append(len(w.steps))
+        w.move("blue-recon", "0201")
+    found = game_log(demo, tmp_path, script)
+    assert len(found) == 1 and "rule 2: Blue Armor spends 3 1/2 MP" in found[0], found
+    assert found[0].startswith(f"step {at[0]} "), found

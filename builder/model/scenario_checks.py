@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from builder.model.game import Game
 from builder.model.problems import Collector, did_you_mean
-from builder.model.stacking import StackingCombinations, StackingTable
+from builder.model.stacking import StackingCombinations, StackingTable, unit_attrs
 from builder.model.yamlsource import Loc, Located
 
 
@@ -125,13 +125,7 @@ class _Rules:
                 f"{_rule(entry.get('rule'))})")
 
     def attrs(self, piece: str, reduced: bool = False) -> dict[str, object]:
-        """A unit's attributes for the stacking tables: `steps` as printed (for points), `now` as
-        it stands (its strength, one less on a reduced face: for combinations)."""
-        u = self.units[piece]
-        full = getattr(u, "strength", None) or u.steps
-        return {"nationality": self.game.formations[u.formation].nationality, "size": u.size,
-                "type": u.type, "formation": u.formation, "steps": u.steps,
-                "armoured": bool(getattr(u, "armoured", False)), "now": max(1, full - 1) if reduced else full}
+        return unit_attrs(self.game, self.units[piece], reduced)
 
 
 def _rule(rule) -> str:
@@ -223,7 +217,7 @@ def _combinations(col: Collector, doc: Located, rules: _Rules, placed: list[Plac
         if p.piece in rules.units:
             groups[(p.turn, p.hex, rules.side(p.piece))].append(p)
     for (turn, hex_id, side), pieces in groups.items():
-        attrs = [dict(rules.attrs(p.piece, p.reduced), steps=rules.attrs(p.piece, p.reduced)["now"]) for p in pieces]
+        attrs = [rules.attrs(p.piece, p.reduced) for p in pieces]
         if table.fits(attrs):
             continue
         first = next(i for i in range(len(pieces)) if not table.fits(attrs[: i + 1]))

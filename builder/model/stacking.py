@@ -19,6 +19,16 @@ from dataclasses import dataclass, field
 _VALUES = ("sp", "sp_per_step", "count", "rule")  # what a rule gives; the other keys match
 
 
+def unit_attrs(game, unit, reduced: bool = False) -> dict[str, object]:
+    """A unit as the stacking tables match it: its nationality, size, type, formation, `steps` as
+    printed (points per step) and `now`, the steps it stands for on the face shown (its strength,
+    one less on a reduced face, at least 1: Tobrouk 41-42 6.1d; for combinations)."""
+    full = getattr(unit, "strength", None) or unit.steps
+    return {"nationality": game.formations[unit.formation].nationality, "size": unit.size, "type": unit.type,
+            "formation": unit.formation, "steps": unit.steps, "armoured": bool(getattr(unit, "armoured", False)),
+            "now": max(1, full - 1) if reduced else full}
+
+
 @dataclass(frozen=True)
 class StackingTable:
     limit: int
@@ -73,6 +83,7 @@ class StackingCombinations:
       kinds: {infantry: {type: [infantry, engineer]}, armoured: {armoured: true}}
                                       # what fills a kind's slot (unit attributes; a list: any)
                                       # an `other` slot takes any unit of at most other_max_steps
+                                      # steps on the face it shows (`now`, else `steps`)
       not_counted: [hq]               # unit types that never count
       at_most: {tank: 1}              # most units of a type in one hex, whatever the combination
     """
@@ -92,7 +103,7 @@ class StackingCombinations:
 
     def _is(self, kind: str, attrs: Mapping[str, object], cap: int) -> bool:
         if kind == "other":
-            return int(attrs.get("steps") or 1) <= cap
+            return int(attrs.get("now") or attrs.get("steps") or 1) <= cap
         spec = self.kinds.get(kind, {})
         return bool(spec) and all(attrs.get(k) in v if isinstance(v, list) else attrs.get(k) == v
                                   for k, v in spec.items())

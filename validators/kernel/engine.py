@@ -38,10 +38,10 @@ class RulesAuditor(BaseAuditor):
         super().__init__(game, replayer)
         self.selection = Selection.of(only, skip)
         self.state = self.STATE(self, self._notify)
-        self.turn, self.phase = None, None
         self._trackers: dict[type, Tracker] = {}
         self.ctx = Context(game, self, self.state, self.state.tables, self._tracker, self._report)
-        rules = [r for r in self.RULES if r.ids_in(game) and (not self.selection or self.selection.runs(r.ids_in(game)))]
+        numbers = {r: r.ids_in(game) for r in self.RULES}
+        rules = [r for r in self.RULES if numbers[r] and (not self.selection or self.selection.runs(numbers[r]))]
         for t in needed(rules):
             self._trackers[t] = t(self.ctx)
         self.rules = [r(self.ctx) for r in rules]
@@ -104,9 +104,9 @@ class RulesAuditor(BaseAuditor):
 
     # -- the hooks, passed on ----------------------------------------------------------------------
     def start(self) -> None:
+        self._begin = self.state.opening = self.state.initial_phase()
         self._notify("start")
         self._sync()
-        self._begin = self.state.initial_phase()
 
     def before_step(self, step: Step) -> None:
         self.state.step = step.index

@@ -5,6 +5,6 @@ The table logic lives in `builder.model.stacking` so that the scenario checks of
 """
 from __future__ import annotations
 
-from builder.model.stacking import StackingTable
+from builder.model.stacking import StackingCombinations, StackingTable, unit_attrs
 
-__all__ = ["StackingTable"]
+__all__ = ["StackingCombinations", "StackingTable", "unit_attrs"]

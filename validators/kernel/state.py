@@ -43,6 +43,7 @@ class GameState:
         self.scenario = self.find_scenario()
         self.card = self.game.scenarios.get(self.scenario or "")
         self.first_player: str | None = None
+        self.opening: TurnChanged | None = None  # the phase the log begins in (initial_phase), set at the start
         self.declarations: list[Declared] = []  # made in this phase, in log order
         self._templates = Declarations(self.game.info.declarations)
         self._dice_sides = {d.name: d.side for d in self.game.info.dice}
@@ -141,8 +142,14 @@ class GameState:
         if piece is None:
             return None
         out = Declared(d.name, piece, where, d.rule)
+        if not self.keeps(out):
+            return None
         self.declarations.append(out)
         return out
+
+    def keeps(self, d: Declared) -> bool:
+        """Whether a declaration counts (a game may want some made only on a unit in a hex)."""
+        return True
 
     def dice_side(self, button: str) -> str | None:
         """The side id whose dice button this is (game.yaml `dice`)."""

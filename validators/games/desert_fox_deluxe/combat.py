@@ -316,15 +316,13 @@ class Combat(Rule):
             lost = sum(f.lost.get(i, 0) for i in members)
             want = [r[1] if role == "defender" else r[0] for r in results]
             lo, hi = min(want), max(want)
-            retreat = any(r[2] for r in results) and role == "defender"
-            division = any(self.forces.is_division(self.board.unit_of(board[i])) for i in members if i in board)
             side = f.side if role == "attacker" else self.board.other_side.get(f.side)
             names = ", ".join(board[i].name for i in members if i in board)
             where = next(iter(f.targets.values()))
             if lost < min(lo, have):
                 self.find("14.6", f"the {role}s ({names}) lost {lost} step(s); the table gives the {role} at least {lo} "
                           f"({f.what}){note}", None, None, where, side=self.board.side_names.get(side))
-            elif lost > hi + (1 if division else 0) and not retreat:
+            elif lost > self._most(f, role):
                 self.find("14.6", f"the {role}s ({names}) lost {lost} step(s); the table gives the {role} at most {hi} "
                           f"({f.what}){note}", None, None, where, side=self.board.side_names.get(side),
                           at=f.over.get(role))

@@ -30,7 +30,7 @@ class SetUp(Rule):
 
     def start(self) -> None:
         # A log begun from the card's own setup (state.py): the set-up is the board at its beginning.
-        self.checked = self.state.initial_phase() is not None
+        self.checked = self.state.opening is not None
         if self.checked:
             self._check_setup()
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from validators.games.desert_fox_deluxe.units import Forces
 from validators.kernel.rule import Rule
-from validators.kernel.stacking import StackingTable
+from validators.kernel.stacking import StackingTable, unit_attrs
 from validators.replay.board import Piece
 from validators.replay.replayer import Added, Moved
 
@@ -52,9 +52,7 @@ class Stacking(Rule):
             return 0
         found = self.points.get(u.id)
         if found is None:
-            attrs = {"nationality": self.game.nationality_of_unit(u).id, "size": u.size, "type": u.type,
-                     "formation": u.formation, "steps": u.steps}
-            found = self.points[u.id] = self.table.points_of(attrs)
+            found = self.points[u.id] = self.table.points_of(unit_attrs(self.game, u))
         return found
 
     def phase_ended(self, pid: str) -> None:

@@ -60,11 +60,11 @@ class FoxState(GameState):
                 and board.on_map(e.new.label) and u is not None and u.type not in NOT_GROUND):
             self.claim(board.side_id(e.piece))
 
+    def keeps(self, d: Declared) -> bool:
+        return d.name not in ON_HEX or self.board.on_map(d.where)  # a combat or a march: on a unit in a hex
+
     def read_declaration(self, e: Said) -> Declared | None:
         d = super().read_declaration(e)
-        if d is not None and d.name in ON_HEX and not self.board.on_map(d.where):
-            self.declarations.remove(d)
-            return None  # a combat or a march is declared on a unit in a hex
         if d is not None and d.name == ATTACK and self.phase_kind == "combat":
             self.claim(self.board.side_id(d.piece))
         return d

@@ -18,7 +18,7 @@ Choices:
 """
 from __future__ import annotations
 
-from builder.model.stacking import StackingCombinations
+from builder.model.stacking import StackingCombinations, unit_attrs
 from validators.games.tobrouk_41_42.movement import MovementRules
 from validators.games.tobrouk_41_42.state import MANEUVERS
 from validators.replay.board import Piece
@@ -37,9 +37,7 @@ class StackingRules(MovementRules):
 
     def fits(self, pieces: list[Piece]) -> bool:
         """Whether the units fill the slots of one combination of 7.1."""
-        units = [(self.unit_of(p), p) for p in pieces]
-        return self.combinations.fits([{"type": u.type, "armoured": u.armoured, "steps": self.steps_now(u, p)}
-                                       for u, p in units])
+        return self.combinations.fits([unit_attrs(self.game, self.unit_of(p), self.reduced(p)) for p in pieces])
 
     def _check_stacking(self) -> None:
         cg_hexes = {}

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from builder.geometry.hexmap import hexside_key
 from validators.kernel.auditor import BaseAuditor
+from validators.kernel.stacking import unit_attrs
 from validators.replay.board import Piece
 from validators.replay.replayer import Moved, Removed, Said, TurnChanged
 
@@ -197,8 +198,7 @@ class PhaseState(BaseAuditor):
 
     def steps_now(self, u: s.Unit, p: Piece) -> int:
         """Steps the counter stands for now: its strength, one less on its reduced face (6.1d)."""
-        full = u.strength or u.steps
-        return max(1, full - 1) if self.reduced(p) else full
+        return unit_attrs(self.game, u, self.reduced(p))["now"]
 
     def enemy_zoc(self, side: str) -> set[str]:
         """Hexes next to a non-retreating enemy CU (HQs have none), except across the hexsides of

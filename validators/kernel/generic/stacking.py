@@ -6,7 +6,7 @@ after it has been back within the limit (one act, one finding)."""
 from __future__ import annotations
 
 from builder.model.game import Game
-from builder.model.stacking import StackingTable
+from builder.model.stacking import StackingTable, unit_attrs
 from validators.kernel.generic.movement import movement_table
 from validators.kernel.rule import Rule
 
@@ -24,10 +24,6 @@ class Stacking(Rule):
         self.rule, self.table = self.ids[0], StackingTable.from_data(spec)
         self.reported: set[tuple[str, str]] = set()  # (hex, side id) reported and still over
 
-    def _attrs(self, u) -> dict:
-        return {"nationality": self.game.formations[u.formation].nationality, "size": u.size, "type": u.type,
-                "formation": u.formation, "steps": u.steps}
-
     def phase_ended(self, pid: str) -> None:
         board, still = self.board, set()
         for h, ps in sorted(board.by_hex().items()):
@@ -38,14 +34,14 @@ class Stacking(Rule):
                     by_side.setdefault(board.side_id(p), []).append(u)
             limit = self.table.limit_in(self.game.hex_terrain.get(h))
             for side, units in sorted(by_side.items()):
-                total = self.table.total([self._attrs(u) for u in units])
+                total = self.table.total([unit_attrs(self.game, u) for u in units])
                 if total <= limit:
                     continue
                 still.add((h, side))
                 if (h, side) in self.reported:
                     continue
                 self.reported.add((h, side))
-                names = ", ".join(f"{u.name} {self.table.points_of(self._attrs(u))}" for u in units)
+                names = ", ".join(f"{u.name} {self.table.points_of(unit_attrs(self.game, u))}" for u in units)
                 self.find(self.rule, f"end of the {self.state.phase + ' phase' if self.state.phase else 'turn'}: {h} holds {total} stacking points of "
                           f"{board.side_names.get(side, side)} units > {limit}: {names}", None, None, h,
                           side=board.side_names.get(side))
