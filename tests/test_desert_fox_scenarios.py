@@ -134,7 +134,7 @@ def test_victory_hexes_the_text_names():
 # ---- the at-start cards of digest 5.0 --------------------------------------------------------
 AXC2_HEXES = {"tobruk-it": "C2331", "axis-base-2": "C2331", "axis-msu-1": "C2331", "axis-dump-1": "C2331",
               "kufra-garrison": "oasis/Kufra", "barce-garrison": "C2410", "bardia-garrison": "W2104",
-              "benghazi-garrison": "C2308", "giarabub-w2002": "W2002", "giarabub-w0303": "W0303", "jalo-garrison": "C0117"}
+              "benghazi-garrison": "C2308", "giarabub-w2002": "W0303", "giarabub-w0303": "W0303", "jalo-garrison": "C0117"}
 AXC2_VALUES = {"tobruk-it": "3-3-0", "barce-garrison": "3-3-0", "bardia-garrison": "3-3-0", "benghazi-garrison": "3-3-0",
                "giarabub-w2002": "2L-3-0", "giarabub-w0303": "0L-3-0", "jalo-garrison": "0L-3-0", "kufra-garrison": "0L-3-0",
                "62-mmrirca": "7-3-14", "63-cirene": "7-3-14", "4-ccnn": "7-2-14", "1-libyan": "6-3-14",
@@ -378,3 +378,20 @@ def test_a_one_step_unit_cannot_arrive_depleted(tmp_path):
 def test_a_victory_hex_off_the_map_is_a_problem(tmp_path):
     problems = _broken(tmp_path, "run-for-tunis.yaml", "hexes: [T6017]", "hexes: [T9917]")
     assert any("T9917" in p and "not on the map" in p for p in problems)
+
+
+def test_a_garrison_stands_in_the_place_it_is_named_for():
+    """15.8: a garrison holds its town; every card that sets one up on the map puts it in the hex
+    the map names for its town (the Giarabub 2L garrison, printed at W2002 next to Sollum, is read
+    as standing at Giarabub: digest 11.16, the scenario files' `reason`)."""
+    game = load_game(GAME, plain=True)
+    place = {p.name: p.hex for p in game.map.places}
+    garrisons = {u.id: u.short for u in game.units if u.type == "garrison"}
+    checked = 0
+    for path in SCENARIOS:
+        for u in _raw(path).get("units", []):
+            town = garrisons.get(u["unit"])
+            if town in place and u.get("hex"):
+                assert u["hex"] == place[town], (path.name, u["unit"], u["hex"], town, place[town])
+                checked += 1
+    assert checked >= 20  # Tobruk, Barce, Bardia, Benghazi, Giarabub twice and Jalo on the cards that have them

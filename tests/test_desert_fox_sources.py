@@ -290,7 +290,7 @@ def test_sonnenblume_reinforcements():
 
 FOX_KILLED_FIXED = {  # 24.1 / AXC-2 / ALC-2 lines with a hex (or box) of their own
     "2-ccnn": "C0803", "tobruk-it": "C2331", "kufra-garrison": "oasis/Kufra", "barce-garrison": "C2410",
-    "bardia-garrison": "W2104", "benghazi-garrison": "C2308", "giarabub-w2002": "W2002", "giarabub-w0303": "W0303",
+    "bardia-garrison": "W2104", "benghazi-garrison": "C2308", "giarabub-w2002": "W0303", "giarabub-w0303": "W0303",
     "jalo-garrison": "C0117", "22-bde": "W2118", "alexandria": "W2232", "4-nz-bg": "offmap/NRV",
     "libya-air": "axis-boxes/Axis Air North Africa",
 }
