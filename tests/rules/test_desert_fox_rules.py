@@ -123,13 +123,40 @@ def test_13_2_4_a_forced_march_with_its_disruption_is_legal(play):
     assert play(script) == []
 
 
-def test_13_2_3_a_declared_road_march_adds_7_mp(play):
-    def script(w):
-        w.phase(4, "VI")
-        w.declare("4-lt-arm", "Road march")
-        w.move("4-lt-arm", "W0608")  # 23 MP <= 22 + 7
-        w.phase(4, "VII")
-    assert play(script) == []
+def _march(w, to: str, *, declare: bool = True, enemy_at: str | None = None) -> None:
+    """The Axis (1st player) marches 62 Marmarica, a foot division (road 1/2 MP a hex, MA 14), west
+    from C2330 along the Via Balbia; `enemy_at`: an Allied unit set up there first."""
+    if enemy_at:
+        w.move("11-huss", enemy_at)  # before the turn tracker moves: a set-up adjustment
+    w.phase(4, "VI")
+    if declare:
+        w.declare("62-mmrirca", "Road march")
+    w.move("62-mmrirca", to)
+    w.phase(4, "VII")
+
+
+def test_13_2_3_a_declared_road_march_adds_7_mp_along_the_road(play):
+    assert play(lambda w: _march(w, "C1907")) == []  # 31 road hexes, 15 1/2 MP <= 14 + 7
+
+
+def test_13_2_3_without_the_declaration_the_same_march_is_beyond_the_ma(play):
+    found = play(lambda w: _march(w, "C1907", declare=False))
+    assert rules(found) == ["13.2.4"]  # only a forced march, which disrupts, would allow it
+
+
+def test_13_2_3_c_a_road_march_that_leaves_the_road_adds_nothing(play):
+    found = play(lambda w: _march(w, "C1808"))  # the last hex off the road, in the desert
+    assert rules(found) == ["13.2.3"] and "13.2.3 c-d" in found[0].message and found[0].to_hex == "C1808"
+
+
+def test_13_2_3_d_a_road_march_may_not_pass_next_to_an_enemy_unit(play):
+    found = play(lambda w: _march(w, "C1907", enemy_at="C2716"))  # C2716 is next to the road at C2616
+    assert rules(found) == ["13.2.3"] and found[0].to_hex == "C1907"
+
+
+def test_13_2_3_d_a_unit_next_to_an_enemy_may_not_road_march(play):
+    found = play(lambda w: _march(w, "C1907", enemy_at="C2230"))  # next to C2330, where the march begins
+    assert rules(found) == ["13.2.3"] and "began its move in C2330" in found[0].message
 
 
 def _axis_reacts(w, to: str) -> None:

@@ -9,7 +9,11 @@ Checked:
 - 13.1: no enemy-occupied hex is entered except by an overrun (13.4, a "Declare overrun");
 - 13.2: the path costs at most the MA (Movement Phase) or the RMA (Reaction Phase, 13.2.1:
   a quarter of the MA rounded up for a motorized unit, one hex for a non-motorized one; +2 with an
-  HQ, 15.6); a declared road march (13.2.3) adds 7 MP;
+  HQ, 15.6);
+- 13.2.3: a declared road march adds 7 MP only to a move made wholly along road hexsides that
+  never enters a hex next to an enemy unit, by a unit that began the move neither disrupted nor
+  next to an enemy unit, in a Movement Phase (a-d, f); a move that only the +7 would allow is
+  reported under 13.2.3 with the condition it breaks;
 - 11.4: entering an EZOC costs 1 MP more and ends the move; a unit may not go from one EZOC hex
   straight into another.
 
@@ -31,6 +35,8 @@ Choices (a false alarm costs more than a miss):
 - A unit that declared an overrun in the phase is not costed (the overrun's +2 MP and its combat
   are not followed hex by hex); the overrun itself: no overrun into a mountain or city hex or a
   hex with a Fort marker (13.4.2), nor by a unit in a hex with a Disrupted or OGS marker (13.4.1).
+- 13.2.3: "enemy unit" is a combat unit (supply units do not bar a road march); a hexside is
+  impassable when the TEC marks its feature `prohibited`; (b) supply and (e) OGS are not followed.
 - Units with an MA of 0, supply units carried by an MSU (13.7: dumps) and moves into or out of
   boxes are not costed.
 """
@@ -226,7 +232,7 @@ class MoveCosts(Tracker):
 class Movement(Rule):
     """13.1-13.2, 11.4-11.5: a unit's moves in a phase fit its allowance and the enemy's ZoC."""
 
-    ids = ("13.1", "13.2", "13.2.1", "13.2.4", "11.4", "11.5")
+    ids = ("13.1", "13.2", "13.2.1", "13.2.3", "13.2.4", "11.4", "11.5")
     covers = ("2.2", "2.2.4", "8.2", "11.0", "13.0", "13.3")
     needs = (MoveCosts, Forces)
 
@@ -293,12 +299,10 @@ class Movement(Rule):
             self.find("13.2.1", f"{u.name} reacts {geo.distance(start, new)} hexes, {start} to {new}: a non-motorized "
                       "unit moves at most one hex in the Reaction Phase (13.2.1)", e.piece, start)
             return
-        if reaction:
-            allowance = units(forces.rma(u) + (HQ_RMA if rec.hq else 0))
-        else:
-            allowance = units(u.ma + (ROAD_MARCH_MP if rec.road_march else 0))
+        allowance = units(forces.rma(u) + (HQ_RMA if rec.hq else 0)) if reaction else units(u.ma)
         forced = units(u.ma + FORCED_MARCH_MAX)
         night_allowance = allowance if reaction or rec.road_march else forced
+        march = units(u.ma + ROAD_MARCH_MP) if rec.road_march and not reaction else None
 
         def normal(a: str, b: str) -> int | None:
             if a in zoc and b in zoc:
@@ -319,7 +323,21 @@ class Movement(Rule):
         if direct is not None and direct <= allowance:
             self.pending.pop(e.piece.id, None)  # the step itself fits: no search (the cheapest path
             return  # costs no more than it)
-        found = self._cheapest(start, new, normal, zoc, enemy, night_allowance)
+        refused = None
+        if march is not None:
+            refused = self._march_refused(start, side)
+            if refused is None:
+                near = self._near_enemy(side)
+
+                def along_road(a: str, b: str) -> int | None:
+                    return normal(a, b) if "road" in costs.crossing(a, b) and b not in near else None
+                road = self._cheapest(start, new, along_road, zoc, enemy, march)
+                if road.cost.get(new) is not None and road.cost[new] <= march:
+                    self.pending.pop(e.piece.id, None)
+                    return
+                refused = ("only a move wholly along roads that enters no hex next to an enemy unit may road march "
+                           "(13.2.3 c-d)")
+        found = self._cheapest(start, new, normal, zoc, enemy, max(night_allowance, march or 0))
         cost = found.cost.get(new)
         if reaction and geo.distance(start, new) <= 1 and cost is not None:
             return  # 13.2.1: a non-motorized unit reacts one hex
@@ -346,7 +364,7 @@ class Movement(Rule):
                       f"{note}", e.piece, start)
             return
         what = f"its RMA of {show(allowance)}" if reaction else \
-            f"its MA of {u.ma}{' + 7 for its road march' if rec.road_march else ''}"
+            f"its MA of {u.ma}{' + 7 for its road march' if march is not None else ''}"
         if cost is None:
             self.find("11.4", f"{u.name} cannot reach {new} from {start} without leaving one enemy ZoC hex straight "
                       f"into another or moving on from an enemy ZoC hex (11.4){note}", e.piece, start,
@@ -355,8 +373,25 @@ class Movement(Rule):
         zocs = sum(1 for h in found.path(new)[1:] if h in zoc)
         surcharge = f" ({zocs} enemy-ZoC hex at +{show(extra)} MP)" if zocs else ""
         rule = "13.2.1" if reaction else "13.2"
+        if refused and cost <= march:
+            rule, what = "13.2.3", f"its MA of {u.ma}, and its road march adds nothing: {refused}"
         self.find(rule, f"{u.name} spends {show(cost)} MP via {'-'.join(found.path(new))}{surcharge} > {what}{note}",
                   e.piece, start, path=found.path(new))
+
+    def _march_refused(self, start: str, side: str) -> str | None:
+        """Why a declared road march gives nothing to a unit that began its move in `start` (13.2.3 a, d)."""
+        if self.forces.disrupted_in(start):
+            return f"it began its move disrupted in {start} (13.2.3a)"
+        if start in self._near_enemy(side):
+            return f"it began its move in {start}, next to an enemy unit (13.2.3d)"
+        return None
+
+    def _near_enemy(self, side: str) -> frozenset[str]:
+        """Hexes next to an enemy combat unit across a hexside that is not impassable (13.2.3d)."""
+        costs, geo = self.costs, self.game.geometry
+        shut = {f for f, spec in costs.tec.get("hexside", {}).items() if spec.get("prohibited")}
+        return frozenset(n for h in costs.enemy_hexes(side) for n in geo.neighbours(h)
+                         if not costs.crossing(h, n) & shut)
 
     def _cheapest(self, start: str, goal: str, step, stop: frozenset[str], blocked: frozenset[str], bound: int):
         """The cheapest path start -> goal, searched no further than `bound` (what any allowance
