@@ -271,6 +271,17 @@ def test_14_6_the_defender_loses_what_the_table_gives(play):
     assert play(script) == []
 
 
+def test_14_6_the_owner_takes_the_loss_on_any_unit_of_the_defending_stack(play):
+    """14.2: stacked defenders are attacked together, named as targets or not; 14.6: the owner
+    chooses which of them loses the step."""
+    def script(w):
+        w.move("4-lt-arm", "C2129")  # with 22 Gds Bde, which alone is named the target
+        axis_attack(w, [6, 6])
+        w.flip("4-lt-arm")
+        w.phase(4, "IX")
+    assert play(script) == []
+
+
 def test_14_6_a_defender_that_loses_nothing_is_reported(play):
     def script(w):
         axis_attack(w, [6, 6])

@@ -29,6 +29,8 @@ Choices (a false alarm costs more than a miss):
 - A combat with a Special Forms of Combat marker in an attacker's hex (deliberate or mobile
   battle, 14.9), on a terrain line the table lacks, or in a phase with a declared overrun
   (13.4.4, not followed) is not checked for its result.
+- The defenders are every ground unit of the defending side in a target hex when the dice are
+  rolled (14.2), whether or not the player named each one a target.
 - Retreats: a defender that moves when no result of the window has W or R is reported (14.7),
   and one that ends more than 6 hexes from its combat hex (14.7.1); a W that was not taken is not
   reported (the Example of Play lets a defender "disrupt and hold").  Attackers may advance, and
@@ -119,6 +121,7 @@ class Combat(Rule):
         if not e.button.endswith("combat 2d6") or f is None or f.dice is not None or not f.attackers or not f.targets:
             return
         f.dice = e.dice
+        self._whole_stacks(f)
         board = self.board.replayer.board.pieces
         for pid in [*f.attackers, *f.targets]:
             p = board.get(pid)
@@ -127,6 +130,16 @@ class Combat(Rule):
         self._adjacent(f)
         if not self.state.overruns():
             self._window(f)
+
+    def _whole_stacks(self, f: Fight) -> None:
+        """14.2: stacked defenders are attacked together: every ground unit of the defending side in a
+        target hex defends (its CF counts, 14.3) and may take the losses (14.6: the owner chooses),
+        named as a target or not."""
+        defender = self.board.other_side.get(f.side)
+        for h in set(f.targets.values()):
+            for p in self.board.units_in(h):
+                if p.id not in f.targets and self.board.side_id(p) == defender and self.forces.is_ground(p):
+                    f.targets[p.id] = h
 
     def step_points(self, p: Piece) -> int:
         """Loss points a unit still has (15.10: a division step counts 2)."""
