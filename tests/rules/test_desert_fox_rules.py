@@ -159,6 +159,37 @@ def test_13_2_3_d_a_unit_next_to_an_enemy_may_not_road_march(play):
     assert rules(found) == ["13.2.3"] and "began its move in C2330" in found[0].message
 
 
+def _rail(w, *moves: tuple[str, str], setup: tuple[str, str] | None = None) -> None:
+    """In the Allied Movement Phase (IX: the Axis is 1st player), units move to their hexes."""
+    if setup:
+        w.move(*setup)  # before the turn tracker moves: a set-up adjustment
+    w.phase(4, "VI")
+    w.phase(4, "VIII")
+    w.phase(4, "IX")
+    for unit, to in moves:
+        w.move(unit, to)
+    w.phase(4, "X")
+
+
+def test_13_7_a_rail_lift_costs_3_mp_whatever_the_distance(play):
+    # 7 RTR (MA 14, mechanized: 1 MP a road hex) to Alexandria: 18 hexes of road, or a hex to the
+    # railhead at Mersa Matruh (W2118) and the Egyptian railroad for 3 MP
+    assert play(lambda w: _rail(w, ("7-rtr", "W2232"))) == []
+
+
+def test_13_7_a_rail_hexside_is_not_free_movement(play):
+    found = play(lambda w: _rail(w, ("7-rtr", "W2232"), ("4-lt-arm", "W2232"), setup=("4-lt-arm", "W2008")))
+    assert rules(found) == ["13.7"] and found[0].piece.startswith("4 Lt Arm") and "rode it already" in found[0].message
+    assert "7 RTR" in found[0].message.partition(":")[2]
+
+
+def test_13_7_the_egyptian_railroad_runs_no_farther_than_the_railhead(play):
+    # the railhead set up at W1929, 11 road hexes east of Mersa Matruh: 7 RTR reaches it with 2 MP
+    # left, too few for the 3 MP of the lift (the whole line would have taken it to Alexandria)
+    found = play(lambda w: _rail(w, ("7-rtr", "W2232"), setup=("railhead", "W1929")))
+    assert rules(found) == ["13.2.4"]  # beyond the MA: only a forced march would allow it
+
+
 def _axis_reacts(w, to: str) -> None:
     """The Axis is 1st player (its move in VI); in X, its Reaction Phase, 62 Marmarica reacts to `to`."""
     w.phase(4, "VI")

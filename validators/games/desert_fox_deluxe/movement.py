@@ -14,6 +14,10 @@ Checked:
   never enters a hex next to an enemy unit, by a unit that began the move neither disrupted nor
   next to an enemy unit, in a Movement Phase (a-d, f); a move that only the +7 would allow is
   reported under 13.2.3 with the condition it breaks;
+- 13.7 rail lift (tables/rail-lift.yaml): a move that only the rail allows costs 3 MP for the rail
+  whatever the distance, in a Movement Phase, on the lines its side may use (the Egyptian railroad:
+  Allied, from the NRV end to the railhead marker, cut at the first hex held by an enemy unit or in
+  its ZoC); a line carries one combat unit a phase;
 - 11.4: entering an EZOC costs 1 MP more and ends the move; a unit may not go from one EZOC hex
   straight into another.
 
@@ -30,11 +34,14 @@ Choices (a false alarm costs more than a miss):
   (15.4, 16.0, 15.6).  Recon superiority (15.3, +2 MP) is not charged.
 - Costs: a road hexside cancels the other terrain (13.3); a track halves the hex and hexside
   costs (the table's `track` where it gives one); an escarpment costs nothing along a road or
-  track; a railroad hexside costs nothing (13.7: 3 MP for any distance by rail); a unit whose class
+  track; a railroad hexside costs the terrain it crosses (rail lift is `Rail`); a unit whose class
   is unsure pays the cheaper of its classes (state.py); special forces pay 1 MP a hex (15.4).
 - A unit that declared an overrun in the phase is not costed (the overrun's +2 MP and its combat
   are not followed hex by hex); the overrun itself: no overrun into a mountain or city hex or a
   hex with a Fort marker (13.4.2), nor by a unit in a hex with a Disrupted or OGS marker (13.4.1).
+- 13.7: a unit is taken to have ridden the rail only when no move without it fits; rail and regular
+  movement combine once (two rides in one move cost 3 MP in all); the load is judged a phase (the text
+  gives the load, not its period); the Algerian and Tunisian lines' city control is not followed.
 - 13.2.3: "enemy unit" is a combat unit (supply units do not bar a road march); a hexside is
   impassable when the TEC marks its feature `prohibited`; (b) supply and (e) OGS are not followed.
 - Units with an MA of 0, supply units carried by an MSU (13.7: dumps) and moves into or out of
@@ -126,8 +133,6 @@ class MoveCosts(Tracker):
             return None
         side = self.crossing(a, b)
         road, track = "road" in side, "track" in side
-        if "railroad" in side:
-            return Fraction(0)
         base_cls = "mechanized" if cls in ("recon", "desert-raider") else cls
         if road:
             return mp(tec["road"][base_cls])
@@ -232,19 +237,21 @@ class MoveCosts(Tracker):
 class Movement(Rule):
     """13.1-13.2, 11.4-11.5: a unit's moves in a phase fit its allowance and the enemy's ZoC."""
 
-    ids = ("13.1", "13.2", "13.2.1", "13.2.3", "13.2.4", "11.4", "11.5")
+    ids = ("13.1", "13.2", "13.2.1", "13.2.3", "13.2.4", "13.7", "11.4", "11.5")
     covers = ("2.2", "2.2.4", "8.2", "11.0", "13.0", "13.3")
     needs = (MoveCosts, Forces)
 
     def start(self) -> None:
         self.costs, self.forces = self.ctx.get(MoveCosts), self.ctx.get(Forces)
+        self.rail = self.tables.get("rail-lift", {})
         self.moves: dict[str, MoveRecord] = {}
+        self.riders: dict[tuple[str, str], list[str]] = {}  # (side, rail line) -> combat units it carried this phase
         # piece id -> (rule, message, hex, the move's step): due unless disrupted by the phase's end,
         # and then reported at the move (13.2.4: the move beyond the MA is the act)
         self.pending: dict[str, tuple[str, str, str, int]] = {}
 
     def phase_started(self, pid: str) -> None:
-        self.moves = {}
+        self.moves, self.riders = {}, {}
 
     def phase_ended(self, pid: str) -> None:
         board = self.board.replayer.board.pieces
@@ -339,6 +346,10 @@ class Movement(Rule):
                            "(13.2.3 c-d)")
         found = self._cheapest(start, new, normal, zoc, enemy, max(night_allowance, march or 0))
         cost = found.cost.get(new)
+        if not reaction and (cost is None or cost > allowance) and self._by_rail(e.piece, side, start, new, normal,
+                                                                                 zoc, enemy, allowance):
+            self.pending.pop(e.piece.id, None)
+            return
         if reaction and geo.distance(start, new) <= 1 and cost is not None:
             return  # 13.2.1: a non-motorized unit reacts one hex
         if cost is not None and cost <= allowance:
@@ -377,6 +388,56 @@ class Movement(Rule):
             rule, what = "13.2.3", f"its MA of {u.ma}, and its road march adds nothing: {refused}"
         self.find(rule, f"{u.name} spends {show(cost)} MP via {'-'.join(found.path(new))}{surcharge} > {what}{note}",
                   e.piece, start, path=found.path(new))
+
+    def _by_rail(self, piece: Piece, side: str, start: str, new: str, normal, zoc, enemy, allowance: int) -> bool:
+        """13.7 rail lift: whether the move fits the allowance with 3 MP for the rail, on the lines
+        `side` may use now; a combat unit past a line's load for the phase is reported."""
+        lines = self._rail_lines(side)
+        lift = self.costs.units(self.rail.get("mp", 3))
+        if not lines or allowance < lift:
+            return False
+
+        def step(a: str, b: str) -> int | None:
+            return 0 if hexside_key(a, b) in lines else normal(a, b)
+        found = search(self.game.geometry.neighbours, start, step, allowance=allowance - lift, stop=zoc, blocked=enemy,
+                       goal=new)
+        if found.cost.get(new) is None or found.cost[new] + lift > allowance:
+            return False
+        path = found.path(new)
+        used = sorted({lines[k] for k in (hexside_key(a, b) for a, b in zip(path, path[1:])) if k in lines})
+        if not self.forces.is_combat_unit(piece):
+            return True
+        most = self.rail.get("combat_units", 1)
+        for line in used:
+            riders = self.riders.setdefault((side, line), [])
+            if piece.id not in riders:
+                riders.append(piece.id)
+            if len(riders) > most and riders.index(piece.id) >= most:
+                board = self.board.replayer.board.pieces
+                before = ", ".join(board[i].name for i in riders[:most] if i in board)
+                self.find("13.7", f"{piece.name} moves by rail on the {line} ({'-'.join(path)}), which carries {most} "
+                          f"combat unit a Movement Phase: {before} rode it already", piece, start, path=path)
+        return True
+
+    def _rail_lines(self, side: str) -> dict[frozenset[str], str]:
+        """The rail hexsides `side` may ride now, each with its line's name (13.7): a line kept for
+        other sides is left out; one with a railhead runs from its first hex (the NRV end) to the
+        railhead marker, and no farther than the last hex free of enemy units and their ZoC (13.7 b)."""
+        spec, costs = self.rail.get("lines", {}), self.costs
+        out: dict[frozenset[str], str] = {}
+        for line in self.game.map_terrain.hexside_paths.get("railroad", []):
+            s = spec.get(line.name, {})
+            if s.get("sides") and side not in s["sides"]:
+                continue
+            hexes = list(line.hexes)
+            if s.get("railhead"):
+                head = next((i for i, h in enumerate(hexes) if self.board.markers_in(h, s["railhead"])), None)
+                hexes = hexes if head is None else hexes[:head + 1]
+                enemy, zoc = costs.enemy_hexes(side), costs.enemy_zoc(side, True)
+                free = next((i for i, h in enumerate(hexes) if h in enemy or h in zoc), len(hexes))
+                hexes = hexes[:free]
+            out.update({hexside_key(a, b): line.name for a, b in zip(hexes, hexes[1:])})
+        return out
 
     def _march_refused(self, start: str, side: str) -> str | None:
         """Why a declared road march gives nothing to a unit that began its move in `start` (13.2.3 a, d)."""
