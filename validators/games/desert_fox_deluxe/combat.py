@@ -29,8 +29,9 @@ Choices (a false alarm costs more than a miss):
 - A combat with a Special Forms of Combat marker in an attacker's hex (deliberate or mobile
   battle, 14.9), on a terrain line the table lacks, or in a phase with a declared overrun
   (13.4.4, not followed) is not checked for its result.
-- The defenders are every ground unit of the defending side in a target hex when the dice are
-  rolled (14.2), whether or not the player named each one a target.
+- The defenders are every combat unit of the defending side in a target hex when the dice are
+  rolled (14.2), whether or not the player named each one a target; supply units stacked with
+  them are not (12.2.6: no strength, no step losses).
 - Retreats: a defender that moves when no result of the window has W or R is reported (14.7),
   and one that ends more than 6 hexes from its combat hex (14.7.1); a W that was not taken is not
   reported (the Example of Play lets a defender "disrupt and hold").  Attackers may advance, and
@@ -132,13 +133,13 @@ class Combat(Rule):
             self._window(f)
 
     def _whole_stacks(self, f: Fight) -> None:
-        """14.2: stacked defenders are attacked together: every ground unit of the defending side in a
+        """14.2: stacked defenders are attacked together: every combat unit of the defending side in a
         target hex defends (its CF counts, 14.3) and may take the losses (14.6: the owner chooses),
-        named as a target or not."""
+        named as a target or not; supply units stacked with them add nothing and absorb no loss (12.2.6)."""
         defender = self.board.other_side.get(f.side)
         for h in set(f.targets.values()):
             for p in self.board.units_in(h):
-                if p.id not in f.targets and self.board.side_id(p) == defender and self.forces.is_ground(p):
+                if p.id not in f.targets and self.board.side_id(p) == defender and self.forces.is_combat_unit(p):
                     f.targets[p.id] = h
 
     def step_points(self, p: Piece) -> int:
