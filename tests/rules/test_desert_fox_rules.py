@@ -190,6 +190,49 @@ def test_13_7_the_egyptian_railroad_runs_no_farther_than_the_railhead(play):
     assert rules(found) == ["13.2.4"]  # beyond the MA: only a forced march would allow it
 
 
+def _moves_marked(w, marker: str | None, to: str, *, extra: str | None = None) -> None:
+    """7 RTR (MA 14, mechanized) set up alone in W2016 with `marker` (and `extra`, a unit joining it)
+    moves west over the desert in IX."""
+    w.move("7-rtr", "W2016")
+    if extra:
+        w.move(extra, "W2016")
+    if marker:
+        w.place(marker, "W2016", side="Allied")
+    w.phase(4, "VI")
+    w.phase(4, "VIII")
+    w.phase(4, "IX")
+    w.move("7-rtr", to)
+    w.phase(4, "X")
+
+
+def test_13_2_2_a_disrupted_unit_moves_half_its_ma(play):
+    assert play(lambda w: _moves_marked(w, "disrupted", "W2012")) == []  # 4 desert hexes: 4 MP <= 7
+    found = play(lambda w: _moves_marked(w, "disrupted", "W2008"))  # 8 desert hexes: 8 MP > 7
+    assert rules(found) == ["13.2.2"] and "disrupted" in found[0].message and found[0].to_hex == "W2008"
+    assert play(lambda w: _moves_marked(w, None, "W2008")) == []  # undisrupted, the same move is legal
+
+
+def test_13_2_2_an_out_of_supply_motorized_unit_moves_its_rma(play):
+    found = play(lambda w: _moves_marked(w, "ogs", "W2011"))  # 5 hexes > its RMA of 4 (14 / 4 rounded up)
+    assert rules(found) == ["13.2.2"] and "out of general supply" in found[0].message
+
+
+def test_13_5_a_disrupted_unit_may_not_react(play):
+    def script(w):
+        w.move("7-rtr", "W2016")
+        w.place("disrupted", "W2016", side="Allied")
+        w.phase(4, "VI")
+        w.phase(4, "VII")
+        w.move("7-rtr", "W2015")
+        w.phase(4, "VIII")
+    found = play(script)
+    assert rules(found) == ["13.5"] and "may not react" in found[0].message
+
+
+def test_13_2_2_a_marker_on_a_stack_of_two_units_is_not_taken_to_be_this_units(play):
+    assert play(lambda w: _moves_marked(w, "disrupted", "W2008", extra="5-ind-bg")) == []
+
+
 def _axis_reacts(w, to: str) -> None:
     """The Axis is 1st player (its move in VI); in X, its Reaction Phase, 62 Marmarica reacts to `to`."""
     w.phase(4, "VI")

@@ -10,6 +10,9 @@ Checked:
 - 13.2: the path costs at most the MA (Movement Phase) or the RMA (Reaction Phase, 13.2.1:
   a quarter of the MA rounded up for a motorized unit, one hex for a non-motorized one; +2 with an
   HQ, 15.6);
+- 13.2.2: a unit that began its move disrupted has half its MA (rounded up); out of general supply,
+  a motorized unit its RMA and a non-motorized one half its MA; isolated (both markers), half; such
+  a unit may neither force march nor road march (13.2.3 a-b, 13.2.4 a-b), nor react (8.2 f, 12.5 d);
 - 13.2.3: a declared road march adds 7 MP only to a move made wholly along road hexsides that
   never enters a hex next to an enemy unit, by a unit that began the move neither disrupted nor
   next to an enemy unit, in a Movement Phase (a-d, f); a move that only the +7 would allow is
@@ -42,6 +45,8 @@ Choices (a false alarm costs more than a miss):
 - 13.7: a unit is taken to have ridden the rail only when no move without it fits; rail and regular
   movement combine once (two rides in one move cost 3 MP in all); the load is judged a phase (the text
   gives the load, not its period); the Algerian and Tunisian lines' city control is not followed.
+- 13.2.2: a Disrupted or OGS marker lies on a stack, not on one unit: a unit is taken to carry it
+  only when its hex holds at least as many such markers as combat units.
 - 13.2.3: "enemy unit" is a combat unit (supply units do not bar a road march); a hexside is
   impassable when the TEC marks its feature `prohibited`; (b) supply and (e) OGS are not followed.
 - Units with an MA of 0, supply units carried by an MSU (13.7: dumps) and moves into or out of
@@ -49,6 +54,7 @@ Choices (a false alarm costs more than a miss):
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -62,6 +68,8 @@ from validators.replay.board import Piece
 from validators.replay.replayer import Moved
 
 FORCED_MARCH_MAX = 9  # 13.2.4: MA + (1d6 + 3)
+REDUCED = {"disrupted": "halved, disrupted", "OGS": "reduced, out of general supply",
+           "isolated": "halved, isolated"}
 ROAD_MARCH_MP = 7  # 13.2.3
 HQ_RMA = 2  # 15.6
 
@@ -70,6 +78,7 @@ HQ_RMA = 2  # 15.6
 class MoveRecord:
     start: str
     road_march: bool = False
+    status: str | None = None  # "disrupted", "OGS" or "isolated" when the move began (13.2.2), surely
     hq: bool = False  # stacked with a friendly HQ when the move began (15.6)
 
 
@@ -237,7 +246,7 @@ class MoveCosts(Tracker):
 class Movement(Rule):
     """13.1-13.2, 11.4-11.5: a unit's moves in a phase fit its allowance and the enemy's ZoC."""
 
-    ids = ("13.1", "13.2", "13.2.1", "13.2.3", "13.2.4", "13.7", "11.4", "11.5")
+    ids = ("13.1", "13.2", "13.2.1", "13.2.2", "13.2.3", "13.2.4", "13.5", "13.7", "11.4", "11.5")
     covers = ("2.2", "2.2.4", "8.2", "11.0", "13.0", "13.3")
     needs = (MoveCosts, Forces)
 
@@ -280,7 +289,7 @@ class Movement(Rule):
         if rec is None:
             hq = any(board.side_id(p) == side and board.unit_of(p) and board.unit_of(p).type == "hq" and p.id != e.piece.id
                      for p in board.stood_in(old))
-            rec = self.moves[e.piece.id] = MoveRecord(old, hq=hq)
+            rec = self.moves[e.piece.id] = MoveRecord(old, hq=hq, status=self._status(board.stood_in(old)))
         rec.road_march = rec.road_march or self._declared(ROAD_MARCH, e.piece)
         if self._declared(OVERRUN, e.piece):
             return
@@ -302,12 +311,17 @@ class Movement(Rule):
         base = costs.unit_step(e.piece)
         start = rec.start
         reaction = self.state.phase_kind == "reaction"
+        if reaction and rec.status:
+            self.find("13.5", f"{u.name} reacts from {start}, {rec.status}: a disrupted or out-of-supply unit may not "
+                      "react (8.2 f, 12.5 d)", e.piece, start)
+            return
         if reaction and not classes & {"motorized", "mechanized"} and geo.distance(start, new) > 1:
             self.find("13.2.1", f"{u.name} reacts {geo.distance(start, new)} hexes, {start} to {new}: a non-motorized "
                       "unit moves at most one hex in the Reaction Phase (13.2.1)", e.piece, start)
             return
-        allowance = units(forces.rma(u) + (HQ_RMA if rec.hq else 0)) if reaction else units(u.ma)
-        forced = units(u.ma + FORCED_MARCH_MAX)
+        ma = self._ma(u, classes, rec.status)
+        allowance = units(forces.rma(u) + (HQ_RMA if rec.hq else 0)) if reaction else units(ma)
+        forced = units(u.ma + FORCED_MARCH_MAX) if rec.status is None else allowance  # 13.2.4 a-b
         night_allowance = allowance if reaction or rec.road_march else forced
         march = units(u.ma + ROAD_MARCH_MP) if rec.road_march and not reaction else None
 
@@ -332,7 +346,7 @@ class Movement(Rule):
             return  # costs no more than it)
         refused = None
         if march is not None:
-            refused = self._march_refused(start, side)
+            refused = self._march_refused(start, side, rec.status)
             if refused is None:
                 near = self._near_enemy(side)
 
@@ -384,7 +398,9 @@ class Movement(Rule):
         zocs = sum(1 for h in found.path(new)[1:] if h in zoc)
         surcharge = f" ({zocs} enemy-ZoC hex at +{show(extra)} MP)" if zocs else ""
         rule = "13.2.1" if reaction else "13.2"
-        if refused and cost <= march:
+        if rec.status and not reaction and cost <= units(u.ma + (ROAD_MARCH_MP if march else FORCED_MARCH_MAX)):
+            rule, what = "13.2.2", f"its MA of {show(allowance)}: {u.ma} {REDUCED[rec.status]} (13.2.2)"
+        elif refused and cost <= march:
             rule, what = "13.2.3", f"its MA of {u.ma}, and its road march adds nothing: {refused}"
         self.find(rule, f"{u.name} spends {show(cost)} MP via {'-'.join(found.path(new))}{surcharge} > {what}{note}",
                   e.piece, start, path=found.path(new))
@@ -439,10 +455,26 @@ class Movement(Rule):
             out.update({hexside_key(a, b): line.name for a, b in zip(hexes, hexes[1:])})
         return out
 
-    def _march_refused(self, start: str, side: str) -> str | None:
-        """Why a declared road march gives nothing to a unit that began its move in `start` (13.2.3 a, d)."""
-        if self.forces.disrupted_in(start):
-            return f"it began its move disrupted in {start} (13.2.3a)"
+    def _status(self, stood) -> str | None:
+        """What the unit surely was when its move began (see Choices): disrupted, OGS, or both (isolated)."""
+        stood = list(stood)
+        marked = {m for m in ("disrupted", "ogs") if self.forces.surely_marked(stood, m)}
+        return {frozenset({"disrupted"}): "disrupted", frozenset({"ogs"}): "OGS"}.get(
+            frozenset(marked), "isolated" if marked else None)
+
+    def _ma(self, u, classes: frozenset[str], status: str | None) -> int:
+        """13.2.2: the MA a unit's status leaves it (halves rounded up; an OGS unit of unsure class the
+        non-motorized half, the kinder)."""
+        if status is None:
+            return u.ma
+        if status == "OGS" and "foot" not in classes:
+            return self.forces.rma(u)
+        return math.ceil(u.ma / 2)
+
+    def _march_refused(self, start: str, side: str, status: str | None) -> str | None:
+        """Why a declared road march gives nothing to a unit that began its move in `start` (13.2.3 a, b, d)."""
+        if status:
+            return f"it began its move {status} in {start} (13.2.3 a-b)"
         if start in self._near_enemy(side):
             return f"it began its move in {start}, next to an enemy unit (13.2.3d)"
         return None

@@ -72,6 +72,12 @@ class Forces(Tracker):
         """13.2.1: a motorized unit's RMA is a quarter of its MA, rounded up."""
         return math.ceil(u.ma / 4)
 
+    def surely_marked(self, pieces, marker: str) -> bool:
+        """Whether every combat unit among one hex's `pieces` carries a status marker: the hex holds at
+        least as many of them as combat units (a marker lies on a stack, not on one unit)."""
+        units = sum(1 for p in pieces if self.is_combat_unit(p))
+        return 0 < units <= sum(1 for p in pieces if p.properties().get("MarkerId") == marker)
+
     def disrupted_in(self, hex_id: str) -> bool:
         return self.board.markers_in(hex_id, "disrupted") > 0
 
