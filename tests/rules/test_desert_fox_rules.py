@@ -233,6 +233,44 @@ def test_13_2_2_a_marker_on_a_stack_of_two_units_is_not_taken_to_be_this_units(p
     assert play(lambda w: _moves_marked(w, "disrupted", "W2008", extra="5-ind-bg")) == []
 
 
+def _recovers(w, phase: str, *, at: str = "W2016", enemy_at: str | None = None, ogs: bool = False) -> None:
+    """7 RTR set up disrupted alone in `at`; its Disrupted marker is taken off in GT 4's `phase`
+    (IX is the Allied Movement Phase: the Axis is 1st player)."""
+    w.move("7-rtr", at)
+    if enemy_at:
+        w.move("babini", enemy_at)  # a tank brigade: its ZoC binds every mover
+    w.place("disrupted", at, side="Allied")
+    if ogs:
+        w.place("ogs", at, side="Allied")
+    for roman in ("VI", "VII", "VIII", "IX", "X", "XI"):
+        w.phase(4, roman)
+        if roman == "VI":
+            w.move("maletti", "C2130")  # the Axis moves first: the 1st player
+        if roman == phase:
+            w.remove(f"disrupted@{at}")
+    w.phase(4, "XII")
+
+
+def test_8_2_a_unit_recovers_at_the_end_of_its_movement_phase(play):
+    assert play(lambda w: _recovers(w, "IX")) == []
+    assert play(lambda w: _recovers(w, "X")) == []  # the tracker moved on first
+
+
+def test_8_2_a_unit_does_not_recover_in_another_phase(play):
+    found = play(lambda w: _recovers(w, "VII"))
+    assert rules(found) == ["8.2"] and "VII" in found[0].message and found[0].piece.startswith("7 RTR")
+
+
+def test_8_2_a_unit_in_an_enemy_zoc_does_not_recover(play):
+    found = play(lambda w: _recovers(w, "IX", enemy_at="W2015"))
+    assert rules(found) == ["8.2"] and "zone of control" in found[0].message
+
+
+def test_8_2_an_out_of_supply_unit_does_not_recover(play):
+    found = play(lambda w: _recovers(w, "IX", ogs=True))
+    assert rules(found) == ["8.2"] and "out of general supply" in found[0].message
+
+
 def _axis_reacts(w, to: str) -> None:
     """The Axis is 1st player (its move in VI); in X, its Reaction Phase, 62 Marmarica reacts to `to`."""
     w.phase(4, "VI")

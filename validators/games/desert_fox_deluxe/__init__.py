@@ -16,6 +16,7 @@ from __future__ import annotations
 from validators.games.desert_fox_deluxe.arrival_rolls import ArrivalRolls
 from validators.games.desert_fox_deluxe.arrivals import Reinforcements, Withdrawals
 from validators.games.desert_fox_deluxe.combat import Combat
+from validators.games.desert_fox_deluxe.disruption import Recovery
 from validators.games.desert_fox_deluxe.initiative import Initiative, ScenarioEnd, Surprise
 from validators.games.desert_fox_deluxe.morale import Morale
 from validators.games.desert_fox_deluxe.movement import Movement, Overrun
@@ -27,13 +28,13 @@ from validators.games.desert_fox_deluxe.turns import SequenceOfPlay
 from validators.kernel.engine import RulesAuditor
 
 RULES = (SetUp, SequenceOfPlay, Movement, Overrun, Stacking, Combat, Reinforcements, Withdrawals, Morale, Refit,
-         Initiative, Surprise, ScenarioEnd, ArrivalRolls)
+         Initiative, Surprise, ScenarioEnd, ArrivalRolls, Recovery)
 
 
 class Auditor(RulesAuditor):
     """The whole rules check: sequence of play, movement and ZoC, overrun eligibility, stacking, combat
     declarations, results and retreats, reinforcements and withdrawals, the set-up, morale checks'
-    failures, refit timing, the initiative roll, surprise, a scenario's fixed end and a card's arrival rolls."""
+    failures, recovery from disruption, refit timing, the initiative roll, surprise, a scenario's fixed end and a card's arrival rolls."""
 
     RULES = RULES
     STATE = FoxState
