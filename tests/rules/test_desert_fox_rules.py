@@ -436,6 +436,27 @@ def test_14_7_a_retreat_after_a_withdraw_result_is_legal(play):
     assert play(script) == []
 
 
+def test_14_7_2_a_retreat_into_an_enemy_zoc_is_reported(play):
+    def script(w):
+        w.move("babini", "C1928")  # set-up: an Axis tank brigade next to C2029
+        axis_attack(w, [6, 6])
+        w.flip("22-bde")
+        w.move("22-bde", "C2029")
+        w.phase(4, "IX")
+    found = play(script)
+    assert rules(found) == ["14.7.2"] and found[0].piece.startswith("22")
+
+
+def test_14_7_2_a_retreat_around_the_enemy_zoc_is_legal(play):
+    def script(w):
+        w.move("babini", "C1928")
+        axis_attack(w, [6, 6])
+        w.flip("22-bde")
+        w.move("22-bde", "C2030")
+        w.phase(4, "IX")
+    assert play(script) == []
+
+
 def test_14_7_a_retreat_no_result_gives_is_reported(play):
     def script(w):
         axis_attack(w, [1, 1])  # 2-4: no W or R on any column

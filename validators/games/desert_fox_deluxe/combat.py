@@ -34,7 +34,10 @@ Choices (a false alarm costs more than a miss):
   them are not (12.2.6: no strength, no step losses).
 - Retreats: a defender that moves when no result of the window has W or R is reported (14.7),
   and one that ends more than 6 hexes from its combat hex (14.7.1); a W that was not taken is not
-  reported (the Example of Play lets a defender "disrupt and hold").  Attackers may advance, and
+  reported (the Example of Play lets a defender "disrupt and hold").  A retreat (14.7.2) must have a
+  way of at most 6 hexes from the combat hex that enters no enemy unit, no enemy ZoC (as it binds
+  the unit when it moves, 11.2; a hex a friendly combat unit holds is let through) and no terrain
+  the unit could not enter.  Attackers may advance, and
   units that stood with a Reserve marker may exploit (14.9.3).
 """
 from __future__ import annotations
@@ -43,9 +46,11 @@ import math
 import re
 from dataclasses import dataclass, field
 
+from validators.games.desert_fox_deluxe.movement import MoveCosts
 from validators.games.desert_fox_deluxe.state import ATTACK, TARGET
 from validators.games.desert_fox_deluxe.units import Forces
 from validators.kernel.declarations import Declared
+from validators.kernel.movement import search
 from validators.kernel.rule import Rule
 from validators.replay.board import Piece
 from validators.replay.replayer import Flipped, Moved, Removed, Rolled
@@ -73,12 +78,12 @@ class Fight:
 class Combat(Rule):
     """14.0-14.7: who fights, the odds and the result against the steps lost and the retreats made."""
 
-    ids = ("4.1", "14.2", "14.3", "14.6", "14.7", "14.7.1")
+    ids = ("4.1", "14.2", "14.3", "14.6", "14.7", "14.7.1", "14.7.2")
     covers = ("14.0", "14.5")
-    needs = (Forces,)
+    needs = (Forces, MoveCosts)
 
     def start(self) -> None:
-        self.forces = self.ctx.get(Forces)
+        self.forces, self.costs = self.ctx.get(Forces), self.ctx.get(MoveCosts)
         self.tec = self.tables["terrain-effects"]
         self.crt = self.tables["combat"]
         self.fight: Fight | None = None
@@ -309,11 +314,36 @@ class Combat(Rule):
                 elif far > ROUT_MAX:
                     self.find("14.7.1", f"{e.piece.name} retreats {far} hexes from {home}: a retreat is at most "
                               f"{ROUT_MAX} hexes", e.piece, home)
+                elif not self._retreat_open(e.piece, home, e.new.label):
+                    self.find("14.7.2", f"{e.piece.name} retreats from {home} to {e.new.label}: no retreat of at most "
+                              f"{ROUT_MAX} hexes leads there without entering enemy units, an enemy ZoC or terrain "
+                              "it could not enter", e.piece, home)
                 return
         if any(p.properties().get("MarkerId") == "reserve" for p in self.board.stood_in(e.old.label)):
             return  # 14.9.3: units in reserve may exploit after a mobile battle
         self.find("4.1", f"in the {self.state.phase} Phase units move only to retreat after a combat result (14.7) or to "
                   "advance after combat (14.8)", e.piece)
+
+    def _retreat_open(self, p: Piece, home: str, end: str) -> bool:
+        """14.7.2: a retreat home -> end of at most ROUT_MAX hexes avoiding enemy units, enemy ZoC (a
+        hex a friendly unit holds is let through: see Choices) and terrain the unit could not enter."""
+        side = self.board.side_id(p)
+        if side is None:
+            return True
+        classes = self.forces.classes(self.board.unit_of(p))
+        motorized = "foot" not in classes or "motorized" in classes
+        enemy, zoc, base = self.costs.enemy_hexes(side), self.costs.enemy_zoc(side, motorized), self.costs.unit_step(p)
+        board = self.board
+
+        def step(a: str, b: str) -> int | None:
+            if base(a, b) is None:
+                return None
+            if b in zoc and not any(board.side_id(q) == side and self.forces.is_combat_unit(q) and q.id != p.id
+                                    for q in board.pieces_in(b)):
+                return None
+            return 1
+        found = search(self.game.geometry.neighbours, home, step, allowance=ROUT_MAX, blocked=enemy, goal=end)
+        return end in found.cost
 
     def _close(self) -> None:
         f, self.fight = self.fight, None
