@@ -25,6 +25,8 @@ ENGINE = Path(__file__).resolve().parents[1] / "fixtures" / "engine"
         (12, "13.1", "W2006"), (21, "14.7", "W2005"), (22, "14.6", "W2006"), (28, "4.1", "C2231"),
         (32, "4.1", "C2331")]),
     ("dfd-rommels-war-legal", "desert-fox-deluxe", []),
+    ("dfd-desert-war-legal", "desert-fox-deluxe", []),
+    ("dfd-north-african-campaign-legal", "desert-fox-deluxe", []),
 ])
 def test_a_log_the_engine_wrote(log, slug, expected):
     report = audit_file(load_game(ROOT / "sources" / slug, plain=True), ENGINE / f"{log}.vlog")
