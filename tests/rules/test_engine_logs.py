@@ -29,6 +29,7 @@ ENGINE = Path(__file__).resolve().parents[1] / "fixtures" / "engine"
     ("dfd-north-african-campaign-legal", "desert-fox-deluxe", []),
     ("dfd-desert-fox-legal", "desert-fox-deluxe", []),
     ("dfd-oconnors-war-long-legal", "desert-fox-deluxe", []),
+    ("dfd-desert-fox-overstack-legal", "desert-fox-deluxe", []),
 ])
 def test_a_log_the_engine_wrote(log, slug, expected):
     report = audit_file(load_game(ROOT / "sources" / slug, plain=True), ENGINE / f"{log}.vlog")
