@@ -19,6 +19,17 @@ ENGINE = Path(__file__).resolve().parents[1] / "fixtures" / "engine"
     ("bits-double-back", "bravery-in-the-sand", []),
     ("bits-double-back-over-ma", "bravery-in-the-sand", [(12, "6.2", "0607")] * 4),
     ("wdf-stack-drag", "western-desert-force", []),
+    ("dfd-oconnors-war-legal", "desert-fox-deluxe", []),
+    ("dfd-oconnors-war-planted", "desert-fox-deluxe", [
+        (3, "13.2", "W1215"), (4, "10.3", "C2332"), (5, "4.1", "C2330"), (11, "13.2.4", "W1710"),
+        (12, "13.1", "W2006"), (21, "14.7", "W2005"), (22, "14.6", "W2006"), (28, "4.1", "C2231"),
+        (32, "4.1", "C2331")]),
+    ("dfd-rommels-war-legal", "desert-fox-deluxe", []),
+    ("dfd-desert-war-legal", "desert-fox-deluxe", []),
+    ("dfd-north-african-campaign-legal", "desert-fox-deluxe", []),
+    ("dfd-desert-fox-legal", "desert-fox-deluxe", []),
+    ("dfd-oconnors-war-long-legal", "desert-fox-deluxe", []),
+    ("dfd-desert-fox-overstack-legal", "desert-fox-deluxe", []),
 ])
 def test_a_log_the_engine_wrote(log, slug, expected):
     report = audit_file(load_game(ROOT / "sources" / slug, plain=True), ENGINE / f"{log}.vlog")
