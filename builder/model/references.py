@@ -167,6 +167,17 @@ def _place(col: Collector, game: Game, doc: Located, loc: tuple, item) -> None:
         col.at(doc, loc + ("box",), f"no box {item.box!r} on track {item.track}", did_you_mean(item.box, game.tracks[item.track].boxes))
 
 
+def _arrival_phase(col: Collector, game: Game, doc: Located, loc: tuple, phase: str | None) -> None:
+    """An arrival's phase: an id or a kind of the sequence of play (tables/sequence.yaml)."""
+    if phase is None:
+        return
+    seq = game.tables.get("sequence")
+    phases = (seq.data.get("phases") or []) if seq is not None else []
+    known = sorted({str(p.get("id")) for p in phases} | {str(p.get("kind")) for p in phases if p.get("kind")})
+    if phase not in known:
+        col.at(doc, loc, f"no phase or kind of phase {phase!r} in tables/sequence.yaml", did_you_mean(phase, known))
+
+
 def _scenario(col: Collector, game: Game, doc: Located) -> None:
     sc = game.scenarios[doc.file.rsplit("/", 1)[-1][:-5]]
     units = {u.id for u in game.units} | set(game.leaders)
@@ -185,6 +196,10 @@ def _scenario(col: Collector, game: Game, doc: Located) -> None:
                     col.at(doc, (key, i, "units", j), f"unknown unit {uid!r}", did_you_mean(uid, units))
             if key == "reinforcements" and (r.hex is not None or r.track is not None):
                 _place(col, game, doc, (key, i), r)
+            if key == "reinforcements":
+                for j, h in enumerate(r.hexes):
+                    _hex(col, game, doc, (key, i, "hexes", j), h)
+                _arrival_phase(col, game, doc, (key, i, "phase"), r.phase)
     for j, uid in enumerate(sc.garrisons):  # Slouch Hats 5.6
         if uid not in units:
             col.at(doc, ("garrisons", j), f"unknown unit {uid!r}", did_you_mean(uid, units))

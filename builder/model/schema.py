@@ -498,6 +498,12 @@ class Arrival(Sourced):
     box: str | None = None
     rule: str | None = None
     reduced: bool = False  # they arrive on their reduced face ("3 Lt Arm (depleted)", Desert Fox 24.2)
+    # Any of these hexes will do (a map edge: Desert Fox 30.2 "any hex on the east edge of Map S");
+    # `hex` is the one the set-up card names
+    hexes: list[HexId] = []
+    # The phase they arrive in, an id or a kind of tables/sequence.yaml ("XII", "movement": Desert
+    # Fox 30.1 "GT-31 Phase 12"); None: the rules' own (Desert Fox 7.0, the Reinforcement Phase)
+    phase: Ident | None = None
     # Only units of this many steps arrive, the player's choice; the rest go where `rule` says
     # (Desert Fox 30.1: "units equal to the number of steps listed arrive ... remaining steps
     # are placed in the Refit Box").  None: every unit arrives.

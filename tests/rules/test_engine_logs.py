@@ -26,6 +26,9 @@ ENGINE = Path(__file__).resolve().parents[1] / "fixtures" / "engine"
         (32, "4.1", "C2331")]),
     ("dfd-rommels-war-legal", "desert-fox-deluxe", []),
     ("dfd-desert-war-legal", "desert-fox-deluxe", []),
+    ("dfd-desert-war-planted", "desert-fox-deluxe", [  # the road march off the road found (13.2.3 c)
+        (4, "13.2.3", "C1121"), (18, "13.1", "W2104"), (31, "4.1", "W2116"), (37, "6.1", None), (42, "4.1", "W2115")]),
+    ("dfd-trail-of-the-fox-legal", "desert-fox-deluxe", []),  # 30.1 Phase 12 and 30.2 east-edge arrivals
     ("dfd-north-african-campaign-legal", "desert-fox-deluxe", []),
     ("dfd-desert-fox-legal", "desert-fox-deluxe", []),
     ("dfd-oconnors-war-long-legal", "desert-fox-deluxe", []),

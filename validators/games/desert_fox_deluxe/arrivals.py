@@ -6,8 +6,10 @@ units that must be off the hex grid by the end of a GT.
 
 Checked:
 - 7.1: no unit arrives before the GT the card gives;
-- 7.0: reinforcements are received in the Reinforcement Phase (III);
-- 7.0-7.3 and the card: a unit arrives where the card puts it (its hex, or its box);
+- 7.0: reinforcements are received in the Reinforcement Phase (III), or in the phase the card gives
+  (`phase`: 30.1 "GT-31 Phase 12", 30.2 units entering by an edge in a Movement Phase);
+- 7.0-7.3 and the card: a unit arrives where the card puts it (its hex, any of its `hexes`, or its
+  box); a hex two maps share is one hex, whichever map's id names it (S0734 is C0701);
 - 7.4 (24.2): a unit the card withdraws still on the hex grid when the GT ends (or its XX Turn
   Marker Phase begins) is reported as an event: the Axis wins at once (24.2).
 
@@ -68,14 +70,21 @@ class Reinforcements(Rule):
         if st.turn is not None and st.turn < a.turn:
             self.find("7.1", f"{u.name} arrives on GT {st.turn}; the card ({rule}) makes it available on GT {a.turn}",
                       e.piece)
-        if st.phase_kind != "reinforcement":
+        if a.phase is not None and a.phase not in (st.phase_id, st.phase_kind):
+            self.find("7.0", f"{u.name} arrives in the {st.phase} Phase: the card ({rule}) brings it in the {a.phase} "
+                      "Phase", e.piece)
+        elif a.phase is None and st.phase_kind != "reinforcement":
             self.find("7.0", f"{u.name} arrives in the {st.phase} Phase: reinforcements are received in the "
                       "Reinforcement Phase (III)", e.piece)
-        want = a.hex or (self.game.zone_name(a.track, a.box) if a.track else None)
-        new = e.new.label
+        geo = self.game.geometry
+        wanted = [geo.canonical(h) for h in (a.hexes or [a.hex] if a.hex or a.hexes else [])]
+        if not wanted and a.track:
+            wanted = [self.game.zone_name(a.track, a.box)]
+        new = geo.canonical(e.new.label) if e.new.label in geo else e.new.label
         on_map = board.on_map
-        if want and new != want and (on_map(new) or on_map(want)) and not (on_map(want) and not on_map(new)):
-            self.find("7.0", f"{u.name} arrives in {new}; the card ({rule}) brings it in at {want}", e.piece)
+        if wanted and new not in wanted and (on_map(new) or on_map(wanted[0])) and not (on_map(wanted[0]) and not on_map(new)):
+            where = wanted[0] if len(wanted) == 1 else "one of " + ", ".join(wanted)
+            self.find("7.0", f"{u.name} arrives in {new}; the card ({rule}) brings it in at {where}", e.piece)
 
 
 class Withdrawals(Rule):
