@@ -436,25 +436,36 @@ def test_14_7_a_retreat_after_a_withdraw_result_is_legal(play):
     assert play(script) == []
 
 
-def test_14_7_2_a_retreat_into_an_enemy_zoc_is_reported(play):
+def test_14_7_2_a_retreat_may_end_in_an_enemy_zoc(play):
+    """11.4: "A unit may retreat into but not through an EZOC"."""
     def script(w):
         w.move("babini", "C1928")  # set-up: an Axis tank brigade next to C2029
         axis_attack(w, [6, 6])
         w.flip("22-bde")
         w.move("22-bde", "C2029")
         w.phase(4, "IX")
+    assert play(script) == []
+
+
+def test_14_7_2_a_retreat_through_an_enemy_zoc_is_reported(play):
+    def script(w):
+        w.move("babini", "C1929")  # set-up: its ZoC stands across every 3-hex way from C2129 to C1828
+        axis_attack(w, [3, 3])  # row 5-6: withdrawals at most, 3 hexes
+        w.flip("22-bde")
+        w.move("22-bde", "C1828")
+        w.phase(4, "IX")
     found = play(script)
     assert rules(found) == ["14.7.2"] and found[0].piece.startswith("22")
 
 
-def test_14_7_2_a_retreat_around_the_enemy_zoc_is_legal(play):
+def test_14_7_1_a_withdrawal_is_at_most_three_hexes(play):
     def script(w):
-        w.move("babini", "C1928")
-        axis_attack(w, [6, 6])
+        axis_attack(w, [3, 3])  # row 5-6: no rout on any column
         w.flip("22-bde")
-        w.move("22-bde", "C2030")
+        w.move("22-bde", "C2125")  # 4 hexes
         w.phase(4, "IX")
-    assert play(script) == []
+    found = play(script)
+    assert rules(found) == ["14.7.1"] and "at most 3" in found[0].message
 
 
 def test_14_7_a_retreat_no_result_gives_is_reported(play):

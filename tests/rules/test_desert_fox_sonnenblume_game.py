@@ -11,7 +11,7 @@ clears its two overstacked hexes (C0701 and C0702 hold 10 and 9 stacking points 
 8 Ber to C0802 next to 2 SG, Nizza and 3 Aufkl to C0801, 300 Oasis (a desert raider, 16.0: free of
 ZoC) to C0703.  XIV: Stab 200 attacks KDG in the marsh C0603 (line 2, 1-1 to 2-1 before the surprise
 and air shifts; 2d6 = 6, row 5-6: A1 for the attacker, D1 W among the defender's results); both
-lose a step and KDG withdraws to C0503 (not C0604: in 300 Oasis's ZoC, 14.7.2).  XV: 20 and 24 Aus BG and their dump leave Barce C2410
+lose a step and KDG withdraws to C0604 (into 300 Oasis's ZoC, as 11.4 allows).  XV: 20 and 24 Aus BG and their dump leave Barce C2410
 together.  XVII: the depleted 3 Lt Arm attacks 300 Oasis (2d6 = 3: A1 or A2 for the attacker, D0 or
 D1 and no retreat for the defender) and loses its last step.  GT 11: the four Italian divisions
 arrive at El Agheila C0701 (Phase III), which they overstack: a Disrupted marker goes there in
@@ -76,7 +76,7 @@ def gt_10(g: Game) -> None:
         g.expect("14.2")
         w.move("132-cel", box(w, "axis-boxes", "Axis Destroyed"))  # A2: its only step
     else:
-        w.move("kdg", "C0503")  # away from 300 Oasis in C0703, whose ZoC covers C0604 (14.7.2)
+        w.move("kdg", "C0604")  # into 300 Oasis's ZoC: a retreat may end in an EZOC (11.4)
     w.phase(10, "XV")
     g.group(["20-aus-bg", "24-aus-bg", "allied-dump-5"], "C2310")
     g.illegal("4.1", lambda: w.declare("3-lt-arm", "Declare attacker"))  # an attack in a Movement Phase

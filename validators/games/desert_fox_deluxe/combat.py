@@ -34,10 +34,12 @@ Choices (a false alarm costs more than a miss):
   them are not (12.2.6: no strength, no step losses).
 - Retreats: a defender that moves when no result of the window has W or R is reported (14.7),
   and one that ends more than 6 hexes from its combat hex (14.7.1); a W that was not taken is not
-  reported (the Example of Play lets a defender "disrupt and hold").  A retreat (14.7.2) must have a
-  way of at most 6 hexes from the combat hex that enters no enemy unit, no enemy ZoC (as it binds
-  the unit when it moves, 11.2; a hex a friendly combat unit holds is let through) and no terrain
-  the unit could not enter.  Attackers may advance, and
+  reported (the Example of Play lets a defender "disrupt and hold").  A retreat is at most 3 hexes
+  when the window's results withdraw at most, 6 when one routs (14.7.1; in a city, fort or mountain
+  hex withdrawals are ignored and routs 3 hexes shorter), along a way (14.7.2) through no enemy unit,
+  no terrain the unit could not enter and no enemy ZoC but the hex where it ends (11.4: "into but
+  not through"; ZoC as it binds the unit when it moves, 11.2; a hex a friendly combat unit holds is
+  let through).  The rout's minimum of 4 hexes "if able" is not judged.  Attackers may advance, and
   units that stood with a Reserve marker may exploit (14.9.3).
 """
 from __future__ import annotations
@@ -58,7 +60,17 @@ from validators.replay.replayer import Flipped, Moved, Removed, Rolled
 SHIFT_SURPRISE, SHIFT_ARTILLERY, SHIFT_NAVAL, AT_CUT = 2, 2, 1, 2
 INFANTRY = frozenset({"infantry", "airborne", "special-forces"})
 RESULT = re.compile(r"^(?:A(?P<a>\d))?(?:D(?P<d>\d))?(?P<r>[WR])?$")
-ROUT_MAX = 6
+ROUT_MAX, WITHDRAW_MAX, OBSTRUCTED_CUT = 6, 3, 3  # 14.7.1
+
+
+class _Stops:
+    """Hexes a search may enter but not leave, asked one by one."""
+
+    def __init__(self, test):
+        self.test = test
+
+    def __contains__(self, h: object) -> bool:
+        return self.test(h)
 
 
 @dataclass
@@ -306,27 +318,51 @@ class Combat(Rule):
                 return  # 14.8 advance (and 14.9.3 exploitation)
             if pid in f.targets:
                 f.moved.add(pid)
-                home = f.targets[pid]
-                far = self.game.geometry.distance(home, e.new.label)
-                if f.window and not any(r for _, _, r in f.window["defender"]):
-                    self.find("14.7", f"{e.piece.name} leaves {home} after its combat, but no result the table can give "
-                              f"({f.what}) makes it retreat{self.state.reconstructed('combat')}", e.piece, home)
-                elif far > ROUT_MAX:
-                    self.find("14.7.1", f"{e.piece.name} retreats {far} hexes from {home}: a retreat is at most "
-                              f"{ROUT_MAX} hexes", e.piece, home)
-                elif not self._retreat_open(e.piece, home, e.new.label):
-                    self.find("14.7.2", f"{e.piece.name} retreats from {home} to {e.new.label}: no retreat of at most "
-                              f"{ROUT_MAX} hexes leads there without entering enemy units, an enemy ZoC or terrain "
-                              "it could not enter", e.piece, home)
+                self._retreat(f, e, f.targets[pid])
                 return
         if any(p.properties().get("MarkerId") == "reserve" for p in self.board.stood_in(e.old.label)):
             return  # 14.9.3: units in reserve may exploit after a mobile battle
         self.find("4.1", f"in the {self.state.phase} Phase units move only to retreat after a combat result (14.7) or to "
                   "advance after combat (14.8)", e.piece)
 
-    def _retreat_open(self, p: Piece, home: str, end: str) -> bool:
-        """14.7.2: a retreat home -> end of at most ROUT_MAX hexes avoiding enemy units, enemy ZoC (a
-        hex a friendly unit holds is let through: see Choices) and terrain the unit could not enter."""
+    def _retreat(self, f: Fight, e: Moved, home: str) -> None:
+        """14.7-14.7.2: a defender's move after its combat against the retreats its window allows."""
+        end, note = e.new.label, self.state.reconstructed("combat")
+        far = self.game.geometry.distance(home, end)
+        most = self._retreat_most(f, home)
+        if most == 0:
+            self.find("14.7", f"{e.piece.name} leaves {home} after its combat, but no result the table can give "
+                      f"({f.what}) makes it retreat{self._obstructed_note(home)}{note}", e.piece, home)
+        elif far > most:
+            self.find("14.7.1", f"{e.piece.name} retreats {far} hexes from {home}: its result allows at most {most} "
+                      f"(withdraw 1-3, rout 4-6{self._obstructed_note(home)}){note if f.window else ''}", e.piece, home)
+        elif not self._retreat_open(e.piece, home, end, most):
+            self.find("14.7.2", f"{e.piece.name} retreats from {home} to {end}: no retreat of at most {most} hexes "
+                      "leads there without passing through an enemy ZoC, enemy units or terrain it could not enter "
+                      "(it may end in an enemy ZoC, 11.4)", e.piece, home)
+
+    def _retreat_most(self, f: Fight, home: str) -> int:
+        """The longest retreat a result of the window allows (14.7.1): 6 hexes with a rout, 3 with a
+        withdrawal; in a city, fort or mountain hex a withdrawal is ignored and a rout is 3 hexes
+        shorter; 0: no retreat.  Without a window (the result not judged), 6."""
+        if not f.window:
+            return ROUT_MAX
+        letters = {r for _, _, r in f.window["defender"] if r}
+        if self._obstructed(home):
+            return ROUT_MAX - OBSTRUCTED_CUT if "R" in letters else 0
+        return ROUT_MAX if "R" in letters else WITHDRAW_MAX if "W" in letters else 0
+
+    def _obstructed(self, hex_id: str) -> bool:
+        return self.game.hex_terrain.get(hex_id) in ("city", "mountain") or self.forces.fort_level(hex_id) is not None
+
+    def _obstructed_note(self, hex_id: str) -> str:
+        return "; in a city, fort or mountain hex a withdrawal is ignored, a rout 3 hexes shorter" \
+            if self._obstructed(hex_id) else ""
+
+    def _retreat_open(self, p: Piece, home: str, end: str, most: int) -> bool:
+        """14.7.2 with 11.4: a retreat home -> end of at most `most` hexes through no enemy unit, no
+        terrain the unit could not enter, and no enemy ZoC but where it ends (a hex a friendly combat
+        unit holds is let through: see Choices)."""
         side = self.board.side_id(p)
         if side is None:
             return True
@@ -336,13 +372,13 @@ class Combat(Rule):
         board = self.board
 
         def step(a: str, b: str) -> int | None:
-            if base(a, b) is None:
-                return None
-            if b in zoc and not any(board.side_id(q) == side and self.forces.is_combat_unit(q) and q.id != p.id
-                                    for q in board.pieces_in(b)):
-                return None
-            return 1
-        found = search(self.game.geometry.neighbours, home, step, allowance=ROUT_MAX, blocked=enemy, goal=end)
+            return None if base(a, b) is None else 1
+
+        def stops(h: str) -> bool:  # entered, not left
+            return h in zoc and not any(board.side_id(q) == side and self.forces.is_combat_unit(q) and q.id != p.id
+                                        for q in board.pieces_in(h))
+        found = search(self.game.geometry.neighbours, home, step, allowance=most, blocked=enemy, goal=end,
+                       stop=_Stops(stops))
         return end in found.cost
 
     def _close(self) -> None:
