@@ -271,6 +271,18 @@ def test_8_2_an_out_of_supply_unit_does_not_recover(play):
     assert rules(found) == ["8.2"] and "out of general supply" in found[0].message
 
 
+def test_15_6_a_unit_with_its_hq_pays_no_mp_to_enter_an_ezoc_but_stops(play):
+    """15.6: "Do not pay the MP cost to enter EZOC" - the stop of 11.4 still holds."""
+    def script(w):
+        w.move("babini", "C2030")
+        w.move("7-rtr", "C2129")
+        w.move("wdf-bde", "C2129")  # the HQ
+        w.phase(4, "VI")
+        w.move("7-rtr", "C2130", stack=True)  # dragged with its HQ: EZOC to EZOC
+        w.phase(4, "VII")
+    assert set(rules(play(script))) == {"11.4"}
+
+
 def _axis_reacts(w, to: str) -> None:
     """The Axis is 1st player (its move in VI); in X, its Reaction Phase, 62 Marmarica reacts to `to`."""
     w.phase(4, "VI")
@@ -323,7 +335,7 @@ def test_11_5_zoc_to_zoc_only_by_night_movement_which_disrupts(play):
     def script(w):
         zoc_to_zoc(w)
         w.phase(4, "VII")
-    assert rules(play(script)) == ["11.5"]
+    assert rules(play(script)) == ["11.4"]  # no Disrupted marker came: no night movement (11.5)
 
 
 def test_11_5_zoc_to_zoc_with_the_disruption_is_legal(play):
@@ -466,6 +478,37 @@ def test_14_7_1_a_withdrawal_is_at_most_three_hexes(play):
         w.phase(4, "IX")
     found = play(script)
     assert rules(found) == ["14.7.1"] and "at most 3" in found[0].message
+
+
+def test_14_8_an_attacker_advances_into_the_vacated_hex(play):
+    def script(w):
+        axis_attack(w, [6, 6])
+        w.flip("22-bde")
+        w.move("22-bde", "C2029")
+        w.move("1-ccnn", "C2129")
+        w.phase(4, "IX")
+    assert play(script) == []
+
+
+def test_14_8_an_attacker_may_not_advance_while_the_defender_holds_the_hex(play):
+    def script(w):
+        axis_attack(w, [6, 6])
+        w.flip("22-bde")
+        w.move("1-ccnn", "C2129")
+        w.phase(4, "IX")
+    found = play(script)
+    assert rules(found) == ["14.8"] and "still hold" in found[0].message
+
+
+def test_14_8_only_attackers_advance(play):
+    def script(w):
+        axis_attack(w, [6, 6])
+        w.flip("22-bde")
+        w.move("22-bde", "C2029")
+        w.move("62-mmrirca", "C2129")  # it did not attack
+        w.phase(4, "IX")
+    found = play(script)
+    assert rules(found) == ["14.8"] and found[0].piece.startswith("62")
 
 
 def test_14_7_a_retreat_no_result_gives_is_reported(play):

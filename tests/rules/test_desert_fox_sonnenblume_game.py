@@ -25,7 +25,7 @@ the phase it stands in, found when the next one ends); 4.1 an Axis HQ moving in 
 RMA; 14.7.1 KDG retreating 7 hexes; 14.6 Stab 200 losing no step where the table gives one (found
 at the next declaration); 14.2 132 Cel attacking 2 SG from C0701, two hexes away; 4.1 an attack
 declared in the Allied Movement Phase; 13.2 13 Corps 40 MP away; 13.2.4 3 Ind 25 MP of its 22 and
-11.5 2 SG from one EZOC hex straight into another, neither with a Disrupted marker (found at the
+11.4 2 SG from one EZOC hex straight into another, neither with a Disrupted marker (found at the
 phase end, reported at the moves); 13.2.1 Nizza reacting 8 MP; 14.7 300 Oasis retreating with no retreat result (GT 10);
 7.0 55 Savona arriving on C0601, not C0701; 7.1 1 SA BG a GT early; 4.1 a move in the Allocation
 Phase; 13.4.1 Brescia overrunning from the disrupted C0701; 4.1 an Allied unit moving in the Axis
@@ -82,7 +82,7 @@ def gt_10(g: Game) -> None:
     g.illegal("4.1", lambda: w.declare("3-lt-arm", "Declare attacker"))  # an attack in a Movement Phase
     g.illegal("13.2", lambda: w.move("13-corps", "A5207"))  # 40 MP > 22 + 9
     g.illegal("13.2.4", lambda: w.move("3-ind", "C1518"))  # 25 MP of its 22: a forced march, which disrupts
-    g.illegal("11.5", lambda: w.move("2-sg", "C0804"))  # from an EZOC hex straight into another: night movement
+    g.illegal("11.4", lambda: w.move("2-sg", "C0804"))  # from an EZOC hex straight into another: night movement
     w.phase(10, "XVI")  # (both found as XV ends with no Disrupted marker, reported at the moves)
     g.illegal("13.2.1", lambda: w.move("nizza", "C0401"))  # 8 MP > its RMA of 6
     w.phase(10, "XVII")

@@ -29,6 +29,8 @@ ENGINE = Path(__file__).resolve().parents[1] / "fixtures" / "engine"
     ("dfd-desert-war-planted", "desert-fox-deluxe", [  # the road march off the road found (13.2.3 c)
         (4, "13.2.3", "C1121"), (18, "13.1", "W2104"), (31, "4.1", "W2116"), (37, "6.1", None), (42, "4.1", "W2115")]),
     ("dfd-trail-of-the-fox-legal", "desert-fox-deluxe", []),  # 30.1 Phase 12 and 30.2 east-edge arrivals
+    ("dfd-rommels-war-hq-left-planted", "desert-fox-deluxe", [(6, "11.4", "C0703")]),  # 15.6: the HQ left behind
+    ("dfd-rommels-war-hq-stack-planted", "desert-fox-deluxe", [(6, "11.4", "C0703")] * 4),  # 15.6: no MP, still 11.4
     ("dfd-north-african-campaign-legal", "desert-fox-deluxe", []),
     ("dfd-desert-fox-legal", "desert-fox-deluxe", []),
     ("dfd-oconnors-war-long-legal", "desert-fox-deluxe", []),
@@ -38,3 +40,22 @@ def test_a_log_the_engine_wrote(log, slug, expected):
     report = audit_file(load_game(ROOT / "sources" / slug, plain=True), ENGINE / f"{log}.vlog")
     assert [(f.step, f.rule, f.to_hex) for f in report.violations] == expected
     assert report.summary.steps > 0
+
+
+# Engine-written logs with planted acts the audit does not all find yet (README of tests/fixtures/engine):
+# every finding is a planted act, at its step (an omission at its deadline), with its rule number.
+PLANTED = {
+    "dfd-trail-of-the-fox-planted": {(9, "13.2"), (10, "30.0"), (19, "13.1"), (22, "11.4"), (23, "4.1"), (30, "14.7"),
+                                     (32, "14.6"), (31, "14.8"), (35, "4.1")},  # 14.6: the loss owed, at XVII's end
+    "dfd-rommels-war-planted": {(7, "10.3"), (11, "13.5"), (21, "14.7.1"), (24, "14.8"), (24, "14.6"), (29, "6.2")},
+    "dfd-north-african-campaign-planted": {(4, "4.1"), (13, "13.2"), (21, "10.3"), (29, "14.7.1"), (41, "4.1")},
+    "dfd-desert-fox-planted": {(21, "14.6"), (26, "13.1"), (28, "13.4.1")},
+    "dfd-oconnors-war-long-planted": {(91, "13.7"), (92, "7.1"), (92, "7.0")},
+}
+
+
+@pytest.mark.parametrize("log", sorted(PLANTED))
+def test_a_planted_engine_log_draws_no_false_alarm(log):
+    report = audit_file(load_game(ROOT / "sources" / "desert-fox-deluxe", plain=True), ENGINE / f"{log}.vlog")
+    found = [(f.step, f.rule) for f in report.violations]
+    assert found and set(found) <= PLANTED[log], sorted(set(found) - PLANTED[log])

@@ -39,7 +39,10 @@ Choices (a false alarm costs more than a miss):
   hex withdrawals are ignored and routs 3 hexes shorter), along a way (14.7.2) through no enemy unit,
   no terrain the unit could not enter and no enemy ZoC but the hex where it ends (11.4: "into but
   not through"; ZoC as it binds the unit when it moves, 11.2; a hex a friendly combat unit holds is
-  let through).  The rout's minimum of 4 hexes "if able" is not judged.  Attackers may advance, and
+  let through).  The rout's minimum of 4 hexes "if able" is not judged.
+- Advance (14.8): an attacker moves after its combat only into the defenders' hex once no defending
+  combat unit is left in it, and not when surely disrupted; a unit that did not attack may not move
+  into a vacated defender hex.  The escort of zero-CF units and exploitation (14.9.3) are not followed.  Attackers may advance, and
   units that stood with a Reserve marker may exploit (14.9.3).
 """
 from __future__ import annotations
@@ -90,7 +93,7 @@ class Fight:
 class Combat(Rule):
     """14.0-14.7: who fights, the odds and the result against the steps lost and the retreats made."""
 
-    ids = ("4.1", "14.2", "14.3", "14.6", "14.7", "14.7.1", "14.7.2")
+    ids = ("4.1", "14.2", "14.3", "14.6", "14.7", "14.7.1", "14.7.2", "14.8")
     covers = ("14.0", "14.5")
     needs = (Forces, MoveCosts)
 
@@ -315,15 +318,40 @@ class Combat(Rule):
         fights = ([self.fight] if self.fight is not None and self.fight.dice is not None else []) + self.fought[::-1]
         for f in fights:
             if pid in f.attackers:
-                return  # 14.8 advance (and 14.9.3 exploitation)
+                self._advance(f, e)
+                return
             if pid in f.targets:
                 f.moved.add(pid)
                 self._retreat(f, e, f.targets[pid])
                 return
         if any(p.properties().get("MarkerId") == "reserve" for p in self.board.stood_in(e.old.label)):
             return  # 14.9.3: units in reserve may exploit after a mobile battle
+        if any(e.new.label in f.targets.values() for f in fights):
+            self.find("14.8", f"{e.piece.name} moves into {e.new.label}, a hex vacated by combat, but did not attack it: "
+                      "only attacking units advance", e.piece)
+            return
         self.find("4.1", f"in the {self.state.phase} Phase units move only to retreat after a combat result (14.7) or to "
                   "advance after combat (14.8)", e.piece)
+
+    def _advance(self, f: Fight, e: Moved) -> None:
+        """14.8: an attacker advances only into the defenders' hex once they have left it, and not
+        while disrupted (after a mobile battle, 14.9.3 exploitation is not followed)."""
+        if any(self.board.markers_in(h, "combat-form") for h in set(f.attackers.values())):
+            return
+        new, old = e.new.label, e.old.label
+        if new == f.attackers.get(e.piece.id):
+            return  # back where it attacked from (a drag put right)
+        defender = self.board.other_side.get(f.side)
+        held = any(self.board.side_id(p) == defender and self.forces.is_combat_unit(p) for p in self.board.pieces_in(new))
+        if new not in set(f.targets.values()):
+            why = f"{new} is not the defenders' hex ({', '.join(sorted(set(f.targets.values())))})"
+        elif held:
+            why = f"defending units still hold {new}"
+        elif self.forces.surely_marked(self.board.stood_in(old), "disrupted"):
+            why = "a disrupted unit may not advance"
+        else:
+            return
+        self.find("14.8", f"{e.piece.name} advances from {old} to {new} after its combat: {why}", e.piece, old)
 
     def _retreat(self, f: Fight, e: Moved, home: str) -> None:
         """14.7-14.7.2: a defender's move after its combat against the retreats its window allows."""

@@ -21,20 +21,24 @@ Checked:
   whatever the distance, in a Movement Phase, on the lines its side may use (the Egyptian railroad:
   Allied, from the NRV end to the railhead marker, cut at the first hex held by an enemy unit or in
   its ZoC); a line carries one combat unit a phase;
-- 11.4: entering an EZOC costs 1 MP more and ends the move; a unit may not go from one EZOC hex
+- 11.4: entering an EZOC costs 1 MP more and ends the move (coming onto the map into one, too); a
+  unit may not go from one EZOC hex
   straight into another.
 
 Choices (a false alarm costs more than a miss):
 - 13.2.4 forced march (MA + 1d6 + 3) and 11.5 night movement (through EZOC, the EZOC hexes at
   double cost) are not declared in the log: a move that only one of them allows is legal when the
   unit's hex holds a Disrupted marker at the end of the phase (both disrupt the unit); otherwise
-  it is judged then and reported at the move.  The forced march is taken at its most, MA + 9.
+  it is judged then and reported at the move (an EZOC crossed without night movement under 11.4,
+  whose "unless using night movement" it breaks).  The forced march is taken at its most, MA + 9.
 - The ZoC of 11.1 is exerted by units with a CF above 0 on the face shown, not garrisons (15.8),
   not supply units, in a hex without a Disrupted, OGS or Reserve marker; it does not cross an
   escarpment hexside nor enter a city hex, a hex with a Fort marker or a hex the unit could not
   enter (11.3).  A mover that may be motorized ignores the ZoC of units that may be foot (11.2).
-  Special forces, desert raiders and units that began the move stacked with an HQ ignore EZOC
-  (15.4, 16.0, 15.6).  Recon superiority (15.3, +2 MP) is not charged.
+  Special forces and desert raiders ignore EZOC (15.4, 16.0); a unit stacked with an HQ pays no MP
+  to enter an EZOC and reacts 2 MP further (15.6), but still stops there (11.4), and only while the
+  HQ stays with it ("during the entire Movement or Reaction Phase": it began the move with the HQ
+  and stands with one where each move ends).  Recon superiority (15.3, +2 MP) is not charged.
 - Costs: a road hexside cancels the other terrain (13.3); a track halves the hex and hexside
   costs (the table's `track` where it gives one); an escarpment costs nothing along a road or
   track; a railroad hexside costs the terrain it crosses (rail lift is `Rail`); a unit whose class
@@ -246,8 +250,8 @@ class MoveCosts(Tracker):
 class Movement(Rule):
     """13.1-13.2, 11.4-11.5: a unit's moves in a phase fit its allowance and the enemy's ZoC."""
 
-    ids = ("13.1", "13.2", "13.2.1", "13.2.2", "13.2.3", "13.2.4", "13.5", "13.7", "11.4", "11.5")
-    covers = ("2.2", "2.2.4", "8.2", "11.0", "13.0", "13.3")
+    ids = ("13.1", "13.2", "13.2.1", "13.2.2", "13.2.3", "13.2.4", "13.5", "13.7", "11.4")
+    covers = ("2.2", "2.2.4", "8.2", "11.0", "11.5", "13.0", "13.3")
     needs = (MoveCosts, Forces)
 
     def start(self) -> None:
@@ -255,12 +259,13 @@ class Movement(Rule):
         self.rail = self.tables.get("rail-lift", {})
         self.moves: dict[str, MoveRecord] = {}
         self.riders: dict[tuple[str, str], list[str]] = {}  # (side, rail line) -> combat units it carried this phase
+        self.entered_zoc: dict[str, str] = {}  # piece id -> the enemy-ZoC hex it came onto the map at, this phase
         # piece id -> (rule, message, hex, the move's step): due unless disrupted by the phase's end,
         # and then reported at the move (13.2.4: the move beyond the MA is the act)
         self.pending: dict[str, tuple[str, str, str, int]] = {}
 
     def phase_started(self, pid: str) -> None:
-        self.moves, self.riders = {}, {}
+        self.moves, self.riders, self.entered_zoc = {}, {}, {}
 
     def phase_ended(self, pid: str) -> None:
         board = self.board.replayer.board.pieces
@@ -279,8 +284,11 @@ class Movement(Rule):
     def moved(self, e: Moved) -> None:
         old, new, board, st = e.old.label, e.new.label, self.board, self.state
         u = board.unit_of(e.piece)
-        if (u is None or old == new or not board.on_map(old) or not board.on_map(new) or not self.forces.is_ground(e.piece)
+        if (u is None or old == new or not board.on_map(new) or not self.forces.is_ground(e.piece)
                 or st.phase_kind not in ("movement", "reaction") or not u.ma or u.type in SUPPLY - {"msu"}):
+            return
+        if not board.on_map(old):
+            self._entered(e, u)
             return
         side = board.side_id(e.piece)
         if side is None or st.phasing() not in (None, side):
@@ -293,7 +301,20 @@ class Movement(Rule):
         rec.road_march = rec.road_march or self._declared(ROAD_MARCH, e.piece)
         if self._declared(OVERRUN, e.piece):
             return
+        if self.entered_zoc.pop(e.piece.id, None) == rec.start and new not in self.costs.enemy_hexes(side):
+            self.find("11.4", f"{u.name} entered the map at {rec.start}, in an enemy ZoC, in this phase and moves on to "
+                      f"{new}: a unit that enters an enemy ZoC must stop (11.4 a)", e.piece, rec.start)
+            return
         self._check_path(e, u, side, rec, new)
+
+    def _entered(self, e: Moved, u) -> None:
+        """A unit coming onto the map from a box (an arrival, 13.8) into an enemy ZoC has entered it (11.4 a)."""
+        side = self.board.side_id(e.piece)
+        if side is None or u.type in EZOC_EXEMPT:
+            return
+        classes = self.forces.classes(u)
+        if e.new.label in self.costs.enemy_zoc(side, "foot" not in classes or "motorized" in classes):
+            self.entered_zoc[e.piece.id] = e.new.label
 
     def _check_path(self, e: Moved, u, side: str, rec: MoveRecord, new: str) -> None:
         note = self.state.reconstructed("terrain-effects")
@@ -304,10 +325,10 @@ class Movement(Rule):
                       e.piece, rec.start)
             return
         geo, units, show = self.game.geometry, costs.units, costs.show
-        exempt = u.type in EZOC_EXEMPT or rec.hq
+        hq = rec.hq and self._hq_in(new, side, e.piece)  # 15.6: still with its HQ
         classes = forces.classes(u)
-        zoc = frozenset() if exempt else costs.enemy_zoc(side, "foot" not in classes or "motorized" in classes)
-        extra = units(costs.tec.get("ezoc", 1))
+        zoc = frozenset() if u.type in EZOC_EXEMPT else costs.enemy_zoc(side, "foot" not in classes or "motorized" in classes)
+        extra = 0 if hq else units(costs.tec.get("ezoc", 1))  # 15.6: no MP to enter an EZOC
         base = costs.unit_step(e.piece)
         start = rec.start
         reaction = self.state.phase_kind == "reaction"
@@ -320,7 +341,7 @@ class Movement(Rule):
                       "unit moves at most one hex in the Reaction Phase (13.2.1)", e.piece, start)
             return
         ma = self._ma(u, classes, rec.status)
-        allowance = units(forces.rma(u) + (HQ_RMA if rec.hq else 0)) if reaction else units(ma)
+        allowance = units(forces.rma(u) + (HQ_RMA if hq else 0)) if reaction else units(ma)
         forced = units(u.ma + FORCED_MARCH_MAX) if rec.status is None else allowance  # 13.2.4 a-b
         night_allowance = allowance if reaction or rec.road_march else forced
         march = units(u.ma + ROAD_MARCH_MP) if rec.road_march and not reaction else None
@@ -372,8 +393,9 @@ class Movement(Rule):
         late = self._cheapest(start, new, night, frozenset(), enemy, night_allowance)
         night_cost = late.cost.get(new)
         if night_cost is not None and night_cost <= allowance:
-            self.pending[e.piece.id] = ("11.5", f"{u.name} moves {'-'.join(late.path(new))} through enemy ZoC: only night "
-                                        f"movement allows it, and it disrupts the unit{note}", new, self.state.step)
+            self.pending[e.piece.id] = ("11.4", f"{u.name} moves {'-'.join(late.path(new))} through enemy ZoC, which 11.4 "
+                                        f"forbids but for night movement (11.5), and that disrupts the unit{note}", new,
+                                        self.state.step)
             return
         if not reaction and not rec.road_march and cost is not None and cost <= forced:
             self.pending[e.piece.id] = ("13.2.4", f"{u.name} spends {show(cost)} MP via {'-'.join(found.path(new))}, "
@@ -381,8 +403,9 @@ class Movement(Rule):
                                         f"unit{note}", new, self.state.step)
             return
         if night_cost is not None and night_cost <= night_allowance:
-            self.pending[e.piece.id] = ("11.5", f"{u.name} moves {'-'.join(late.path(new))} through enemy ZoC: only night "
-                                        f"movement allows it, and it disrupts the unit{note}", new, self.state.step)
+            self.pending[e.piece.id] = ("11.4", f"{u.name} moves {'-'.join(late.path(new))} through enemy ZoC, which 11.4 "
+                                        f"forbids but for night movement (11.5), and that disrupts the unit{note}", new,
+                                        self.state.step)
             return
         if cost is None and night_cost is None:
             self.find("13.1", f"no path open to {u.name} leads from {start} to {new} (prohibited terrain or enemy units)"
@@ -454,6 +477,12 @@ class Movement(Rule):
                 hexes = hexes[:free]
             out.update({hexside_key(a, b): line.name for a, b in zip(hexes, hexes[1:])})
         return out
+
+    def _hq_in(self, hex_id: str, side: str, mover: Piece) -> bool:
+        """Whether an HQ of `side` other than the mover stands in the hex (15.6)."""
+        board = self.board
+        return any(p.id != mover.id and board.side_id(p) == side and (board.unit_of(p) and board.unit_of(p).type == "hq")
+                   for p in board.pieces_in(hex_id))
 
     def _status(self, stood) -> str | None:
         """What the unit surely was when its move began (see Choices): disrupted, OGS, or both (isolated)."""
