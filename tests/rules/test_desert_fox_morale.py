@@ -14,8 +14,14 @@ def play(dfd_module, tmp_path):  # noqa: F811
     return lambda script, **kw: audit(game, vmod, script, tmp_path / "game.vlog", **kw)
 
 
+def enemy_near(w):
+    """Set-up: Ragg X within two hexes of the Allied units at Matruh, so that they may react (13.5)."""
+    w.move("ragg-x", "W1917")
+
+
 def react(w, die, *, marker=False):
     """The Axis moves in VI; 22 Gds Bde (morale 2) reacts in VII and checks its morale."""
+    enemy_near(w)
     w.phase(4, "VI")
     w.move("62-mmrirca", "C2331")
     w.phase(4, "VII")
@@ -43,6 +49,7 @@ def test_8_1_a_roll_that_may_pass_is_not_reported(play):
 
 def test_8_1_a_morale_roll_without_a_declaration_names_no_unit(play):
     def script(w):
+        enemy_near(w)
         w.phase(4, "VI")
         w.move("62-mmrirca", "C2331")
         w.phase(4, "VII")
@@ -55,6 +62,7 @@ def test_8_1_a_morale_roll_without_a_declaration_names_no_unit(play):
 
 def test_8_1_declarations_pair_with_rolls_in_order(play):
     def script(w):
+        enemy_near(w)
         w.phase(4, "VI")
         w.move("62-mmrirca", "C2331")
         w.phase(4, "VII")
@@ -115,6 +123,7 @@ def test_12_5_1_a_failed_attrition_check_without_a_loss_is_reported(play):
 
 def test_13_5_a_unit_stacked_with_an_hq_makes_no_check_after_reacting(play):
     def script(w):
+        enemy_near(w)
         w.phase(4, "VI")
         w.move("62-mmrirca", "C2331")
         w.phase(4, "VII")
@@ -129,6 +138,7 @@ def test_13_5_a_unit_stacked_with_an_hq_makes_no_check_after_reacting(play):
 def test_13_5_the_hq_counts_where_it_stood_when_the_phase_began(play):
     """The HQ reacts away first: its stack is still judged as it stood at the phase's start."""
     def script(w):
+        enemy_near(w)
         w.phase(4, "VI")
         w.move("62-mmrirca", "C2331")
         w.phase(4, "VII")

@@ -44,6 +44,7 @@ def test_4_1_the_second_player_may_not_move_in_the_first_players_movement_phase(
 
 def test_4_1_the_reacting_player_alone_moves_in_a_reaction_phase(play):
     def script(w):
+        w.move("ragg-x", "W1917")  # set-up: an enemy within two hexes of 22 Gds Bde, which may then react (13.5)
         w.phase(4, "VI")
         w.move("62-mmrirca", "C2331")
         w.phase(4, "VII")
@@ -217,6 +218,20 @@ def test_13_2_2_an_out_of_supply_motorized_unit_moves_its_rma(play):
     assert rules(found) == ["13.2.2"] and "out of general supply" in found[0].message
 
 
+def test_13_5_only_a_unit_near_the_enemy_or_in_reserve_reacts(play):
+    def script(w, reserve: bool):
+        if reserve:
+            w.place("reserve", "W2118", side="Allied")
+        w.phase(4, "VI")
+        w.move("62-mmrirca", "C2331")
+        w.phase(4, "VII")
+        w.move("22-bde", "W2017")  # no enemy unit within two hexes of Matruh
+        w.phase(4, "VIII")
+    found = play(lambda w: script(w, False))
+    assert rules(found) == ["13.5"] and "two hexes" in found[0].message
+    assert play(lambda w: script(w, True)) == []
+
+
 def test_13_5_a_disrupted_unit_may_not_react(play):
     def script(w):
         w.move("7-rtr", "W2016")
@@ -284,7 +299,9 @@ def test_15_6_a_unit_with_its_hq_pays_no_mp_to_enter_an_ezoc_but_stops(play):
 
 
 def _axis_reacts(w, to: str) -> None:
-    """The Axis is 1st player (its move in VI); in X, its Reaction Phase, 62 Marmarica reacts to `to`."""
+    """The Axis is 1st player (its move in VI); in X, its Reaction Phase, 62 Marmarica reacts to `to`
+    (11 Huss set up within two hexes of it, so that it may react, 13.5)."""
+    w.move("11-huss", "C2328")
     w.phase(4, "VI")
     w.move("babini", "W2006")
     w.phase(4, "VII")

@@ -13,6 +13,7 @@ Checked:
 - 13.2.2: a unit that began its move disrupted has half its MA (rounded up); out of general supply,
   a motorized unit its RMA and a non-motorized one half its MA; isolated (both markers), half; such
   a unit may neither force march nor road march (13.2.3 a-b, 13.2.4 a-b), nor react (8.2 f, 12.5 d);
+- 13.5: a unit reacts only when it begins the phase within two hexes of an enemy unit, or in reserve;
 - 13.2.3: a declared road march adds 7 MP only to a move made wholly along road hexsides that
   never enters a hex next to an enemy unit, by a unit that began the move neither disrupted nor
   next to an enemy unit, in a Movement Phase (a-d, f); a move that only the +7 would allow is
@@ -83,6 +84,7 @@ class MoveRecord:
     start: str
     road_march: bool = False
     status: str | None = None  # "disrupted", "OGS" or "isolated" when the move began (13.2.2), surely
+    may_react: bool = True  # in a Reaction Phase: within two hexes of an enemy unit, or in reserve (13.5)
     hq: bool = False  # stacked with a friendly HQ when the move began (15.6)
 
 
@@ -260,6 +262,7 @@ class Movement(Rule):
         self.moves: dict[str, MoveRecord] = {}
         self.riders: dict[tuple[str, str], list[str]] = {}  # (side, rail line) -> combat units it carried this phase
         self.entered_zoc: dict[str, str] = {}  # piece id -> the enemy-ZoC hex it came onto the map at, this phase
+        self.flagged = False  # a finding was made for the move being judged
         # piece id -> (rule, message, hex, the move's step): due unless disrupted by the phase's end,
         # and then reported at the move (13.2.4: the move beyond the MA is the act)
         self.pending: dict[str, tuple[str, str, str, int]] = {}
@@ -298,6 +301,9 @@ class Movement(Rule):
             hq = any(board.side_id(p) == side and board.unit_of(p) and board.unit_of(p).type == "hq" and p.id != e.piece.id
                      for p in board.stood_in(old))
             rec = self.moves[e.piece.id] = MoveRecord(old, hq=hq, status=self._status(board.stood_in(old)))
+            if st.phase_kind == "reaction":
+                rec.may_react = self._near_enemy_unit(old, side, 2) or any(
+                    board.marker_id(p) == "reserve" for p in board.stood_in(old))
         rec.road_march = rec.road_march or self._declared(ROAD_MARCH, e.piece)
         if self._declared(OVERRUN, e.piece):
             return
@@ -305,7 +311,25 @@ class Movement(Rule):
             self.find("11.4", f"{u.name} entered the map at {rec.start}, in an enemy ZoC, in this phase and moves on to "
                       f"{new}: a unit that enters an enemy ZoC must stop (11.4 a)", e.piece, rec.start)
             return
+        self.flagged = False
         self._check_path(e, u, side, rec, new)
+        if st.phase_kind == "reaction" and not self.flagged:
+            self._may_react(e, u, rec)
+
+    def find(self, *args, **kwargs) -> None:
+        self.flagged = True  # a finding for the move being judged: the reaction's eligibility is not judged too
+        super().find(*args, **kwargs)
+
+    def _may_react(self, e: Moved, u, rec: MoveRecord) -> None:
+        """13.5: a reacting unit began the phase within two hexes of an enemy unit or in reserve, and
+        neither disrupted nor out of supply (8.2 f, 12.5 d); judged once its move is within its RMA."""
+        if rec.status:
+            self.find("13.5", f"{u.name} reacts from {rec.start}, {rec.status}: a disrupted or out-of-supply unit may "
+                      "not react (8.2 f, 12.5 d)", e.piece, rec.start)
+        elif not rec.may_react:
+            self.find("13.5", f"{u.name} reacts from {rec.start}, more than two hexes from every enemy unit and not in "
+                      "reserve: only units within two hexes of an enemy unit, or in reserve, react (13.5)", e.piece,
+                      rec.start)
 
     def _entered(self, e: Moved, u) -> None:
         """A unit coming onto the map from a box (an arrival, 13.8) into an enemy ZoC has entered it (11.4 a)."""
@@ -332,10 +356,6 @@ class Movement(Rule):
         base = costs.unit_step(e.piece)
         start = rec.start
         reaction = self.state.phase_kind == "reaction"
-        if reaction and rec.status:
-            self.find("13.5", f"{u.name} reacts from {start}, {rec.status}: a disrupted or out-of-supply unit may not "
-                      "react (8.2 f, 12.5 d)", e.piece, start)
-            return
         if reaction and not classes & {"motorized", "mechanized"} and geo.distance(start, new) > 1:
             self.find("13.2.1", f"{u.name} reacts {geo.distance(start, new)} hexes, {start} to {new}: a non-motorized "
                       "unit moves at most one hex in the Reaction Phase (13.2.1)", e.piece, start)
@@ -477,6 +497,16 @@ class Movement(Rule):
                 hexes = hexes[:free]
             out.update({hexside_key(a, b): line.name for a, b in zip(hexes, hexes[1:])})
         return out
+
+    def _near_enemy_unit(self, hex_id: str, side: str, reach: int) -> bool:
+        """Whether an enemy unit stands within `reach` hexes (13.5)."""
+        board, geo = self.board, self.game.geometry
+        ring, seen = {hex_id}, {hex_id}
+        for _ in range(reach):
+            ring = {n for h in ring for n in geo.neighbours(h)} - seen
+            seen |= ring
+        return any(board.side_id(p) not in (None, side) and board.unit_of(p) is not None
+                   for h in seen for p in board.pieces_in(h))
 
     def _hq_in(self, hex_id: str, side: str, mover: Piece) -> bool:
         """Whether an HQ of `side` other than the mover stands in the hex (15.6)."""
