@@ -37,13 +37,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from validators.games.tobrouk_41_42.retreats import RetreatRules
-from validators.games.tobrouk_41_42.state import COMBATS, MANEUVERS
+from validators.games.tobrouk_41_42.state import COMBATS, FIRE, MANEUVERS
+from validators.games.tobrouk_41_42.units import HITS, TobroukRule, left_map
+from validators.kernel.declarations import Declared
 from validators.replay.board import Piece
-from validators.replay.replayer import Added, Moved, Rolled
+from validators.replay.replayer import Added, Moved, Removed, Rolled
 
-HITS = ("t", "t1", "t2")
 LETTERS = "ABCD"
+
+
+def fire_side(rule: TobroukRule, e: Rolled, kind: str) -> str | None:
+    """The side id of a "<Side> fire 1d6" / "<Side> morale 2d6" roll."""
+    return rule.side_ids.get(e.button.split(" ")[0]) if " " in e.button and e.button.endswith(kind) else None
 
 
 @dataclass
@@ -67,37 +72,40 @@ class MoraleRoll:
     passed: bool = True
 
 
-class FireRules(RetreatRules):
-    """Part of the Tobrouk 41-42 auditor; see __init__.py."""
+class Fire(TobroukRule):
+    """5.1, 5.3, 5.10, 5.12: each CU fires once a combat phase, at an adjacent enemy and not across a
+    cliff, not offensively when entrenched or retreating; the hit markers placed are the Universal
+    Fire Table's result (weapon priority 5.2, fragile armour 5.6, terrain 5.8, minefields 5.9 and the
+    other shifts and modifiers); a coordinated shot has a partner firing at the same target."""
+
+    covers = ("5.2", "5.6", "5.8", "5.9")
+
+    @classmethod
+    def ids_in(cls, game) -> tuple[str, ...]:
+        table = game.tables["fire"].data.get("rule", "5.1").split(",")[0] if "fire" in game.tables else "5.1"
+        return tuple(dict.fromkeys(("5.1", "5.3", "5.10", "5.12", table)))
 
     def start(self) -> None:
-        super().start()
         self.ft = self.tables["fire"]
-        self.morale_t = self.tables["morale"]
         self.shot: Shot | None = None
         self.shots: list[Shot] = []  # the combat phase's shots that were rolled
         self.fired: set[str] = set()
-        self.morale_roll: MoraleRoll | None = None
         self._undeclared = False
 
     def phase_started(self, pid: str) -> None:
         self.fired, self._undeclared, self.shots = set(), False, []
-        super().phase_started(pid)
 
     def phase_ended(self, pid: str) -> None:
         self._close()
-        self._settle_morale()
         if pid in COMBATS:
             self._check_coordination()
-        super().phase_ended(pid)
 
     def finish(self) -> None:
         self._close()
-        self._settle_morale()
-        super().finish()
 
     # -- declarations -------------------------------------------------------------------------------
-    def declared(self, role: str, piece: Piece, hex_id: str) -> None:
+    def declared(self, d: Declared) -> None:
+        role, piece, hex_id = FIRE[d.name], d.piece, d.where
         if role == "firer":
             self._close()
             self.shot = Shot(piece, hex_id)
@@ -109,16 +117,14 @@ class FireRules(RetreatRules):
         elif role == "coordinated" and self.shot is not None and self.shot.firer is not None \
                 and self.shot.firer.id == piece.id:
             self.shot.coordinated = True
-        super().declared(role, piece, hex_id)
 
     # -- dice ------------------------------------------------------------------------------------------
-    def on_rolled(self, e: Rolled) -> None:
-        side = self.side_ids.get(e.button.split(" ")[0]) if " " in e.button else None
-        if e.button.endswith(" fire 1d6") and e.dice and side:
+    def rolled(self, e: Rolled) -> None:
+        side = fire_side(self, e, " fire 1d6")
+        if side and e.dice:
             self._fire_die(e, side)
-        elif e.button.endswith(" morale 2d6") and len(e.dice) == 2 and side:
-            self._morale_die(e, side)
-        super().on_rolled(e)
+        elif fire_side(self, e, " morale 2d6") and len(e.dice) == 2 and self.phase_id in COMBATS + MANEUVERS:
+            self._close()  # the morale checks come after the shot
 
     def _fire_die(self, e: Rolled, side: str) -> None:
         name = self.side_names[side]
@@ -148,7 +154,7 @@ class FireRules(RetreatRules):
             self.find("5.1", f"a {name} die for {f.name} at {t.name}: each player fires his own units at enemy units",
                       f, fh, th, side=name)
             return False
-        if not self.game.geometry.adjacent(fh, th):
+        if not self.geo.adjacent(fh, th):
             self.find("5.1", f"{f.name} in {fh} fires at {t.name} in {th}: a CU fires only at an enemy in one of the "
                       "six adjacent hexes", f, fh, th, side=name)
             return False
@@ -267,27 +273,19 @@ class FireRules(RetreatRules):
                           shot.firer_hex, shot.target_hex, side=self.side_of(shot.firer))
 
     # -- the result on the table ----------------------------------------------------------------------
-    def on_added(self, e: Added) -> None:
+    # -- the result on the table ----------------------------------------------------------------------
+    def added(self, e: Added) -> None:
         self._marker_arrived(e.piece, e.where.label)
-        super().on_added(e)
 
-    def on_moved(self, e: Moved) -> None:
-        super().on_moved(e)
+    def moved(self, e: Moved) -> None:
         if e.old.label != e.new.label:
             self._marker_arrived(e.piece, e.new.label)
-
-    def left_map(self, p: Piece, hex_id: str) -> None:
-        if p.properties().get("MarkerId", "") in HITS:  # deleted or dragged to the Markers box: a pass
-            self._morale_outcome(hex_id, passed=True)
-        super().left_map(p, hex_id)
 
     def _marker_arrived(self, p: Piece, hex_id: str) -> None:
         mid = p.properties().get("MarkerId", "")
         shot = self.shot
         if mid in HITS and shot is not None and shot.expected not in (None, "?") and hex_id == shot.target_hex:
             shot.placed.append(mid.upper())
-        if mid == "retreat":
-            self._morale_outcome(hex_id, passed=False)
 
     def _close(self) -> None:
         shot, self.shot = self.shot, None
@@ -301,14 +299,50 @@ class FireRules(RetreatRules):
                       f"({shot.why}); {got} placed{self.reconstructed('fire')}", shot.firer, shot.firer_hex,
                       shot.target_hex, side=self.side_of(shot.firer))
 
-    # -- morale (6.2) ------------------------------------------------------------------------------------
+
+class Morale(TobroukRule):
+    """6.2: a morale roll passes when 2d6 plus its modifiers is at most the unit's morale: a pass takes
+    the T marker off, a failure puts a Retreat marker in its place."""
+
+    ids = ("6.2",)
+
+    def start(self) -> None:
+        self.morale_t = self.tables["morale"]
+        self.morale_roll: MoraleRoll | None = None
+
+    def phase_ended(self, pid: str) -> None:
+        self._settle_morale()
+
+    def finish(self) -> None:
+        self._settle_morale()
+
+    def rolled(self, e: Rolled) -> None:
+        side = fire_side(self, e, " morale 2d6")
+        if side and len(e.dice) == 2:
+            self._morale_die(e, side)
+
+    def added(self, e: Added) -> None:
+        if e.piece.properties().get("MarkerId", "") == "retreat":
+            self._morale_outcome(e.where.label, passed=False)
+
+    def moved(self, e: Moved) -> None:
+        gone = left_map(e, self.geo)
+        if gone is not None and e.piece.properties().get("MarkerId", "") in HITS:
+            self._morale_outcome(gone, passed=True)  # dragged to the Markers box: a pass
+        if e.old.label != e.new.label and e.piece.properties().get("MarkerId", "") == "retreat":
+            self._morale_outcome(e.new.label, passed=False)
+
+    def removed(self, e: Removed) -> None:
+        gone = left_map(e, self.geo)
+        if gone is not None and e.piece.properties().get("MarkerId", "") in HITS:
+            self._morale_outcome(gone, passed=True)  # deleted: a pass
+
     def _morale_die(self, e: Rolled, side: str) -> None:
         name = self.side_names[side]
         if self.phase_id not in COMBATS + MANEUVERS:
             self.find("6.2", f"a morale roll in the {self.phase}: morale is checked after the fire (C, E) or an air "
                       "strike (B, D)", side=name)
             return
-        self._close()
         self._settle_morale()
         hexes = {}
         mods = self.morale_t["modifiers"]

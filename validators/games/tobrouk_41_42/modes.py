@@ -19,53 +19,63 @@ Choices:
 """
 from __future__ import annotations
 
-from validators.games.tobrouk_41_42.stacking import StackingRules
 from validators.games.tobrouk_41_42.state import MANEUVERS
+from validators.games.tobrouk_41_42.units import TobroukRule
 from validators.replay.board import Piece
 from validators.replay.replayer import Added, Moved
 
 ARTILLERY = {"artillery-axis": "axis", "artillery-cw": "commonwealth"}
 
 
-class ModeRules(StackingRules):
-    """Part of the Tobrouk 41-42 auditor; see __init__.py."""
+class Placement(TobroukRule):
+    """A marker of `MARKERS` brought onto a hex of the map once play started (the base of the rules below)."""
 
-    def on_added(self, e: Added) -> None:
-        self._placed(e.piece, e.where.label)
-        super().on_added(e)
+    MARKERS: frozenset[str] = frozenset()
 
-    def on_moved(self, e: Moved) -> None:
-        super().on_moved(e)
-        if e.old.label != e.new.label and e.old.label not in self.game.geometry:
-            self._placed(e.piece, e.new.label)
+    def added(self, e: Added) -> None:
+        self._arrived(e.piece, e.where.label)
 
-    def _placed(self, p: Piece, hex_id: str) -> None:
-        mid = p.properties().get("MarkerId", "")
-        if self.phase_id is None or hex_id not in self.game.geometry:
-            return
-        if mid == "rapid":
-            self._rapid(p, hex_id)
-        elif mid == "entrenched":
-            self._entrenched(p, hex_id)
-        elif mid in ARTILLERY:
-            self._artillery(p, hex_id, ARTILLERY[mid])
+    def moved(self, e: Moved) -> None:
+        if e.old.label != e.new.label and e.old.label not in self.geo:
+            self._arrived(e.piece, e.new.label)
+
+    def _arrived(self, p: Piece, hex_id: str) -> None:
+        if p.properties().get("MarkerId", "") in self.MARKERS and self.phase_id is not None and hex_id in self.geo:
+            self.placed(p, hex_id)
+
+    def placed(self, p: Piece, hex_id: str) -> None: ...
 
     def _owners(self, hex_id: str) -> set[str]:
         return {self.side_id(q) for q in self.units_in(hex_id) if self.is_cu(q)}
 
-    def _rapid(self, p: Piece, hex_id: str) -> None:
+
+class RapidMovement(Placement):
+    """4.2c: a rapid movement marker goes on the maneuvering player's units in his maneuver, not
+    retreating and not next to an enemy unit."""
+
+    ids = ("4.2",)
+    MARKERS = frozenset({"rapid"})
+
+    def placed(self, p: Piece, hex_id: str) -> None:
         side = self.maneuvering()
         if self.phase_id not in MANEUVERS or side not in self._owners(hex_id):
             self.find("4.2", f"a rapid movement marker placed in {hex_id} in the {self.phase}: it is placed on the "
                       "maneuvering player's units, in the modes step of his maneuver", p, None, hex_id)
             return
-        near = [n for n in self.game.geometry.neighbours(hex_id) if self.combat_units(n, self.other_side[side])]
+        near = [n for n in self.geo.neighbours(hex_id) if self.combat_units(n, self.other_side[side])]
         if near or self.retreating(hex_id):
             why = f"next to enemy units in {', '.join(sorted(near))}" if near else "retreating"
             self.find("4.2", f"rapid movement in {hex_id}: the units are {why} (4.2c)", p, None, hex_id,
                       side=self.side_names[side])
 
-    def _entrenched(self, p: Piece, hex_id: str) -> None:
+
+class Entrenchment(Placement):
+    """4.3: units entrench in their own maneuver, out of enemy range, neither retreating nor in rapid movement."""
+
+    ids = ("4.3",)
+    MARKERS = frozenset({"entrenched"})
+
+    def placed(self, p: Piece, hex_id: str) -> None:
         side = self.maneuvering()
         if self.phase_id not in MANEUVERS or side not in self._owners(hex_id):
             self.find("4.3", f"an entrenchment marker placed in {hex_id} in the {self.phase}: units entrench in their "
@@ -78,7 +88,16 @@ class ModeRules(StackingRules):
             self.find("4.3", f"a unit entrenches in {hex_id} {why}: it must be out of enemy range, not retreating "
                       "and not in rapid movement", p, None, hex_id, side=self.side_names[side])
 
-    def _artillery(self, p: Piece, hex_id: str, side: str) -> None:
+
+class ArtillerySupport(Placement):
+    """5.4: artillery support markers come in their player's maneuver after a choice of at least
+    4 MP, at most 3 hexes between from one of his HQs, at most 2 a hex."""
+
+    ids = ("5.4",)
+    MARKERS = frozenset(ARTILLERY)
+
+    def placed(self, p: Piece, hex_id: str) -> None:
+        side = ARTILLERY[p.properties()["MarkerId"]]
         name = self.side_names[side]
         if self.phase_id not in MANEUVERS or self.maneuvering() != side:
             self.find("5.4", f"{name} artillery support placed in {hex_id} in the {self.phase}: only in the "
@@ -90,7 +109,7 @@ class ModeRules(StackingRules):
                       f"are needed{self.reconstructed('maneuver')}", p, None, hex_id, side=name)
             return
         hqs = [h for h, ps in self.by_hex().items() if any(self.is_hq(q) and self.side_id(q) == side for q in ps)]
-        if not any(self.game.geometry.distance(h, hex_id) - 1 <= 3 for h in hqs):
+        if not any(self.geo.distance(h, hex_id) - 1 <= 3 for h in hqs):
             self.find("5.4", f"artillery support on {hex_id}: no {name} HQ within 3 hexes (between, 3.1d)", p, None,
                       hex_id, side=name)
         elif sum(self.markers_in(hex_id, m) for m in ARTILLERY) > 2:

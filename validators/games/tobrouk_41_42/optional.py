@@ -15,67 +15,64 @@ per maneuver, its missing ZoC and automatic retreat (other rules read them as a 
 """
 from __future__ import annotations
 
-from validators.games.tobrouk_41_42.ivtrack import IVTrackRules
 from validators.games.tobrouk_41_42.state import COMBATS, MANEUVERS
-from validators.replay.board import Piece
-from validators.replay.replayer import Moved, Rolled, Said
+from validators.games.tobrouk_41_42.units import TobroukRule, left_map
+from validators.kernel.declarations import Declared
+from validators.replay.replayer import Moved, Removed, Rolled, Said
 
-BREACH = " breaches a minefield from "
+
+def switch(rule: TobroukRule, name: str) -> dict:
+    return rule.tables.get("optional", {}).get("switches", {}).get(name, {})
 
 
-class OptionalRules(IVTrackRules):
-    """Part of the Tobrouk 41-42 auditor; see __init__.py."""
+def uid(rule: TobroukRule, p) -> str | None:
+    u = rule.unit_of(p)
+    return u.id if u is not None else None
+
+
+class GroupHecker(TobroukRule):
+    """12.2: Group Hecker breaches a minefield only if supplied, and does not move after the breach in that maneuver."""
+
+    ids = ("12.2",)
 
     def start(self) -> None:
-        super().start()
-        sw = self.tables.get("optional", {}).get("switches", {})
-        self.hecker = sw.get("group_hecker", {}).get("unit")
-        self.rommel = sw.get("rommel", {}).get("unit")
-        self.commando = sw.get("rommel", {}).get("commando", {})
-        self.lrdg = sw.get("lrdg", {}).get("unit")
-        self.lrdg_back = str(sw.get("lrdg", {}).get("reenters", "1030"))
+        self.hecker = switch(self, "group_hecker").get("unit")
         self.breached_in: tuple | None = None  # (turn, pair, phase) of Group Hecker's breach
-        self.commandos = 0
-        self.rommel_killable = False
-        self.lrdg_gone = False
 
-    def uid(self, p: Piece) -> str | None:
-        u = self.unit_of(p)
-        return u.id if u is not None else None
+    def said(self, e: Said) -> None:
+        line = self.state.line_of("Breach minefield")
+        if line is None:
+            return
+        p = self.state.named_unit(line[0])
+        if p is not None and uid(self, p) == self.hecker and self.phase_id in MANEUVERS:
+            self.breached_in = (self.turn, self.state.pair, self.phase_id)
+            hex_id = line[1].strip()
+            if self.markers_in(hex_id, "cr") or self.markers_in(hex_id, "re"):
+                self.find("12.2", f"{p.name} breached a minefield from {hex_id} while unsupplied (a CR or RE "
+                          "marker in its hex): Group Hecker breaches only if supplied", p, None, hex_id)
 
-    # -- 12.2 ------------------------------------------------------------------------------------
-    def on_said(self, e: Said) -> None:
-        text = e.text.strip().strip("* ").strip()
-        if text.startswith("HQ action: ") and BREACH in text:
-            name, hex_id = text[len("HQ action: "):].split(BREACH, 1)
-            p = next((q for q in self.replayer.board.pieces.values() if q.name == name and self.unit_of(q)), None)
-            if p is not None and self.uid(p) == self.hecker and self.phase_id in MANEUVERS:
-                self.breached_in = (self.turn, self.pair, self.phase_id)
-                hex_id = hex_id.strip()
-                if self.markers_in(hex_id, "cr") or self.markers_in(hex_id, "re"):
-                    self.find("12.2", f"{p.name} breached a minefield from {hex_id} while unsupplied (a CR or RE "
-                              "marker in its hex): Group Hecker breaches only if supplied", p, None, hex_id)
-        super().on_said(e)
-
-    def on_moved(self, e: Moved) -> None:
-        super().on_moved(e)
+    def moved(self, e: Moved) -> None:
         if e.old.label == e.new.label or self.phase_id is None:
             return
-        uid, geo = self.uid(e.piece), self.game.geometry
-        if uid == self.hecker and self.breached_in == (self.turn, self.pair, self.phase_id) \
-                and e.old.label in geo and e.new.label in geo:
+        if uid(self, e.piece) == self.hecker and self.breached_in == (self.turn, self.state.pair, self.phase_id) \
+                and e.old.label in self.geo and e.new.label in self.geo:
             self.find("12.2", f"{e.piece.name} moved after its minefield breach in this maneuver: it may move "
                       "before but not after the breach", e.piece)
-        if uid == self.lrdg:
-            if e.old.label not in geo and e.new.label in geo and self.lrdg_gone:
-                self.lrdg_gone = False
-                if e.new.label != self.lrdg_back:
-                    self.find("12.4", f"{e.piece.name} came back at {e.new.label}: a destroyed LRDG reappears in "
-                              f"hex {self.lrdg_back}", e.piece)
 
-    # -- 12.3 ------------------------------------------------------------------------------------
-    def on_rolled(self, e: Rolled) -> None:
-        super().on_rolled(e)
+
+class Rommel(TobroukRule):
+    """12.3: Rommel cannot be attacked nor captured (he leaves the map only after a commando roll of
+    2 or 12), and the commando is rolled once per scenario."""
+
+    ids = ("12.3",)
+
+    def start(self) -> None:
+        self.rommel = switch(self, "rommel").get("unit")
+        self.commando = switch(self, "rommel").get("commando", {})
+        self.commandos = 0
+        self.rommel_killable = False
+
+    def rolled(self, e: Rolled) -> None:
         if e.button == "Commonwealth commando 2d6" and e.dice:
             self.commandos += 1
             if self.commandos > 1:
@@ -83,26 +80,53 @@ class OptionalRules(IVTrackRules):
             elif sum(e.dice) in self.commando.get("kills_on", (2, 12)):
                 self.rommel_killable = True
 
-    def left_map(self, p: Piece, hex_id: str) -> None:
-        super().left_map(p, hex_id)
-        if self.uid(p) == self.rommel:
-            self._rommel_gone(p, hex_id)
-        if self.uid(p) == self.lrdg:
+    def moved(self, e: Moved) -> None:
+        self._gone(e)
+
+    def removed(self, e: Removed) -> None:
+        self._gone(e)
+
+    def _gone(self, e: Moved | Removed) -> None:
+        hex_id = left_map(e, self.geo)
+        if hex_id is None or uid(self, e.piece) != self.rommel or self.phase_id is None or self.rommel_killable:
+            return
+        self.find("12.3", f"{e.piece.name} left the map from {hex_id} with no commando roll of 2 or 12: Rommel cannot "
+                  "be captured or attacked", e.piece, None, hex_id, side="Axis")
+
+    def declared(self, d: Declared) -> None:
+        if d.name == "Declare target" and uid(self, d.piece) == self.rommel:
+            self.find("12.3", f"a shot declared at {d.piece.name} in {d.where}: Rommel cannot be attacked", d.piece,
+                      None, d.where)
+
+
+class LRDG(TobroukRule):
+    """12.4: the LRDG cannot attack (it fires only after the Axis maneuver), and a destroyed LRDG
+    reappears in hex 1030."""
+
+    ids = ("12.4",)
+
+    def start(self) -> None:
+        self.lrdg = switch(self, "lrdg").get("unit")
+        self.lrdg_back = str(switch(self, "lrdg").get("reenters", "1030"))
+        self.lrdg_gone = False
+
+    def moved(self, e: Moved) -> None:
+        if uid(self, e.piece) == self.lrdg and left_map(e, self.geo) is not None:
+            self.lrdg_gone = True
+        if e.old.label == e.new.label or self.phase_id is None or uid(self, e.piece) != self.lrdg:
+            return
+        if e.old.label not in self.geo and e.new.label in self.geo and self.lrdg_gone:
+            self.lrdg_gone = False
+            if e.new.label != self.lrdg_back:
+                self.find("12.4", f"{e.piece.name} came back at {e.new.label}: a destroyed LRDG reappears in "
+                          f"hex {self.lrdg_back}", e.piece)
+
+    def removed(self, e: Removed) -> None:
+        if uid(self, e.piece) == self.lrdg and left_map(e, self.geo) is not None:
             self.lrdg_gone = True
 
-    def _rommel_gone(self, p: Piece, hex_id: str) -> None:
-        if self.phase_id is None or self.rommel_killable:
-            return
-        self.find("12.3", f"{p.name} left the map from {hex_id} with no commando roll of 2 or 12: Rommel cannot be "
-                  "captured or attacked", p, None, hex_id, side="Axis")
-
-    def declared(self, role: str, piece: Piece, hex_id: str) -> None:
-        uid = self.uid(piece)
-        if role == "target" and uid == self.rommel:
-            self.find("12.3", f"a shot declared at {piece.name} in {hex_id}: Rommel cannot be attacked", piece, None,
-                      hex_id)
-        if role in ("firer", "coordinated") and uid == self.lrdg and self.phase_id in COMBATS \
-                and self.maneuvering() == self.side_id(piece):
-            self.find("12.4", f"{piece.name} fired in the combat after its own side's maneuver: the LRDG cannot "
-                      "attack", piece, None, hex_id)
-        super().declared(role, piece, hex_id)
+    def declared(self, d: Declared) -> None:
+        if d.name in ("Declare firer", "Coordinated fire") and uid(self, d.piece) == self.lrdg \
+                and self.phase_id in COMBATS and self.maneuvering() == self.side_id(d.piece):
+            self.find("12.4", f"{d.piece.name} fired in the combat after its own side's maneuver: the LRDG cannot "
+                      "attack", d.piece, None, d.where)

@@ -16,25 +16,27 @@ from __future__ import annotations
 
 from collections import deque
 
-from validators.games.tobrouk_41_42.modes import ModeRules
 from validators.games.tobrouk_41_42.state import COMBATS
+from validators.games.tobrouk_41_42.units import TobroukRule
 from validators.replay.replayer import Moved
 
 CLOSED = frozenset({"cliff", "mines-light", "mines-heavy", "camp"})
 
 
-class RetreatRules(ModeRules):
-    """Part of the Tobrouk 41-42 auditor; see __init__.py."""
+class Retreats(TobroukRule):
+    """6.3: a retreating unit ends its combat phase out of enemy fire, by the fewest hexes, along a
+    path that crosses no cliff, sea or minefield and enters no enemy unit's hex."""
+
+    ids = ("6.3",)
 
     def start(self) -> None:
-        super().start()
         self.retreats: dict[str, str] = {}  # piece id -> hex it retreated from
 
-    def on_moved(self, e: Moved) -> None:
-        super().on_moved(e)
-        geo = self.game.geometry
+    def moved(self, e: Moved) -> None:
+        geo = self.geo
         if (self.phase_id in COMBATS and self.is_cu(e.piece) and e.old.label in geo and e.new.label in geo
-                and e.old.label != e.new.label and (self.stood_retreating(e) or self.retreating(e.old.label))):
+                and e.old.label != e.new.label and (self.units_view.stood_retreating(e.old.label)
+                                                    or self.retreating(e.old.label))):
             self.retreats.setdefault(e.piece.id, e.old.label)
 
     def phase_ended(self, pid: str) -> None:
@@ -45,7 +47,6 @@ class RetreatRules(ModeRules):
                 if end is not None and end != start:
                     self._check_retreat(p, start, end)
         self.retreats = {}
-        super().phase_ended(pid)
 
     def under_fire(self, hex_id: str, side: str) -> bool:
         enemy = self.other_side[side]

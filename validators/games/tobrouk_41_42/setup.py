@@ -29,26 +29,27 @@ Choices (false alarms cost more than missed violations):
 """
 from __future__ import annotations
 
-from validators.games.tobrouk_41_42.air import AirRules
+from validators.games.tobrouk_41_42.units import TobroukRule
 from validators.replay.replayer import TurnChanged
 
 DEFAULT_ROOM = 1  # 11.1d and the card's spreading of divisions (see Choices)
 
 
-class SetupRules(AirRules):
-    """Part of the Tobrouk 41-42 auditor; see __init__.py."""
+class SetUp(TobroukRule):
+    """11.1: when play starts each unit of the scenario card stands where the card puts it (within a
+    hex, or the approach march's latitude), on the face it gives."""
+
+    ids = ("11.1",)
 
     def start(self) -> None:
-        super().start()
         self.setup_checked = False
 
-    def on_turn(self, e: TurnChanged) -> None:
+    def tracker_moving(self, e: TurnChanged) -> None:
         if not self.setup_checked:
             self.setup_checked = True
             card = self.game.scenarios.get(self.scenario or "")
             if card is not None and e.turn == card.first_turn and e.phase_index in (0, 1):
                 self._check_setup()
-        super().on_turn(e)
 
     def _latitude(self) -> dict[str, dict]:
         """unit id -> its setup_latitude entry (a Gazala hypothetical card uses Gazala's)."""
@@ -94,7 +95,7 @@ class SetupRules(AirRules):
                 continue
             origin, within = (entry["from"], int(entry["within"])) if entry else (where.hex, DEFAULT_ROOM)
             here = self.hex_of(p)
-            if here is not None and self.game.geometry.distance(origin, here) <= within:
+            if here is not None and self.geo.distance(origin, here) <= within:
                 continue
             how = (f"within {within} hexes of {origin} ({entry['rule']})" if entry
                    else f"in {where.hex} or next to it ({rule}, 11.1d)")

@@ -19,21 +19,23 @@ Choices:
 from __future__ import annotations
 
 from builder.model.stacking import StackingCombinations, unit_attrs
-from validators.games.tobrouk_41_42.movement import MovementRules
 from validators.games.tobrouk_41_42.state import MANEUVERS
+from validators.games.tobrouk_41_42.units import TobroukRule
 from validators.replay.board import Piece
 
-class StackingRules(MovementRules):
-    """Part of the Tobrouk 41-42 auditor; see __init__.py."""
+
+class Stacking(TobroukRule):
+    """7.1, 7.31: at the end of a maneuver no hex of the side that maneuvered holds combat units
+    beyond a combination of tables/stacking.yaml, and no CG counter shares its hex with a unit."""
+
+    ids = ("7.1", "7.31")
 
     def start(self) -> None:
-        super().start()
         self.combinations = StackingCombinations.from_data(self.tables["stacking"])
 
     def phase_ended(self, pid: str) -> None:
         if pid in MANEUVERS:
             self._check_stacking()
-        super().phase_ended(pid)
 
     def fits(self, pieces: list[Piece]) -> bool:
         """Whether the units fill the slots of one combination of 7.1."""

@@ -39,27 +39,30 @@ Choices:
   whose end the side has a CR or RE marker on some of its units (a phase A that shows none does
   not show that side's supply); extra markers and the CR to RE progression are checked always.
 Findings rest on the reconstructed map and HQ ranges; they say "(reconstructed map)".
+
+`SupplyLines` keeps the paths and what phase A found (Combat Groups and HQ actions read whether a
+unit is surely unsupplied and whether a lenient path reaches a hex); `Supply` reports the markers.
 """
 from __future__ import annotations
 
 from collections.abc import Callable
 
 from builder.geometry.hexmap import hexside_key
-from validators.games.tobrouk_41_42.state import ZOC_CLOSED
-from validators.games.tobrouk_41_42.wrecks import WreckRules
+from validators.games.tobrouk_41_42.units import ZOC_CLOSED, TobroukRule, TobroukTracker
 from validators.replay.board import Piece
-from validators.replay.replayer import Added, Moved
+from validators.replay.replayer import Added, Moved, TurnChanged
 
 SUPPLY_MARKERS = ("cr", "re")
 MINES = frozenset({"mines-light", "mines-heavy", "camp"})
 LENIENT, STRICT = "lenient", "strict"
 
 
-class SupplyRules(WreckRules):
-    """Part of the Tobrouk 41-42 auditor; see __init__.py."""
+class SupplyLines(TobroukTracker):
+    """Supply paths, sources and HQ ranges (3.1-3.8), and what this turn's phase A found: each HQ's
+    and CU's supply, leniently and strictly, per side (`verdicts`)."""
 
-    def start(self) -> None:
-        super().start()
+    def __init__(self, ctx):
+        super().__init__(ctx)
         self.supply_t = self.tables["supply"]
         self.hq_levels: dict[str, str] = dict(self.supply_t.get("hq_levels", {}))
         card = self.game.scenarios.get(self.scenario or "")
@@ -67,11 +70,9 @@ class SupplyRules(WreckRules):
         runs = self.tables.get("minefields", {}).get("runs", {}).get(self.scenario or "")
         self.mine_sides = self._mine_sides(runs)
         self.supply_road = self._roads()
-        self.marked_at_admin: dict[str, bool] | None = None  # piece id -> CR/RE in its hex when the last phase A ended
-        self.admin_turn: int | None = None
         self.supply_status: dict[str, bool] = {}  # piece id -> surely supplied (True) / surely not (False), this turn
         self.keeps_supply: set[str] = set()  # sides with a CR or RE marker on their units as this phase A ends
-        self.began_at_start: bool | None = None  # the tracker's first move is within the scenario's first turn
+        self.verdicts: dict[str, tuple] = {}  # side -> what phase A found (see `judge`)
 
     def _mine_sides(self, runs: list[str] | None) -> frozenset:
         """Hexside keys of the minefields the scenario has (every one when the scenario is unknown)."""
@@ -167,10 +168,6 @@ class SupplyRules(WreckRules):
     def _enemy_in(self, h: str, side: str) -> bool:
         return any(self.unit_of(p) and self.side_id(p) == self.other_side[side] for p in self.pieces_in(h))
 
-    def unit_piece_on_map(self, unit_id: str) -> Piece | None:
-        return next((p for ps in self.by_hex().values() for p in ps
-                     if (u := self.unit_of(p)) is not None and u.id == unit_id), None)
-
     def hq_supply_range(self, p: Piece, mode: str) -> int:
         """The HQ's range on the face it shows; leniently, a range not from the text gets the
         table's margin (tables/supply.yaml `lenient_range_margin`)."""
@@ -255,41 +252,24 @@ class SupplyRules(WreckRules):
             _augment(pid, set(), slots, cus, match)
         return set(match.values())
 
-    # -- the check ------------------------------------------------------------------------------------
-    def on_turn(self, e) -> None:
-        if self.began_at_start is None:
-            self.began_at_start = e.turn == self.card_first_turn
-        super().on_turn(e)
 
-    def phase_ended(self, pid: str) -> None:
-        if pid == "A":
-            self._admin_end()
-        super().phase_ended(pid)
-
-    def _supply_marked(self, hex_id: str) -> tuple[int, int]:
+    def supply_marked(self, hex_id: str) -> tuple[int, int]:
         return self.markers_in(hex_id, "cr"), self.markers_in(hex_id, "re")
 
-    def _admin_end(self) -> None:
-        turn = self.turn
-        previous = self.marked_at_admin if self.admin_turn is not None and turn == self.admin_turn + 1 else None
-        if previous is None and self.began_at_start and turn == self.card_first_turn + 1:
-            previous = _NoneMarked()  # 11.1c: every unit began supplied, so none was marked on the first turn
-        cg_hexes = {h for h, ps in self.by_hex().items()
-                    if any(p.properties().get("MarkerId", "") in self.cg_side for p in ps)}
-        self.supply_status = {}
-        self.keeps_supply = set()
+    def phase_ended(self, pid: str) -> None:
+        if pid != "A":
+            return
+        self.supply_status, self.keeps_supply, self.verdicts = {}, set(), {}
         for h, ps in self.by_hex().items():
-            if sum(self._supply_marked(h)):
+            if sum(self.supply_marked(h)):
                 self.keeps_supply.update(self.side_id(p) for p in ps if self.unit_of(p))
-        if turn != self.card_first_turn:
+        if self.turn != self.card_first_turn:
             for side in self.side_names:
-                self._check_side(side, cg_hexes, previous)
-        self.marked_at_admin = {p.id: sum(self._supply_marked(h)) > 0 for h, ps in self.by_hex().items() for p in ps
-                                if self.unit_of(p)}
-        self.admin_turn = turn
+                self.verdicts[side] = self.judge(side)
 
-    def _check_side(self, side: str, cg_hexes: set[str], previous: dict[str, bool] | None) -> None:
-        name, note = self.side_names[side], " (reconstructed map)"
+    def judge(self, side: str) -> tuple:
+        """(HQ supply leniently, CU unsupplied even leniently, foreign CU beyond the HQs' capacity),
+        with every status found sure kept in `supply_status`."""
         board = self.replayer.board.pieces
         hq_l, cus_l = self.supply_map(side, LENIENT)
         hq_s, cus_s = self.supply_map(side, STRICT)
@@ -302,7 +282,7 @@ class SupplyRules(WreckRules):
             if not ok:
                 self.supply_status[q] = False
         # foreign CU that claim supply (no marker in their hex) must fit the HQs' spare capacity
-        claim = [pid for pid, k in kind_l.items() if k == "foreign" and not sum(self._supply_marked(self.hex_of(board[pid])))]
+        claim = [pid for pid, k in kind_l.items() if k == "foreign" and not sum(self.supply_marked(self.hex_of(board[pid])))]
         matched = self._matched(claim, cus_l)
         unsupplied = {pid for pid, k in kind_l.items() if k == "none"}
         over = [pid for pid in claim if pid not in matched]
@@ -311,6 +291,60 @@ class SupplyRules(WreckRules):
                 self.supply_status[pid] = True
         for pid in unsupplied:
             self.supply_status[pid] = False
+        return hq_l, unsupplied, over
+
+    def surely_unsupplied(self, p: Piece) -> bool:
+        """This turn's phase A found the unit or HQ unsupplied even leniently."""
+        return self.supply_status.get(p.id) is False
+
+    def supply_path_to(self, side: str, origin: str, goal: str, steps: int) -> bool:
+        """A lenient valid path (3.1e) from origin to goal of at most `steps` steps."""
+        return goal in self.supply_reach(origin, steps, self.supply_forbidden(side, LENIENT), self.supply_passable(LENIENT), LENIENT)
+
+
+
+class Supply(TobroukRule):
+    """3.1, 3.3, 3.6, 3.7 (3.8): when phase A ends each unsupplied HQ and CU has its CR marker (RE after a
+    whole turn out of supply), no supplied hex keeps one, foreign CU fit the HQs' capacity; CR and RE
+    markers come onto the map only in phase A."""
+
+    ids = ("3.1", "3.3", "3.6", "3.7")
+    covers = ("3.8",)
+    needs = (SupplyLines,)
+
+    def start(self) -> None:
+        self.lines = self.ctx.get(SupplyLines)
+        self.marked_at_admin: dict[str, bool] | None = None  # piece id -> CR/RE in its hex when the last phase A ended
+        self.admin_turn: int | None = None
+        self.began_at_start: bool | None = None  # the tracker's first move is within the scenario's first turn
+
+    def tracker_moving(self, e: TurnChanged) -> None:
+        if self.began_at_start is None:
+            self.began_at_start = e.turn == self.lines.card_first_turn
+
+    def phase_ended(self, pid: str) -> None:
+        if pid == "A":
+            self._admin_end()
+
+    def _admin_end(self) -> None:
+        turn, first = self.turn, self.lines.card_first_turn
+        previous = self.marked_at_admin if self.admin_turn is not None and turn == self.admin_turn + 1 else None
+        if previous is None and self.began_at_start and turn == first + 1:
+            previous = _NoneMarked()  # 11.1c: every unit began supplied, so none was marked on the first turn
+        cg_hexes = {h for h, ps in self.by_hex().items()
+                    if any(p.properties().get("MarkerId", "") in self.cg_side for p in ps)}
+        for side, verdict in self.lines.verdicts.items():
+            self._check_side(side, cg_hexes, previous, *verdict)
+        marked = self.lines.supply_marked
+        self.marked_at_admin = {p.id: sum(marked(h)) > 0 for h, ps in self.by_hex().items() for p in ps
+                                if self.unit_of(p)}
+        self.admin_turn = turn
+
+    def _check_side(self, side: str, cg_hexes: set[str], previous: dict[str, bool] | None, hq_l: dict[str, bool],
+                    unsupplied: set[str], over: list[str]) -> None:
+        name, note = self.side_names[side], " (reconstructed map)"
+        lines = self.lines
+        board = self.replayer.board.pieces
         by_hex: dict[str, list[Piece]] = {}
         for h, ps in self.by_hex().items():
             for p in ps:
@@ -319,17 +353,17 @@ class SupplyRules(WreckRules):
         for h, ps in sorted(by_hex.items()):
             if h in cg_hexes:
                 continue
-            cr, re_ = self._supply_marked(h)
+            cr, re_ = lines.supply_marked(h)
             hqs = [p for p in ps if self.is_hq(p) and self.unit_of(p).type == "hq"]
             cu = [p for p in ps if self.is_cu(p)]
             out_hq = [p for p in hqs if hq_l.get(p.id) is False and self.unit_of(p).id != "hq-tobrouk"]
             out_cu = [p for p in cu if p.id in unsupplied]
             if not cr + re_:
-                if side not in self.keeps_supply:
+                if side not in lines.keeps_supply:
                     continue  # see Choices: this side does not record its supply with markers
                 for p in out_hq:
                     self.find("3.3", f"end of the {self.phase}: {p.name} in {h} traces no valid supply path to a "
-                              f"{name} source within its range of {self.hq_supply_range(p, LENIENT)} hexes between (3.1d-e): "
+                              f"{name} source within its range of {lines.hq_supply_range(p, LENIENT)} hexes between (3.1d-e): "
                               f"no CR marker placed{note}", p, None, h, side=name)
                 if out_cu:
                     names, one = ", ".join(p.name for p in out_cu), len(out_cu) == 1
@@ -338,7 +372,7 @@ class SupplyRules(WreckRules):
                               f"range, 3.5-3.6): no CR marker placed{note}", out_cu[0], None, h, side=name)
                 continue
             every = hqs + cu
-            sure = all(self.supply_status.get(p.id) is True for p in every) and every
+            sure = all(lines.supply_status.get(p.id) is True for p in every) and every
             if sure and not any(self.unit_of(p).id == "hq-tobrouk" for p in hqs):
                 what = "RE" if re_ else "CR"
                 self.find("3.7", f"end of the {self.phase}: {what} marker in {h}, but "
@@ -354,35 +388,25 @@ class SupplyRules(WreckRules):
             elif re_ and all(p.id in previous and not previous[p.id] for p in cu):
                 self.find("3.7", f"end of the {self.phase}: RE marker in {h}, but no unit there was unsupplied last "
                           "turn (3.7b: RE goes on units unsupplied for a whole turn)", None, None, h, side=name)
-        if over and side in self.keeps_supply:
+        if over and side in lines.keeps_supply:
             names = ", ".join(sorted(board[pid].name for pid in over))
             self.find("3.6", f"end of the {self.phase}: {names} can be supplied only by HQs that do not command "
                       "them, beyond the 2 CU a corps HQ and 3 an army HQ may supply (3.6c): a CR marker is due"
                       f"{note}", None, None, None, side=name)
 
     # -- markers brought onto the map outside phase A (3.1b) --------------------------------------------
-    def on_added(self, e: Added) -> None:
-        super().on_added(e)
+    def added(self, e: Added) -> None:
         self._supply_marker(e.piece, e.where.label)
 
-    def on_moved(self, e: Moved) -> None:
-        super().on_moved(e)
-        if e.old.label != e.new.label and e.old.label not in self.game.geometry:
+    def moved(self, e: Moved) -> None:
+        if e.old.label != e.new.label and e.old.label not in self.geo:
             self._supply_marker(e.piece, e.new.label)
 
     def _supply_marker(self, p: Piece, hex_id: str) -> None:
         mid = p.properties().get("MarkerId", "")
-        if mid in SUPPLY_MARKERS and self.phase_id not in (None, "A") and hex_id in self.game.geometry:
+        if mid in SUPPLY_MARKERS and self.phase_id not in (None, "A") and hex_id in self.geo:
             self.find("3.1", f"a {mid.upper()} marker placed in {hex_id} in the {self.phase}: supply is checked in the "
                       "Administrative phase and holds for the whole turn (3.1b)", p, None, hex_id)
-
-    def surely_unsupplied(self, p: Piece) -> bool:
-        """This turn's phase A found the unit or HQ unsupplied even leniently."""
-        return self.supply_status.get(p.id) is False
-
-    def supply_path_to(self, side: str, origin: str, goal: str, steps: int) -> bool:
-        """A lenient valid path (3.1e) from origin to goal of at most `steps` steps."""
-        return goal in self.supply_reach(origin, steps, self.supply_forbidden(side, LENIENT), self.supply_passable(LENIENT), LENIENT)
 
 
 class _NoneMarked(dict):
