@@ -282,7 +282,8 @@ class SupplyLines(TobroukTracker):
             if not ok:
                 self.supply_status[q] = False
         # foreign CU that claim supply (no marker in their hex) must fit the HQs' spare capacity
-        claim = [pid for pid, k in kind_l.items() if k == "foreign" and not sum(self.supply_marked(self.hex_of(board[pid])))]
+        claim = [pid for pid, k in sorted(kind_l.items())  # in a fixed order: the matching names the same units
+                 if k == "foreign" and not sum(self.supply_marked(self.hex_of(board[pid])))]
         matched = self._matched(claim, cus_l)
         unsupplied = {pid for pid, k in kind_l.items() if k == "none"}
         over = [pid for pid in claim if pid not in matched]
