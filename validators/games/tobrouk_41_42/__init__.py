@@ -21,9 +21,9 @@ from validators.games.tobrouk_41_42.hqactions import HQActions
 from validators.games.tobrouk_41_42.hqs import HQCombat
 from validators.games.tobrouk_41_42.ivtrack import IVTrack
 from validators.games.tobrouk_41_42.losses import Losses
-from validators.games.tobrouk_41_42.modes import ArtillerySupport, Entrenchment, RapidMovement
+from validators.games.tobrouk_41_42.modes import Modes
 from validators.games.tobrouk_41_42.movement import Movement
-from validators.games.tobrouk_41_42.optional import LRDG, GroupHecker, Rommel
+from validators.games.tobrouk_41_42.optional import OptionalCounters
 from validators.games.tobrouk_41_42.reserves import Reserves
 from validators.games.tobrouk_41_42.retreats import Retreats
 from validators.games.tobrouk_41_42.setup import SetUp
@@ -34,9 +34,8 @@ from validators.games.tobrouk_41_42.turns import Initiative, SequenceOfPlay
 from validators.games.tobrouk_41_42.wrecks import Wrecks
 from validators.kernel.engine import RulesAuditor
 
-RULES = (SequenceOfPlay, Initiative, Movement, Stacking, RapidMovement, Entrenchment, ArtillerySupport, Retreats,
-         Fire, Morale, Losses, AirPower, SetUp, Wrecks, Supply, CombatGroupRules, HQActions, Reserves, HQCombat,
-         IVTrack, GroupHecker, Rommel, LRDG)
+RULES = (SequenceOfPlay, Initiative, Movement, Stacking, Modes, Retreats, Fire, Morale, Losses, AirPower, SetUp,
+         Wrecks, Supply, CombatGroupRules, HQActions, Reserves, HQCombat, IVTrack, OptionalCounters)
 
 
 class Auditor(RulesAuditor):

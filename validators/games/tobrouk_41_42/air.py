@@ -1,6 +1,6 @@
 """Air power (5.5 with the scenarios' air rules 11.2e, 11.4k, 11.5k): digest 10.1 rank 12.
 
-Evidence: the **Air strike** declaration (game.yaml's report template) on a squadron ("Air strike: NAME on HEX") and the I/V
+Evidence: the **Air strike** declaration on a squadron ("Air strike: NAME on HEX", game.yaml) and the I/V
 marker's box.
 
 - 5.5: air strikes belong to the air power step of the maneuvering player's maneuver (B, D);
@@ -56,13 +56,13 @@ class AirPower(TobroukRule):
             return
         name = self.side_names[side]
         rules = self.sc_rules.get("squadrons", {})
-        if self.phase_id not in MANEUVERS or self.maneuvering() not in (None, side):
-            self.find("5.5", f"a {name} air strike on {hex_id} in the {self.phase}: air strikes belong to the "
+        if self.state.phase_id not in MANEUVERS or self.maneuvering() not in (None, side):
+            self.find("5.5", f"a {name} air strike on {hex_id} in the {self.state.phase}: air strikes belong to the "
                       f"{name} player's own maneuver", side=name)
         elif int(rules.get(side, 1)) == 0:
             self.find("5.5", f"the {name} player has no squadrons in this scenario ({rules.get('rule', '')}): no air "
                       "strike", side=name)
-        elif "last_air_strike_turn" in rules and (self.turn or 0) > int(rules["last_air_strike_turn"]):
+        elif "last_air_strike_turn" in rules and (self.state.turn or 0) > int(rules["last_air_strike_turn"]):
             self.find("5.5", f"no air strike after turn {rules['last_air_strike_turn']} in this scenario "
                       f"({rules.get('rule', '')})", side=name)
         else:

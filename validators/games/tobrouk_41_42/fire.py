@@ -123,13 +123,13 @@ class Fire(TobroukRule):
         side = fire_side(self, e, " fire 1d6")
         if side and e.dice:
             self._fire_die(e, side)
-        elif fire_side(self, e, " morale 2d6") and len(e.dice) == 2 and self.phase_id in COMBATS + MANEUVERS:
+        elif fire_side(self, e, " morale 2d6") and len(e.dice) == 2 and self.state.phase_id in COMBATS + MANEUVERS:
             self._close()  # the morale checks come after the shot
 
     def _fire_die(self, e: Rolled, side: str) -> None:
         name = self.side_names[side]
-        if self.phase_id not in COMBATS:
-            self.find("5.1", f"a fire die in the {self.phase}: every CU fires in a combat phase (C, E)", side=name)
+        if self.state.phase_id not in COMBATS:
+            self.find("5.1", f"a fire die in the {self.state.phase}: every CU fires in a combat phase (C, E)", side=name)
             return
         shot = self.shot
         if shot is None or shot.firer is None or shot.target is None or shot.expected is not None:
@@ -214,7 +214,7 @@ class Fire(TobroukRule):
         if armoured and fragile:
             shift("at_fire_on_fragile")
         between = self.crossing(fh, th)
-        camp = self.scenario == "crusader" and "camp" in between and offensive
+        camp = self.state.scenario == "crusader" and "camp" in between and offensive
         if camp:
             shift("crusader_camp_minefield")
         drm, dparts = 0, []
@@ -339,8 +339,8 @@ class Morale(TobroukRule):
 
     def _morale_die(self, e: Rolled, side: str) -> None:
         name = self.side_names[side]
-        if self.phase_id not in COMBATS + MANEUVERS:
-            self.find("6.2", f"a morale roll in the {self.phase}: morale is checked after the fire (C, E) or an air "
+        if self.state.phase_id not in COMBATS + MANEUVERS:
+            self.find("6.2", f"a morale roll in the {self.state.phase}: morale is checked after the fire (C, E) or an air "
                       "strike (B, D)", side=name)
             return
         self._settle_morale()

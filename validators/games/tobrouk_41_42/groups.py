@@ -62,7 +62,7 @@ class CombatGroupRules(TobroukRule):
     def moved(self, e: Moved) -> None:
         old, new, p = e.old.label, e.new.label, e.piece
         at = self.moves.left_cg
-        if at is not None and self.phase_id == "A":
+        if at is not None and self.state.phase_id == "A":
             self.find("7.33", f"{p.name} left the {self.cgs.specs[self.cgs.box[old]]['box']} display for {new}: the "
                       f"units of a dissolved CG replace its counter in {at} (7.33b)", p, at, new, side=self.side_of(p))
         if old == new:
@@ -79,12 +79,12 @@ class CombatGroupRules(TobroukRule):
 
     # -- creation and dissolution (7.32a, 7.33) --------------------------------------------------
     def _created(self, p: Piece, cg: str, hex_id: str) -> None:
-        if self.phase_id is None:
+        if self.state.phase_id is None:
             return
         side = self.cg_side.get(cg)
         name = self.side_names.get(side or "", "")
-        if self.phase_id != "A":
-            self.find("7.32", f"{p.name} placed in {hex_id} in the {self.phase}: CGs are created in the Administrative "
+        if self.state.phase_id != "A":
+            self.find("7.32", f"{p.name} placed in {hex_id} in the {self.state.phase}: CGs are created in the Administrative "
                       "phase (7.31g, 7.32a)", p, None, hex_id, side=name)
             return
         hq_id = self.cgs.specs[cg]["hq"]
@@ -102,7 +102,7 @@ class CombatGroupRules(TobroukRule):
         forbidden = self.lines.supply_forbidden(side, LENIENT)
         if hex_id in forbidden:
             return f"{hex_id} is under enemy fire"
-        if self.turn != self.lines.card_first_turn:
+        if self.state.turn != self.lines.card_first_turn:
             ok, _ = self.lines.supply_map(side, LENIENT)
             if ok.get(hq.id) is False:
                 return f"{hq.name} is unsupplied"
@@ -116,14 +116,14 @@ class CombatGroupRules(TobroukRule):
         return " (reconstructed map)"
 
     def _dissolved(self, p: Piece, cg: str, hex_id: str) -> None:
-        if self.phase_id == "F":
-            self.find("7.33", f"{p.name} taken off {hex_id} in the {self.phase}: a CG is dissolved in the "
+        if self.state.phase_id == "F":
+            self.find("7.33", f"{p.name} taken off {hex_id} in the {self.state.phase}: a CG is dissolved in the "
                       "Administrative phase or its player's maneuver (7.33b), or explodes in combat (7.33c)", p, hex_id,
                       side=self.side_names.get(self.cg_side.get(cg, ""), ""))
 
     # -- units entering and leaving (7.31h, 7.32b-c, 4.2a', 7.33) -------------------------------------
     def _enter(self, e: Moved, cg: str) -> None:
-        if self.phase_id is None:
+        if self.state.phase_id is None:
             return
         p, u = e.piece, self.unit_of(e.piece)
         side, name = self.side_id(p), self.side_of(p)
@@ -134,8 +134,8 @@ class CombatGroupRules(TobroukRule):
             self.find("7.31", f"{p.name} entered the {spec['box']} display: only units of {label} enter its CG (7.31h)",
                       p, side=name)
             return
-        if self.phase_id not in MANEUVERS or self.maneuvering() not in (None, side):
-            self.find("7.32", f"{p.name} entered the {spec['box']} display in the {self.phase}: units enter a CG in "
+        if self.state.phase_id not in MANEUVERS or self.maneuvering() not in (None, side):
+            self.find("7.32", f"{p.name} entered the {spec['box']} display in the {self.state.phase}: units enter a CG in "
                       "their side's maneuver (7.32b)", p, side=name)
             return
         at = self.cgs.on_map(cg)

@@ -83,7 +83,7 @@ class HQActions(TobroukRule):
     def moved(self, e: Moved) -> None:
         old, new = e.old.label, e.new.label
         geo = self.geo
-        if e.piece.id in self.reorganised and old in geo and new in geo and old != new and self.phase_id in MANEUVERS:
+        if e.piece.id in self.reorganised and old in geo and new in geo and old != new and self.state.phase_id in MANEUVERS:
             self.find("4.42", f"{e.piece.name} was reorganised in this maneuver: it may not move at all (4.42c)", e.piece)
         if (gone := left_map(e, geo)) is not None:
             self._gone(e.piece, gone)
@@ -91,28 +91,28 @@ class HQActions(TobroukRule):
             self._arrived(e.piece, new)
 
     def flipped(self, e: Flipped) -> None:
-        if self.phase_id is None or e.where is None or e.where.label not in self.geo:
+        if self.state.phase_id is None or e.where is None or e.where.label not in self.geo:
             return
         mid = e.piece.properties().get("MarkerId", "")
         if mid == "retreat" and e.layer == "Face" and e.new == 2 and e.old != 2:
             self._reorganise(e.piece, e.where.label)
-        elif e.layer == "Step" and e.new < e.old and self.is_cu(e.piece) and self.phase_id not in COMBATS:
+        elif e.layer == "Step" and e.new < e.old and self.is_cu(e.piece) and self.state.phase_id not in COMBATS:
             self._replacement(e.piece, e.where.label)
 
     def _gone(self, p: Piece, hex_id: str) -> None:
         size = WRECK_SIZE.get(p.properties().get("MarkerId", ""))
-        if size and self.phase_id in MANEUVERS and self.maneuvering():
+        if size and self.state.phase_id in MANEUVERS and self.maneuvering():
             self._repair(p, hex_id, size)
 
     def _arrived(self, p: Piece, hex_id: str) -> None:
         mid = p.properties().get("MarkerId", "")
-        if hex_id not in self.geo or self.phase_id is None:
+        if hex_id not in self.geo or self.state.phase_id is None:
             return
-        if mid in WRECK_SIZE and self.phase_id in MANEUVERS and self.maneuvering():
+        if mid in WRECK_SIZE and self.state.phase_id in MANEUVERS and self.maneuvering():
             self.wrecks_repaired[self.maneuvering()] -= WRECK_SIZE[mid]  # a smaller marker left after a repair
         elif mid == "breach":
             self._breach(p, hex_id)
-        elif mid == "entrenched" and self.phase_id in MANEUVERS:
+        elif mid == "entrenched" and self.state.phase_id in MANEUVERS:
             self._entrench_cost(p, hex_id)
 
     # -- the actions ----------------------------------------------------------------------------------
@@ -150,10 +150,10 @@ class HQActions(TobroukRule):
 
     def _reorganise(self, marker: Piece, hex_id: str) -> None:
         side = self.maneuvering()
-        if self.phase_id in MANEUVERS and side is None:
+        if self.state.phase_id in MANEUVERS and side is None:
             return  # the maneuvering side is not known yet
-        if self.phase_id not in MANEUVERS:
-            self.find("4.42", f"a Retreat marker in {hex_id} flipped to reorganised in the {self.phase}: an HQ "
+        if self.state.phase_id not in MANEUVERS:
+            self.find("4.42", f"a Retreat marker in {hex_id} flipped to reorganised in the {self.state.phase}: an HQ "
                       "reorganises in its side's maneuver (4.42b)", marker, None, hex_id)
             return
         units = self.combat_units(hex_id, side)
@@ -175,15 +175,14 @@ class HQActions(TobroukRule):
 
     def _breach(self, p: Piece, hex_id: str) -> None:
         side = self.maneuvering()
-        if self.phase_id in MANEUVERS and side is None:
+        if self.state.phase_id in MANEUVERS and side is None:
             return  # the maneuvering side is not known yet
-        if self.phase_id not in MANEUVERS:
-            self.find("4.43", f"a breach marker placed in {hex_id} in the {self.phase}: minefields are breached during a "
+        if self.state.phase_id not in MANEUVERS:
+            self.find("4.43", f"a breach marker placed in {hex_id} in the {self.state.phase}: minefields are breached during a "
                       "maneuver (4.43a)", p, None, hex_id)
             return
         name = self.side_names[side]
-        enemy = self.other_side[side]
-        if any(self.unit_of(q) and self.side_id(q) == enemy for q in self.pieces_in(hex_id)):
+        if self.enemy_in(hex_id, side):
             why = "it holds enemy units"
         elif hex_id in self.enemy_zoc(side):
             why = "it is within the enemy's fire"
@@ -217,7 +216,7 @@ class HQActions(TobroukRule):
         else:
             self.replacement_steps[side] = self.replacement_steps.get(side, 0) + 1
             return
-        self.find("4.41", f"{p.name} regained a step in {hex_id} in the {self.phase}: {why}", p, None, hex_id, side=name)
+        self.find("4.41", f"{p.name} regained a step in {hex_id} in the {self.state.phase}: {why}", p, None, hex_id, side=name)
 
     # -- MP: entrenchment (4.3a) and the HQ's total (4.1) ---------------------------------------------
     def _entrench_cost(self, marker: Piece, hex_id: str) -> None:
@@ -255,7 +254,7 @@ class HQActions(TobroukRule):
             total = spent[0] + sum(n for _, n in acts)
             if total > allowance:
                 what = ", ".join(f"{a} {n}" for a, n in acts)
-                self.find("4.1", f"end of the {self.phase}: {p.name} spent {show_mp(spent[0])} MP moving and "
+                self.find("4.1", f"end of the {self.state.phase}: {p.name} spent {show_mp(spent[0])} MP moving and "
                           f"{what} MP on actions (4.41b, 4.42b, 4.43a'): {show_mp(total)} > the maneuver's "
                           f"{show_mp(allowance)} MP{self.reconstructed('movement')}", p, None, self.hex_of(p),
                           side=self.side_names[side])

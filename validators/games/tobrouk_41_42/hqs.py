@@ -86,8 +86,8 @@ class HQLosses(TobroukTracker):
             self._removed(e.piece, e.where.label)
 
     def _removed(self, p: Piece, hex_id: str) -> None:
-        if self.phase_id is not None:
-            self.eliminated[self.unit_of(p).id] = self.turn or 0
+        if self.state.phase_id is not None:
+            self.eliminated[self.unit_of(p).id] = self.state.turn or 0
             self.removal = (p, hex_id)
 
     def _arrives(self, p: Piece, old: str | None, hex_id: str) -> None:
@@ -151,7 +151,7 @@ class HQCombat(TobroukRule):
         self._check_hq_phase()
 
     def _check_hq_phase(self) -> None:
-        if self.state.prev_phase_pos is None and self.phase_id is None:
+        if self.state.prev_phase_pos is None and self.state.phase_id is None:
             return
         for p in self.units_on_map():
             u = self.unit_of(p)
@@ -170,22 +170,22 @@ class HQCombat(TobroukRule):
                 self.find("6.5", f"{p.name} was turned back to its full face: no rule restores a reduced HQ (6.5b)",
                           p, None, self.hex_of(p), side=name)
             elif not (self.hq_hexes.get(p.id, set()) & (self.hit_hexes | self.hit_before)):
-                self.find("6.5", f"{p.name} was flipped to its reduced face in the {self.phase} with no shot, hit "
+                self.find("6.5", f"{p.name} was flipped to its reduced face in the {self.state.phase} with no shot, hit "
                           "marker or air strike on its hex: an HQ is flipped when a shot or bombardment at it "
                           "succeeds (6.5b)", p, None, self.hex_of(p), side=name)
 
     # -- evidence ---------------------------------------------------------------------------------
     def declared(self, d: Declared) -> None:
-        if d.name == "Declare target" and self.phase_id in COMBATS:
+        if d.name == "Declare target" and self.state.phase_id in COMBATS:
             self.hit_hexes.add(d.where)
 
     def said(self, e: Said) -> None:
         strike = self.state.line_of("Air strike")
-        if strike is not None and self.phase_id in MANEUVERS:
+        if strike is not None and self.state.phase_id in MANEUVERS:
             self.hit_hexes.add(strike[1])
 
     def _hit(self, p: Piece, hex_id: str) -> None:
-        if p.properties().get("MarkerId", "") in HITS and self.phase_id in COMBATS:
+        if p.properties().get("MarkerId", "") in HITS and self.state.phase_id in COMBATS:
             self.hit_hexes.add(hex_id)
 
     def added(self, e: Added) -> None:
@@ -215,7 +215,7 @@ class HQCombat(TobroukRule):
         if u.id in DISSOLVABLE or self.losses.retreat_seen:
             return
         side = self.side_id(p)
-        if any(self.unit_of(q) and self.side_id(q) == self.other_side.get(side or "") for q in self.stood_in(hex_id)):
+        if self.enemy_in(hex_id, side, self.stood_in(hex_id)):
             return  # an enemy unit in its own hex: the text says nothing of it (not judged)
         open_hex = self._escape(side, hex_id)
         if open_hex is not None:
@@ -228,14 +228,12 @@ class HQCombat(TobroukRule):
         """A neighbour of `hex_id` the HQ could have left by (see the docstring), or None."""
         if side is None:
             return None
-        enemy = self.other_side[side]
         zoc = self.enemy_zoc(side)
         for n in sorted(self.geo.neighbours(hex_id)):
             if self.game.hex_terrain.get(n) == "sea" or n in zoc or self.crossing(hex_id, n) & ZOC_CLOSED:
                 continue
-            if any(self.unit_of(q) and self.side_id(q) == enemy for q in self.pieces_in(n)):
-                continue
-            return n
+            if not self.enemy_in(n, side):
+                return n
         return None
 
     def _arrived(self) -> None:
@@ -246,8 +244,8 @@ class HQCombat(TobroukRule):
         name = self.side_name(side)
         self.reentered[p.id] = (p, hex_id)
         self.hq_hexes.setdefault(p.id, set()).add(hex_id)
-        if (self.turn or 0) <= turn:
-            self.find("6.5", f"{p.name} re-entered on turn {self.turn}, the turn it was eliminated: an eliminated HQ "
+        if (self.state.turn or 0) <= turn:
+            self.find("6.5", f"{p.name} re-entered on turn {self.state.turn}, the turn it was eliminated: an eliminated HQ "
                       "re-enters in a later turn (6.5f)", p, old, hex_id, side=name)
         elif hex_id not in self.sources.get(side or "", set()):
             self.find("6.5", f"{p.name} re-entered at {hex_id}: an eliminated HQ re-enters on a friendly supply source "
@@ -263,16 +261,14 @@ class HQCombat(TobroukRule):
             h = self.hex_of(p)
             if u is None or u.type != "hq" or h is None:
                 continue
-            enemy = self.other_side.get(self.side_id(p) or "")
             ring = [n for n in geo.neighbours(h) if self.game.hex_terrain.get(n) != "sea"]
-            if len(ring) < 1 or not all(any(self.unit_of(q) and self.side_id(q) == enemy for q in self.pieces_in(n))
-                                        for n in ring):
+            if len(ring) < 1 or not all(self.enemy_in(n, self.side_id(p)) for n in ring):
                 continue
             if combat:
                 self.encircled.add((p.id, h))
             if (p.id, h) not in before or p.id in self.encircled_told:
                 continue
             self.encircled_told.add(p.id)
-            self.find("6.5", f"end of the {self.phase}: {p.name} in {h} has been totally encircled by enemy units "
+            self.find("6.5", f"end of the {self.state.phase}: {p.name} in {h} has been totally encircled by enemy units "
                       "since the last combat and stays on the map: it is eliminated (6.5e)", p, None, h,
                       side=self.side_name(self.side_id(p)))

@@ -77,9 +77,9 @@ class IVTrack(TobroukRule):
         self.iv_boxes: list[str] = list(self.game.tracks["iv"].boxes) if "iv" in self.game.tracks else []
         thresholds = vic.get("loss_thresholds", {})
         self.thresholds = [int(x) for x in (self.rg.scenario_value("loss_thresholds") or thresholds.get(
-            self.scenario or "", thresholds.get("default", [5, 10, 15])))]
+            self.state.scenario or "", thresholds.get("default", [5, 10, 15])))]
         self.retreat_boxes = set(vic.get("general_retreat_boxes", ()))
-        colour = vic.get("objectives_by_scenario", {}).get(self.scenario or "")
+        colour = vic.get("objectives_by_scenario", {}).get(self.state.scenario or "")
         self.objectives = set(vic.get("objectives", {}).get(colour, ())) - {TOBROUK}
         self.credits: list[Credit] = []
         self.iv_anchor: int | None = None
@@ -117,7 +117,7 @@ class IVTrack(TobroukRule):
     def credit(self, toward: int, spaces: int, why: str, turn: int | None = None) -> Credit:
         """A reason for `spaces` moves `toward` a side, good until the next turn's first maneuver ends
         (`turn`: the turn it belongs to, the ended one for end-of-turn reasons)."""
-        c = Credit(toward, spaces, self.turn or 0 if turn is None else turn, why)
+        c = Credit(toward, spaces, self.state.turn or 0 if turn is None else turn, why)
         self.credits.append(c)
         for watch in self.reentry_watch:
             if toward == -self.toward_opponent(watch[0]):
@@ -205,7 +205,7 @@ class IVTrack(TobroukRule):
         if strike is not None:
             sq = st.named_unit(strike[0])
             side = self.side_id(sq) if sq is not None else None
-            key = (self.turn, st.pair, self.phase_id, side)
+            key = (self.state.turn, st.pair, self.state.phase_id, side)
             if side and key not in self.struck_in:
                 self.struck_in.add(key)
                 self.credit(self.toward_opponent(side), 1, "an air strike (5.5)")
@@ -235,7 +235,7 @@ class IVTrack(TobroukRule):
         if (gone := left_map(e, self.geo)) is not None:
             self._left_map(e.piece, gone)
         self._hq_events()
-        if e.old.label == e.new.label or self.phase_id is None:
+        if e.old.label == e.new.label or self.state.phase_id is None:
             return
         u = self.unit_of(e.piece)
         if u is None or e.new.label not in self.geo:
@@ -246,7 +246,7 @@ class IVTrack(TobroukRule):
     def added(self, e: Added) -> None:
         self._hq_events()
         u = self.unit_of(e.piece)
-        if u is not None and self.phase_id is not None and e.where.label in self.geo:
+        if u is not None and self.state.phase_id is not None and e.where.label in self.geo:
             self._see_families()
             self._unit_arrives(e.piece, u, self.side_id(e.piece), e.where.label)
 
@@ -256,7 +256,7 @@ class IVTrack(TobroukRule):
             self._left_map(e.piece, gone)
 
     def _left_map(self, p: Piece, hex_id: str) -> None:
-        if p.properties().get("MarkerId", "") in WRECKS and self.phase_id in MANEUVERS and self.maneuvering():
+        if p.properties().get("MarkerId", "") in WRECKS and self.state.phase_id in MANEUVERS and self.maneuvering():
             self._repaired(self.maneuvering(), 1)
 
     def _unit_arrives(self, p: Piece, u, side: str | None, hex_id: str) -> None:
@@ -284,7 +284,7 @@ class IVTrack(TobroukRule):
 
     def _hq_events(self) -> None:
         """An HQ eliminated (9.3b: a loss of the turn) or re-entering (6.5f: 2 spaces to the opponent)."""
-        if self.losses.removal is not None and self.phase_id is not None and self.side_id(self.losses.removal[0]):
+        if self.losses.removal is not None and self.state.phase_id is not None and self.side_id(self.losses.removal[0]):
             self.hq_lost_turn.add(self.side_id(self.losses.removal[0]))
         if self.losses.reentry is not None:
             p = self.losses.reentry[0]
@@ -292,12 +292,12 @@ class IVTrack(TobroukRule):
             self.credit(self.toward_opponent(side), 2, "an eliminated HQ re-entering (6.5f)")
             idx = self.iv_index()
             if idx is not None and side:
-                self.reentry_watch.append((side, p.name, idx, [], self.turn or 0))
+                self.reentry_watch.append((side, p.name, idx, [], self.state.turn or 0))
 
     def phase_started(self, pid: str) -> None:
         before = self.state.prev_phase_pos
         old = ORDER[before[1]] if before is not None and before[1] is not None and 0 <= before[1] < 6 else None
-        turned = before is not None and before[0] is not None and self.turn is not None and self.turn > before[0]
+        turned = before is not None and before[0] is not None and self.state.turn is not None and self.state.turn > before[0]
         if turned:
             self._end_of_turn(before[0], self.losses.retreat_was)  # F-3 (a tracker that skips phase A ends the turn all the same)
         if turned and pid == "A":
@@ -308,10 +308,10 @@ class IVTrack(TobroukRule):
             if self.iv_anchor is not None:
                 self._check_window(closing_turn=old == "A" or turned)
             if old == "B" and self.state.pair == 1:
-                self.credits = [c for c in self.credits if c.turn >= (self.turn or 0)]
-            card = self.game.scenarios.get(self.scenario or "")
+                self.credits = [c for c in self.credits if c.turn >= (self.state.turn or 0)]
+            card = self.game.scenarios.get(self.state.scenario or "")
             first = card.first_turn if card is not None else self.game.info.turns.first
-            start = old is not None or (pid == "B" and self.turn == first)  # the set-up's tracker stands at A
+            start = old is not None or (pid == "B" and self.state.turn == first)  # the set-up's tracker stands at A
             self.iv_anchor = self.iv_index() if start else None
             self.window_start = self.box_of("iv", "iv")
             self.window_phases = [pid]
@@ -320,8 +320,8 @@ class IVTrack(TobroukRule):
             self.cr_hqs = self._count_cr_hqs()
 
     def finish(self) -> None:
-        if self.phase_id == "F":
-            self._end_of_turn(self.turn or 0, self.losses.retreat_seen)
+        if self.state.phase_id == "F":
+            self._end_of_turn(self.state.turn or 0, self.losses.retreat_seen)
         if self.iv_anchor is not None:
             self._check_window(closing_turn=True, final=True)
 
@@ -353,7 +353,7 @@ class IVTrack(TobroukRule):
         drift = self._value(idx) - self._value(self.iv_anchor)
         if drift:
             toward = 1 if drift > 0 else -1
-            usable = [c for c in self.credits if c.toward == toward and c.turn >= (self.turn or 0) - 1 and c.spaces > 0]
+            usable = [c for c in self.credits if c.toward == toward and c.turn >= (self.state.turn or 0) - 1 and c.spaces > 0]
             have = sum(c.spaces for c in usable)
             need = abs(drift)
             if need > have:
@@ -382,7 +382,7 @@ class IVTrack(TobroukRule):
     def _check_reentries(self, idx: int, final: bool) -> None:
         keep = []
         for side, name, at, offsets, turn in self.reentry_watch:
-            if turn >= (self.turn or 0) and not final:
+            if turn >= (self.state.turn or 0) and not final:
                 keep.append((side, name, at, offsets, turn))
                 continue
             toward = self.toward_opponent(side)

@@ -53,7 +53,7 @@ class Losses(TobroukRule):
 
     def moved(self, e: Moved) -> None:
         geo = self.geo
-        if self.phase_id in COMBATS and self.is_cu(e.piece) and e.old.label != e.new.label:
+        if self.state.phase_id in COMBATS and self.is_cu(e.piece) and e.old.label != e.new.label:
             u = self.unit_of(e.piece)
             if e.old.label in geo and e.new.label not in geo:
                 self._lose(e.old.label, self.steps_now(u, e.piece))
@@ -63,16 +63,16 @@ class Losses(TobroukRule):
             self._hit_marker(e.piece, e.new.label)
 
     def flipped(self, e: Flipped) -> None:
-        if self.phase_id in COMBATS and e.layer == "Step" and self.is_cu(e.piece) and e.where.label in self.geo:
+        if self.state.phase_id in COMBATS and e.layer == "Step" and self.is_cu(e.piece) and e.where.label in self.geo:
             self._lose(e.where.label, e.new - e.old)
 
     def removed(self, e: Removed) -> None:
-        if self.phase_id in COMBATS and self.is_cu(e.piece) and e.where is not None and e.where.label in self.geo:
+        if self.state.phase_id in COMBATS and self.is_cu(e.piece) and e.where is not None and e.where.label in self.geo:
             self._lose(e.where.label, self.steps_now(self.unit_of(e.piece), e.piece))
 
     def _hit_marker(self, p: Piece, hex_id: str) -> None:
         mid = p.properties().get("MarkerId", "")
-        if self.phase_id not in COMBATS or mid not in ("t1", "t2") or hex_id not in self.geo:
+        if self.state.phase_id not in COMBATS or mid not in ("t1", "t2") or hex_id not in self.geo:
             return
         if hex_id not in self.available:
             self.hit_side[hex_id], self.available[hex_id] = self._hex_steps(hex_id)
@@ -94,6 +94,6 @@ class Losses(TobroukRule):
                 continue
             calls = (f"its T1/T2 markers call for {self.hits[hex_id]} step(s)" if hex_id in self.hits
                      else "it took no T1 or T2")
-            self.find("6.1", f"end of the {self.phase}: the units in {hex_id} lost {got} step(s); {calls}"
+            self.find("6.1", f"end of the {self.state.phase}: the units in {hex_id} lost {got} step(s); {calls}"
                       f"{f' (of {self.available[hex_id]} they had)' if self.hits.get(hex_id, 0) > want else ''}",
                       None, None, hex_id, side=self.side_name(self.hit_side.get(hex_id)))

@@ -27,39 +27,38 @@ from validators.replay.replayer import Added, Moved
 ARTILLERY = {"artillery-axis": "axis", "artillery-cw": "commonwealth"}
 
 
-class Placement(TobroukRule):
-    """A marker of `MARKERS` brought onto a hex of the map once play started (the base of the rules below)."""
+class Modes(TobroukRule):
+    """4.2c, 4.3, 5.4: rapid movement, entrenchment and artillery support markers go on in their
+    player's maneuver, on units neither retreating nor next to (rapid) or in range of (entrenched) the
+    enemy; artillery after a choice of 4 MP, within 3 hexes of an HQ, at most 2 a hex."""
 
-    MARKERS: frozenset[str] = frozenset()
+    ids = ("4.2", "4.3", "5.4")
 
     def added(self, e: Added) -> None:
-        self._arrived(e.piece, e.where.label)
+        self._placed(e.piece, e.where.label)
 
     def moved(self, e: Moved) -> None:
         if e.old.label != e.new.label and e.old.label not in self.geo:
-            self._arrived(e.piece, e.new.label)
+            self._placed(e.piece, e.new.label)
 
-    def _arrived(self, p: Piece, hex_id: str) -> None:
-        if p.properties().get("MarkerId", "") in self.MARKERS and self.phase_id is not None and hex_id in self.geo:
-            self.placed(p, hex_id)
-
-    def placed(self, p: Piece, hex_id: str) -> None: ...
+    def _placed(self, p: Piece, hex_id: str) -> None:
+        mid = p.properties().get("MarkerId", "")
+        if self.state.phase_id is None or hex_id not in self.geo:
+            return
+        if mid == "rapid":
+            self._rapid(p, hex_id)
+        elif mid == "entrenched":
+            self._entrenched(p, hex_id)
+        elif mid in ARTILLERY:
+            self._artillery(p, hex_id, ARTILLERY[mid])
 
     def _owners(self, hex_id: str) -> set[str]:
         return {self.side_id(q) for q in self.units_in(hex_id) if self.is_cu(q)}
 
-
-class RapidMovement(Placement):
-    """4.2c: a rapid movement marker goes on the maneuvering player's units in his maneuver, not
-    retreating and not next to an enemy unit."""
-
-    ids = ("4.2",)
-    MARKERS = frozenset({"rapid"})
-
-    def placed(self, p: Piece, hex_id: str) -> None:
+    def _rapid(self, p: Piece, hex_id: str) -> None:
         side = self.maneuvering()
-        if self.phase_id not in MANEUVERS or side not in self._owners(hex_id):
-            self.find("4.2", f"a rapid movement marker placed in {hex_id} in the {self.phase}: it is placed on the "
+        if self.state.phase_id not in MANEUVERS or side not in self._owners(hex_id):
+            self.find("4.2", f"a rapid movement marker placed in {hex_id} in the {self.state.phase}: it is placed on the "
                       "maneuvering player's units, in the modes step of his maneuver", p, None, hex_id)
             return
         near = [n for n in self.geo.neighbours(hex_id) if self.combat_units(n, self.other_side[side])]
@@ -68,17 +67,10 @@ class RapidMovement(Placement):
             self.find("4.2", f"rapid movement in {hex_id}: the units are {why} (4.2c)", p, None, hex_id,
                       side=self.side_names[side])
 
-
-class Entrenchment(Placement):
-    """4.3: units entrench in their own maneuver, out of enemy range, neither retreating nor in rapid movement."""
-
-    ids = ("4.3",)
-    MARKERS = frozenset({"entrenched"})
-
-    def placed(self, p: Piece, hex_id: str) -> None:
+    def _entrenched(self, p: Piece, hex_id: str) -> None:
         side = self.maneuvering()
-        if self.phase_id not in MANEUVERS or side not in self._owners(hex_id):
-            self.find("4.3", f"an entrenchment marker placed in {hex_id} in the {self.phase}: units entrench in their "
+        if self.state.phase_id not in MANEUVERS or side not in self._owners(hex_id):
+            self.find("4.3", f"an entrenchment marker placed in {hex_id} in the {self.state.phase}: units entrench in their "
                       "own maneuver", p, None, hex_id)
             return
         why = ("in an enemy ZoC (within enemy range)" if hex_id in self.enemy_zoc(side) else
@@ -88,19 +80,10 @@ class Entrenchment(Placement):
             self.find("4.3", f"a unit entrenches in {hex_id} {why}: it must be out of enemy range, not retreating "
                       "and not in rapid movement", p, None, hex_id, side=self.side_names[side])
 
-
-class ArtillerySupport(Placement):
-    """5.4: artillery support markers come in their player's maneuver after a choice of at least
-    4 MP, at most 3 hexes between from one of his HQs, at most 2 a hex."""
-
-    ids = ("5.4",)
-    MARKERS = frozenset(ARTILLERY)
-
-    def placed(self, p: Piece, hex_id: str) -> None:
-        side = ARTILLERY[p.properties()["MarkerId"]]
+    def _artillery(self, p: Piece, hex_id: str, side: str) -> None:
         name = self.side_names[side]
-        if self.phase_id not in MANEUVERS or self.maneuvering() != side:
-            self.find("5.4", f"{name} artillery support placed in {hex_id} in the {self.phase}: only in the "
+        if self.state.phase_id not in MANEUVERS or self.maneuvering() != side:
+            self.find("5.4", f"{name} artillery support placed in {hex_id} in the {self.state.phase}: only in the "
                       f"{name} player's maneuver", p, None, hex_id, side=name)
             return
         least = int(self.man["artillery_min_mp"]["mp"])

@@ -174,27 +174,27 @@ class Movement(TobroukRule):
             return
         cls = moves.move_class(p)
         side = moves.mover_side(p)
-        if cls is None or side is None or self.phase_id is None:
+        if cls is None or side is None or self.state.phase_id is None:
             return
         u = self.unit_of(p)
-        if self._may_move(e, u, side) and self.phase_id in MANEUVERS:
+        if self._may_move(e, u, side) and self.state.phase_id in MANEUVERS:
             self._check_path(e, u, side, cls, moves.moves[p.id], new)
 
     def _may_move(self, e: Moved, u: s.Unit | None, side: str) -> bool:
         """2.22: units move in their side's maneuver; retreats (6.3) and HQ displacements (6.5)
         in a combat phase."""
         name = self.side_names[side]
-        if self.phase_id in MANEUVERS:
+        if self.state.phase_id in MANEUVERS:
             if self.maneuvering() not in (None, side):
                 self.find("2.22", f"{'an' if name[0] in 'AEIOU' else 'a'} {name} unit moved in the "
-                          f"{self.side_name(self.maneuvering())} player's maneuver ({self.phase})", e.piece)
+                          f"{self.side_name(self.maneuvering())} player's maneuver ({self.state.phase})", e.piece)
                 return False
             return True
-        if self.phase_id in COMBATS and (self.retreating(e.old.label) or self.units_view.stood_retreating(e.old.label)
+        if self.state.phase_id in COMBATS and (self.retreating(e.old.label) or self.units_view.stood_retreating(e.old.label)
                                          or (u and self.is_hq(e.piece))):
             return False  # a retreat or a displacement: not a maneuver
         self.find("2", f"units move in the maneuvers (B, D), and in combat only to retreat (6.3): not in the "
-                  f"{self.phase}", e.piece)
+                  f"{self.state.phase}", e.piece)
         return False
 
     def _check_path(self, e: Moved, u: s.Unit | None, side: str, cls: str, rec: MoveRecord, new: str) -> None:

@@ -18,60 +18,66 @@ from __future__ import annotations
 from validators.games.tobrouk_41_42.state import COMBATS, MANEUVERS
 from validators.games.tobrouk_41_42.units import TobroukRule, left_map
 from validators.kernel.declarations import Declared
+from validators.replay.board import Piece
 from validators.replay.replayer import Moved, Removed, Rolled, Said
 
 
-def switch(rule: TobroukRule, name: str) -> dict:
-    return rule.tables.get("optional", {}).get("switches", {}).get(name, {})
+class OptionalCounters(TobroukRule):
+    """12.2-12.4: Group Hecker breaches only if supplied and does not move after; Rommel is never
+    attacked nor captured and the commando is rolled once; the LRDG never attacks and comes back at 1030."""
 
-
-def uid(rule: TobroukRule, p) -> str | None:
-    u = rule.unit_of(p)
-    return u.id if u is not None else None
-
-
-class GroupHecker(TobroukRule):
-    """12.2: Group Hecker breaches a minefield only if supplied, and does not move after the breach in that maneuver."""
-
-    ids = ("12.2",)
+    ids = ("12.2", "12.3", "12.4")
 
     def start(self) -> None:
-        self.hecker = switch(self, "group_hecker").get("unit")
+        sw = self.tables.get("optional", {}).get("switches", {})
+        self.hecker = sw.get("group_hecker", {}).get("unit")
+        self.rommel = sw.get("rommel", {}).get("unit")
+        self.commando = sw.get("rommel", {}).get("commando", {})
+        self.lrdg = sw.get("lrdg", {}).get("unit")
+        self.lrdg_back = str(sw.get("lrdg", {}).get("reenters", "1030"))
         self.breached_in: tuple | None = None  # (turn, pair, phase) of Group Hecker's breach
+        self.commandos = 0
+        self.rommel_killable = False
+        self.lrdg_gone = False
 
+    def uid(self, p: Piece) -> str | None:
+        u = self.unit_of(p)
+        return u.id if u is not None else None
+
+    # -- 12.2 ------------------------------------------------------------------------------------
     def said(self, e: Said) -> None:
-        line = self.state.line_of("Breach minefield")
-        if line is None:
-            return
-        p = self.state.named_unit(line[0])
-        if p is not None and uid(self, p) == self.hecker and self.phase_id in MANEUVERS:
-            self.breached_in = (self.turn, self.state.pair, self.phase_id)
+        st, line = self.state, self.state.line_of("Breach minefield")
+        p = st.named_unit(line[0]) if line is not None else None
+        if p is not None and self.uid(p) == self.hecker and st.phase_id in MANEUVERS:
+            self.breached_in = (st.turn, st.pair, st.phase_id)
             hex_id = line[1].strip()
             if self.markers_in(hex_id, "cr") or self.markers_in(hex_id, "re"):
                 self.find("12.2", f"{p.name} breached a minefield from {hex_id} while unsupplied (a CR or RE "
                           "marker in its hex): Group Hecker breaches only if supplied", p, None, hex_id)
 
     def moved(self, e: Moved) -> None:
-        if e.old.label == e.new.label or self.phase_id is None:
+        if (gone := left_map(e, self.geo)) is not None:
+            self._left_map(e.piece, gone)
+        st = self.state
+        if e.old.label == e.new.label or st.phase_id is None:
             return
-        if uid(self, e.piece) == self.hecker and self.breached_in == (self.turn, self.state.pair, self.phase_id) \
-                and e.old.label in self.geo and e.new.label in self.geo:
+        uid, geo = self.uid(e.piece), self.geo
+        if uid == self.hecker and self.breached_in == (st.turn, st.pair, st.phase_id) \
+                and e.old.label in geo and e.new.label in geo:
             self.find("12.2", f"{e.piece.name} moved after its minefield breach in this maneuver: it may move "
                       "before but not after the breach", e.piece)
+        if uid == self.lrdg:
+            if e.old.label not in geo and e.new.label in geo and self.lrdg_gone:
+                self.lrdg_gone = False
+                if e.new.label != self.lrdg_back:
+                    self.find("12.4", f"{e.piece.name} came back at {e.new.label}: a destroyed LRDG reappears in "
+                              f"hex {self.lrdg_back}", e.piece)
 
+    def removed(self, e: Removed) -> None:
+        if (gone := left_map(e, self.geo)) is not None:
+            self._left_map(e.piece, gone)
 
-class Rommel(TobroukRule):
-    """12.3: Rommel cannot be attacked nor captured (he leaves the map only after a commando roll of
-    2 or 12), and the commando is rolled once per scenario."""
-
-    ids = ("12.3",)
-
-    def start(self) -> None:
-        self.rommel = switch(self, "rommel").get("unit")
-        self.commando = switch(self, "rommel").get("commando", {})
-        self.commandos = 0
-        self.rommel_killable = False
-
+    # -- 12.3 ------------------------------------------------------------------------------------
     def rolled(self, e: Rolled) -> None:
         if e.button == "Commonwealth commando 2d6" and e.dice:
             self.commandos += 1
@@ -80,53 +86,19 @@ class Rommel(TobroukRule):
             elif sum(e.dice) in self.commando.get("kills_on", (2, 12)):
                 self.rommel_killable = True
 
-    def moved(self, e: Moved) -> None:
-        self._gone(e)
-
-    def removed(self, e: Removed) -> None:
-        self._gone(e)
-
-    def _gone(self, e: Moved | Removed) -> None:
-        hex_id = left_map(e, self.geo)
-        if hex_id is None or uid(self, e.piece) != self.rommel or self.phase_id is None or self.rommel_killable:
-            return
-        self.find("12.3", f"{e.piece.name} left the map from {hex_id} with no commando roll of 2 or 12: Rommel cannot "
-                  "be captured or attacked", e.piece, None, hex_id, side="Axis")
-
-    def declared(self, d: Declared) -> None:
-        if d.name == "Declare target" and uid(self, d.piece) == self.rommel:
-            self.find("12.3", f"a shot declared at {d.piece.name} in {d.where}: Rommel cannot be attacked", d.piece,
-                      None, d.where)
-
-
-class LRDG(TobroukRule):
-    """12.4: the LRDG cannot attack (it fires only after the Axis maneuver), and a destroyed LRDG
-    reappears in hex 1030."""
-
-    ids = ("12.4",)
-
-    def start(self) -> None:
-        self.lrdg = switch(self, "lrdg").get("unit")
-        self.lrdg_back = str(switch(self, "lrdg").get("reenters", "1030"))
-        self.lrdg_gone = False
-
-    def moved(self, e: Moved) -> None:
-        if uid(self, e.piece) == self.lrdg and left_map(e, self.geo) is not None:
-            self.lrdg_gone = True
-        if e.old.label == e.new.label or self.phase_id is None or uid(self, e.piece) != self.lrdg:
-            return
-        if e.old.label not in self.geo and e.new.label in self.geo and self.lrdg_gone:
-            self.lrdg_gone = False
-            if e.new.label != self.lrdg_back:
-                self.find("12.4", f"{e.piece.name} came back at {e.new.label}: a destroyed LRDG reappears in "
-                          f"hex {self.lrdg_back}", e.piece)
-
-    def removed(self, e: Removed) -> None:
-        if uid(self, e.piece) == self.lrdg and left_map(e, self.geo) is not None:
+    def _left_map(self, p: Piece, hex_id: str) -> None:
+        if self.uid(p) == self.rommel and self.state.phase_id is not None and not self.rommel_killable:
+            self.find("12.3", f"{p.name} left the map from {hex_id} with no commando roll of 2 or 12: Rommel cannot be "
+                      "captured or attacked", p, None, hex_id, side="Axis")
+        if self.uid(p) == self.lrdg:
             self.lrdg_gone = True
 
     def declared(self, d: Declared) -> None:
-        if d.name in ("Declare firer", "Coordinated fire") and uid(self, d.piece) == self.lrdg \
-                and self.phase_id in COMBATS and self.maneuvering() == self.side_id(d.piece):
-            self.find("12.4", f"{d.piece.name} fired in the combat after its own side's maneuver: the LRDG cannot "
-                      "attack", d.piece, None, d.where)
+        uid, piece, hex_id = self.uid(d.piece), d.piece, d.where
+        if d.name == "Declare target" and uid == self.rommel:
+            self.find("12.3", f"a shot declared at {piece.name} in {hex_id}: Rommel cannot be attacked", piece, None,
+                      hex_id)
+        if d.name in ("Declare firer", "Coordinated fire") and uid == self.lrdg and self.state.phase_id in COMBATS \
+                and self.maneuvering() == self.side_id(piece):
+            self.find("12.4", f"{piece.name} fired in the combat after its own side's maneuver: the LRDG cannot "
+                      "attack", piece, None, hex_id)

@@ -50,9 +50,9 @@ class ReserveGroups(TobroukTracker):
 
     def __init__(self, ctx):
         super().__init__(ctx)
-        card = self.game.scenarios.get(self.scenario or "")
+        card = self.game.scenarios.get(self.state.scenario or "")
         self.card_rule = (card.rule if card is not None else None) or "11"
-        self.candidates = self.state.candidates or (self.scenario,)
+        self.candidates = self.state.candidates or (self.state.scenario,)
         self.groups = [g for sid in self.candidates for g in self._groups(sid)]
         self.groups_of: dict[str, list[int]] = {}
         for i, g in enumerate(self.groups):
@@ -64,7 +64,7 @@ class ReserveGroups(TobroukTracker):
     def scenario_value(self, key: str, scenario: str | None = None):
         """A key of this (or that) scenario's rules, or of the scenario it is `same_as` unless `without`."""
         rules = self.tables.get("scenario-rules", {})
-        sc = rules.get(scenario or self.scenario or "", {})
+        sc = rules.get(scenario or self.state.scenario or "", {})
         if key in sc:
             return sc[key]
         base = rules.get(sc.get("same_as", ""), {})
@@ -109,7 +109,7 @@ class Reserves(TobroukRule):
     def start(self) -> None:
         self.rg, self.moves = self.ctx.get(ReserveGroups), self.ctx.get(Moves)
         self.scenario_value = self.rg.scenario_value
-        card = self.game.scenarios.get(self.scenario or "")
+        card = self.game.scenarios.get(self.state.scenario or "")
         self.released: set[int] = set()
         self.arrivals = {u: a for a in (card.reinforcements if card is not None else []) for u in a.units}
         self.camp = frozenset(self.tables.get("minefields", {}).get("tobrouk_fortified_camp", []))
@@ -147,7 +147,7 @@ class Reserves(TobroukRule):
             if isinstance(cond, dict) and "enemy_within" in cond and self._enemy_near(g, int(cond["enemy_within"])):
                 self.released.add(i)
             elif isinstance(cond, dict) and "hex_clear_of_enemy" in cond and g["side"] \
-                    and not self._enemy_in(g["side"], str(cond["hex_clear_of_enemy"])):
+                    and not self.enemy_in(str(cond["hex_clear_of_enemy"]), g["side"]):
                 self.released.add(i)
             elif cond == "camp_attacked" and self._camp_threatened():
                 self.released.add(i)
@@ -160,15 +160,10 @@ class Reserves(TobroukRule):
                 self.released.add(i)
 
     def _enemy_near(self, g: dict, n: int) -> bool:
-        geo, enemy = self.geo, self.other_side.get(g["side"] or "")
         mine = [h for p in self.replayer.board.pieces.values()
                 if p.properties().get("UnitId") in g["units"] and (h := self.hex_of(p))]
-        theirs = [h for h, ps in self.by_hex().items()
-                  if any(self.unit_of(p) and self.side_id(p) == enemy for p in ps)]
-        return any(geo.distance(a, b) - 1 <= n for a in mine for b in theirs)
-
-    def _enemy_in(self, side: str, hex_id: str) -> bool:
-        return any(self.side_id(p) == self.other_side[side] for p in self.units_in(hex_id))
+        theirs = [h for h, ps in self.by_hex().items() if self.enemy_in(h, g["side"], ps)]
+        return any(self.geo.distance(a, b) - 1 <= n for a in mine for b in theirs)
 
     def _camp_threatened(self) -> bool:
         geo = self.geo
@@ -199,14 +194,14 @@ class Reserves(TobroukRule):
             self._iv_moved(e)
             return
         u = self.unit_of(e.piece)
-        if u is None or self.phase_id is None:
+        if u is None or self.state.phase_id is None:
             return
         geo = self.geo
         old, new = e.old.label, e.new.label
         if new not in geo:
             return
         if self.area_col and int(new[2:]) < int(self.area_col):
-            self.find(self.rg.card_rule, f"{e.piece.name} entered {new}: the {self.scenario} scenario is played on "
+            self.find(self.rg.card_rule, f"{e.piece.name} entered {new}: the {self.state.scenario} scenario is played on "
                       f"the east half of the map, hex columns {self.area_col} and up", e.piece)
         entering = old not in geo
         if entering:
@@ -215,16 +210,16 @@ class Reserves(TobroukRule):
             self.been_on_map.add(u.id)
             if self._entry(e.piece, u.id, new):
                 return  # one act, one finding
-        own = self.phase_id in MANEUVERS and self.maneuvering() in (None, self.side_id(e.piece))
+        own = self.state.phase_id in MANEUVERS and self.maneuvering() in (None, self.side_id(e.piece))
         if u.id in self.rg.group_of and (entering or own):
             first = self.pending_moves.get(e.piece.id)
             self.pending_moves[e.piece.id] = (e.piece, first[1] if first else old, new)
-        if not entering and self.phase_id in MANEUVERS:
+        if not entering and self.state.phase_id in MANEUVERS:
             self._restriction(e, u, old, new)
 
     def added(self, e: Added) -> None:
         u = self.unit_of(e.piece)
-        if u is not None and self.phase_id is not None and e.where.label in self.geo \
+        if u is not None and self.state.phase_id is not None and e.where.label in self.geo \
                 and u.id not in self.been_on_map:
             self.been_on_map.add(u.id)
             if not self._entry(e.piece, u.id, e.where.label) and u.id in self.rg.group_of:
@@ -253,12 +248,12 @@ class Reserves(TobroukRule):
             return False
         rule = self.rg.card_rule
         name = self.side_names.get(side or "", "its")
-        if arrival is not None and (self.turn or 0) < arrival.turn:
-            self.find(rule, f"{p.name} entered {hex_id} on turn {self.turn}: it is a reinforcement of turn "
+        if arrival is not None and (self.state.turn or 0) < arrival.turn:
+            self.find(rule, f"{p.name} entered {hex_id} on turn {self.state.turn}: it is a reinforcement of turn "
                       f"{arrival.turn} ({arrival.rule or rule})", p)
             return True
-        if self.phase_id not in MANEUVERS or self.maneuvering() not in (None, side):
-            self.find(rule, f"{p.name} entered the map in the {self.phase}: reserves and reinforcements appear in "
+        if self.state.phase_id not in MANEUVERS or self.maneuvering() not in (None, side):
+            self.find(rule, f"{p.name} entered the map in the {self.state.phase}: reserves and reinforcements appear in "
                       f"the {name} player's maneuver", p)
             return True
         gate = arrival.hex if arrival is not None else self.rg.groups[gi]["enters"]

@@ -14,10 +14,9 @@ Choices:
 """
 from __future__ import annotations
 
-from collections import deque
-
 from validators.games.tobrouk_41_42.state import COMBATS
 from validators.games.tobrouk_41_42.units import TobroukRule
+from validators.kernel.movement import search
 from validators.replay.replayer import Moved
 
 CLOSED = frozenset({"cliff", "mines-light", "mines-heavy", "camp"})
@@ -34,7 +33,7 @@ class Retreats(TobroukRule):
 
     def moved(self, e: Moved) -> None:
         geo = self.geo
-        if (self.phase_id in COMBATS and self.is_cu(e.piece) and e.old.label in geo and e.new.label in geo
+        if (self.state.phase_id in COMBATS and self.is_cu(e.piece) and e.old.label in geo and e.new.label in geo
                 and e.old.label != e.new.label and (self.units_view.stood_retreating(e.old.label)
                                                     or self.retreating(e.old.label))):
             self.retreats.setdefault(e.piece.id, e.old.label)
@@ -51,21 +50,13 @@ class Retreats(TobroukRule):
     def under_fire(self, hex_id: str, side: str) -> bool:
         enemy = self.other_side[side]
         return any(self.combat_units(n, enemy) and "cliff" not in self.crossing(hex_id, n)
-                   for n in self.game.geometry.neighbours(hex_id))
+                   for n in self.geo.neighbours(hex_id))
 
     def _check_retreat(self, p, start: str, end: str) -> None:
         side = self.side_id(p)
-        geo, terrain = self.game.geometry, self.game.hex_terrain
-        enemy = {h for h in self.by_hex() if self.combat_units(h, self.other_side[side])}
-        dist = {start: 0}
-        queue = deque([start])
-        while queue:
-            a = queue.popleft()
-            for b in geo.neighbours(a):
-                if b in dist or b in enemy or terrain.get(b) == "sea" or self.crossing(a, b) & CLOSED:
-                    continue
-                dist[b] = dist[a] + 1
-                queue.append(b)
+        terrain = self.game.hex_terrain
+        dist = search(self.geo.neighbours, start, blocked=self.units_view.enemy_hexes(side),
+                      step=lambda a, b: None if terrain.get(b) == "sea" or self.crossing(a, b) & CLOSED else 1).cost
         safe = [h for h in dist if not self.under_fire(h, side)]
         least = min((dist[h] for h in safe), default=None)
         if end not in dist:

@@ -50,7 +50,7 @@ class Stacking(TobroukRule):
         mover = self.maneuvering()
         for h, ps in sorted(self.by_hex().items()):
             if h in cg_hexes and any(self.unit_of(p) for p in ps) and mover in (None, self.cg_side[cg_hexes[h].properties()["MarkerId"]]):
-                self.find("7.31", f"end of the {self.phase}: the Combat Group counter {cg_hexes[h].name} shares {h} "
+                self.find("7.31", f"end of the {self.state.phase}: the Combat Group counter {cg_hexes[h].name} shares {h} "
                           "with other units: a CG never stacks", None, None, h,
                           side=self.side_names.get(self.cg_side[cg_hexes[h].properties()["MarkerId"]]))
             if self.retreating(h):
@@ -59,6 +59,6 @@ class Stacking(TobroukRule):
                 cu = self.combat_units(h, side)
                 if len(cu) > 1 and not self.fits(cu):
                     names = ", ".join(p.name for p in cu)
-                    self.find("7.1", f"end of the {self.phase}: {h} holds {names}: no combination of 7.1 (2 infantry "
+                    self.find("7.1", f"end of the {self.state.phase}: {h} holds {names}: no combination of 7.1 (2 infantry "
                               "+ 1 other of at most 2 steps, or 1 infantry + 1 armoured + 1 other of at most 2 steps; "
                               "never two tank units)", None, None, h, side=self.side_names[side])

@@ -65,9 +65,9 @@ class SupplyLines(TobroukTracker):
         super().__init__(ctx)
         self.supply_t = self.tables["supply"]
         self.hq_levels: dict[str, str] = dict(self.supply_t.get("hq_levels", {}))
-        card = self.game.scenarios.get(self.scenario or "")
+        card = self.game.scenarios.get(self.state.scenario or "")
         self.card_first_turn = card.first_turn if card is not None else self.game.info.turns.first
-        runs = self.tables.get("minefields", {}).get("runs", {}).get(self.scenario or "")
+        runs = self.tables.get("minefields", {}).get("runs", {}).get(self.state.scenario or "")
         self.mine_sides = self._mine_sides(runs)
         self.supply_road = self._roads()
         self.supply_status: dict[str, bool] = {}  # piece id -> surely supplied (True) / surely not (False), this turn
@@ -154,7 +154,7 @@ class SupplyLines(TobroukTracker):
         """3.2: the road up to its cut, the edge hexes; Tobrouk (3.8) leniently."""
         spec = self.supply_t.get(f"{side}_sources", {})
         out = {h for h in spec.get("edge_hexes", []) if h in self.game.geometry
-               and not (h in forbidden and (mode == STRICT or self._enemy_in(h, side)))}
+               and not (h in forbidden and (mode == STRICT or self.enemy_in(h, side)))}
         road = self.supply_road.get(side, [])
         for i, h in enumerate(road):
             if h in forbidden or (i and not passable(road[i - 1], h)):
@@ -164,9 +164,6 @@ class SupplyLines(TobroukTracker):
                                                             or self.unit_piece_on_map("hq-tobrouk")):
             out.add("2013")
         return out
-
-    def _enemy_in(self, h: str, side: str) -> bool:
-        return any(self.unit_of(p) and self.side_id(p) == self.other_side[side] for p in self.pieces_in(h))
 
     def hq_supply_range(self, p: Piece, mode: str) -> int:
         """The HQ's range on the face it shows; leniently, a range not from the text gets the
@@ -263,7 +260,7 @@ class SupplyLines(TobroukTracker):
         for h, ps in self.by_hex().items():
             if sum(self.supply_marked(h)):
                 self.keeps_supply.update(self.side_id(p) for p in ps if self.unit_of(p))
-        if self.turn != self.card_first_turn:
+        if self.state.turn != self.card_first_turn:
             for side in self.side_names:
                 self.verdicts[side] = self.judge(side)
 
@@ -328,7 +325,7 @@ class Supply(TobroukRule):
             self._admin_end()
 
     def _admin_end(self) -> None:
-        turn, first = self.turn, self.lines.card_first_turn
+        turn, first = self.state.turn, self.lines.card_first_turn
         previous = self.marked_at_admin if self.admin_turn is not None and turn == self.admin_turn + 1 else None
         if previous is None and self.began_at_start and turn == first + 1:
             previous = _NoneMarked()  # 11.1c: every unit began supplied, so none was marked on the first turn
@@ -363,12 +360,12 @@ class Supply(TobroukRule):
                 if side not in lines.keeps_supply:
                     continue  # see Choices: this side does not record its supply with markers
                 for p in out_hq:
-                    self.find("3.3", f"end of the {self.phase}: {p.name} in {h} traces no valid supply path to a "
+                    self.find("3.3", f"end of the {self.state.phase}: {p.name} in {h} traces no valid supply path to a "
                               f"{name} source within its range of {lines.hq_supply_range(p, LENIENT)} hexes between (3.1d-e): "
                               f"no CR marker placed{note}", p, None, h, side=name)
                 if out_cu:
                     names, one = ", ".join(p.name for p in out_cu), len(out_cu) == 1
-                    self.find("3.7", f"end of the {self.phase}: {names} in {h} {'is' if one else 'are'} unsupplied "
+                    self.find("3.7", f"end of the {self.state.phase}: {names} in {h} {'is' if one else 'are'} unsupplied "
                               f"(not next to a source, no supplied HQ reaches {'it' if one else 'them'} within its "
                               f"range, 3.5-3.6): no CR marker placed{note}", out_cu[0], None, h, side=name)
                 continue
@@ -376,7 +373,7 @@ class Supply(TobroukRule):
             sure = all(lines.supply_status.get(p.id) is True for p in every) and every
             if sure and not any(self.unit_of(p).id == "hq-tobrouk" for p in hqs):
                 what = "RE" if re_ else "CR"
-                self.find("3.7", f"end of the {self.phase}: {what} marker in {h}, but "
+                self.find("3.7", f"end of the {self.state.phase}: {what} marker in {h}, but "
                           f"{', '.join(p.name for p in every)} {'is' if len(every) == 1 else 'are'} supplied "
                           f"(3.7c: the marker is removed when supply returns){note}", None, None, h, side=name)
                 continue
@@ -384,14 +381,14 @@ class Supply(TobroukRule):
                 continue
             if out_cu and not re_ and any(previous.get(p.id) for p in out_cu):
                 p = next(p for p in out_cu if previous.get(p.id))
-                self.find("3.7", f"end of the {self.phase}: {p.name} in {h} was unsupplied last turn and still is: "
+                self.find("3.7", f"end of the {self.state.phase}: {p.name} in {h} was unsupplied last turn and still is: "
                           f"an RE marker, not CR (3.7b){note}", p, None, h, side=name)
             elif re_ and all(p.id in previous and not previous[p.id] for p in cu):
-                self.find("3.7", f"end of the {self.phase}: RE marker in {h}, but no unit there was unsupplied last "
+                self.find("3.7", f"end of the {self.state.phase}: RE marker in {h}, but no unit there was unsupplied last "
                           "turn (3.7b: RE goes on units unsupplied for a whole turn)", None, None, h, side=name)
         if over and side in lines.keeps_supply:
             names = ", ".join(sorted(board[pid].name for pid in over))
-            self.find("3.6", f"end of the {self.phase}: {names} can be supplied only by HQs that do not command "
+            self.find("3.6", f"end of the {self.state.phase}: {names} can be supplied only by HQs that do not command "
                       "them, beyond the 2 CU a corps HQ and 3 an army HQ may supply (3.6c): a CR marker is due"
                       f"{note}", None, None, None, side=name)
 
@@ -405,8 +402,8 @@ class Supply(TobroukRule):
 
     def _supply_marker(self, p: Piece, hex_id: str) -> None:
         mid = p.properties().get("MarkerId", "")
-        if mid in SUPPLY_MARKERS and self.phase_id not in (None, "A") and hex_id in self.geo:
-            self.find("3.1", f"a {mid.upper()} marker placed in {hex_id} in the {self.phase}: supply is checked in the "
+        if mid in SUPPLY_MARKERS and self.state.phase_id not in (None, "A") and hex_id in self.geo:
+            self.find("3.1", f"a {mid.upper()} marker placed in {hex_id} in the {self.state.phase}: supply is checked in the "
                       "Administrative phase and holds for the whole turn (3.1b)", p, None, hex_id)
 
 

@@ -106,7 +106,7 @@ class SequenceOfPlay(TobroukRule):
     # -- MP markers (2.22-2.25) ---------------------------------------------------------------------
     def moved(self, e: Moved) -> None:
         side = MP_MARKERS.get(e.piece.properties().get("MarkerId", ""))
-        if side is None or self.phase_id is None:
+        if side is None or self.state.phase_id is None:
             return
         box = self.mp_box(side)
         old = next((b for b in self.game.tracks["mp"].boxes if self.game.zone_name("mp", b) == e.old.label), None)
@@ -115,31 +115,31 @@ class SequenceOfPlay(TobroukRule):
         name = self.side_names[side]
         old = int(old)
         if box < old:
-            if not (self.phase_id == "A" and box == 0):
+            if not (self.state.phase_id == "A" and box == 0):
                 self.find("2.22", f"the {name} MP marker went back from {old} to {box}: MP spent in a turn are not "
                           "taken back (the markers go back to 0 only at the start of a turn)", None, e.old.label,
                           e.new.label, side=name)
             return
-        if self.phase_id in MANEUVERS:
+        if self.state.phase_id in MANEUVERS:
             self._chosen(side, e)
-        elif self.phase_id == "F":
+        elif self.state.phase_id == "F":
             other = self.mp_box(self.other_side[side]) or 0
             if box > other:
                 self.find("2.25", f"equalisation moves the lower MP marker up to the higher ({other}); the {name} "
                           f"marker went to {box}", e.piece, side=name)
         else:
-            self.find("2.22", f"the {name} MP marker moved in the {self.phase}: it moves when a maneuver chooses its "
+            self.find("2.22", f"the {name} MP marker moved in the {self.state.phase}: it moves when a maneuver chooses its "
                       "MP (phases B and D) and at the equalisation (F)", None, e.old.label, e.new.label, side=name)
 
     def _chosen(self, side: str, e: Moved) -> None:
         name, note = self.side_names[side], self.reconstructed("maneuver")
         if self.maneuvering() != side:
-            self.find("2.24" if self.phase_id == "B" else "2.23",
+            self.find("2.24" if self.state.phase_id == "B" else "2.23",
                       f"the {name} MP marker moved in the {self.side_name(self.maneuvering())} player's maneuver "
-                      f"({self.phase})", None, e.old.label, e.new.label, side=name)
+                      f"({self.state.phase})", None, e.old.label, e.new.label, side=name)
             return
         mp = self.maneuver_mp(side)
-        if self.phase_id == "B":
+        if self.state.phase_id == "B":
             top = self.max_row(side)
             if mp > top:
                 self.find("2.23", f"{mp} MP chosen: row {mp} is 'Int' in the active player's I/V column "
@@ -173,9 +173,9 @@ class Initiative(TobroukRule):
     def rolled(self, e: Rolled) -> None:
         if not (e.button.endswith(" initiative 1d6") and e.dice):
             return
-        turn, side = self.turn or 0, e.button.split(" initiative")[0]
-        if self.phase_id not in (None, "A"):
-            self.find("2.1", f"the initiative is rolled in the Administrative phase (A-4), not in the {self.phase}",
+        turn, side = self.state.turn or 0, e.button.split(" initiative")[0]
+        if self.state.phase_id not in (None, "A"):
+            self.find("2.1", f"the initiative is rolled in the Administrative phase (A-4), not in the {self.state.phase}",
                       side=side)
             return
         first = self.sc_rules.get("initiative_turn_1")

@@ -95,6 +95,11 @@ class Units(Tracker):
         return zone_of_control(holders, self.game.geometry.neighbours,
                                lambda h, n: not self.crossing(h, n) & ZOC_CLOSED and terrain.get(n) != "sea")
 
+    def enemy_in(self, hex_id: str, side: str | None, pieces=None) -> bool:
+        """A unit of the other side than `side` in the hex (or among `pieces`)."""
+        b, enemy = self.board, self.board.other_side.get(side or "")
+        return any(b.unit_of(p) and b.side_id(p) == enemy for p in (b.pieces_in(hex_id) if pieces is None else pieces))
+
     def enemy_hexes(self, side: str) -> frozenset[str]:
         """Hexes holding the other side's combat units (7.1: never entered)."""
         enemy = self.board.other_side[side]
@@ -151,33 +156,13 @@ def _speak(obj, ctx: Context) -> None:
     obj.units_on_map, obj.stood_in, obj.reduced = b.units_on_map, b.stood_in, b.reduced
     obj.markers_in, obj.combat_units, obj.is_cu, obj.is_hq = u.markers_in, u.combat_units, u.is_cu, u.is_hq
     obj.retreating, obj.value, obj.steps_now = u.retreating, u.value, u.steps_now
-    obj.enemy_zoc, obj.crossing, obj.cg_side = u.enemy_zoc, u.crossing, u.cg_side
+    obj.enemy_zoc, obj.crossing, obj.cg_side, obj.enemy_in = u.enemy_zoc, u.crossing, u.cg_side, u.enemy_in
     obj.unit_piece_on_map = u.unit_piece_on_map
     obj.maneuvering, obj.box_of, obj.mp_box, obj.maneuver_mp = st.maneuvering, st.box_of, st.mp_box, st.maneuver_mp
     obj.marker_piece, obj.reconstructed, obj.sc_rules, obj.man = st.marker_piece, st.reconstructed, st.sc_rules, st.man
 
 
-class _Speaks:
-    """The state's changing facts under their own names."""
-
-    @property
-    def phase_id(self) -> str | None:
-        return self.state.phase_id
-
-    @property
-    def phase(self) -> str | None:
-        return self.state.phase
-
-    @property
-    def turn(self) -> int | None:
-        return self.state.turn
-
-    @property
-    def scenario(self) -> str | None:
-        return self.state.scenario
-
-
-class TobroukTracker(_Speaks, Tracker):
+class TobroukTracker(Tracker):
     """Facts several rules of the game read, kept in the game's words."""
 
     needs: tuple = (Units,)
@@ -187,7 +172,7 @@ class TobroukTracker(_Speaks, Tracker):
         _speak(self, ctx)
 
 
-class TobroukRule(_Speaks, Rule):
+class TobroukRule(Rule):
     """A rule of Tobrouk 41-42: reads the board, the state and `Units` under their own names."""
 
     needs: tuple = (Units,)

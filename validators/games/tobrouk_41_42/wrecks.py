@@ -53,7 +53,7 @@ class Wrecks(TobroukRule):
         return not (u.fragile_reduced if reduced else u.fragile)
 
     def _loss(self, p: Piece, hex_id: str | None, reduced: bool) -> None:
-        if self.phase_id in COMBATS and hex_id in self.geo and self._makes_wreck(p, reduced):
+        if self.state.phase_id in COMBATS and hex_id in self.geo and self._makes_wreck(p, reduced):
             self.wreck_due.setdefault(hex_id, p)
 
     # -- evidence -------------------------------------------------------------------------------------
@@ -69,12 +69,12 @@ class Wrecks(TobroukRule):
         geo = self.geo
         if e.old.label in geo and e.new.label not in geo and e.old.label != e.new.label:
             self._loss(e.piece, e.old.label, self.reduced(e.piece))
-        if e.piece.properties().get("MarkerId", "") in WRECKS and e.new.label in geo and self.phase_id in COMBATS:
+        if e.piece.properties().get("MarkerId", "") in WRECKS and e.new.label in geo and self.state.phase_id in COMBATS:
             self.wrecked.add(e.new.label)
 
     def added(self, e: Added) -> None:
         if e.piece.properties().get("MarkerId", "") in WRECKS and e.where.label in self.geo \
-                and self.phase_id in COMBATS:
+                and self.state.phase_id in COMBATS:
             self.wrecked.add(e.where.label)
 
     # -- the check ------------------------------------------------------------------------------------
@@ -85,6 +85,6 @@ class Wrecks(TobroukRule):
             now = self.hex_of(p)
             if now is not None and now in self.wrecked:
                 continue
-            self.find("4.41", f"end of the {self.phase}: {p.name} (armoured, not fragile nor recon) lost a step "
+            self.find("4.41", f"end of the {self.state.phase}: {p.name} (armoured, not fragile nor recon) lost a step "
                       f"in {hex_id} and no Wreck marker was placed there (4.41a)", p, None, hex_id,
                       side=self.side_name(self.side_id(p)))
