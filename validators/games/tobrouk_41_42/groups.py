@@ -31,7 +31,7 @@ from validators.games.tobrouk_41_42.movement import MoveRecord, Moves
 from validators.games.tobrouk_41_42.state import MANEUVERS
 from validators.games.tobrouk_41_42.supply import LENIENT, SupplyLines
 from validators.games.tobrouk_41_42.units import CombatGroups, TobroukRule, Units
-from validators.kernel.movement import mp, search, show_mp
+from validators.kernel.movement import mp, show_mp
 from validators.replay.board import Piece
 from validators.replay.replayer import Added, Moved, Removed
 
@@ -159,8 +159,7 @@ class CombatGroupRules(TobroukRule):
         if start not in self.geo:
             return
         rec = rec or MoveRecord(start, self.markers_in(start, "rapid") > 0, self.markers_in(start, "re") > 0)
-        step = self.moves.zoc_step(self.moves.move_class(p), rec, self.enemy_zoc(side))
-        found = search(self.geo.neighbours, start, step, blocked=self.units_view.enemy_hexes(side), goal=at)
+        found = self.moves.path(self.moves.move_class(p), rec, side, at, self.enemy_zoc(side))
         if at not in found:
             return  # no path: movement's own findings speak for the moves
         cost, allowance = found.cost[at] + self.join_mp, Fraction(self.maneuver_mp(side))

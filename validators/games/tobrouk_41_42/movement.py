@@ -129,14 +129,16 @@ class Moves(Tracker):
             return cost * factor
         return step
 
-    def zoc_step(self, cls: str, rec: MoveRecord, zoc: set[str]):
-        """The step cost with +1 MP for each hex entered in an enemy ZoC (4.2e)."""
+    def path(self, cls: str, rec: MoveRecord, side: str, goal: str, zoc: set[str] = frozenset()):
+        """The cheapest path (kernel search) from the move's start to `goal`, never into an enemy
+        combat unit's hex (7.1), +1 MP for each hex entered in `zoc` (4.2e)."""
         base, extra = self.step_cost(cls, rec), mp(self.mv["enter_enemy_zoc"]["mp"])
 
         def step(a: str, b: str) -> Fraction | None:
             c = base(a, b)
             return None if c is None else c + (extra if b in zoc else 0)
-        return step
+        return search(self.game.geometry.neighbours, rec.start, step, blocked=self.units_view.enemy_hexes(side),
+                      goal=goal)
 
     def spent(self, p: Piece, side: str) -> tuple[Fraction, str] | None:
         """The cheapest cost of the piece's move this maneuver, and its start; None without a path."""
@@ -147,9 +149,7 @@ class Moves(Tracker):
         cls = self.move_class(p)
         if cls is None:
             return None
-        step = self.zoc_step(cls, rec, self.units_view.enemy_zoc(side))
-        found = search(self.game.geometry.neighbours, rec.start, step, blocked=self.units_view.enemy_hexes(side),
-                       goal=here)
+        found = self.path(cls, rec, side, here, self.units_view.enemy_zoc(side))
         return (found.cost[here], rec.start) if here in found else None
 
 
@@ -200,12 +200,11 @@ class Movement(TobroukRule):
     def _check_path(self, e: Moved, u: s.Unit | None, side: str, cls: str, rec: MoveRecord, new: str) -> None:
         geo, note = self.geo, self.reconstructed("movement")
         allowance = Fraction(self.maneuver_mp(side))
-        enemy = self.units_view.enemy_hexes(side)
-        if new in enemy:
+        if new in self.units_view.enemy_hexes(side):
             self.find("7.1", f"{new} holds enemy combat units: opposing units never share a hex", e.piece)
             return
         zoc = self.enemy_zoc(side)
-        found = search(geo.neighbours, rec.start, self.moves.zoc_step(cls, rec, zoc), blocked=enemy, goal=new)
+        found = self.moves.path(cls, rec, side, new, zoc)
         if new not in found:
             why = (f"{rec.start} to {new} crosses a cliff or enters the sea: prohibited" if geo.adjacent(rec.start, new)
                    else f"no path from {rec.start} to {new} is open")

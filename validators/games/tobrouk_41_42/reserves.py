@@ -39,7 +39,6 @@ from validators.games.tobrouk_41_42.movement import MoveRecord, Moves
 from validators.games.tobrouk_41_42.state import MANEUVERS, box_value
 from validators.games.tobrouk_41_42.units import TobroukRule, TobroukTracker, Units
 from validators.kernel.declarations import Declared
-from validators.kernel.movement import search
 from validators.replay.board import Piece
 from validators.replay.replayer import Added, Moved, Said
 
@@ -269,8 +268,7 @@ class Reserves(TobroukRule):
         if cls is None or side is None:
             return True
         allowance = self.maneuver_mp(side)
-        base = self.moves.step_cost(cls, MoveRecord(gate, False, False))
-        found = search(self.geo.neighbours, gate, base, blocked=self.units_view.enemy_hexes(side), goal=hex_id)
+        found = self.moves.path(cls, MoveRecord(gate, False, False), side, hex_id)
         return hex_id in found and found.cost[hex_id] <= allowance  # the gate hex itself is not costed
 
     def _restriction(self, e: Moved, u, old: str, new: str) -> None:

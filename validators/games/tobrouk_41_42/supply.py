@@ -49,6 +49,7 @@ from collections.abc import Callable
 
 from builder.geometry.hexmap import hexside_key
 from validators.games.tobrouk_41_42.units import ZOC_CLOSED, TobroukRule, TobroukTracker
+from validators.kernel.movement import search
 from validators.replay.board import Piece
 from validators.replay.replayer import Added, Moved, TurnChanged
 
@@ -133,21 +134,12 @@ class SupplyLines(TobroukTracker):
         return out
 
     def supply_reach(self, origin: str, steps: int, forbidden: set[str], passable, mode: str) -> set[str]:
-        """Hexes at most `steps` steps from `origin` along paths whose inner hexes are free;
-        strictly the two ends must be free too."""
+        """Hexes at most `steps` steps from `origin` along paths whose inner hexes are free (a forbidden
+        hex may end a path, the kernel search's `stop`); strictly the two ends must be free too."""
         if mode == STRICT and origin in forbidden:
             return set()
-        seen, frontier = {origin}, [origin]
-        for _ in range(steps):
-            nxt = []
-            for a in frontier:
-                for b in self.game.geometry.neighbours(a):
-                    if b in seen or not passable(a, b):
-                        continue
-                    seen.add(b)
-                    if b not in forbidden:
-                        nxt.append(b)
-            frontier = nxt
+        seen = set(search(self.geo.neighbours, origin, lambda a, b: 1 if passable(a, b) else None,
+                          allowance=steps, stop=forbidden).cost)
         return seen if mode == LENIENT else seen - forbidden
 
     def supply_sources(self, side: str, forbidden: set[str], passable, mode: str) -> set[str]:
@@ -201,12 +193,13 @@ class SupplyLines(TobroukTracker):
         for p in hqs:
             h = self.hex_of(p)
             rng = self.hq_supply_range(p, mode)
-            ok = h in src or bool(self.supply_reach(h, rng + 1, forbidden, passable, mode) & src)
+            reach = self.supply_reach(h, rng + 1, forbidden, passable, mode)
+            ok = h in src or bool(reach & src)
             if self.unit_of(p).id == "hq-tobrouk" and mode == LENIENT:
                 ok = True  # 3.8c: it supplies its units whatever its own supply
             hq_ok[p.id] = ok
             if ok:
-                reached[p.id] = self.supply_reach(h, rng + 1, forbidden, passable, mode)
+                reached[p.id] = reach
         cus: dict[str, set[str]] = {}
         for h, ps in self.by_hex().items():
             for p in ps:
@@ -248,7 +241,6 @@ class SupplyLines(TobroukTracker):
         for pid in need:
             _augment(pid, set(), slots, cus, match)
         return set(match.values())
-
 
     def supply_marked(self, hex_id: str) -> tuple[int, int]:
         return self.markers_in(hex_id, "cr"), self.markers_in(hex_id, "re")
