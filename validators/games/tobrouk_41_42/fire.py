@@ -103,7 +103,6 @@ class Fire(TobroukRule):
     def finish(self) -> None:
         self._close()
 
-    # -- declarations -------------------------------------------------------------------------------
     def declared(self, d: Declared) -> None:
         role, piece, hex_id = FIRE[d.name], d.piece, d.where
         if role == "firer":
@@ -118,7 +117,6 @@ class Fire(TobroukRule):
                 and self.shot.firer.id == piece.id:
             self.shot.coordinated = True
 
-    # -- dice ------------------------------------------------------------------------------------------
     def rolled(self, e: Rolled) -> None:
         side = fire_side(self, e, " fire 1d6")
         if side and e.dice:
@@ -149,34 +147,25 @@ class Fire(TobroukRule):
 
     def _eligible(self, shot: Shot, side: str) -> bool:
         f, t, fh, th = shot.firer, shot.target, shot.firer_hex, shot.target_hex
-        name = self.side_names[side]
-        if self.side_id(f) != side or self.side_id(t) == side:
-            self.find("5.1", f"a {name} die for {f.name} at {t.name}: each player fires his own units at enemy units",
-                      f, fh, th, side=name)
-            return False
-        if not self.geo.adjacent(fh, th):
-            self.find("5.1", f"{f.name} in {fh} fires at {t.name} in {th}: a CU fires only at an enemy in one of the "
-                      "six adjacent hexes", f, fh, th, side=name)
-            return False
-        if "cliff" in self.crossing(fh, th):
-            self.find("5.1", f"{f.name} fires across the cliff between {fh} and {th}: no fire across a cliff (5.1d)",
-                      f, fh, th, side=name)
-            return False
-        if f.id in self.fired:
-            self.find("5.1", f"{f.name} already fired in this combat phase: each CU fires once", f, fh, th, side=name)
-            return False
-        offensive = side == self.maneuvering()
-        if offensive and self.markers_in(fh, "entrenched"):
-            self.find("5.10", f"{f.name} is entrenched in {fh}: it fires offensively only after removing its "
-                      "entrenchment marker", f, fh, th, side=name)
-            return False
-        if offensive and self.retreating(fh):
-            self.find("5.12", f"{f.name} is retreating: a retreating unit fires only defensively", f, fh, th, side=name)
-            return False
-        if not offensive and self.markers_in(th, "entrenched") and t.id not in self.fired:
-            self.find("5.10", f"defensive fire at {t.name}, entrenched in {th} and not having fired offensively: "
-                      "not allowed (Q&A 7-8)", f, fh, th, side=name)
-            return False
+        name, offensive = self.side_names[side], side == self.maneuvering()
+        for number, broken, why in (
+                ("5.1", lambda: self.side_id(f) != side or self.side_id(t) == side,
+                 f"a {name} die for {f.name} at {t.name}: each player fires his own units at enemy units"),
+                ("5.1", lambda: not self.geo.adjacent(fh, th), f"{f.name} in {fh} fires at {t.name} in {th}: a CU "
+                 "fires only at an enemy in one of the six adjacent hexes"),
+                ("5.1", lambda: "cliff" in self.crossing(fh, th),
+                 f"{f.name} fires across the cliff between {fh} and {th}: no fire across a cliff (5.1d)"),
+                ("5.1", lambda: f.id in self.fired, f"{f.name} already fired in this combat phase: each CU fires once"),
+                ("5.10", lambda: offensive and self.markers_in(fh, "entrenched"), f"{f.name} is entrenched in {fh}: it "
+                 "fires offensively only after removing its entrenchment marker"),
+                ("5.12", lambda: offensive and self.retreating(fh),
+                 f"{f.name} is retreating: a retreating unit fires only defensively"),
+                ("5.10", lambda: not offensive and self.markers_in(th, "entrenched") and t.id not in self.fired,
+                 f"defensive fire at {t.name}, entrenched in {th} and not having fired offensively: not allowed "
+                 "(Q&A 7-8)")):
+            if broken():
+                self.find(number, why, f, fh, th, side=name)
+                return False
         return True
 
     def _result(self, shot: Shot, side: str, die: int) -> tuple[str, str]:
@@ -195,18 +184,13 @@ class Fire(TobroukRule):
             v = int(cs[key]["shift"]) * n
             column += v
             parts.append(f"{key.replace('_', ' ')} {v:+d}")
-        if self.markers_in(fh, "re"):
-            shift("out_of_supply_firer")
-        elif self.markers_in(fh, "cr"):
-            shift("unsupplied_firer")
-        if shot.coordinated and not self.retreating(fh):
-            shift("coordinated")
-        if self.retreating(fh):
-            shift("firer_retreating")
-        if self.markers_in(fh, "rapid"):
-            shift("firer_rapid_movement")
-        if self.markers_in(th, "rapid"):
-            shift("target_rapid_movement")
+        re_, retreating = self.markers_in(fh, "re"), self.retreating(fh)
+        for key, on in (("out_of_supply_firer", re_), ("unsupplied_firer", not re_ and self.markers_in(fh, "cr")),
+                        ("coordinated", shot.coordinated and not retreating), ("firer_retreating", retreating),
+                        ("firer_rapid_movement", self.markers_in(fh, "rapid")),
+                        ("target_rapid_movement", self.markers_in(th, "rapid"))):
+            if on:
+                shift(key)
         arty = sum(self.markers_in(th, m) for m in ("artillery-axis", "artillery-cw"))
         if arty:
             shift("artillery_marker", min(arty, int(cs["artillery_marker"]["max_markers"])))
@@ -226,17 +210,15 @@ class Fire(TobroukRule):
         entrenched = self.markers_in(th, "entrenched") > 0
         if entrenched:
             mod("target_entrenched", int(dm["target_entrenched"]["drm"]))
-        for key in ("target_in_city", "target_in_halfaya_pass"):
-            if th in dm[key]["hexes"]:
+        for key, on in (("target_in_city", th in dm["target_in_city"]["hexes"]),
+                        ("target_in_halfaya_pass", th in dm["target_in_halfaya_pass"]["hexes"]),
+                        ("behind_crest_escarpment_wadi", between & set(dm["behind_crest_escarpment_wadi"]["features"])),
+                        ("behind_light_minefield", offensive and dm["behind_light_minefield"]["feature"] in between),
+                        ("behind_heavy_minefield",
+                         offensive and not camp and between & set(dm["behind_heavy_minefield"]["features"])),
+                        ("target_in_difficult_terrain", self.game.hex_terrain.get(th) == "difficult")):
+            if on:
                 mod(key, int(dm[key]["drm"]))
-        if between & set(dm["behind_crest_escarpment_wadi"]["features"]):
-            mod("behind_crest_escarpment_wadi", int(dm["behind_crest_escarpment_wadi"]["drm"]))
-        if offensive and dm["behind_light_minefield"]["feature"] in between:
-            mod("behind_light_minefield", int(dm["behind_light_minefield"]["drm"]))
-        if offensive and not camp and between & set(dm["behind_heavy_minefield"]["features"]):
-            mod("behind_heavy_minefield", int(dm["behind_heavy_minefield"]["drm"]))
-        if self.game.hex_terrain.get(th) == "difficult":
-            mod("target_in_difficult_terrain", int(dm["target_in_difficult_terrain"]["drm"]))
         tw = tu.weapon
         if tw and entrenched and tu.type == "infantry" and tw != "A":
             tw = LETTERS[LETTERS.index(tw) - 1]
@@ -250,7 +232,6 @@ class Fire(TobroukRule):
         why = (f"column {col} ({', '.join(parts)}), die {die}{' ' + ', '.join(dparts) if dparts else ''} = {modified}")
         return result, why
 
-    # -- coordination (5.3) -----------------------------------------------------------------------------------
     def _partners(self, a: Shot, b: Shot) -> bool:
         """Whether b's firer may coordinate with a's: same target, same division or hex, same
         nationality, not retreating, and (Commonwealth) armour with armour only."""
@@ -272,8 +253,6 @@ class Fire(TobroukRule):
                           "(Commonwealth: armour with armour), must fire at the same target", shot.firer,
                           shot.firer_hex, shot.target_hex, side=self.side_of(shot.firer))
 
-    # -- the result on the table ----------------------------------------------------------------------
-    # -- the result on the table ----------------------------------------------------------------------
     def added(self, e: Added) -> None:
         self._marker_arrived(e.piece, e.where.label)
 

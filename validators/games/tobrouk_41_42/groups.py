@@ -48,7 +48,6 @@ class CombatGroupRules(TobroukRule):
         self.cgs, self.moves, self.lines = self.ctx.get(CombatGroups), self.ctx.get(Moves), self.ctx.get(SupplyLines)
         self.join_mp = mp(self.tables.get("combat-groups", {}).get("join_mp", {}).get("mp", 2))
 
-    # -- evidence -----------------------------------------------------------------------------------
     def added(self, e: Added) -> None:
         mid = e.piece.properties().get("MarkerId", "")
         if mid in self.cgs.specs and e.where.label in self.geo:
@@ -77,7 +76,6 @@ class CombatGroupRules(TobroukRule):
         elif self.is_cu(p) and new in self.cgs.box and old not in self.cgs.box:
             self._enter(e, self.cgs.box[new])
 
-    # -- creation and dissolution (7.32a, 7.33) --------------------------------------------------
     def _created(self, p: Piece, cg: str, hex_id: str) -> None:
         if self.state.phase_id is None:
             return
@@ -121,7 +119,6 @@ class CombatGroupRules(TobroukRule):
                       "Administrative phase or its player's maneuver (7.33b), or explodes in combat (7.33c)", p, hex_id,
                       side=self.side_names.get(self.cg_side.get(cg, ""), ""))
 
-    # -- units entering and leaving (7.31h, 7.32b-c, 4.2a', 7.33) -------------------------------------
     def _enter(self, e: Moved, cg: str) -> None:
         if self.state.phase_id is None:
             return

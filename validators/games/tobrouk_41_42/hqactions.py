@@ -72,7 +72,6 @@ class HQActions(TobroukRule):
         if pid in MANEUVERS:
             self._check_hq_mp()
 
-    # -- evidence -----------------------------------------------------------------------------------
     def removed(self, e: Removed) -> None:
         if (gone := left_map(e, self.geo)) is not None:
             self._gone(e.piece, gone)
@@ -115,7 +114,6 @@ class HQActions(TobroukRule):
         elif mid == "entrenched" and self.state.phase_id in MANEUVERS:
             self._entrench_cost(p, hex_id)
 
-    # -- the actions ----------------------------------------------------------------------------------
     def _acting_hqs(self, side: str, hex_id: str, armoured: bool = False) -> list[Piece]:
         """The side's HQs that may act on `hex_id`: not surely unsupplied, a valid path within range."""
         out = []
@@ -218,7 +216,6 @@ class HQActions(TobroukRule):
             return
         self.find("4.41", f"{p.name} regained a step in {hex_id} in the {self.state.phase}: {why}", p, None, hex_id, side=name)
 
-    # -- MP: entrenchment (4.3a) and the HQ's total (4.1) ---------------------------------------------
     def _entrench_cost(self, marker: Piece, hex_id: str) -> None:
         side = self.maneuvering()
         units = self.combat_units(hex_id, side) if side else []

@@ -139,7 +139,6 @@ class HQCombat(TobroukRule):
                 self.hq_face_at_start[p.id] = self.reduced(p)
                 self.hq_hexes[p.id] = {self.hex_of(p)}
 
-    # -- phases ---------------------------------------------------------------------------------
     def phase_started(self, pid: str) -> None:
         self._hq_phase_reset()
 
@@ -174,7 +173,6 @@ class HQCombat(TobroukRule):
                           "marker or air strike on its hex: an HQ is flipped when a shot or bombardment at it "
                           "succeeds (6.5b)", p, None, self.hex_of(p), side=name)
 
-    # -- evidence ---------------------------------------------------------------------------------
     def declared(self, d: Declared) -> None:
         if d.name == "Declare target" and self.state.phase_id in COMBATS:
             self.hit_hexes.add(d.where)
@@ -205,7 +203,6 @@ class HQCombat(TobroukRule):
     def removed(self, e: Removed) -> None:
         self._removed()
 
-    # -- elimination and re-entry ---------------------------------------------------------------------
     def _removed(self) -> None:
         if self.losses.removal is None:
             return

@@ -47,7 +47,7 @@ from dataclasses import dataclass
 
 from validators.games.tobrouk_41_42.hqs import HQLosses
 from validators.games.tobrouk_41_42.reserves import ReserveGroups
-from validators.games.tobrouk_41_42.state import MANEUVERS
+from validators.games.tobrouk_41_42.state import MANEUVERS, box_value
 from validators.games.tobrouk_41_42.units import WRECKS, TobroukRule, Units, left_map
 from validators.replay.board import Piece
 from validators.replay.replayer import Added, Moved, Removed, Rolled, Said
@@ -94,18 +94,11 @@ class IVTrack(TobroukRule):
         self.repair_credits = {s: 0 for s in self.side_names}
         self.root = self._roots()
         self.points: dict[str, tuple[str, int]] = {}  # family -> (side, loss points)
-        self.in_play_turn: set[str] = set()
         self.lost_total = {s: 0 for s in self.side_names}
-        self.hq_lost_turn: set[str] = set()
-        self.commando_done = False
-        self.occupied_at_turn: dict[str, set[str]] = {}
-        self.captures = {s: 0 for s in self.side_names}
         self.cr_hqs = {s: 0 for s in self.side_names}
         self.reentry_watch: list[tuple[str, str, int, list[int], int]] = []  # side, HQ, box index, offsets, turn
-        self._turn_begins()
+        self._turn_begins()  # in_play_turn, hq_lost_turn, captures, occupied_at_turn
 
-
-    # -- reading the track ---------------------------------------------------------------------
     def iv_index(self) -> int | None:
         box = self.box_of("iv", "iv")
         return self.iv_boxes.index(box) if box in self.iv_boxes else None
@@ -124,7 +117,6 @@ class IVTrack(TobroukRule):
                 watch[3].append(spaces)
         return c
 
-    # -- families and losses -----------------------------------------------------------------------
     def _roots(self) -> dict[str, str]:
         parent = {u.replaced_by: u.id for u in self.game.units if getattr(u, "replaced_by", None)}
         out = {}
@@ -198,7 +190,6 @@ class IVTrack(TobroukRule):
             for t in (1, -1):
                 self.credit(t, 1, "an extra turn demanded (8.2)", turn)
 
-    # -- evidence ----------------------------------------------------------------------------------
     def said(self, e: Said) -> None:
         st = self.state
         strike, released, repair = st.line_of("Air strike"), st.line_of("Release reserve"), st.line_of("Repair wreck")
@@ -224,7 +215,6 @@ class IVTrack(TobroukRule):
         while self.repair_credits[side] < due:
             self.repair_credits[side] += 1
             self.credit(-self.toward_opponent(side), 1, "three wrecks repaired (4.41d)")
-
 
     def rolled(self, e: Rolled) -> None:
         kill = self.tables.get("optional", {}).get("switches", {}).get("rommel", {}).get("commando", {})
@@ -280,7 +270,6 @@ class IVTrack(TobroukRule):
             self.captures[side] += 1
             if self.captures[side] % 3 == 1:
                 self.credit(toward, 1, "secondary objectives captured (9.4b')")
-
 
     def _hq_events(self) -> None:
         """An HQ eliminated (9.3b: a loss of the turn) or re-entering (6.5f: 2 spaces to the opponent)."""
@@ -342,15 +331,11 @@ class IVTrack(TobroukRule):
         if any(self.unit_of(p) and self.unit_of(p).id == "hq-tobrouk" for p in self.units_on_map()):
             self.credit(-1, 1, "the Tobrouk HQ cut from the Alexandria road (3.8c)")
 
-    def _value(self, idx: int) -> int:
-        box = self.iv_boxes[idx]
-        return 0 if box.startswith("0") else int(box[:-1]) * (1 if box.endswith("C") else -1)
-
     def _check_window(self, closing_turn: bool, final: bool = False) -> None:
         idx = self.iv_index()
         if idx is None or self.iv_anchor is None:
             return
-        drift = self._value(idx) - self._value(self.iv_anchor)
+        drift = box_value(self.iv_boxes[idx]) - box_value(self.iv_boxes[self.iv_anchor])
         if drift:
             toward = 1 if drift > 0 else -1
             usable = [c for c in self.credits if c.toward == toward and c.turn >= (self.state.turn or 0) - 1 and c.spaces > 0]

@@ -42,7 +42,6 @@ class Losses(TobroukRule):
         if pid in COMBATS:
             self._check_losses()
 
-    # -- evidence -----------------------------------------------------------------------------------
     def _hex_steps(self, hex_id: str) -> tuple[str | None, int]:
         cu = [p for p in self.pieces_in(hex_id) if self.is_cu(p)]
         side = self.side_id(cu[0]) if cu else None
@@ -85,7 +84,6 @@ class Losses(TobroukRule):
             self.available[hex_id] = have
         self.lost[hex_id] = self.lost.get(hex_id, 0) + steps
 
-    # -- the check ------------------------------------------------------------------------------------
     def _check_losses(self) -> None:
         for hex_id in sorted(set(self.hits) | set(self.lost)):
             want = min(self.hits.get(hex_id, 0), self.available.get(hex_id, 0))

@@ -44,7 +44,6 @@ class OptionalCounters(TobroukRule):
         u = self.unit_of(p)
         return u.id if u is not None else None
 
-    # -- 12.2 ------------------------------------------------------------------------------------
     def said(self, e: Said) -> None:
         st, line = self.state, self.state.line_of("Breach minefield")
         p = st.named_unit(line[0]) if line is not None else None
@@ -77,7 +76,6 @@ class OptionalCounters(TobroukRule):
         if (gone := left_map(e, self.geo)) is not None:
             self._left_map(e.piece, gone)
 
-    # -- 12.3 ------------------------------------------------------------------------------------
     def rolled(self, e: Rolled) -> None:
         if e.button == "Commonwealth commando 2d6" and e.dice:
             self.commandos += 1

@@ -136,8 +136,6 @@ class Reserves(TobroukRule):
                     out[row] = max(out.get(row, 0), col)
         return out
 
-
-    # -- releases --------------------------------------------------------------------------------
     def group_released(self, i: int) -> bool:
         if i in self.released:
             return True
@@ -185,7 +183,6 @@ class Reserves(TobroukRule):
         elif strike is not None and strike[1] in self.camp:
             self.release("commonwealth", "camp_attacked")
 
-    # -- evidence ----------------------------------------------------------------------------------
     def moved(self, e: Moved) -> None:
         if e.old.label == e.new.label:
             return
@@ -237,7 +234,6 @@ class Reserves(TobroukRule):
             if r.get("until_iv") and box_value(new) >= box_value(r["until_iv"]):
                 self.restriction_lifted.add(r.get("rule", ""))
 
-    # -- checks ---------------------------------------------------------------------------------------
     def _entry(self, p: Piece, uid: str, hex_id: str) -> bool:
         """A reserve or reinforcement put on the map: its turn, phase and hex; whether it was reported."""
         side = self.side_id(p)

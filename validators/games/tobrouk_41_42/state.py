@@ -44,7 +44,6 @@ class TobroukState(GameState):
         self._left: str | None = None
         self._turn_before: int | None = None
 
-    # -- the scenario ---------------------------------------------------------------------------
     def find_scenario(self) -> str | None:
         board = self.board
         pieces = board.replayer.board.pieces.values()
@@ -67,7 +66,6 @@ class TobroukState(GameState):
     def initial_phase(self) -> TurnChanged | None:
         return None  # see Choices: play starts when the tracker first moves
 
-    # -- the turn tracker ------------------------------------------------------------------------
     def follow(self, e: TurnChanged) -> None:
         self._left, self._turn_before = self.phase_id, self.turn
         super().follow(e)
@@ -103,7 +101,6 @@ class TobroukState(GameState):
         if self.maneuvering():
             self.side_acting = board.side_names[self.maneuvering()]
 
-    # -- declarations ------------------------------------------------------------------------------
     def read_declaration(self, e: Said) -> Declared | None:
         """Every template's line is kept in `line` (rules read the unit by its name as they need);
         the fire declarations are made on a unit in a hex and are dispatched as `declared`."""
@@ -125,7 +122,6 @@ class TobroukState(GameState):
         board = self.board
         return next((p for p in board.replayer.board.pieces.values() if p.name == name and board.unit_of(p)), None)
 
-    # -- the tracks --------------------------------------------------------------------------------
     def marker_piece(self, marker: str):
         return next((p for p in self.board.replayer.board.pieces.values()
                      if p.properties().get("MarkerId") == marker), None)

@@ -96,7 +96,6 @@ class SupplyLines(TobroukTracker):
                     out[side] = list(path.hexes if path.hexes[0] == start else reversed(path.hexes))
         return out
 
-    # -- the map as supply sees it --------------------------------------------------------------
     def supply_passable(self, mode: str) -> Callable[[str, str], bool]:
         """Whether a supply path may cross a -> b: no sea, no cliff; strictly no minefield either."""
         terrain = self.game.hex_terrain
@@ -180,7 +179,6 @@ class SupplyLines(TobroukTracker):
             return nat in ("german", "italian")
         return False
 
-    # -- the computation ---------------------------------------------------------------------------
     def supply_map(self, side: str, mode: str) -> tuple[dict[str, bool], dict[str, set[str]]]:
         """(HQ piece id -> supplied, CU piece id -> ids of the supplied HQs that reach it); a CU
         supplied from a source gets {'source'}."""
@@ -384,7 +382,6 @@ class Supply(TobroukRule):
                       "them, beyond the 2 CU a corps HQ and 3 an army HQ may supply (3.6c): a CR marker is due"
                       f"{note}", None, None, None, side=name)
 
-    # -- markers brought onto the map outside phase A (3.1b) --------------------------------------------
     def added(self, e: Added) -> None:
         self._supply_marker(e.piece, e.where.label)
 

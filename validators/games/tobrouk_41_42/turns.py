@@ -59,7 +59,6 @@ class SequenceOfPlay(TobroukRule):
         """2.24: the most MP the reactive player may use (tables/maneuver.yaml `cell`)."""
         return min(10, max(1, row + int(self.man["reactive_offset"][column(col)])))
 
-    # -- phases (2) -----------------------------------------------------------------------------
     def phase_started(self, pid: str) -> None:
         st = self.state
         before, now = st.prev_phase_pos, st.phase_pos
@@ -103,7 +102,6 @@ class SequenceOfPlay(TobroukRule):
                 self.find("2.25", f"phase F ends with the MP markers on {a} (Axis) and {c} (Commonwealth): the lower "
                           "marker moves up to the higher")
 
-    # -- MP markers (2.22-2.25) ---------------------------------------------------------------------
     def moved(self, e: Moved) -> None:
         side = MP_MARKERS.get(e.piece.properties().get("MarkerId", ""))
         if side is None or self.state.phase_id is None:

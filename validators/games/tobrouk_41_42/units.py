@@ -129,8 +129,7 @@ class CombatGroups(Tracker):
                      if mid(p) == cg and self.board.hex_of(p)), None)
 
     def added(self, e) -> None:
-        if mid(e.piece) in self.specs and e.where.label in self.game.geometry:
-            self.hex[mid(e.piece)] = e.where.label
+        self.removed(e)
 
     def removed(self, e) -> None:
         if mid(e.piece) in self.specs and e.where is not None and e.where.label in self.game.geometry:
@@ -138,11 +137,8 @@ class CombatGroups(Tracker):
 
     def moved(self, e: Moved) -> None:
         cg, geo = mid(e.piece), self.game.geometry
-        if cg in self.specs and e.old.label != e.new.label:
-            if e.new.label in geo:
-                self.hex[cg] = e.new.label
-            elif e.old.label in geo:
-                self.hex[cg] = e.old.label
+        if cg in self.specs and e.old.label != e.new.label and (e.new.label in geo or e.old.label in geo):
+            self.hex[cg] = e.new.label if e.new.label in geo else e.old.label
 
 
 def _speak(obj, ctx: Context) -> None:

@@ -56,7 +56,6 @@ class Wrecks(TobroukRule):
         if self.state.phase_id in COMBATS and hex_id in self.geo and self._makes_wreck(p, reduced):
             self.wreck_due.setdefault(hex_id, p)
 
-    # -- evidence -------------------------------------------------------------------------------------
     def flipped(self, e: Flipped) -> None:
         if e.layer == "Step" and e.new > e.old and e.where is not None:
             self._loss(e.piece, e.where.label, e.old == 2)  # the face before the flip
@@ -77,7 +76,6 @@ class Wrecks(TobroukRule):
                 and self.state.phase_id in COMBATS:
             self.wrecked.add(e.where.label)
 
-    # -- the check ------------------------------------------------------------------------------------
     def _check_wrecks(self) -> None:
         for hex_id, p in sorted(self.wreck_due.items()):
             if hex_id in self.wrecked:
