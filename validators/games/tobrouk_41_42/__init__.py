@@ -2,15 +2,11 @@
 
 Rule numbers are the rulebook's (../shared/seeds/002_bcc9c573f5128021.txt); the ranks are those
 of section 10.1 of the digest (../shared/docs/rules/seed_002_tobrouk.md).  Tables come from
-sources/tobrouk-41-42/tables; a finding that rests on a table marked reconstructed (movement
-costs, Universal Fire Table, Maneuver Table) says so.  Choices where the text is ambiguous are
-recorded where they are made ("Choices:").
-
-Each rule is an object of the rules kernel (validators/kernel/rule.py, docs/rules-kernel.md);
-`RULES` lists them in the order they hear each event.  The state (state.py) follows the turn
-tracker, the pairs of maneuvers and the active side; the trackers keep what several rules read:
-`Units` and `CombatGroups` (units.py), `Moves` (movement.py), `SupplyLines` (supply.py),
-`ReserveGroups` (reserves.py) and `HQLosses` (hqs.py).
+sources/tobrouk-41-42/tables; a finding that rests on a table marked reconstructed says so.
+Choices where the text is ambiguous are recorded where they are made ("Choices:").  Each rule is
+an object of the rules kernel (docs/rules-kernel.md), in `RULES` in the order they hear events;
+state.py follows the turn tracker; the trackers keep what several rules read (`Units`,
+`CombatGroups`, `Moves`, `SupplyLines`, `ReserveGroups`, `HQLosses`).
 """
 from __future__ import annotations
 

@@ -38,7 +38,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from validators.games.tobrouk_41_42.state import COMBATS, FIRE, MANEUVERS
-from validators.games.tobrouk_41_42.units import HITS, TobroukRule, left_map
+from validators.games.tobrouk_41_42.units import HITS, TobroukRule, left_map, mid
 from validators.kernel.declarations import Declared
 from validators.replay.board import Piece
 from validators.replay.replayer import Added, Moved, Removed, Rolled
@@ -301,20 +301,16 @@ class Morale(TobroukRule):
             self._morale_die(e, side)
 
     def added(self, e: Added) -> None:
-        if e.piece.properties().get("MarkerId", "") == "retreat":
+        if mid(e.piece) == "retreat":
             self._morale_outcome(e.where.label, passed=False)
 
-    def moved(self, e: Moved) -> None:
-        gone = left_map(e, self.geo)
-        if gone is not None and e.piece.properties().get("MarkerId", "") in HITS:
-            self._morale_outcome(gone, passed=True)  # dragged to the Markers box: a pass
-        if e.old.label != e.new.label and e.piece.properties().get("MarkerId", "") == "retreat":
+    def moved(self, e: Moved | Removed) -> None:
+        if (gone := left_map(e, self.geo)) is not None and mid(e.piece) in HITS:
+            self._morale_outcome(gone, passed=True)  # deleted or dragged to the Markers box: a pass
+        if isinstance(e, Moved) and e.old.label != e.new.label and mid(e.piece) == "retreat":
             self._morale_outcome(e.new.label, passed=False)
 
-    def removed(self, e: Removed) -> None:
-        gone = left_map(e, self.geo)
-        if gone is not None and e.piece.properties().get("MarkerId", "") in HITS:
-            self._morale_outcome(gone, passed=True)  # deleted: a pass
+    removed = moved
 
     def _morale_die(self, e: Rolled, side: str) -> None:
         name = self.side_names[side]

@@ -141,21 +141,20 @@ class CombatGroups(Tracker):
             self.hex[cg] = e.new.label if e.new.label in geo else e.old.label
 
 
+_WORDS = (("board", "replayer units side_names side_ids other_side unit_of side_of side_id side_name hex_of by_hex "
+                    "pieces_in units_in units_on_map stood_in reduced"),
+          ("units_view", "markers_in combat_units is_cu is_hq retreating value steps_now enemy_zoc crossing cg_side "
+                         "enemy_in unit_piece_on_map"),
+          ("state", "maneuvering box_of mp_box maneuver_mp marker_piece reconstructed sc_rules man"))
+
+
 def _speak(obj, ctx: Context) -> None:
-    """Give a rule (or tracker) of the game the board's, the state's and `Units`' words as its own."""
-    b, st, u = ctx.board, ctx.state, ctx.get(Units)
-    obj.units_view, obj.geo = u, ctx.game.geometry
-    obj.replayer, obj.units = b.replayer, b.units
-    obj.side_names, obj.side_ids, obj.other_side = b.side_names, b.side_ids, b.other_side
-    obj.unit_of, obj.side_of, obj.side_id, obj.side_name = b.unit_of, b.side_of, b.side_id, b.side_name
-    obj.hex_of, obj.by_hex, obj.pieces_in, obj.units_in = b.hex_of, b.by_hex, b.pieces_in, b.units_in
-    obj.units_on_map, obj.stood_in, obj.reduced = b.units_on_map, b.stood_in, b.reduced
-    obj.markers_in, obj.combat_units, obj.is_cu, obj.is_hq = u.markers_in, u.combat_units, u.is_cu, u.is_hq
-    obj.retreating, obj.value, obj.steps_now = u.retreating, u.value, u.steps_now
-    obj.enemy_zoc, obj.crossing, obj.cg_side, obj.enemy_in = u.enemy_zoc, u.crossing, u.cg_side, u.enemy_in
-    obj.unit_piece_on_map = u.unit_piece_on_map
-    obj.maneuvering, obj.box_of, obj.mp_box, obj.maneuver_mp = st.maneuvering, st.box_of, st.mp_box, st.maneuver_mp
-    obj.marker_piece, obj.reconstructed, obj.sc_rules, obj.man = st.marker_piece, st.reconstructed, st.sc_rules, st.man
+    """Give a rule (or tracker) of the game the board's, `Units`' and the state's words as its own
+    (bound once: the state's changing facts, turn and phase, are read as `self.state.*`)."""
+    obj.units_view, obj.geo = ctx.get(Units), ctx.game.geometry
+    for owner, names in _WORDS:
+        for name in names.split():
+            setattr(obj, name, getattr(getattr(obj, owner), name))
 
 
 class TobroukTracker(Tracker):
