@@ -93,7 +93,7 @@ class CombatGroupRules(TobroukRule):
             return
         why = self._creation_fault(side, hq, hex_id)
         if why:
-            self.find("7.32", f"{p.name} placed in {hex_id}: {why} (7.32a){self.reconstructed_map()}", p, None, hex_id,
+            self.find("7.32", f"{p.name} placed in {hex_id}: {why} (7.32a) (reconstructed map)", p, None, hex_id,
                       side=name)
 
     def _creation_fault(self, side: str, hq: Piece, hex_id: str) -> str | None:
@@ -109,9 +109,6 @@ class CombatGroupRules(TobroukRule):
             return (f"no valid supply path from {hq.name} in {self.hex_of(hq)} reaches it within the HQ's range of "
                     f"{rng} hexes between")
         return None
-
-    def reconstructed_map(self) -> str:
-        return " (reconstructed map)"
 
     def _dissolved(self, p: Piece, cg: str, hex_id: str) -> None:
         if self.state.phase_id == "F":

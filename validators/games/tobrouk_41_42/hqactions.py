@@ -146,13 +146,16 @@ class HQActions(TobroukRule):
             return
         self._charge(hqs, "repair", size)
 
-    def _reorganise(self, marker: Piece, hex_id: str) -> None:
-        side = self.maneuvering()
-        if self.state.phase_id in MANEUVERS and side is None:
-            return  # the maneuvering side is not known yet
+    def _in_maneuver(self, number: str, why: str, p: Piece, hex_id: str) -> str | None:
+        """The maneuvering side, when an HQ action may be judged (reported outside a maneuver)."""
         if self.state.phase_id not in MANEUVERS:
-            self.find("4.42", f"a Retreat marker in {hex_id} flipped to reorganised in the {self.state.phase}: an HQ "
-                      "reorganises in its side's maneuver (4.42b)", marker, None, hex_id)
+            self.find(number, why.format(hex_id, self.state.phase), p, None, hex_id)
+        return self.maneuvering() if self.state.phase_id in MANEUVERS else None  # None: not known yet
+
+    def _reorganise(self, marker: Piece, hex_id: str) -> None:
+        side = self._in_maneuver("4.42", "a Retreat marker in {} flipped to reorganised in the {}: an HQ reorganises "
+                                 "in its side's maneuver (4.42b)", marker, hex_id)
+        if side is None:
             return
         units = self.combat_units(hex_id, side)
         if not units:
@@ -172,12 +175,9 @@ class HQActions(TobroukRule):
         self._charge(own or hqs, "reorganise")
 
     def _breach(self, p: Piece, hex_id: str) -> None:
-        side = self.maneuvering()
-        if self.state.phase_id in MANEUVERS and side is None:
-            return  # the maneuvering side is not known yet
-        if self.state.phase_id not in MANEUVERS:
-            self.find("4.43", f"a breach marker placed in {hex_id} in the {self.state.phase}: minefields are breached during a "
-                      "maneuver (4.43a)", p, None, hex_id)
+        side = self._in_maneuver("4.43", "a breach marker placed in {} in the {}: minefields are breached during a "
+                                 "maneuver (4.43a)", p, hex_id)
+        if side is None:
             return
         name = self.side_names[side]
         if self.enemy_in(hex_id, side):

@@ -41,8 +41,6 @@ class TobroukState(GameState):
         self.sc_rules = self.tables.get("scenario-rules", {}).get(self.scenario or "", {})
         self.mp_start: dict[str, int] = {}  # side -> MP box when the phase began
         self.line: tuple | None = None  # (declaration, name, location) of the chat line being heard
-        self._left: str | None = None
-        self._turn_before: int | None = None
 
     def find_scenario(self) -> str | None:
         board = self.board
@@ -66,14 +64,12 @@ class TobroukState(GameState):
     def initial_phase(self) -> TurnChanged | None:
         return None  # see Choices: play starts when the tracker first moves
 
-    def follow(self, e: TurnChanged) -> None:
-        self._left, self._turn_before = self.phase_id, self.turn
-        super().follow(e)
-
     def entering(self) -> None:
-        if self.turn != self._turn_before:
+        before = self.prev_phase_pos  # (turn, index) of the phase left
+        if before is not None and before[0] != self.turn:
             self.active, self.pair = None, 1
-        elif self._left == "F" and self.phase_id not in (None, "F"):
+        elif before is not None and before[1] >= 0 and self.phase_specs[before[1]]["id"] == "F" \
+                and self.phase_id not in (None, "F"):
             self.pair += 1
         self.mp_start = {side: self.mp_box(side) or 0 for side in self.board.side_names}
 

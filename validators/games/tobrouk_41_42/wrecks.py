@@ -20,7 +20,7 @@ Choices:
 from __future__ import annotations
 
 from validators.games.tobrouk_41_42.state import COMBATS
-from validators.games.tobrouk_41_42.units import WRECKS, TobroukRule
+from validators.games.tobrouk_41_42.units import WRECKS, TobroukRule, mid
 from validators.replay.board import Piece
 from validators.replay.replayer import Added, Flipped, Moved, Removed
 
@@ -68,13 +68,12 @@ class Wrecks(TobroukRule):
         geo = self.geo
         if e.old.label in geo and e.new.label not in geo and e.old.label != e.new.label:
             self._loss(e.piece, e.old.label, self.reduced(e.piece))
-        if e.piece.properties().get("MarkerId", "") in WRECKS and e.new.label in geo and self.state.phase_id in COMBATS:
-            self.wrecked.add(e.new.label)
+        self.added(e)
 
-    def added(self, e: Added) -> None:
-        if e.piece.properties().get("MarkerId", "") in WRECKS and e.where.label in self.geo \
-                and self.state.phase_id in COMBATS:
-            self.wrecked.add(e.where.label)
+    def added(self, e: Added | Moved) -> None:
+        at = e.where.label if isinstance(e, Added) else e.new.label
+        if mid(e.piece) in WRECKS and at in self.geo and self.state.phase_id in COMBATS:
+            self.wrecked.add(at)
 
     def _check_wrecks(self) -> None:
         for hex_id, p in sorted(self.wreck_due.items()):
