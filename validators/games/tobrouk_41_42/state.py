@@ -41,6 +41,7 @@ class TobroukState(GameState):
         self.sc_rules = self.tables.get("scenario-rules", {}).get(self.scenario or "", {})
         self.mp_start: dict[str, int] = {}  # side -> MP box when the phase began
         self.line: tuple | None = None  # (declaration, name, location) of the chat line being heard
+        self._markers: dict = {}  # marker id -> its piece (marker_piece)
 
     def find_scenario(self) -> str | None:
         board = self.board
@@ -119,8 +120,12 @@ class TobroukState(GameState):
         return next((p for p in board.replayer.board.pieces.values() if p.name == name and board.unit_of(p)), None)
 
     def marker_piece(self, marker: str):
-        return next((p for p in self.board.replayer.board.pieces.values()
-                     if p.properties().get("MarkerId") == marker), None)
+        """The first piece of a marker id on the board (kept while it stays there as that marker)."""
+        pieces, p = self.board.replayer.board.pieces, self._markers.get(marker)
+        if p is None or pieces.get(p.id) is not p or p.properties().get("MarkerId") != marker:
+            p = self._markers[marker] = next((q for q in pieces.values() if q.properties().get("MarkerId") == marker),
+                                             None)
+        return p
 
     def box_of(self, marker: str, track: str) -> str | None:
         """The box of a track marker ('MP 3' -> '3'), None off the track."""

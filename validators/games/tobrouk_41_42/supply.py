@@ -49,7 +49,6 @@ from collections.abc import Callable
 
 from builder.geometry.hexmap import hexside_key
 from validators.games.tobrouk_41_42.units import ZOC_CLOSED, TobroukRule, TobroukTracker
-from validators.kernel.movement import search
 from validators.replay.board import Piece
 from validators.replay.replayer import Added, Moved, TurnChanged
 
@@ -74,6 +73,7 @@ class SupplyLines(TobroukTracker):
         self.supply_status: dict[str, bool] = {}  # piece id -> surely supplied (True) / surely not (False), this turn
         self.keeps_supply: set[str] = set()  # sides with a CR or RE marker on their units as this phase A ends
         self.verdicts: dict[str, tuple] = {}  # side -> what phase A found (see `judge`)
+        self._passable: dict[str, dict[tuple[str, str], bool]] = {}  # mode -> (a, b) -> a path may cross
 
     def _mine_sides(self, runs: list[str] | None) -> frozenset:
         """Hexside keys of the minefields the scenario has (every one when the scenario is unknown)."""
@@ -98,12 +98,14 @@ class SupplyLines(TobroukTracker):
 
     def supply_passable(self, mode: str) -> Callable[[str, str], bool]:
         """Whether a supply path may cross a -> b: no sea, no cliff; strictly no minefield either."""
-        terrain = self.game.hex_terrain
+        terrain, memo = self.game.hex_terrain, self._passable.setdefault(mode, {})  # the map does not change
 
         def ok(a: str, b: str) -> bool:
-            if terrain.get(b) == "sea" or "cliff" in self.crossing(a, b):
-                return False
-            return mode == LENIENT or hexside_key(a, b) not in self.mine_sides
+            found = memo.get((a, b))
+            if found is None:
+                found = memo[a, b] = not (terrain.get(b) == "sea" or "cliff" in self.crossing(a, b)) and (
+                    mode == LENIENT or hexside_key(a, b) not in self.mine_sides)
+            return found
         return ok
 
     def supply_forbidden(self, side: str, mode: str) -> set[str]:
@@ -133,12 +135,14 @@ class SupplyLines(TobroukTracker):
         return out
 
     def supply_reach(self, origin: str, steps: int, forbidden: set[str], passable, mode: str) -> set[str]:
-        """Hexes at most `steps` steps from `origin` along paths whose inner hexes are free (a forbidden
-        hex may end a path, the kernel search's `stop`); strictly the two ends must be free too."""
+        """Hexes at most `steps` steps from `origin` along paths whose inner hexes are free (a
+        forbidden hex may end a path); strictly the two ends must be free too."""
         if mode == STRICT and origin in forbidden:
             return set()
-        seen = set(search(self.geo.neighbours, origin, lambda a, b: 1 if passable(a, b) else None,
-                          allowance=steps, stop=forbidden).cost)
+        seen, frontier, neighbours = {origin}, [origin], self.geo.neighbours
+        for _ in range(steps):  # breadth first: each hex seen once, only free hexes lead on
+            frontier = [b for a in frontier for b in neighbours(a)
+                        if b not in seen and passable(a, b) and not seen.add(b) and b not in forbidden]
         return seen if mode == LENIENT else seen - forbidden
 
     def supply_sources(self, side: str, forbidden: set[str], passable, mode: str) -> set[str]:
