@@ -322,7 +322,8 @@ class Supply(TobroukRule):
         turn, first = self.state.turn, self.lines.card_first_turn
         previous = self.marked_at_admin if self.admin_turn is not None and turn == self.admin_turn + 1 else None
         if previous is None and self.began_at_start and turn == first + 1:
-            previous = _NoneMarked()  # 11.1c: every unit began supplied, so none was marked on the first turn
+            # 11.1c: every unit began supplied, so none was marked on the first turn
+            previous = {p.id: False for ps in self.by_hex().values() for p in ps}
         cg_hexes = {h for h, ps in self.by_hex().items()
                     if any(p.properties().get("MarkerId", "") in self.cg_side for p in ps)}
         for side, verdict in self.lines.verdicts.items():
@@ -398,19 +399,6 @@ class Supply(TobroukRule):
         if mid in SUPPLY_MARKERS and self.state.phase_id not in (None, "A") and hex_id in self.geo:
             self.find("3.1", f"a {mid.upper()} marker placed in {hex_id} in the {self.state.phase}: supply is checked in the "
                       "Administrative phase and holds for the whole turn (3.1b)", p, None, hex_id)
-
-
-class _NoneMarked(dict):
-    """The marks of a turn on which no unit was unsupplied: every unit unmarked."""
-
-    def __contains__(self, key: object) -> bool:
-        return True
-
-    def get(self, key, default=None):
-        return False
-
-    def __getitem__(self, key):
-        return False
 
 
 def _augment(pid: str, seen: set[int], slots: list[str], cus: dict[str, set[str]], match: dict[int, str]) -> bool:
