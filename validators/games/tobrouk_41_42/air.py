@@ -1,6 +1,6 @@
 """Air power (5.5 with the scenarios' air rules 11.2e, 11.4k, 11.5k): digest 10.1 rank 12.
 
-Evidence: the **Air strike** declaration on a squadron ("Air strike: NAME on HEX") and the I/V
+Evidence: the **Air strike** declaration on a squadron ("Air strike: NAME on HEX", game.yaml) and the I/V
 marker's box.
 
 - 5.5: air strikes belong to the air power step of the maneuvering player's maneuver (B, D);
@@ -14,67 +14,55 @@ Choices: the two 0 boxes of the I/V track are the same value (0); a space is one
 """
 from __future__ import annotations
 
-import re
-
-from validators.games.tobrouk_41_42.losses import LossRules
 from validators.games.tobrouk_41_42.state import MANEUVERS
+from validators.games.tobrouk_41_42.units import TobroukRule
 from validators.replay.replayer import Said
 
-AIR_STRIKE = re.compile(r"^\*?\s*Air strike: (?P<name>.+?) on (?P<hex>.+?)\s*\*?$")
 
+class AirPower(TobroukRule):
+    """5.5 (11.2e, 11.4k, 11.5k): air strikes belong to their player's maneuver, only with squadrons
+    the scenario gives and within its turns, and move the I/V marker one space to the opponent."""
 
-class AirRules(LossRules):
-    """Part of the Tobrouk 41-42 auditor; see __init__.py."""
+    ids = ("5.5",)
 
     def start(self) -> None:
-        super().start()
         self.iv_at_start: int | None = None
         self.struck = False
 
-    def iv_value(self) -> int | None:
-        """The I/V marker's value: + towards the Commonwealth, - towards the Axis."""
-        box = self.box_of("iv", "iv")
-        if box is None:
-            return None
-        if box.startswith("0"):
-            return 0
-        return int(box[:-1]) * (1 if box.endswith("C") else -1)
-
     def phase_started(self, pid: str) -> None:
-        self.iv_at_start, self.struck = self.iv_value(), False
-        super().phase_started(pid)
+        self.iv_at_start, self.struck = self.state.iv_value(), False
 
     def phase_ended(self, pid: str) -> None:
         side = self.maneuvering()
         if pid in MANEUVERS and self.struck and side:
-            now, then = self.iv_value(), self.iv_at_start
+            now, then = self.state.iv_value(), self.iv_at_start
             toward = -1 if side == "commonwealth" else 1  # the opponent's direction
             if now is not None and then is not None and (now - then) * toward < 1:
                 self.find("5.5", f"the {self.side_names[side]} player made air strikes in his maneuver: the I/V marker "
                           "moves one space in the opponent's favour", side=self.side_names[side])
-        super().phase_ended(pid)
 
-    def on_said(self, e: Said) -> None:
-        m = AIR_STRIKE.match(e.text.strip())
-        if m:
-            squadron = next((p for p in self.replayer.board.pieces.values() if p.name == m["name"]
-                             and self.unit_of(p) and self.unit_of(p).type == "air"), None)
-            if squadron is not None:
-                self._air_strike(self.side_id(squadron), m["hex"])
-        super().on_said(e)
+    def said(self, e: Said) -> None:
+        line = self.state.line_of("Air strike")
+        if line is None:
+            return
+        name, hex_id = line
+        squadron = next((p for p in self.replayer.board.pieces.values() if p.name == name
+                         and self.unit_of(p) and self.unit_of(p).type == "air"), None)
+        if squadron is not None:
+            self._air_strike(self.side_id(squadron), hex_id)
 
     def _air_strike(self, side: str | None, hex_id: str) -> None:
         if side is None:
             return
         name = self.side_names[side]
         rules = self.sc_rules.get("squadrons", {})
-        if self.phase_id not in MANEUVERS or self.maneuvering() not in (None, side):
-            self.find("5.5", f"a {name} air strike on {hex_id} in the {self.phase}: air strikes belong to the "
+        if self.state.phase_id not in MANEUVERS or self.maneuvering() not in (None, side):
+            self.find("5.5", f"a {name} air strike on {hex_id} in the {self.state.phase}: air strikes belong to the "
                       f"{name} player's own maneuver", side=name)
         elif int(rules.get(side, 1)) == 0:
             self.find("5.5", f"the {name} player has no squadrons in this scenario ({rules.get('rule', '')}): no air "
                       "strike", side=name)
-        elif "last_air_strike_turn" in rules and (self.turn or 0) > int(rules["last_air_strike_turn"]):
+        elif "last_air_strike_turn" in rules and (self.state.turn or 0) > int(rules["last_air_strike_turn"]):
             self.find("5.5", f"no air strike after turn {rules['last_air_strike_turn']} in this scenario "
                       f"({rules.get('rule', '')})", side=name)
         else:

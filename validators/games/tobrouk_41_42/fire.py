@@ -37,13 +37,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from validators.games.tobrouk_41_42.retreats import RetreatRules
-from validators.games.tobrouk_41_42.state import COMBATS, MANEUVERS
+from validators.games.tobrouk_41_42.state import COMBATS, FIRE, MANEUVERS
+from validators.games.tobrouk_41_42.units import HITS, TobroukRule, left_map, mid
+from validators.kernel.declarations import Declared
 from validators.replay.board import Piece
-from validators.replay.replayer import Added, Moved, Rolled
+from validators.replay.replayer import Added, Moved, Removed, Rolled
 
-HITS = ("t", "t1", "t2")
 LETTERS = "ABCD"
+
+
+def fire_side(rule: TobroukRule, e: Rolled, kind: str) -> str | None:
+    """The side id of a "<Side> fire 1d6" / "<Side> morale 2d6" roll."""
+    return rule.side_ids.get(e.button.split(" ")[0]) if " " in e.button and e.button.endswith(kind) else None
 
 
 @dataclass
@@ -67,37 +72,39 @@ class MoraleRoll:
     passed: bool = True
 
 
-class FireRules(RetreatRules):
-    """Part of the Tobrouk 41-42 auditor; see __init__.py."""
+class Fire(TobroukRule):
+    """5.1, 5.3, 5.10, 5.12: each CU fires once a combat phase, at an adjacent enemy and not across a
+    cliff, not offensively when entrenched or retreating; the hit markers placed are the Universal
+    Fire Table's result (weapon priority 5.2, fragile armour 5.6, terrain 5.8, minefields 5.9 and the
+    other shifts and modifiers); a coordinated shot has a partner firing at the same target."""
+
+    covers = ("5.2", "5.6", "5.8", "5.9")
+
+    @classmethod
+    def ids_in(cls, game) -> tuple[str, ...]:
+        table = game.tables["fire"].data.get("rule", "5.1").split(",")[0] if "fire" in game.tables else "5.1"
+        return tuple(dict.fromkeys(("5.1", "5.3", "5.10", "5.12", table)))
 
     def start(self) -> None:
-        super().start()
         self.ft = self.tables["fire"]
-        self.morale_t = self.tables["morale"]
         self.shot: Shot | None = None
         self.shots: list[Shot] = []  # the combat phase's shots that were rolled
         self.fired: set[str] = set()
-        self.morale_roll: MoraleRoll | None = None
         self._undeclared = False
 
     def phase_started(self, pid: str) -> None:
         self.fired, self._undeclared, self.shots = set(), False, []
-        super().phase_started(pid)
 
     def phase_ended(self, pid: str) -> None:
         self._close()
-        self._settle_morale()
         if pid in COMBATS:
             self._check_coordination()
-        super().phase_ended(pid)
 
     def finish(self) -> None:
         self._close()
-        self._settle_morale()
-        super().finish()
 
-    # -- declarations -------------------------------------------------------------------------------
-    def declared(self, role: str, piece: Piece, hex_id: str) -> None:
+    def declared(self, d: Declared) -> None:
+        role, piece, hex_id = FIRE[d.name], d.piece, d.where
         if role == "firer":
             self._close()
             self.shot = Shot(piece, hex_id)
@@ -109,21 +116,18 @@ class FireRules(RetreatRules):
         elif role == "coordinated" and self.shot is not None and self.shot.firer is not None \
                 and self.shot.firer.id == piece.id:
             self.shot.coordinated = True
-        super().declared(role, piece, hex_id)
 
-    # -- dice ------------------------------------------------------------------------------------------
-    def on_rolled(self, e: Rolled) -> None:
-        side = self.side_ids.get(e.button.split(" ")[0]) if " " in e.button else None
-        if e.button.endswith(" fire 1d6") and e.dice and side:
+    def rolled(self, e: Rolled) -> None:
+        side = fire_side(self, e, " fire 1d6")
+        if side and e.dice:
             self._fire_die(e, side)
-        elif e.button.endswith(" morale 2d6") and len(e.dice) == 2 and side:
-            self._morale_die(e, side)
-        super().on_rolled(e)
+        elif fire_side(self, e, " morale 2d6") and len(e.dice) == 2 and self.state.phase_id in COMBATS + MANEUVERS:
+            self._close()  # the morale checks come after the shot
 
     def _fire_die(self, e: Rolled, side: str) -> None:
         name = self.side_names[side]
-        if self.phase_id not in COMBATS:
-            self.find("5.1", f"a fire die in the {self.phase}: every CU fires in a combat phase (C, E)", side=name)
+        if self.state.phase_id not in COMBATS:
+            self.find("5.1", f"a fire die in the {self.state.phase}: every CU fires in a combat phase (C, E)", side=name)
             return
         shot = self.shot
         if shot is None or shot.firer is None or shot.target is None or shot.expected is not None:
@@ -143,34 +147,25 @@ class FireRules(RetreatRules):
 
     def _eligible(self, shot: Shot, side: str) -> bool:
         f, t, fh, th = shot.firer, shot.target, shot.firer_hex, shot.target_hex
-        name = self.side_names[side]
-        if self.side_id(f) != side or self.side_id(t) == side:
-            self.find("5.1", f"a {name} die for {f.name} at {t.name}: each player fires his own units at enemy units",
-                      f, fh, th, side=name)
-            return False
-        if not self.game.geometry.adjacent(fh, th):
-            self.find("5.1", f"{f.name} in {fh} fires at {t.name} in {th}: a CU fires only at an enemy in one of the "
-                      "six adjacent hexes", f, fh, th, side=name)
-            return False
-        if "cliff" in self.crossing(fh, th):
-            self.find("5.1", f"{f.name} fires across the cliff between {fh} and {th}: no fire across a cliff (5.1d)",
-                      f, fh, th, side=name)
-            return False
-        if f.id in self.fired:
-            self.find("5.1", f"{f.name} already fired in this combat phase: each CU fires once", f, fh, th, side=name)
-            return False
-        offensive = side == self.maneuvering()
-        if offensive and self.markers_in(fh, "entrenched"):
-            self.find("5.10", f"{f.name} is entrenched in {fh}: it fires offensively only after removing its "
-                      "entrenchment marker", f, fh, th, side=name)
-            return False
-        if offensive and self.retreating(fh):
-            self.find("5.12", f"{f.name} is retreating: a retreating unit fires only defensively", f, fh, th, side=name)
-            return False
-        if not offensive and self.markers_in(th, "entrenched") and t.id not in self.fired:
-            self.find("5.10", f"defensive fire at {t.name}, entrenched in {th} and not having fired offensively: "
-                      "not allowed (Q&A 7-8)", f, fh, th, side=name)
-            return False
+        name, offensive = self.side_names[side], side == self.maneuvering()
+        for number, broken, why in (
+                ("5.1", lambda: self.side_id(f) != side or self.side_id(t) == side,
+                 f"a {name} die for {f.name} at {t.name}: each player fires his own units at enemy units"),
+                ("5.1", lambda: not self.geo.adjacent(fh, th), f"{f.name} in {fh} fires at {t.name} in {th}: a CU "
+                 "fires only at an enemy in one of the six adjacent hexes"),
+                ("5.1", lambda: "cliff" in self.crossing(fh, th),
+                 f"{f.name} fires across the cliff between {fh} and {th}: no fire across a cliff (5.1d)"),
+                ("5.1", lambda: f.id in self.fired, f"{f.name} already fired in this combat phase: each CU fires once"),
+                ("5.10", lambda: offensive and self.markers_in(fh, "entrenched"), f"{f.name} is entrenched in {fh}: it "
+                 "fires offensively only after removing its entrenchment marker"),
+                ("5.12", lambda: offensive and self.retreating(fh),
+                 f"{f.name} is retreating: a retreating unit fires only defensively"),
+                ("5.10", lambda: not offensive and self.markers_in(th, "entrenched") and t.id not in self.fired,
+                 f"defensive fire at {t.name}, entrenched in {th} and not having fired offensively: not allowed "
+                 "(Q&A 7-8)")):
+            if broken():
+                self.find(number, why, f, fh, th, side=name)
+                return False
         return True
 
     def _result(self, shot: Shot, side: str, die: int) -> tuple[str, str]:
@@ -189,18 +184,13 @@ class FireRules(RetreatRules):
             v = int(cs[key]["shift"]) * n
             column += v
             parts.append(f"{key.replace('_', ' ')} {v:+d}")
-        if self.markers_in(fh, "re"):
-            shift("out_of_supply_firer")
-        elif self.markers_in(fh, "cr"):
-            shift("unsupplied_firer")
-        if shot.coordinated and not self.retreating(fh):
-            shift("coordinated")
-        if self.retreating(fh):
-            shift("firer_retreating")
-        if self.markers_in(fh, "rapid"):
-            shift("firer_rapid_movement")
-        if self.markers_in(th, "rapid"):
-            shift("target_rapid_movement")
+        re_, retreating = self.markers_in(fh, "re"), self.retreating(fh)
+        for key, on in (("out_of_supply_firer", re_), ("unsupplied_firer", not re_ and self.markers_in(fh, "cr")),
+                        ("coordinated", shot.coordinated and not retreating), ("firer_retreating", retreating),
+                        ("firer_rapid_movement", self.markers_in(fh, "rapid")),
+                        ("target_rapid_movement", self.markers_in(th, "rapid"))):
+            if on:
+                shift(key)
         arty = sum(self.markers_in(th, m) for m in ("artillery-axis", "artillery-cw"))
         if arty:
             shift("artillery_marker", min(arty, int(cs["artillery_marker"]["max_markers"])))
@@ -208,7 +198,7 @@ class FireRules(RetreatRules):
         if armoured and fragile:
             shift("at_fire_on_fragile")
         between = self.crossing(fh, th)
-        camp = self.scenario == "crusader" and "camp" in between and offensive
+        camp = self.state.scenario == "crusader" and "camp" in between and offensive
         if camp:
             shift("crusader_camp_minefield")
         drm, dparts = 0, []
@@ -220,17 +210,15 @@ class FireRules(RetreatRules):
         entrenched = self.markers_in(th, "entrenched") > 0
         if entrenched:
             mod("target_entrenched", int(dm["target_entrenched"]["drm"]))
-        for key in ("target_in_city", "target_in_halfaya_pass"):
-            if th in dm[key]["hexes"]:
+        for key, on in (("target_in_city", th in dm["target_in_city"]["hexes"]),
+                        ("target_in_halfaya_pass", th in dm["target_in_halfaya_pass"]["hexes"]),
+                        ("behind_crest_escarpment_wadi", between & set(dm["behind_crest_escarpment_wadi"]["features"])),
+                        ("behind_light_minefield", offensive and dm["behind_light_minefield"]["feature"] in between),
+                        ("behind_heavy_minefield",
+                         offensive and not camp and between & set(dm["behind_heavy_minefield"]["features"])),
+                        ("target_in_difficult_terrain", self.game.hex_terrain.get(th) == "difficult")):
+            if on:
                 mod(key, int(dm[key]["drm"]))
-        if between & set(dm["behind_crest_escarpment_wadi"]["features"]):
-            mod("behind_crest_escarpment_wadi", int(dm["behind_crest_escarpment_wadi"]["drm"]))
-        if offensive and dm["behind_light_minefield"]["feature"] in between:
-            mod("behind_light_minefield", int(dm["behind_light_minefield"]["drm"]))
-        if offensive and not camp and between & set(dm["behind_heavy_minefield"]["features"]):
-            mod("behind_heavy_minefield", int(dm["behind_heavy_minefield"]["drm"]))
-        if self.game.hex_terrain.get(th) == "difficult":
-            mod("target_in_difficult_terrain", int(dm["target_in_difficult_terrain"]["drm"]))
         tw = tu.weapon
         if tw and entrenched and tu.type == "infantry" and tw != "A":
             tw = LETTERS[LETTERS.index(tw) - 1]
@@ -244,7 +232,6 @@ class FireRules(RetreatRules):
         why = (f"column {col} ({', '.join(parts)}), die {die}{' ' + ', '.join(dparts) if dparts else ''} = {modified}")
         return result, why
 
-    # -- coordination (5.3) -----------------------------------------------------------------------------------
     def _partners(self, a: Shot, b: Shot) -> bool:
         """Whether b's firer may coordinate with a's: same target, same division or hex, same
         nationality, not retreating, and (Commonwealth) armour with armour only."""
@@ -266,28 +253,18 @@ class FireRules(RetreatRules):
                           "(Commonwealth: armour with armour), must fire at the same target", shot.firer,
                           shot.firer_hex, shot.target_hex, side=self.side_of(shot.firer))
 
-    # -- the result on the table ----------------------------------------------------------------------
-    def on_added(self, e: Added) -> None:
+    def added(self, e: Added) -> None:
         self._marker_arrived(e.piece, e.where.label)
-        super().on_added(e)
 
-    def on_moved(self, e: Moved) -> None:
-        super().on_moved(e)
+    def moved(self, e: Moved) -> None:
         if e.old.label != e.new.label:
             self._marker_arrived(e.piece, e.new.label)
-
-    def left_map(self, p: Piece, hex_id: str) -> None:
-        if p.properties().get("MarkerId", "") in HITS:  # deleted or dragged to the Markers box: a pass
-            self._morale_outcome(hex_id, passed=True)
-        super().left_map(p, hex_id)
 
     def _marker_arrived(self, p: Piece, hex_id: str) -> None:
         mid = p.properties().get("MarkerId", "")
         shot = self.shot
         if mid in HITS and shot is not None and shot.expected not in (None, "?") and hex_id == shot.target_hex:
             shot.placed.append(mid.upper())
-        if mid == "retreat":
-            self._morale_outcome(hex_id, passed=False)
 
     def _close(self) -> None:
         shot, self.shot = self.shot, None
@@ -301,14 +278,46 @@ class FireRules(RetreatRules):
                       f"({shot.why}); {got} placed{self.reconstructed('fire')}", shot.firer, shot.firer_hex,
                       shot.target_hex, side=self.side_of(shot.firer))
 
-    # -- morale (6.2) ------------------------------------------------------------------------------------
+
+class Morale(TobroukRule):
+    """6.2: a morale roll passes when 2d6 plus its modifiers is at most the unit's morale: a pass takes
+    the T marker off, a failure puts a Retreat marker in its place."""
+
+    ids = ("6.2",)
+
+    def start(self) -> None:
+        self.morale_t = self.tables["morale"]
+        self.morale_roll: MoraleRoll | None = None
+
+    def phase_ended(self, pid: str) -> None:
+        self._settle_morale()
+
+    def finish(self) -> None:
+        self._settle_morale()
+
+    def rolled(self, e: Rolled) -> None:
+        side = fire_side(self, e, " morale 2d6")
+        if side and len(e.dice) == 2:
+            self._morale_die(e, side)
+
+    def added(self, e: Added) -> None:
+        if mid(e.piece) == "retreat":
+            self._morale_outcome(e.where.label, passed=False)
+
+    def moved(self, e: Moved | Removed) -> None:
+        if (gone := left_map(e, self.geo)) is not None and mid(e.piece) in HITS:
+            self._morale_outcome(gone, passed=True)  # deleted or dragged to the Markers box: a pass
+        if isinstance(e, Moved) and e.old.label != e.new.label and mid(e.piece) == "retreat":
+            self._morale_outcome(e.new.label, passed=False)
+
+    removed = moved
+
     def _morale_die(self, e: Rolled, side: str) -> None:
         name = self.side_names[side]
-        if self.phase_id not in COMBATS + MANEUVERS:
-            self.find("6.2", f"a morale roll in the {self.phase}: morale is checked after the fire (C, E) or an air "
+        if self.state.phase_id not in COMBATS + MANEUVERS:
+            self.find("6.2", f"a morale roll in the {self.state.phase}: morale is checked after the fire (C, E) or an air "
                       "strike (B, D)", side=name)
             return
-        self._close()
         self._settle_morale()
         hexes = {}
         mods = self.morale_t["modifiers"]

@@ -27,74 +27,65 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from validators.games.tobrouk_41_42.movement import MoveRecord
+from validators.games.tobrouk_41_42.movement import MoveRecord, Moves
 from validators.games.tobrouk_41_42.state import MANEUVERS
-from validators.games.tobrouk_41_42.supply import LENIENT, SupplyRules
-from validators.kernel.movement import mp, search, show_mp
+from validators.games.tobrouk_41_42.supply import LENIENT, SupplyLines
+from validators.games.tobrouk_41_42.units import CombatGroups, TobroukRule, Units
+from validators.kernel.movement import mp, show_mp
 from validators.replay.board import Piece
 from validators.replay.replayer import Added, Moved, Removed
 
 
-class GroupRules(SupplyRules):
-    """Part of the Tobrouk 41-42 auditor; see __init__.py."""
+class CombatGroupRules(TobroukRule):
+    """7.31-7.33, 4.2a': a CG is created in phase A near its supplied HQ and out of fire; only its HQ's
+    supplied units enter it, in their maneuver, out of contact, paying 2 MP, within its capacities;
+    its units leave it at its hex."""
+
+    ids = ("4.2", "7.31", "7.32", "7.33")
+    needs = (Units, CombatGroups, Moves, SupplyLines)
 
     def start(self) -> None:
-        super().start()
-        table = self.tables.get("combat-groups", {})
-        self.cg_specs: dict[str, dict] = dict(table.get("groups", {}))
-        self.join_mp = mp(table.get("join_mp", {}).get("mp", 2))
-        self.cg_box = {self.game.zone_name("cg", g["box"]): cg for cg, g in self.cg_specs.items() if "cg" in self.game.tracks}
-        self.cg_hex: dict[str, str] = {}  # CG marker id -> its hex (the last one, once it left the map)
-        for p in self.replayer.board.pieces.values():
-            mid = p.properties().get("MarkerId", "")
-            if mid in self.cg_specs and (h := self.hex_of(p)):
-                self.cg_hex[mid] = h
+        self.cgs, self.moves, self.lines = self.ctx.get(CombatGroups), self.ctx.get(Moves), self.ctx.get(SupplyLines)
+        self.join_mp = mp(self.tables.get("combat-groups", {}).get("join_mp", {}).get("mp", 2))
 
-    # -- evidence -----------------------------------------------------------------------------------
-    def on_added(self, e: Added) -> None:
-        super().on_added(e)
+    def added(self, e: Added) -> None:
         mid = e.piece.properties().get("MarkerId", "")
-        if mid in self.cg_specs and e.where.label in self.game.geometry:
+        if mid in self.cgs.specs and e.where.label in self.geo:
             self._created(e.piece, mid, e.where.label)
 
-    def on_removed(self, e: Removed) -> None:
-        super().on_removed(e)
+    def removed(self, e: Removed) -> None:
         mid = e.piece.properties().get("MarkerId", "")
-        if mid in self.cg_specs and e.where is not None and e.where.label in self.game.geometry:
+        if mid in self.cgs.specs and e.where is not None and e.where.label in self.geo:
             self._dissolved(e.piece, mid, e.where.label)
 
-    def on_moved(self, e: Moved) -> None:
-        old, new = e.old.label, e.new.label
-        geo = self.game.geometry
-        mid = e.piece.properties().get("MarkerId", "")
-        leaving = self._leave(e, self.cg_box[old]) if self.is_cu(e.piece) and old in self.cg_box and new in geo else None
-        super().on_moved(e)
-        if leaving is not None:
-            self._check_path(e, self.unit_of(e.piece), self.side_id(e.piece), self.move_class(e.piece), leaving, new)
+    def moved(self, e: Moved) -> None:
+        old, new, p = e.old.label, e.new.label, e.piece
+        at = self.moves.left_cg
+        if at is not None and self.state.phase_id == "A":
+            self.find("7.33", f"{p.name} left the {self.cgs.specs[self.cgs.box[old]]['box']} display for {new}: the "
+                      f"units of a dissolved CG replace its counter in {at} (7.33b)", p, at, new, side=self.side_of(p))
         if old == new:
             return
-        if mid in self.cg_specs:
-            if new in geo:
-                if old not in geo:
-                    self._created(e.piece, mid, new)
-                self.cg_hex[mid] = new
-            elif old in geo:
-                self._dissolved(e.piece, mid, old)
-        elif self.is_cu(e.piece) and new in self.cg_box and old not in self.cg_box:
-            self._enter(e, self.cg_box[new])
+        mid = p.properties().get("MarkerId", "")
+        if mid in self.cgs.specs:
+            if new in self.geo:
+                if old not in self.geo:
+                    self._created(p, mid, new)
+            elif old in self.geo:
+                self._dissolved(p, mid, old)
+        elif self.is_cu(p) and new in self.cgs.box and old not in self.cgs.box:
+            self._enter(e, self.cgs.box[new])
 
-    # -- creation and dissolution (7.32a, 7.33) --------------------------------------------------
     def _created(self, p: Piece, cg: str, hex_id: str) -> None:
-        self.cg_hex[cg] = hex_id
-        if self.phase_id is None:
+        if self.state.phase_id is None:
             return
         side = self.cg_side.get(cg)
         name = self.side_names.get(side or "", "")
-        if self.phase_id != "A":
-            self.find("7.32", f"{p.name} placed in {hex_id} in the {self.phase}: CGs are created in the Administrative "
+        if self.state.phase_id != "A":
+            self.find("7.32", f"{p.name} placed in {hex_id} in the {self.state.phase}: CGs are created in the Administrative "
                       "phase (7.31g, 7.32a)", p, None, hex_id, side=name)
             return
-        hq_id = self.cg_specs[cg]["hq"]
+        hq_id = self.cgs.specs[cg]["hq"]
         hq = self.unit_piece_on_map(hq_id)
         if hq is None:
             self.find("7.32", f"{p.name} placed in {hex_id}: its HQ ({self.units[hq_id].name}) is not on the map "
@@ -102,61 +93,52 @@ class GroupRules(SupplyRules):
             return
         why = self._creation_fault(side, hq, hex_id)
         if why:
-            self.find("7.32", f"{p.name} placed in {hex_id}: {why} (7.32a){self.reconstructed_map()}", p, None, hex_id,
+            self.find("7.32", f"{p.name} placed in {hex_id}: {why} (7.32a) (reconstructed map)", p, None, hex_id,
                       side=name)
 
     def _creation_fault(self, side: str, hq: Piece, hex_id: str) -> str | None:
-        forbidden = self.supply_forbidden(side, LENIENT)
+        forbidden = self.lines.supply_forbidden(side, LENIENT)
         if hex_id in forbidden:
             return f"{hex_id} is under enemy fire"
-        if self.turn != self.card_first_turn:
-            ok, _ = self.supply_map(side, LENIENT)
+        if self.state.turn != self.lines.card_first_turn:
+            ok, _ = self.lines.supply_map(side, LENIENT)
             if ok.get(hq.id) is False:
                 return f"{hq.name} is unsupplied"
-        rng = self.hq_supply_range(hq, LENIENT)
-        if not self.supply_path_to(side, self.hex_of(hq), hex_id, rng + 1):
+        rng = self.lines.hq_supply_range(hq, LENIENT)
+        if not self.lines.supply_path_to(side, self.hex_of(hq), hex_id, rng + 1):
             return (f"no valid supply path from {hq.name} in {self.hex_of(hq)} reaches it within the HQ's range of "
                     f"{rng} hexes between")
         return None
 
-    def reconstructed_map(self) -> str:
-        return " (reconstructed map)"
-
     def _dissolved(self, p: Piece, cg: str, hex_id: str) -> None:
-        self.cg_hex[cg] = hex_id
-        if self.phase_id == "F":
-            self.find("7.33", f"{p.name} taken off {hex_id} in the {self.phase}: a CG is dissolved in the "
+        if self.state.phase_id == "F":
+            self.find("7.33", f"{p.name} taken off {hex_id} in the {self.state.phase}: a CG is dissolved in the "
                       "Administrative phase or its player's maneuver (7.33b), or explodes in combat (7.33c)", p, hex_id,
                       side=self.side_names.get(self.cg_side.get(cg, ""), ""))
 
-    # -- units entering and leaving (7.31h, 7.32b-c, 4.2a', 7.33) -------------------------------------
-    def _cg_on_map(self, cg: str) -> str | None:
-        return next((self.hex_of(p) for p in self.replayer.board.pieces.values()
-                     if p.properties().get("MarkerId", "") == cg and self.hex_of(p)), None)
-
     def _enter(self, e: Moved, cg: str) -> None:
-        if self.phase_id is None:
+        if self.state.phase_id is None:
             return
         p, u = e.piece, self.unit_of(e.piece)
         side, name = self.side_id(p), self.side_of(p)
-        spec = self.cg_specs[cg]
+        spec = self.cgs.specs[cg]
         label = self.units[spec["hq"]].name if spec["hq"] in self.units else spec["hq"]
         any_unit = self.sc_rules.get("cg_any_unit", {}).get("hq")
-        if side != self.cg_side.get(cg) or not (any_unit == spec["hq"] or self.hq_commands(spec["hq"], u)):
+        if side != self.cg_side.get(cg) or not (any_unit == spec["hq"] or self.lines.hq_commands(spec["hq"], u)):
             self.find("7.31", f"{p.name} entered the {spec['box']} display: only units of {label} enter its CG (7.31h)",
                       p, side=name)
             return
-        if self.phase_id not in MANEUVERS or self.maneuvering() not in (None, side):
-            self.find("7.32", f"{p.name} entered the {spec['box']} display in the {self.phase}: units enter a CG in "
+        if self.state.phase_id not in MANEUVERS or self.maneuvering() not in (None, side):
+            self.find("7.32", f"{p.name} entered the {spec['box']} display in the {self.state.phase}: units enter a CG in "
                       "their side's maneuver (7.32b)", p, side=name)
             return
-        at = self._cg_on_map(cg)
+        at = self.cgs.on_map(cg)
         if at is None:
             self.find("7.32", f"{p.name} entered the {spec['box']} display while its CG counter is not on the map "
                       "(7.32b)", p, side=name)
             return
         old = e.old.label
-        if old in self.game.geometry and (self.surely_unsupplied(p) or (
+        if old in self.geo and (self.lines.surely_unsupplied(p) or (
                 self.markers_in(old, "cr") + self.markers_in(old, "re") and not self.combat_units(old, side))):
             self.find("7.32", f"{p.name} is unsupplied: it may not enter a CG (3.9a, 7.32a)", p, side=name)
         elif at in self.enemy_zoc(side):
@@ -166,20 +148,12 @@ class GroupRules(SupplyRules):
 
     def _join_cost(self, e: Moved, side: str, at: str) -> None:
         p = e.piece
-        rec = self.moves.get(p.id)
+        rec = self.moves.moves.get(p.id)
         start = rec.start if rec is not None else e.old.label
-        if start not in self.game.geometry:
+        if start not in self.geo:
             return
-        cls = self.move_class(p)
         rec = rec or MoveRecord(start, self.markers_in(start, "rapid") > 0, self.markers_in(start, "re") > 0)
-        zoc, extra = self.enemy_zoc(side), mp(self.mv["enter_enemy_zoc"]["mp"])
-        base = self.step_cost(cls, rec)
-
-        def step(a: str, b: str) -> Fraction | None:
-            c = base(a, b)
-            return None if c is None else c + (extra if b in zoc else 0)
-        enemy = frozenset(h for h in self.by_hex() if self.combat_units(h, self.other_side[side]))
-        found = search(self.game.geometry.neighbours, start, step, blocked=enemy, goal=at)
+        found = self.moves.path(self.moves.move_class(p), rec, side, at, self.enemy_zoc(side))
         if at not in found:
             return  # no path: movement's own findings speak for the moves
         cost, allowance = found.cost[at] + self.join_mp, Fraction(self.maneuver_mp(side))
@@ -201,20 +175,3 @@ class GroupRules(SupplyRules):
                       f"its CG holds at most {cap_inf}, {cap_art} and {cap_arm} (7.31a) (reconstructed table)",
                       None, None, None, side=self.side_names.get(side))
 
-    def _leave(self, e: Moved, cg: str) -> MoveRecord | None:
-        """A unit taken off the display: in its maneuver, its move starts at the CG's hex (the
-        record to cost it by, once movement has seen the step)."""
-        if self.phase_id is None:
-            return None
-        at = self._cg_on_map(cg) or self.cg_hex.get(cg)
-        new, p = e.new.label, e.piece
-        if at is None or new == at:
-            return None
-        side = self.side_id(p)
-        if self.phase_id == "A":
-            self.find("7.33", f"{p.name} left the {self.cg_specs[cg]['box']} display for {new}: the units of a dissolved "
-                      f"CG replace its counter in {at} (7.33b)", p, at, new, side=self.side_of(p))
-        elif self.phase_id in MANEUVERS and self.maneuvering() in (None, side) and p.id not in self.moves:
-            rec = self.moves[p.id] = MoveRecord(at, self.markers_in(at, "rapid") > 0, self.markers_in(at, "re") > 0)
-            return rec
-        return None

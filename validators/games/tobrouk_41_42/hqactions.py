@@ -32,24 +32,31 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from validators.games.tobrouk_41_42.groups import GroupRules
+from validators.games.tobrouk_41_42.movement import Moves
 from validators.games.tobrouk_41_42.state import COMBATS, MANEUVERS
-from validators.games.tobrouk_41_42.supply import LENIENT
-from validators.kernel.movement import mp, search, show_mp
+from validators.games.tobrouk_41_42.supply import LENIENT, SupplyLines
+from validators.games.tobrouk_41_42.units import TobroukRule, Units, left_map
+from validators.kernel.movement import show_mp
 from validators.replay.board import Piece
-from validators.replay.replayer import Added, Flipped, Moved
+from validators.replay.replayer import Added, Flipped, Moved, Removed
 
 WRECK_SIZE = {"wreck": 1, "wreck-2": 2, "wreck-3": 3}
 COSTS = {"repair": 3, "reorganise": 1, "breach": 4}  # 4.41b, 4.42b, 4.43a'
 ENTRENCH = {"armoured": 3, "other": 2}  # 4.3a
+MAP_NOTE = " (reconstructed map)"
 
 
-class HQActionRules(GroupRules):
-    """Part of the Tobrouk 41-42 auditor; see __init__.py."""
+class HQActions(TobroukRule):
+    """4.1, 4.3a, 4.41b-c, 4.42, 4.43: HQ actions (repair, reorganisation, breach) in their side's
+    maneuver by an HQ in reach and not unsupplied, out of enemy fire; an HQ's move and actions within
+    the maneuver's MP; an entrenching unit with 2 MP (armoured 3) left; replacement steps from repairs."""
+
+    ids = ("4.1", "4.3", "4.41", "4.42", "4.43")
+    needs = (Units, Moves, SupplyLines)
 
     def start(self) -> None:
-        super().start()
-        self.armoured_hqs = set(self.supply_t.get("armoured_hqs", {}).get("hqs", []))
+        self.moves, self.lines = self.ctx.get(Moves), self.ctx.get(SupplyLines)
+        self.armoured_hqs = set(self.lines.supply_t.get("armoured_hqs", {}).get("hqs", []))
         self.wrecks_repaired: dict[str, int] = {s: 0 for s in self.side_names}  # wrecks repaired so far (4.41c)
         self.replacement_steps: dict[str, int] = {s: 0 for s in self.side_names}  # replacement steps taken
         self._actions_reset()
@@ -60,60 +67,53 @@ class HQActionRules(GroupRules):
 
     def phase_started(self, pid: str) -> None:
         self._actions_reset()
-        super().phase_started(pid)
 
     def phase_ended(self, pid: str) -> None:
         if pid in MANEUVERS:
             self._check_hq_mp()
-        super().phase_ended(pid)
 
-    # -- evidence -----------------------------------------------------------------------------------
-    def left_map(self, p: Piece, hex_id: str) -> None:
-        super().left_map(p, hex_id)
-        self._gone(p, hex_id)
+    def removed(self, e: Removed) -> None:
+        if (gone := left_map(e, self.geo)) is not None:
+            self._gone(e.piece, gone)
 
-    def on_added(self, e: Added) -> None:
-        super().on_added(e)
+    def added(self, e: Added) -> None:
         self._arrived(e.piece, e.where.label)
 
-    def on_moved(self, e: Moved) -> None:
+    def moved(self, e: Moved) -> None:
         old, new = e.old.label, e.new.label
-        geo = self.game.geometry
-        if e.piece.id in self.reorganised and old in geo and new in geo and old != new and self.phase_id in MANEUVERS:
+        geo = self.geo
+        if e.piece.id in self.reorganised and old in geo and new in geo and old != new and self.state.phase_id in MANEUVERS:
             self.find("4.42", f"{e.piece.name} was reorganised in this maneuver: it may not move at all (4.42c)", e.piece)
-        super().on_moved(e)
-        if old == new:
-            return
-        if new in geo and old not in geo:
+        if (gone := left_map(e, geo)) is not None:
+            self._gone(e.piece, gone)
+        if old != new and new in geo and old not in geo:
             self._arrived(e.piece, new)
 
-    def on_flipped(self, e: Flipped) -> None:
-        super().on_flipped(e)
-        if self.phase_id is None or e.where is None or e.where.label not in self.game.geometry:
+    def flipped(self, e: Flipped) -> None:
+        if self.state.phase_id is None or e.where is None or e.where.label not in self.geo:
             return
         mid = e.piece.properties().get("MarkerId", "")
         if mid == "retreat" and e.layer == "Face" and e.new == 2 and e.old != 2:
             self._reorganise(e.piece, e.where.label)
-        elif e.layer == "Step" and e.new < e.old and self.is_cu(e.piece) and self.phase_id not in COMBATS:
+        elif e.layer == "Step" and e.new < e.old and self.is_cu(e.piece) and self.state.phase_id not in COMBATS:
             self._replacement(e.piece, e.where.label)
 
     def _gone(self, p: Piece, hex_id: str) -> None:
         size = WRECK_SIZE.get(p.properties().get("MarkerId", ""))
-        if size and self.phase_id in MANEUVERS and self.maneuvering():
+        if size and self.state.phase_id in MANEUVERS and self.maneuvering():
             self._repair(p, hex_id, size)
 
     def _arrived(self, p: Piece, hex_id: str) -> None:
         mid = p.properties().get("MarkerId", "")
-        if hex_id not in self.game.geometry or self.phase_id is None:
+        if hex_id not in self.geo or self.state.phase_id is None:
             return
-        if mid in WRECK_SIZE and self.phase_id in MANEUVERS and self.maneuvering():
+        if mid in WRECK_SIZE and self.state.phase_id in MANEUVERS and self.maneuvering():
             self.wrecks_repaired[self.maneuvering()] -= WRECK_SIZE[mid]  # a smaller marker left after a repair
         elif mid == "breach":
             self._breach(p, hex_id)
-        elif mid == "entrenched" and self.phase_id in MANEUVERS:
+        elif mid == "entrenched" and self.state.phase_id in MANEUVERS:
             self._entrench_cost(p, hex_id)
 
-    # -- the actions ----------------------------------------------------------------------------------
     def _acting_hqs(self, side: str, hex_id: str, armoured: bool = False) -> list[Piece]:
         """The side's HQs that may act on `hex_id`: not surely unsupplied, a valid path within range."""
         out = []
@@ -121,9 +121,9 @@ class HQActionRules(GroupRules):
             u = self.unit_of(p)
             if u.type != "hq" or self.side_id(p) != side or (armoured and u.id not in self.armoured_hqs):
                 continue
-            if self.surely_unsupplied(p):
+            if self.lines.surely_unsupplied(p):
                 continue
-            if self.supply_path_to(side, self.hex_of(p), hex_id, self.hq_supply_range(p, LENIENT) + 1):
+            if self.lines.supply_path_to(side, self.hex_of(p), hex_id, self.lines.hq_supply_range(p, LENIENT) + 1):
                 out.append(p)
         return out
 
@@ -141,18 +141,21 @@ class HQActionRules(GroupRules):
         hqs = self._acting_hqs(side, hex_id, armoured=True)
         if not hqs:
             self.find("4.41", f"a wreck taken off {hex_id} in the {name} maneuver: no supplied {name} armoured HQ "
-                      f"has a valid supply path to it within its range (4.41b){self.reconstructed_map()}", p, hex_id,
+                      f"has a valid supply path to it within its range (4.41b){MAP_NOTE}", p, hex_id,
                       side=name)
             return
         self._charge(hqs, "repair", size)
 
+    def _in_maneuver(self, number: str, why: str, p: Piece, hex_id: str) -> str | None:
+        """The maneuvering side, when an HQ action may be judged (reported outside a maneuver)."""
+        if self.state.phase_id not in MANEUVERS:
+            self.find(number, why.format(hex_id, self.state.phase), p, None, hex_id)
+        return self.maneuvering() if self.state.phase_id in MANEUVERS else None  # None: not known yet
+
     def _reorganise(self, marker: Piece, hex_id: str) -> None:
-        side = self.maneuvering()
-        if self.phase_id in MANEUVERS and side is None:
-            return  # the maneuvering side is not known yet
-        if self.phase_id not in MANEUVERS:
-            self.find("4.42", f"a Retreat marker in {hex_id} flipped to reorganised in the {self.phase}: an HQ "
-                      "reorganises in its side's maneuver (4.42b)", marker, None, hex_id)
+        side = self._in_maneuver("4.42", "a Retreat marker in {} flipped to reorganised in the {}: an HQ reorganises "
+                                 "in its side's maneuver (4.42b)", marker, hex_id)
+        if side is None:
             return
         units = self.combat_units(hex_id, side)
         if not units:
@@ -165,23 +168,19 @@ class HQActionRules(GroupRules):
         hqs = self._acting_hqs(side, hex_id)
         if not hqs:
             self.find("4.42", f"{units[0].name} reorganised in {hex_id}: no {name} HQ has a valid supply path to it "
-                      f"within its range (4.42a){self.reconstructed_map()}", units[0], None, hex_id, side=name)
+                      f"within its range (4.42a){MAP_NOTE}", units[0], None, hex_id, side=name)
             return
         self.reorganised.update(p.id for p in units)
         own = [h for h in hqs if len(units) == 1 and self.unit_of(h).id == self.unit_of(units[0]).hq]
         self._charge(own or hqs, "reorganise")
 
     def _breach(self, p: Piece, hex_id: str) -> None:
-        side = self.maneuvering()
-        if self.phase_id in MANEUVERS and side is None:
-            return  # the maneuvering side is not known yet
-        if self.phase_id not in MANEUVERS:
-            self.find("4.43", f"a breach marker placed in {hex_id} in the {self.phase}: minefields are breached during a "
-                      "maneuver (4.43a)", p, None, hex_id)
+        side = self._in_maneuver("4.43", "a breach marker placed in {} in the {}: minefields are breached during a "
+                                 "maneuver (4.43a)", p, hex_id)
+        if side is None:
             return
         name = self.side_names[side]
-        enemy = self.other_side[side]
-        if any(self.unit_of(q) and self.side_id(q) == enemy for q in self.pieces_in(hex_id)):
+        if self.enemy_in(hex_id, side):
             why = "it holds enemy units"
         elif hex_id in self.enemy_zoc(side):
             why = "it is within the enemy's fire"
@@ -191,13 +190,13 @@ class HQActionRules(GroupRules):
             self.find("4.43", f"a minefield breached in {hex_id}: {why} (4.43a)", p, None, hex_id, side=name)
             return
         hecker = [q for q in self.units_on_map() if self.unit_of(q).id == "hecker" and self.side_id(q) == side
-                  and self.game.geometry.distance(self.hex_of(q), hex_id) <= 1]
+                  and self.geo.distance(self.hex_of(q), hex_id) <= 1]
         if hecker:
             return  # 12.2: Group Hecker breaches for 3 MP
         hqs = self._acting_hqs(side, hex_id)
         if not hqs:
             self.find("4.43", f"a minefield breached in {hex_id}: no supplied {name} HQ has a valid supply path to it "
-                      f"within its range (4.43a){self.reconstructed_map()}", p, None, hex_id, side=name)
+                      f"within its range (4.43a){MAP_NOTE}", p, None, hex_id, side=name)
             return
         self._charge(hqs, "breach")
 
@@ -215,26 +214,7 @@ class HQActionRules(GroupRules):
         else:
             self.replacement_steps[side] = self.replacement_steps.get(side, 0) + 1
             return
-        self.find("4.41", f"{p.name} regained a step in {hex_id} in the {self.phase}: {why}", p, None, hex_id, side=name)
-
-    # -- MP: entrenchment (4.3a) and the HQ's total (4.1) ---------------------------------------------
-    def _move_spent(self, p: Piece, side: str) -> tuple[Fraction, str] | None:
-        """The cheapest cost of the piece's move this maneuver, and its start; None without a path."""
-        rec = self.moves.get(p.id)
-        here = self.hex_of(p)
-        if rec is None or here is None or rec.start == here:
-            return Fraction(0), here or ""
-        cls = self.move_class(p)
-        if cls is None:
-            return None
-        base, zoc, extra = self.step_cost(cls, rec), self.enemy_zoc(side), mp(self.mv["enter_enemy_zoc"]["mp"])
-
-        def step(a: str, b: str) -> Fraction | None:
-            c = base(a, b)
-            return None if c is None else c + (extra if b in zoc else 0)
-        enemy = frozenset(h for h in self.by_hex() if self.combat_units(h, self.other_side[side]))
-        found = search(self.game.geometry.neighbours, rec.start, step, blocked=enemy, goal=here)
-        return (found.cost[here], rec.start) if here in found else None
+        self.find("4.41", f"{p.name} regained a step in {hex_id} in the {self.state.phase}: {why}", p, None, hex_id, side=name)
 
     def _entrench_cost(self, marker: Piece, hex_id: str) -> None:
         side = self.maneuvering()
@@ -244,7 +224,7 @@ class HQActionRules(GroupRules):
         allowance = Fraction(self.maneuver_mp(side))
         left = []
         for p in units:
-            spent = self._move_spent(p, side)
+            spent = self.moves.spent(p, side)
             if spent is None:
                 return  # movement reports the move itself
             need = ENTRENCH["armoured" if self.unit_of(p).armoured else "other"]
@@ -265,13 +245,13 @@ class HQActionRules(GroupRules):
             p = board.get(hq_id)
             if p is None or self.hex_of(p) is None:
                 continue
-            spent = self._move_spent(p, side)
+            spent = self.moves.spent(p, side)
             if spent is None:
                 continue
             total = spent[0] + sum(n for _, n in acts)
             if total > allowance:
                 what = ", ".join(f"{a} {n}" for a, n in acts)
-                self.find("4.1", f"end of the {self.phase}: {p.name} spent {show_mp(spent[0])} MP moving and "
+                self.find("4.1", f"end of the {self.state.phase}: {p.name} spent {show_mp(spent[0])} MP moving and "
                           f"{what} MP on actions (4.41b, 4.42b, 4.43a'): {show_mp(total)} > the maneuver's "
                           f"{show_mp(allowance)} MP{self.reconstructed('movement')}", p, None, self.hex_of(p),
                           side=self.side_names[side])

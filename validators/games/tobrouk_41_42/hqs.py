@@ -30,37 +30,92 @@ declaration at it, an Air strike declaration on its hex; the supply sources of t
 Choices: the Tobrouk HQ may be dissolved (3.8d) and an army in general retreat loses what cannot
 leave the map (8.1c'): the Tobrouk HQ's removal and removals after the I/V marker stood on a
 general-retreat box are not judged.  A flip made and undone within one phase is no flip.
+
+`HQLosses` keeps which HQs were eliminated and when, and whether a general retreat was seen: the
+I/V track reads them too (6.5f's two spaces, 9.3b's loss of an HQ).
 """
 from __future__ import annotations
 
-from validators.games.tobrouk_41_42.reserves import ReserveRules
-from validators.games.tobrouk_41_42.state import COMBATS, MANEUVERS, ZOC_CLOSED
+from validators.games.tobrouk_41_42.state import COMBATS, MANEUVERS
+from validators.games.tobrouk_41_42.units import HITS, ZOC_CLOSED, TobroukRule, TobroukTracker, Units
+from validators.kernel.declarations import Declared
 from validators.replay.board import Piece
 from validators.replay.replayer import Added, Moved, Removed, Said
 
-HITS = frozenset({"t", "t1", "t2"})
 DISSOLVABLE = frozenset({"hq-tobrouk"})  # 3.8d
 
 
-class HQCombatRules(ReserveRules):
-    """Part of the Tobrouk 41-42 auditor; see __init__.py."""
+class HQLosses(TobroukTracker):
+    """HQs eliminated (the turn of each) and re-entering: `removal` and `reentry` are the event's;
+    `retreat_seen`: the I/V marker stood on a general-retreat box (8.1) when a phase began
+    (`retreat_was`: before this phase began)."""
+
+    def __init__(self, ctx):
+        super().__init__(ctx)
+        self.eliminated: dict[str, int] = {}  # unit id -> turn it was eliminated
+        self.removal: tuple[Piece, str] | None = None  # (HQ, hex) eliminated by the event heard
+        self.reentry: tuple[Piece, str | None, str, int] | None = None  # (HQ, from, hex, turn eliminated)
+        self.retreat_seen = self.retreat_was = False
+        track = self.game.tracks.get("eliminated")
+        self.eliminated_boxes = {self.game.zone_name("eliminated", b) for b in track.boxes} if track else set()
+
+    def phase_started(self, pid: str) -> None:
+        self.retreat_was = self.retreat_seen
+        if self.box_of("iv", "iv") in self.tables.get("victory", {}).get("general_retreat_boxes", ()):
+            self.retreat_seen = True
+
+    def added(self, e: Added) -> None:
+        self.removal = self.reentry = None
+        self._arrives(e.piece, None, e.where.label)
+
+    def moved(self, e: Moved) -> None:
+        self.removal = self.reentry = None
+        u = self.unit_of(e.piece)
+        if e.old.label == e.new.label or u is None or u.type != "hq":
+            return
+        if e.new.label in self.geo:
+            if e.old.label not in self.geo:
+                self._arrives(e.piece, e.old.label, e.new.label)
+        elif e.old.label in self.geo and e.new.label in self.eliminated_boxes:
+            self._removed(e.piece, e.old.label)
+
+    def removed(self, e: Removed) -> None:
+        self.removal = self.reentry = None
+        u = self.unit_of(e.piece)
+        if u is not None and u.type == "hq" and e.where is not None and e.where.label in self.geo:
+            self._removed(e.piece, e.where.label)
+
+    def _removed(self, p: Piece, hex_id: str) -> None:
+        if self.state.phase_id is not None:
+            self.eliminated[self.unit_of(p).id] = self.state.turn or 0
+            self.removal = (p, hex_id)
+
+    def _arrives(self, p: Piece, old: str | None, hex_id: str) -> None:
+        u = self.unit_of(p)
+        if u is not None and u.type == "hq" and u.id in self.eliminated and hex_id in self.geo:
+            self.reentry = (p, old, hex_id, self.eliminated.pop(u.id))
+
+
+class HQCombat(TobroukRule):
+    """6.5b, 6.5e-f: an HQ is flipped only when a shot or air strike at its hex succeeds and never
+    turned back; it is eliminated only when encircled (and is when it stays encircled); an eliminated
+    HQ re-enters on a later turn, on a friendly supply source hex, on its reduced face."""
+
+    ids = ("6.5",)
+    needs = (Units, HQLosses)
 
     def start(self) -> None:
-        super().start()
+        self.losses = self.ctx.get(HQLosses)
         self.hq_face_at_start: dict[str, bool] = {}  # piece id -> reduced when the phase began
         self.hq_hexes: dict[str, set[str]] = {}  # piece id -> hexes it stood in during the phase
-        self.hit_hexes: set[str] = set()  # hexes shot at or hit in the phase
-        self.hq_eliminated: dict[str, int] = {}  # unit id -> turn it was eliminated
         self.reentered: dict[str, tuple[Piece, str]] = {}  # piece id -> (piece, hex) re-entered this phase
-        self.hq_reentries: list[tuple[str, str, int]] = []  # (side, unit id, step) for ivtrack.py
-        self.retreat_seen = False  # the I/V marker stood on a general-retreat box (8.1)
         self.encircled: set[tuple[str, str]] = set()  # (HQ piece id, hex) encircled when a combat ended
         self.encircled_told: set[str] = set()  # HQs reported so (one act, one finding)
         sup = self.tables.get("supply", {})
         self.sources = {side: self._source_hexes(sup.get(f"{side}_sources", {})) for side in self.side_names}
         self.sources.setdefault("commonwealth", set()).update({"2013", *self.tables.get("minefields", {}).get(
             "tobrouk_fortified_camp", [])})
-        self.hit_hexes: set[str] = set()
+        self.hit_hexes: set[str] = set()  # hexes shot at or hit in the phase
         self._hq_phase_reset()
 
     def _source_hexes(self, spec: dict) -> set[str]:
@@ -84,25 +139,18 @@ class HQCombatRules(ReserveRules):
                 self.hq_face_at_start[p.id] = self.reduced(p)
                 self.hq_hexes[p.id] = {self.hex_of(p)}
 
-    # -- phases ---------------------------------------------------------------------------------
     def phase_started(self, pid: str) -> None:
-        super().phase_started(pid)
         self._hq_phase_reset()
-        box = self.box_of("iv", "iv")
-        if box in self.tables.get("victory", {}).get("general_retreat_boxes", ()):
-            self.retreat_seen = True
 
     def phase_ended(self, pid: str) -> None:
         self._check_hq_phase()
         self._check_encircled(pid in COMBATS)
-        super().phase_ended(pid)
 
     def finish(self) -> None:
         self._check_hq_phase()
-        super().finish()
 
     def _check_hq_phase(self) -> None:
-        if self.prev_phase_pos is None and self.phase_id is None:
+        if self.state.prev_phase_pos is None and self.state.phase_id is None:
             return
         for p in self.units_on_map():
             u = self.unit_of(p)
@@ -121,68 +169,50 @@ class HQCombatRules(ReserveRules):
                 self.find("6.5", f"{p.name} was turned back to its full face: no rule restores a reduced HQ (6.5b)",
                           p, None, self.hex_of(p), side=name)
             elif not (self.hq_hexes.get(p.id, set()) & (self.hit_hexes | self.hit_before)):
-                self.find("6.5", f"{p.name} was flipped to its reduced face in the {self.phase} with no shot, hit "
+                self.find("6.5", f"{p.name} was flipped to its reduced face in the {self.state.phase} with no shot, hit "
                           "marker or air strike on its hex: an HQ is flipped when a shot or bombardment at it "
                           "succeeds (6.5b)", p, None, self.hex_of(p), side=name)
 
-    # -- evidence ---------------------------------------------------------------------------------
-    def declared(self, role: str, piece: Piece, hex_id: str) -> None:
-        if role == "target" and self.phase_id in COMBATS:
-            self.hit_hexes.add(hex_id)
-        super().declared(role, piece, hex_id)
+    def declared(self, d: Declared) -> None:
+        if d.name == "Declare target" and self.state.phase_id in COMBATS:
+            self.hit_hexes.add(d.where)
 
-    def on_said(self, e: Said) -> None:
-        text = e.text.strip().strip("* ")
-        if text.startswith("Air strike: ") and self.phase_id in MANEUVERS:
-            self.hit_hexes.add(text.rsplit(" on ", 1)[-1].strip())
-        super().on_said(e)
+    def said(self, e: Said) -> None:
+        strike = self.state.line_of("Air strike")
+        if strike is not None and self.state.phase_id in MANEUVERS:
+            self.hit_hexes.add(strike[1])
 
     def _hit(self, p: Piece, hex_id: str) -> None:
-        if p.properties().get("MarkerId", "") in HITS and self.phase_id in COMBATS:
+        if p.properties().get("MarkerId", "") in HITS and self.state.phase_id in COMBATS:
             self.hit_hexes.add(hex_id)
 
-    def on_added(self, e: Added) -> None:
-        super().on_added(e)
+    def added(self, e: Added) -> None:
         self._hit(e.piece, e.where.label)
-        self._hq_arrives(e.piece, None, e.where.label)
+        self._arrived()
 
-    def on_moved(self, e: Moved) -> None:
-        super().on_moved(e)
+    def moved(self, e: Moved) -> None:
         if e.old.label == e.new.label:
             return
         self._hit(e.piece, e.new.label)
-        geo = self.game.geometry
         u = self.unit_of(e.piece)
-        if u is None or u.type != "hq":
-            return
-        if e.new.label in geo:
+        if u is not None and u.type == "hq" and e.new.label in self.geo:
             self.hq_hexes.setdefault(e.piece.id, set()).add(e.new.label)
-            if e.old.label not in geo:
-                self._hq_arrives(e.piece, e.old.label, e.new.label)
-        elif e.old.label in geo and self._eliminated_box(e.new.label):
-            self._hq_removed(e.piece, e.old.label)
+        self._arrived()
+        self._removed()
 
-    def on_removed(self, e: Removed) -> None:
-        u = self.unit_of(e.piece)
-        if u is not None and u.type == "hq" and e.where is not None and e.where.label in self.game.geometry:
-            self._hq_removed(e.piece, e.where.label)
-        super().on_removed(e)
+    def removed(self, e: Removed) -> None:
+        self._removed()
 
-    def _eliminated_box(self, label: str) -> bool:
-        t = self.game.tracks.get("eliminated")
-        return t is not None and label in {self.game.zone_name("eliminated", b) for b in t.boxes}
-
-    # -- elimination and re-entry ---------------------------------------------------------------------
-    def _hq_removed(self, p: Piece, hex_id: str) -> None:
-        u = self.unit_of(p)
-        if self.phase_id is None:
+    def _removed(self) -> None:
+        if self.losses.removal is None:
             return
-        self.hq_eliminated[u.id] = self.turn or 0
+        p, hex_id = self.losses.removal
+        u = self.unit_of(p)
         self.hq_face_at_start.pop(p.id, None)
-        if u.id in DISSOLVABLE or self.retreat_seen:
+        if u.id in DISSOLVABLE or self.losses.retreat_seen:
             return
         side = self.side_id(p)
-        if any(self.unit_of(q) and self.side_id(q) == self.other_side.get(side or "") for q in self.stood_in(hex_id)):
+        if self.enemy_in(hex_id, side, self.stood_in(hex_id)):
             return  # an enemy unit in its own hex: the text says nothing of it (not judged)
         open_hex = self._escape(side, hex_id)
         if open_hex is not None:
@@ -195,28 +225,24 @@ class HQCombatRules(ReserveRules):
         """A neighbour of `hex_id` the HQ could have left by (see the docstring), or None."""
         if side is None:
             return None
-        enemy = self.other_side[side]
         zoc = self.enemy_zoc(side)
-        for n in sorted(self.game.geometry.neighbours(hex_id)):
+        for n in sorted(self.geo.neighbours(hex_id)):
             if self.game.hex_terrain.get(n) == "sea" or n in zoc or self.crossing(hex_id, n) & ZOC_CLOSED:
                 continue
-            if any(self.unit_of(q) and self.side_id(q) == enemy for q in self.pieces_in(n)):
-                continue
-            return n
+            if not self.enemy_in(n, side):
+                return n
         return None
 
-    def _hq_arrives(self, p: Piece, old: str | None, hex_id: str) -> None:
-        u = self.unit_of(p)
-        if u is None or u.type != "hq" or u.id not in self.hq_eliminated or hex_id not in self.game.geometry:
+    def _arrived(self) -> None:
+        if self.losses.reentry is None:
             return
-        turn = self.hq_eliminated.pop(u.id)
+        p, old, hex_id, turn = self.losses.reentry
         side = self.side_id(p)
         name = self.side_name(side)
         self.reentered[p.id] = (p, hex_id)
         self.hq_hexes.setdefault(p.id, set()).add(hex_id)
-        self.hq_reentries.append((side, u.id, self.step_index))
-        if (self.turn or 0) <= turn:
-            self.find("6.5", f"{p.name} re-entered on turn {self.turn}, the turn it was eliminated: an eliminated HQ "
+        if (self.state.turn or 0) <= turn:
+            self.find("6.5", f"{p.name} re-entered on turn {self.state.turn}, the turn it was eliminated: an eliminated HQ "
                       "re-enters in a later turn (6.5f)", p, old, hex_id, side=name)
         elif hex_id not in self.sources.get(side or "", set()):
             self.find("6.5", f"{p.name} re-entered at {hex_id}: an eliminated HQ re-enters on a friendly supply source "
@@ -225,23 +251,21 @@ class HQCombatRules(ReserveRules):
     def _check_encircled(self, combat: bool) -> None:
         """Encircled HQs seen when a combat phase ends are reported if still there, still encircled,
         when the next phase ends (the removal's moment is not given)."""
-        geo = self.game.geometry
+        geo = self.geo
         before, self.encircled = self.encircled, set()
         for p in self.units_on_map():
             u = self.unit_of(p)
             h = self.hex_of(p)
             if u is None or u.type != "hq" or h is None:
                 continue
-            enemy = self.other_side.get(self.side_id(p) or "")
             ring = [n for n in geo.neighbours(h) if self.game.hex_terrain.get(n) != "sea"]
-            if len(ring) < 1 or not all(any(self.unit_of(q) and self.side_id(q) == enemy for q in self.pieces_in(n))
-                                        for n in ring):
+            if len(ring) < 1 or not all(self.enemy_in(n, self.side_id(p)) for n in ring):
                 continue
             if combat:
                 self.encircled.add((p.id, h))
             if (p.id, h) not in before or p.id in self.encircled_told:
                 continue
             self.encircled_told.add(p.id)
-            self.find("6.5", f"end of the {self.phase}: {p.name} in {h} has been totally encircled by enemy units "
+            self.find("6.5", f"end of the {self.state.phase}: {p.name} in {h} has been totally encircled by enemy units "
                       "since the last combat and stays on the map: it is eliminated (6.5e)", p, None, h,
                       side=self.side_name(self.side_id(p)))

@@ -45,11 +45,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from validators.games.tobrouk_41_42.hqs import HQCombatRules
-from validators.games.tobrouk_41_42.state import MANEUVERS
-from validators.games.tobrouk_41_42.wrecks import WRECKS
+from validators.games.tobrouk_41_42.hqs import HQLosses
+from validators.games.tobrouk_41_42.reserves import ReserveGroups
+from validators.games.tobrouk_41_42.state import MANEUVERS, box_value
+from validators.games.tobrouk_41_42.units import WRECKS, TobroukRule, Units, left_map
 from validators.replay.board import Piece
-from validators.replay.replayer import Added, Moved, Rolled, Said
+from validators.replay.replayer import Added, Moved, Removed, Rolled, Said
 
 ORDER = "ABCDEF"
 TOBROUK = "2013"
@@ -63,18 +64,22 @@ class Credit:
     why: str
 
 
-class IVTrackRules(HQCombatRules):
-    """Part of the Tobrouk 41-42 auditor; see __init__.py."""
+class IVTrack(TobroukRule):
+    """9 (with 6.5f): every move of the I/V marker has the reasons the rules give for it (see the
+    module's docstring), and an HQ's re-entry moves it two spaces to the opponent."""
+
+    ids = ("9", "6.5")
+    needs = (Units, ReserveGroups, HQLosses)
 
     def start(self) -> None:
-        super().start()
+        self.rg, self.losses = self.ctx.get(ReserveGroups), self.ctx.get(HQLosses)
         vic = self.tables.get("victory", {})
         self.iv_boxes: list[str] = list(self.game.tracks["iv"].boxes) if "iv" in self.game.tracks else []
         thresholds = vic.get("loss_thresholds", {})
-        self.thresholds = [int(x) for x in (self.scenario_value("loss_thresholds") or thresholds.get(
-            self.scenario or "", thresholds.get("default", [5, 10, 15])))]
+        self.thresholds = [int(x) for x in (self.rg.scenario_value("loss_thresholds") or thresholds.get(
+            self.state.scenario or "", thresholds.get("default", [5, 10, 15])))]
         self.retreat_boxes = set(vic.get("general_retreat_boxes", ()))
-        colour = vic.get("objectives_by_scenario", {}).get(self.scenario or "")
+        colour = vic.get("objectives_by_scenario", {}).get(self.state.scenario or "")
         self.objectives = set(vic.get("objectives", {}).get(colour, ())) - {TOBROUK}
         self.credits: list[Credit] = []
         self.iv_anchor: int | None = None
@@ -82,24 +87,18 @@ class IVTrackRules(HQCombatRules):
         self.window_phases: list[str] = []
         self.struck_in: set[tuple] = set()
         self.paid_groups: set[int] = set()
-        self.costly = {u for r in (self.scenario_value("reinforcements") or []) if r.get("cost_if_axis_ahead")
+        self.costly = {u for r in (self.rg.scenario_value("reinforcements") or []) if r.get("cost_if_axis_ahead")
                        for u in r.get("units", ())}
         self.costly_paid = False
         self.repairs = {s: [0, 0] for s in self.side_names}  # side -> [declared, wreck markers taken off]
         self.repair_credits = {s: 0 for s in self.side_names}
         self.root = self._roots()
         self.points: dict[str, tuple[str, int]] = {}  # family -> (side, loss points)
-        self.in_play_turn: set[str] = set()
         self.lost_total = {s: 0 for s in self.side_names}
-        self.hq_lost_turn: set[str] = set()
-        self.commando_done = False
-        self.occupied_at_turn: dict[str, set[str]] = {}
-        self.captures = {s: 0 for s in self.side_names}
         self.cr_hqs = {s: 0 for s in self.side_names}
         self.reentry_watch: list[tuple[str, str, int, list[int], int]] = []  # side, HQ, box index, offsets, turn
-        self._turn_begins()
+        self._turn_begins()  # in_play_turn, hq_lost_turn, captures, occupied_at_turn
 
-    # -- reading the track ---------------------------------------------------------------------
     def iv_index(self) -> int | None:
         box = self.box_of("iv", "iv")
         return self.iv_boxes.index(box) if box in self.iv_boxes else None
@@ -111,14 +110,13 @@ class IVTrackRules(HQCombatRules):
     def credit(self, toward: int, spaces: int, why: str, turn: int | None = None) -> Credit:
         """A reason for `spaces` moves `toward` a side, good until the next turn's first maneuver ends
         (`turn`: the turn it belongs to, the ended one for end-of-turn reasons)."""
-        c = Credit(toward, spaces, self.turn or 0 if turn is None else turn, why)
+        c = Credit(toward, spaces, self.state.turn or 0 if turn is None else turn, why)
         self.credits.append(c)
         for watch in self.reentry_watch:
             if toward == -self.toward_opponent(watch[0]):
                 watch[3].append(spaces)
         return c
 
-    # -- families and losses -----------------------------------------------------------------------
     def _roots(self) -> dict[str, str]:
         parent = {u.replaced_by: u.id for u in self.game.units if getattr(u, "replaced_by", None)}
         out = {}
@@ -163,7 +161,7 @@ class IVTrackRules(HQCombatRules):
     def _spaces(self, points: int) -> int:
         return sum(1 for t in self.thresholds if points >= t)
 
-    def _end_of_turn(self, turn: int) -> None:
+    def _end_of_turn(self, turn: int, retreat: bool) -> None:
         self._see_families()
         now = set(self._families_in_play())
         lost = {s: 0 for s in self.side_names}
@@ -173,7 +171,6 @@ class IVTrackRules(HQCombatRules):
                 lost[side] += pts
         for s in self.side_names:
             self.lost_total[s] += lost[s]
-        retreat = self.retreat_seen
         for s in self.side_names:
             o = self.other_side[s]
             toward = -self.toward_opponent(s)  # towards s
@@ -193,28 +190,24 @@ class IVTrackRules(HQCombatRules):
             for t in (1, -1):
                 self.credit(t, 1, "an extra turn demanded (8.2)", turn)
 
-    # -- evidence ----------------------------------------------------------------------------------
-    def on_said(self, e: Said) -> None:
-        text = e.text.strip().strip("* ").strip()
-        if text.startswith("Air strike: "):
-            name = text[len("Air strike: "):].rsplit(" on ", 1)[0]
-            sq = next((p for p in self.replayer.board.pieces.values() if p.name == name and self.unit_of(p)), None)
+    def said(self, e: Said) -> None:
+        st = self.state
+        strike, released, repair = st.line_of("Air strike"), st.line_of("Release reserve"), st.line_of("Repair wreck")
+        if strike is not None:
+            sq = st.named_unit(strike[0])
             side = self.side_id(sq) if sq is not None else None
-            key = (self.turn, self.pair, self.phase_id, side)
+            key = (self.state.turn, st.pair, self.state.phase_id, side)
             if side and key not in self.struck_in:
                 self.struck_in.add(key)
                 self.credit(self.toward_opponent(side), 1, "an air strike (5.5)")
-        elif text.startswith("Reserve released: "):
-            name = text[len("Reserve released: "):].rsplit(" in ", 1)[0]
-            p = next((q for q in self.replayer.board.pieces.values() if q.name == name and self.unit_of(q)), None)
+        elif released is not None:
+            p = st.named_unit(released[0])
             if p is not None:
                 self.credit(self.toward_opponent(self.side_id(p)), 1, "a reserve released (11.2j, 11.4i, 11.5i)")
-        elif " repairs a wreck from " in text and text.startswith("HQ action: "):
-            name = text[len("HQ action: "):].split(" repairs a wreck")[0]
-            p = next((q for q in self.replayer.board.pieces.values() if q.name == name and self.unit_of(q)), None)
+        elif repair is not None:
+            p = st.named_unit(repair[0])
             if p is not None and self.side_id(p) in self.repairs:
                 self._repaired(self.side_id(p), 0)
-        super().on_said(e)
 
     def _repaired(self, side: str, kind: int) -> None:
         self.repairs[side][kind] += 1
@@ -223,41 +216,44 @@ class IVTrackRules(HQCombatRules):
             self.repair_credits[side] += 1
             self.credit(-self.toward_opponent(side), 1, "three wrecks repaired (4.41d)")
 
-    def on_rolled(self, e: Rolled) -> None:
-        super().on_rolled(e)
+    def rolled(self, e: Rolled) -> None:
         kill = self.tables.get("optional", {}).get("switches", {}).get("rommel", {}).get("commando", {})
         if e.button == "Commonwealth commando 2d6" and sum(e.dice) in kill.get("kills_on", (2, 12)):
             self.credit(1, int(kill.get("iv_spaces", 3)), "Rommel killed by the commando (12.3)")
 
-    def on_moved(self, e: Moved) -> None:
-        super().on_moved(e)
-        if e.old.label == e.new.label or self.phase_id is None:
+    def moved(self, e: Moved) -> None:
+        if (gone := left_map(e, self.geo)) is not None:
+            self._left_map(e.piece, gone)
+        self._hq_events()
+        if e.old.label == e.new.label or self.state.phase_id is None:
             return
-        geo = self.game.geometry
         u = self.unit_of(e.piece)
-        if u is None or e.new.label not in geo:
+        if u is None or e.new.label not in self.geo:
             return
         self._see_families()
-        side = self.side_id(e.piece)
-        self._unit_arrives(e.piece, u, side, e.new.label)
+        self._unit_arrives(e.piece, u, self.side_id(e.piece), e.new.label)
 
-    def on_added(self, e: Added) -> None:
-        super().on_added(e)
+    def added(self, e: Added) -> None:
+        self._hq_events()
         u = self.unit_of(e.piece)
-        if u is not None and self.phase_id is not None and e.where.label in self.game.geometry:
+        if u is not None and self.state.phase_id is not None and e.where.label in self.geo:
             self._see_families()
             self._unit_arrives(e.piece, u, self.side_id(e.piece), e.where.label)
 
-    def left_map(self, p: Piece, hex_id: str) -> None:
-        super().left_map(p, hex_id)
-        if p.properties().get("MarkerId", "") in WRECKS and self.phase_id in MANEUVERS and self.maneuvering():
+    def removed(self, e: Removed) -> None:
+        self._hq_events()
+        if (gone := left_map(e, self.geo)) is not None:
+            self._left_map(e.piece, gone)
+
+    def _left_map(self, p: Piece, hex_id: str) -> None:
+        if p.properties().get("MarkerId", "") in WRECKS and self.state.phase_id in MANEUVERS and self.maneuvering():
             self._repaired(self.maneuvering(), 1)
 
     def _unit_arrives(self, p: Piece, u, side: str | None, hex_id: str) -> None:
-        for gi in self.groups_of.get(u.id, []):  # any tied card's group may be the one paid for (reserves.py)
-            if gi not in self.paid_groups and "paid" in self.groups[gi]["when"]:
+        for gi in self.rg.groups_of.get(u.id, []):  # any tied card's group may be the one paid for (reserves.py)
+            if gi not in self.paid_groups and "paid" in self.rg.groups[gi]["when"]:
                 self.paid_groups.add(gi)
-                self.credit(self.toward_opponent(side), 1, f"a reserve released ({self.groups[gi]['rule']})")
+                self.credit(self.toward_opponent(side), 1, f"a reserve released ({self.rg.groups[gi]['rule']})")
                 break
         if u.id in self.costly and not self.costly_paid:
             self.costly_paid = True
@@ -275,28 +271,24 @@ class IVTrackRules(HQCombatRules):
             if self.captures[side] % 3 == 1:
                 self.credit(toward, 1, "secondary objectives captured (9.4b')")
 
-    def _hq_removed(self, p: Piece, hex_id: str) -> None:
-        super()._hq_removed(p, hex_id)
-        if self.phase_id is not None and self.side_id(p):
-            self.hq_lost_turn.add(self.side_id(p))
-
-    def _hq_arrives(self, p: Piece, old: str | None, hex_id: str) -> None:
-        n = len(self.hq_reentries)
-        super()._hq_arrives(p, old, hex_id)
-        if len(self.hq_reentries) > n:
+    def _hq_events(self) -> None:
+        """An HQ eliminated (9.3b: a loss of the turn) or re-entering (6.5f: 2 spaces to the opponent)."""
+        if self.losses.removal is not None and self.state.phase_id is not None and self.side_id(self.losses.removal[0]):
+            self.hq_lost_turn.add(self.side_id(self.losses.removal[0]))
+        if self.losses.reentry is not None:
+            p = self.losses.reentry[0]
             side = self.side_id(p)
             self.credit(self.toward_opponent(side), 2, "an eliminated HQ re-entering (6.5f)")
             idx = self.iv_index()
             if idx is not None and side:
-                self.reentry_watch.append((side, p.name, idx, [], self.turn or 0))
+                self.reentry_watch.append((side, p.name, idx, [], self.state.turn or 0))
 
-    # -- windows ----------------------------------------------------------------------------------
     def phase_started(self, pid: str) -> None:
-        before = self.prev_phase_pos
+        before = self.state.prev_phase_pos
         old = ORDER[before[1]] if before is not None and before[1] is not None and 0 <= before[1] < 6 else None
-        turned = before is not None and before[0] is not None and self.turn is not None and self.turn > before[0]
+        turned = before is not None and before[0] is not None and self.state.turn is not None and self.state.turn > before[0]
         if turned:
-            self._end_of_turn(before[0])  # F-3 (a tracker that skips phase A ends the turn all the same)
+            self._end_of_turn(before[0], self.losses.retreat_was)  # F-3 (a tracker that skips phase A ends the turn all the same)
         if turned and pid == "A":
             self.window_phases.append("A")  # the end of a turn and the next phase A are one window
         else:
@@ -304,25 +296,23 @@ class IVTrackRules(HQCombatRules):
                 self._admin_credits()
             if self.iv_anchor is not None:
                 self._check_window(closing_turn=old == "A" or turned)
-            if old == "B" and self.pair == 1:
-                self.credits = [c for c in self.credits if c.turn >= (self.turn or 0)]
-            card = self.game.scenarios.get(self.scenario or "")
+            if old == "B" and self.state.pair == 1:
+                self.credits = [c for c in self.credits if c.turn >= (self.state.turn or 0)]
+            card = self.game.scenarios.get(self.state.scenario or "")
             first = card.first_turn if card is not None else self.game.info.turns.first
-            start = old is not None or (pid == "B" and self.turn == first)  # the set-up's tracker stands at A
+            start = old is not None or (pid == "B" and self.state.turn == first)  # the set-up's tracker stands at A
             self.iv_anchor = self.iv_index() if start else None
             self.window_start = self.box_of("iv", "iv")
             self.window_phases = [pid]
-        super().phase_started(pid)
         if pid == "A" or turned:
             self._turn_begins()
             self.cr_hqs = self._count_cr_hqs()
 
     def finish(self) -> None:
-        if self.phase_id == "F":
-            self._end_of_turn(self.turn or 0)
+        if self.state.phase_id == "F":
+            self._end_of_turn(self.state.turn or 0, self.losses.retreat_seen)
         if self.iv_anchor is not None:
             self._check_window(closing_turn=True, final=True)
-        super().finish()
 
     def _count_cr_hqs(self) -> dict[str, int]:
         out = {s: 0 for s in self.side_names}
@@ -341,18 +331,14 @@ class IVTrackRules(HQCombatRules):
         if any(self.unit_of(p) and self.unit_of(p).id == "hq-tobrouk" for p in self.units_on_map()):
             self.credit(-1, 1, "the Tobrouk HQ cut from the Alexandria road (3.8c)")
 
-    def _value(self, idx: int) -> int:
-        box = self.iv_boxes[idx]
-        return 0 if box.startswith("0") else int(box[:-1]) * (1 if box.endswith("C") else -1)
-
     def _check_window(self, closing_turn: bool, final: bool = False) -> None:
         idx = self.iv_index()
         if idx is None or self.iv_anchor is None:
             return
-        drift = self._value(idx) - self._value(self.iv_anchor)
+        drift = box_value(self.iv_boxes[idx]) - box_value(self.iv_boxes[self.iv_anchor])
         if drift:
             toward = 1 if drift > 0 else -1
-            usable = [c for c in self.credits if c.toward == toward and c.turn >= (self.turn or 0) - 1 and c.spaces > 0]
+            usable = [c for c in self.credits if c.toward == toward and c.turn >= (self.state.turn or 0) - 1 and c.spaces > 0]
             have = sum(c.spaces for c in usable)
             need = abs(drift)
             if need > have:
@@ -372,7 +358,7 @@ class IVTrackRules(HQCombatRules):
             self._check_reentries(idx, final)
 
     def _phase_names(self) -> list[str]:
-        names = {s["id"]: s["name"] for s in self.phase_specs}
+        names = {s["id"]: s["name"] for s in self.state.phase_specs}
         return [names.get(p, p) for p in self.window_phases]
 
     def _data_note(self) -> str:
@@ -381,7 +367,7 @@ class IVTrackRules(HQCombatRules):
     def _check_reentries(self, idx: int, final: bool) -> None:
         keep = []
         for side, name, at, offsets, turn in self.reentry_watch:
-            if turn >= (self.turn or 0) and not final:
+            if turn >= (self.state.turn or 0) and not final:
                 keep.append((side, name, at, offsets, turn))
                 continue
             toward = self.toward_opponent(side)

@@ -14,17 +14,19 @@ Choices:
 """
 from __future__ import annotations
 
-from validators.games.tobrouk_41_42.fire import FireRules
 from validators.games.tobrouk_41_42.state import COMBATS
+from validators.games.tobrouk_41_42.units import TobroukRule
 from validators.replay.board import Piece
 from validators.replay.replayer import Added, Flipped, Moved, Removed
 
 
-class LossRules(FireRules):
-    """Part of the Tobrouk 41-42 auditor; see __init__.py."""
+class Losses(TobroukRule):
+    """6.1: each T1 marker costs the units of its hex one step, each T2 two (no more than they have),
+    and no unit without one loses a step; judged when the combat phase ends."""
+
+    ids = ("6.1",)
 
     def start(self) -> None:
-        super().start()
         self._loss_reset()
 
     def _loss_reset(self) -> None:
@@ -35,48 +37,41 @@ class LossRules(FireRules):
 
     def phase_started(self, pid: str) -> None:
         self._loss_reset()
-        super().phase_started(pid)
 
     def phase_ended(self, pid: str) -> None:
         if pid in COMBATS:
             self._check_losses()
-        super().phase_ended(pid)
 
-    # -- evidence -----------------------------------------------------------------------------------
     def _hex_steps(self, hex_id: str) -> tuple[str | None, int]:
         cu = [p for p in self.pieces_in(hex_id) if self.is_cu(p)]
         side = self.side_id(cu[0]) if cu else None
         return side, sum(self.steps_now(self.unit_of(p), p) for p in cu)
 
-    def on_added(self, e: Added) -> None:
-        super().on_added(e)
+    def added(self, e: Added) -> None:
         self._hit_marker(e.piece, e.where.label)
 
-    def on_moved(self, e: Moved) -> None:
-        geo = self.game.geometry
-        if self.phase_id in COMBATS and self.is_cu(e.piece) and e.old.label != e.new.label:
+    def moved(self, e: Moved) -> None:
+        geo = self.geo
+        if self.state.phase_id in COMBATS and self.is_cu(e.piece) and e.old.label != e.new.label:
             u = self.unit_of(e.piece)
             if e.old.label in geo and e.new.label not in geo:
                 self._lose(e.old.label, self.steps_now(u, e.piece))
             elif e.old.label not in geo and e.new.label in geo:
                 self._lose(e.new.label, -self.steps_now(u, e.piece))
-        super().on_moved(e)
         if e.old.label != e.new.label:
             self._hit_marker(e.piece, e.new.label)
 
-    def on_flipped(self, e: Flipped) -> None:
-        if self.phase_id in COMBATS and e.layer == "Step" and self.is_cu(e.piece) and e.where.label in self.game.geometry:
+    def flipped(self, e: Flipped) -> None:
+        if self.state.phase_id in COMBATS and e.layer == "Step" and self.is_cu(e.piece) and e.where.label in self.geo:
             self._lose(e.where.label, e.new - e.old)
-        super().on_flipped(e)
 
-    def on_removed(self, e: Removed) -> None:
-        if self.phase_id in COMBATS and self.is_cu(e.piece) and e.where is not None and e.where.label in self.game.geometry:
+    def removed(self, e: Removed) -> None:
+        if self.state.phase_id in COMBATS and self.is_cu(e.piece) and e.where is not None and e.where.label in self.geo:
             self._lose(e.where.label, self.steps_now(self.unit_of(e.piece), e.piece))
-        super().on_removed(e)
 
     def _hit_marker(self, p: Piece, hex_id: str) -> None:
         mid = p.properties().get("MarkerId", "")
-        if self.phase_id not in COMBATS or mid not in ("t1", "t2") or hex_id not in self.game.geometry:
+        if self.state.phase_id not in COMBATS or mid not in ("t1", "t2") or hex_id not in self.geo:
             return
         if hex_id not in self.available:
             self.hit_side[hex_id], self.available[hex_id] = self._hex_steps(hex_id)
@@ -89,7 +84,6 @@ class LossRules(FireRules):
             self.available[hex_id] = have
         self.lost[hex_id] = self.lost.get(hex_id, 0) + steps
 
-    # -- the check ------------------------------------------------------------------------------------
     def _check_losses(self) -> None:
         for hex_id in sorted(set(self.hits) | set(self.lost)):
             want = min(self.hits.get(hex_id, 0), self.available.get(hex_id, 0))
@@ -98,6 +92,6 @@ class LossRules(FireRules):
                 continue
             calls = (f"its T1/T2 markers call for {self.hits[hex_id]} step(s)" if hex_id in self.hits
                      else "it took no T1 or T2")
-            self.find("6.1", f"end of the {self.phase}: the units in {hex_id} lost {got} step(s); {calls}"
+            self.find("6.1", f"end of the {self.state.phase}: the units in {hex_id} lost {got} step(s); {calls}"
                       f"{f' (of {self.available[hex_id]} they had)' if self.hits.get(hex_id, 0) > want else ''}",
                       None, None, hex_id, side=self.side_name(self.hit_side.get(hex_id)))

@@ -19,29 +19,31 @@ Choices:
 """
 from __future__ import annotations
 
-from validators.games.tobrouk_41_42.stacking import StackingRules
 from validators.games.tobrouk_41_42.state import MANEUVERS
+from validators.games.tobrouk_41_42.units import TobroukRule
 from validators.replay.board import Piece
 from validators.replay.replayer import Added, Moved
 
 ARTILLERY = {"artillery-axis": "axis", "artillery-cw": "commonwealth"}
 
 
-class ModeRules(StackingRules):
-    """Part of the Tobrouk 41-42 auditor; see __init__.py."""
+class Modes(TobroukRule):
+    """4.2c, 4.3, 5.4: rapid movement, entrenchment and artillery support markers go on in their
+    player's maneuver, on units neither retreating nor next to (rapid) or in range of (entrenched) the
+    enemy; artillery after a choice of 4 MP, within 3 hexes of an HQ, at most 2 a hex."""
 
-    def on_added(self, e: Added) -> None:
+    ids = ("4.2", "4.3", "5.4")
+
+    def added(self, e: Added) -> None:
         self._placed(e.piece, e.where.label)
-        super().on_added(e)
 
-    def on_moved(self, e: Moved) -> None:
-        super().on_moved(e)
-        if e.old.label != e.new.label and e.old.label not in self.game.geometry:
+    def moved(self, e: Moved) -> None:
+        if e.old.label != e.new.label and e.old.label not in self.geo:
             self._placed(e.piece, e.new.label)
 
     def _placed(self, p: Piece, hex_id: str) -> None:
         mid = p.properties().get("MarkerId", "")
-        if self.phase_id is None or hex_id not in self.game.geometry:
+        if self.state.phase_id is None or hex_id not in self.geo:
             return
         if mid == "rapid":
             self._rapid(p, hex_id)
@@ -55,11 +57,11 @@ class ModeRules(StackingRules):
 
     def _rapid(self, p: Piece, hex_id: str) -> None:
         side = self.maneuvering()
-        if self.phase_id not in MANEUVERS or side not in self._owners(hex_id):
-            self.find("4.2", f"a rapid movement marker placed in {hex_id} in the {self.phase}: it is placed on the "
+        if self.state.phase_id not in MANEUVERS or side not in self._owners(hex_id):
+            self.find("4.2", f"a rapid movement marker placed in {hex_id} in the {self.state.phase}: it is placed on the "
                       "maneuvering player's units, in the modes step of his maneuver", p, None, hex_id)
             return
-        near = [n for n in self.game.geometry.neighbours(hex_id) if self.combat_units(n, self.other_side[side])]
+        near = [n for n in self.geo.neighbours(hex_id) if self.combat_units(n, self.other_side[side])]
         if near or self.retreating(hex_id):
             why = f"next to enemy units in {', '.join(sorted(near))}" if near else "retreating"
             self.find("4.2", f"rapid movement in {hex_id}: the units are {why} (4.2c)", p, None, hex_id,
@@ -67,8 +69,8 @@ class ModeRules(StackingRules):
 
     def _entrenched(self, p: Piece, hex_id: str) -> None:
         side = self.maneuvering()
-        if self.phase_id not in MANEUVERS or side not in self._owners(hex_id):
-            self.find("4.3", f"an entrenchment marker placed in {hex_id} in the {self.phase}: units entrench in their "
+        if self.state.phase_id not in MANEUVERS or side not in self._owners(hex_id):
+            self.find("4.3", f"an entrenchment marker placed in {hex_id} in the {self.state.phase}: units entrench in their "
                       "own maneuver", p, None, hex_id)
             return
         why = ("in an enemy ZoC (within enemy range)" if hex_id in self.enemy_zoc(side) else
@@ -80,8 +82,8 @@ class ModeRules(StackingRules):
 
     def _artillery(self, p: Piece, hex_id: str, side: str) -> None:
         name = self.side_names[side]
-        if self.phase_id not in MANEUVERS or self.maneuvering() != side:
-            self.find("5.4", f"{name} artillery support placed in {hex_id} in the {self.phase}: only in the "
+        if self.state.phase_id not in MANEUVERS or self.maneuvering() != side:
+            self.find("5.4", f"{name} artillery support placed in {hex_id} in the {self.state.phase}: only in the "
                       f"{name} player's maneuver", p, None, hex_id, side=name)
             return
         least = int(self.man["artillery_min_mp"]["mp"])
@@ -90,7 +92,7 @@ class ModeRules(StackingRules):
                       f"are needed{self.reconstructed('maneuver')}", p, None, hex_id, side=name)
             return
         hqs = [h for h, ps in self.by_hex().items() if any(self.is_hq(q) and self.side_id(q) == side for q in ps)]
-        if not any(self.game.geometry.distance(h, hex_id) - 1 <= 3 for h in hqs):
+        if not any(self.geo.distance(h, hex_id) - 1 <= 3 for h in hqs):
             self.find("5.4", f"artillery support on {hex_id}: no {name} HQ within 3 hexes (between, 3.1d)", p, None,
                       hex_id, side=name)
         elif sum(self.markers_in(hex_id, m) for m in ARTILLERY) > 2:

@@ -10,10 +10,14 @@ cost when the hex is entered along it (table note 2), plus the cost of the hexsi
 Q&A 6: no stop); all halved in rapid movement (4.2c); an out-of-supply (RE) unit pays twice the
 foot cost (4.2d).  The allowance is the MP its side chose for the maneuver (2.22c), read from
 its MP marker.  Enemy combat units' hexes are never entered (7.1: opposing CU never share a hex).
+`Moves` keeps where each unit's move of the maneuver began; HQ actions, Combat Groups and
+reinforcements cost their moves by it.
 
 Choices:
 - 2.22, 4.1: several drags of one unit in one maneuver are one move, measured from the hex it
   stood in when its side's maneuver began.
+- A unit taken off a Combat Group display in its side's maneuver starts its move at the CG's
+  hex (7.33a: dissolving costs no MP).
 - Outside a maneuver a unit moves only as a retreat (6.3: its hex holds a Retreat marker, in a
   combat phase) or an HQ's displacement (6.5c, in a combat phase); moves to and from the boxes
   off the map (Combat Group displays, eliminated units) are not movement.
@@ -29,8 +33,9 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from validators.games.tobrouk_41_42.state import COMBATS, MANEUVERS
-from validators.games.tobrouk_41_42.turns import TurnRules
+from validators.games.tobrouk_41_42.units import CombatGroups, TobroukRule, Units, mid
 from validators.kernel.movement import mp, search, show_mp
+from validators.kernel.rule import Tracker
 from validators.replay.board import Piece
 from validators.replay.replayer import Moved
 
@@ -45,47 +50,72 @@ class MoveRecord:
     exhausted: bool  # an RE marker: out of supply (4.2d)
 
 
-class MovementRules(TurnRules):
-    """Part of the Tobrouk 41-42 auditor; see __init__.py."""
+class Moves(Tracker):
+    """Each unit's move in this maneuver (where it began), its movement class and step costs."""
 
-    def start(self) -> None:
-        super().start()
+    needs = (Units, CombatGroups)
+
+    def __init__(self, ctx):
+        super().__init__(ctx)
+        self.units_view, self.cgs = ctx.get(Units), ctx.get(CombatGroups)
         self.mv = self.tables["movement"]
         self.moves: dict[str, MoveRecord] = {}
-        self.cg_side = {m.id: m.faces[0].side for m in self.game.markers_file.markers
-                        if m.id.startswith("cg-") and m.faces and m.faces[0].side}
-        self._features_on: dict[str, set[str]] = {}
-
-    def move_scope(self) -> object:
-        return self.turn, self.pair, self.phase_id
+        self.left_cg: str | None = None  # the CG hex a unit just left its display for (a move within a phase)
+        self.from_cg: MoveRecord | None = None  # the move that leaving opened in its side's maneuver
 
     def phase_started(self, pid: str) -> None:
         self.moves = {}
-        super().phase_started(pid)
 
-    # -- the unit's class and costs --------------------------------------------------------------
     def move_class(self, p: Piece) -> str | None:
-        u = self.unit_of(p)
+        u = self.board.unit_of(p)
         if u is None:
-            return "cg" if p.properties().get("MarkerId", "") in self.cg_side else None
+            return "cg" if mid(p) in self.units_view.cg_side else None
         if u.type == "recon":
             return "recon"
         if u.type in ("hq", "leader"):
             return "motorised"
         return u.mode
 
+    def mover_side(self, p: Piece) -> str | None:
+        return self.board.side_id(p) if self.board.unit_of(p) else self.units_view.cg_side.get(mid(p))
+
+    def record(self, p: Piece, start: str, at_start: bool = True) -> MoveRecord:
+        markers = self.units_view.markers_in
+        rec = self.moves[p.id] = MoveRecord(start, markers(start, "rapid", at_start=at_start) > 0,
+                                            markers(start, "re", at_start=at_start) > 0)
+        return rec
+
+    def moved(self, e: Moved) -> None:
+        self.left_cg = self.from_cg = None
+        geo, st = self.game.geometry, self.state
+        old, new, p = e.old.label, e.new.label, e.piece
+        if self.units_view.is_cu(p) and old in self.cgs.box and new in geo and st.phase_id is not None:
+            at = self.cgs.on_map(self.cgs.box[old]) or self.cgs.hex.get(self.cgs.box[old])
+            if at is not None and new != at:
+                self.left_cg = at
+                if st.phase_id in MANEUVERS and st.maneuvering() in (None, self.board.side_id(p)) and p.id not in self.moves:
+                    self.from_cg = self.record(p, at, at_start=False)
+            return
+        if old not in geo or new not in geo or old == new or st.phase_id not in MANEUVERS:
+            return
+        side = self.mover_side(p)
+        if self.move_class(p) is None or side is None or st.maneuvering() not in (None, side):
+            return
+        if p.id not in self.moves:
+            self.record(p, old)
+
     def step_cost(self, cls: str, rec: MoveRecord):
         hex_costs, side_costs = self.mv["hex_costs"], self.mv["hexside_costs"]
         factor = Fraction(str(self.mv["rapid_movement"]["factor"])) if rec.rapid else Fraction(1)
         if rec.exhausted:
             cls, factor = self.mv["out_of_supply"]["pays"], factor * int(self.mv["out_of_supply"]["factor"])
-        terrain = self.game.hex_terrain
+        terrain, crossing = self.game.hex_terrain, self.units_view.crossing
 
         def step(a: str, b: str) -> Fraction | None:
             t = terrain.get(b)
             if t not in hex_costs:
                 return None  # the sea
-            features = self.crossing(a, b)
+            features = crossing(a, b)
             cost = mp(hex_costs[t][cls])
             for line in ("road", "track"):
                 if line in features:
@@ -99,64 +129,82 @@ class MovementRules(TurnRules):
             return cost * factor
         return step
 
-    # -- moves ---------------------------------------------------------------------------------------
-    def on_moved(self, e: Moved) -> None:
-        super().on_moved(e)
-        geo = self.game.geometry
-        old, new = e.old.label, e.new.label
-        if old not in geo or new not in geo or old == new:
-            return
-        cls = self.move_class(e.piece)
+    def path(self, cls: str, rec: MoveRecord, side: str, goal: str, zoc: set[str] = frozenset()):
+        """The cheapest path (kernel search) from the move's start to `goal`, never into an enemy
+        combat unit's hex (7.1), +1 MP for each hex entered in `zoc` (4.2e)."""
+        base, extra = self.step_cost(cls, rec), mp(self.mv["enter_enemy_zoc"]["mp"])
+
+        def step(a: str, b: str) -> Fraction | None:
+            c = base(a, b)
+            return None if c is None else c + (extra if b in zoc else 0)
+        return search(self.game.geometry.neighbours, rec.start, step, blocked=self.units_view.enemy_hexes(side),
+                      goal=goal)
+
+    def spent(self, p: Piece, side: str) -> tuple[Fraction, str] | None:
+        """The cheapest cost of the piece's move this maneuver, and its start; None without a path."""
+        rec = self.moves.get(p.id)
+        here = self.board.hex_of(p)
+        if rec is None or here is None or rec.start == here:
+            return Fraction(0), here or ""
+        cls = self.move_class(p)
         if cls is None:
+            return None
+        found = self.path(cls, rec, side, here, self.units_view.enemy_zoc(side))
+        return (found.cost[here], rec.start) if here in found else None
+
+
+class Movement(TobroukRule):
+    """2, 2.22, 4.1, 4.2, 7.1: units move in their side's maneuver (in combat only to retreat or
+    displace an HQ), along a path open to their class within the maneuver's MP, never into an enemy
+    combat unit's hex, and into contact only from within their HQ's command radius."""
+
+    ids = ("2", "2.22", "4.1", "4.2", "7.1")
+    needs = (Units, Moves)
+
+    def start(self) -> None:
+        self.moves = self.ctx.get(Moves)
+
+    def moved(self, e: Moved) -> None:
+        moves, p = self.moves, e.piece
+        if moves.from_cg is not None:  # off a CG display: the move starts at the CG's hex
+            self._check_path(e, self.unit_of(p), self.side_id(p), moves.move_class(p), moves.from_cg, e.new.label)
             return
-        u = self.unit_of(e.piece)
-        side = self.side_id(e.piece) if u else self.cg_side.get(e.piece.properties().get("MarkerId", ""))
-        if side is None or self.phase_id is None:
+        old, new = e.old.label, e.new.label
+        if old not in self.geo or new not in self.geo or old == new:
             return
-        if not self._may_move(e, u, side):
+        cls = moves.move_class(p)
+        side = moves.mover_side(p)
+        if cls is None or side is None or self.state.phase_id is None:
             return
-        if self.phase_id not in MANEUVERS:
-            return
-        rec = self.moves.get(e.piece.id)
-        if rec is None:
-            rec = self.moves[e.piece.id] = MoveRecord(old, self.markers_in(old, "rapid", at_start=True) > 0,
-                                                      self.markers_in(old, "re", at_start=True) > 0)
-        self._check_path(e, u, side, cls, rec, new)
+        u = self.unit_of(p)
+        if self._may_move(e, u, side) and self.state.phase_id in MANEUVERS:
+            self._check_path(e, u, side, cls, moves.moves[p.id], new)
 
     def _may_move(self, e: Moved, u: s.Unit | None, side: str) -> bool:
         """2.22: units move in their side's maneuver; retreats (6.3) and HQ displacements (6.5)
         in a combat phase."""
         name = self.side_names[side]
-        if self.phase_id in MANEUVERS:
+        if self.state.phase_id in MANEUVERS:
             if self.maneuvering() not in (None, side):
-                self.find("2.22", f"{'an' if name[0] in 'AEIOU' else 'a'} {name} unit moved in the {self.side_name(self.maneuvering())} player's "
-                          f"maneuver ({self.phase})", e.piece)
+                self.find("2.22", f"{'an' if name[0] in 'AEIOU' else 'a'} {name} unit moved in the "
+                          f"{self.side_name(self.maneuvering())} player's maneuver ({self.state.phase})", e.piece)
                 return False
             return True
-        if self.phase_id in COMBATS and (self.retreating(e.old.label) or self.stood_retreating(e) or (u and self.is_hq(e.piece))):
+        if self.state.phase_id in COMBATS and (self.retreating(e.old.label) or self.units_view.stood_retreating(e.old.label)
+                                         or (u and self.is_hq(e.piece))):
             return False  # a retreat or a displacement: not a maneuver
         self.find("2", f"units move in the maneuvers (B, D), and in combat only to retreat (6.3): not in the "
-                  f"{self.phase}", e.piece)
+                  f"{self.state.phase}", e.piece)
         return False
 
-    def stood_retreating(self, e: Moved) -> bool:
-        return any(p.properties().get("MarkerId") == "retreat" for p in self.stood_in(e.old.label))
-
     def _check_path(self, e: Moved, u: s.Unit | None, side: str, cls: str, rec: MoveRecord, new: str) -> None:
-        geo, note = self.game.geometry, self.reconstructed("movement")
+        geo, note = self.geo, self.reconstructed("movement")
         allowance = Fraction(self.maneuver_mp(side))
-        enemy = frozenset(h for h in self.by_hex() if self.combat_units(h, self.other_side[side]))
-        if new in enemy:
+        if new in self.units_view.enemy_hexes(side):
             self.find("7.1", f"{new} holds enemy combat units: opposing units never share a hex", e.piece)
             return
         zoc = self.enemy_zoc(side)
-        extra = mp(self.mv["enter_enemy_zoc"]["mp"])
-        base = self.step_cost(cls, rec)
-
-        def step(a: str, b: str) -> Fraction | None:
-            c = base(a, b)
-            return None if c is None else c + (extra if b in zoc else 0)
-        found = search(geo.neighbours, rec.start, step, blocked=enemy, goal=new)
+        found = self.moves.path(cls, rec, side, new, zoc)
         if new not in found:
             why = (f"{rec.start} to {new} crosses a cliff or enters the sea: prohibited" if geo.adjacent(rec.start, new)
                    else f"no path from {rec.start} to {new} is open")
@@ -169,6 +217,7 @@ class MovementRules(TurnRules):
             else:
                 why = f"the maneuver's {show_mp(allowance)} MP"
             zocs = sum(1 for h in path[1:] if h in zoc)
+            extra = mp(self.moves.mv["enter_enemy_zoc"]["mp"])
             surcharge = f" ({zocs} enemy-ZoC hexes at +{show_mp(extra)} MP)" if zocs else ""
             mode = " in rapid movement" if rec.rapid else " out of supply (RE)" if rec.exhausted else ""
             self.find("4.1", f"cost {show_mp(cost)} MP for a {cls} unit{mode} via {'-'.join(path)}{surcharge} > {why}"
@@ -186,5 +235,5 @@ class MovementRules(TurnRules):
             hq = self.unit_of(p)
             if hq is not None and hq.id == u.hq and (h := self.hex_of(p)):
                 reach = (hq.range_reduced if self.reduced(p) and hq.range_reduced is not None else hq.range) or 0
-                return self.game.geometry.distance(h, hex_id) - 1 <= reach
+                return self.geo.distance(h, hex_id) - 1 <= reach
         return True

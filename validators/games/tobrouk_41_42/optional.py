@@ -15,19 +15,20 @@ per maneuver, its missing ZoC and automatic retreat (other rules read them as a 
 """
 from __future__ import annotations
 
-from validators.games.tobrouk_41_42.ivtrack import IVTrackRules
 from validators.games.tobrouk_41_42.state import COMBATS, MANEUVERS
+from validators.games.tobrouk_41_42.units import TobroukRule, left_map
+from validators.kernel.declarations import Declared
 from validators.replay.board import Piece
-from validators.replay.replayer import Moved, Rolled, Said
-
-BREACH = " breaches a minefield from "
+from validators.replay.replayer import Moved, Removed, Rolled, Said
 
 
-class OptionalRules(IVTrackRules):
-    """Part of the Tobrouk 41-42 auditor; see __init__.py."""
+class OptionalCounters(TobroukRule):
+    """12.2-12.4: Group Hecker breaches only if supplied and does not move after; Rommel is never
+    attacked nor captured and the commando is rolled once; the LRDG never attacks and comes back at 1030."""
+
+    ids = ("12.2", "12.3", "12.4")
 
     def start(self) -> None:
-        super().start()
         sw = self.tables.get("optional", {}).get("switches", {})
         self.hecker = sw.get("group_hecker", {}).get("unit")
         self.rommel = sw.get("rommel", {}).get("unit")
@@ -43,26 +44,24 @@ class OptionalRules(IVTrackRules):
         u = self.unit_of(p)
         return u.id if u is not None else None
 
-    # -- 12.2 ------------------------------------------------------------------------------------
-    def on_said(self, e: Said) -> None:
-        text = e.text.strip().strip("* ").strip()
-        if text.startswith("HQ action: ") and BREACH in text:
-            name, hex_id = text[len("HQ action: "):].split(BREACH, 1)
-            p = next((q for q in self.replayer.board.pieces.values() if q.name == name and self.unit_of(q)), None)
-            if p is not None and self.uid(p) == self.hecker and self.phase_id in MANEUVERS:
-                self.breached_in = (self.turn, self.pair, self.phase_id)
-                hex_id = hex_id.strip()
-                if self.markers_in(hex_id, "cr") or self.markers_in(hex_id, "re"):
-                    self.find("12.2", f"{p.name} breached a minefield from {hex_id} while unsupplied (a CR or RE "
-                              "marker in its hex): Group Hecker breaches only if supplied", p, None, hex_id)
-        super().on_said(e)
+    def said(self, e: Said) -> None:
+        st, line = self.state, self.state.line_of("Breach minefield")
+        p = st.named_unit(line[0]) if line is not None else None
+        if p is not None and self.uid(p) == self.hecker and st.phase_id in MANEUVERS:
+            self.breached_in = (st.turn, st.pair, st.phase_id)
+            hex_id = line[1].strip()
+            if self.markers_in(hex_id, "cr") or self.markers_in(hex_id, "re"):
+                self.find("12.2", f"{p.name} breached a minefield from {hex_id} while unsupplied (a CR or RE "
+                          "marker in its hex): Group Hecker breaches only if supplied", p, None, hex_id)
 
-    def on_moved(self, e: Moved) -> None:
-        super().on_moved(e)
-        if e.old.label == e.new.label or self.phase_id is None:
+    def moved(self, e: Moved) -> None:
+        if (gone := left_map(e, self.geo)) is not None:
+            self._left_map(e.piece, gone)
+        st = self.state
+        if e.old.label == e.new.label or st.phase_id is None:
             return
-        uid, geo = self.uid(e.piece), self.game.geometry
-        if uid == self.hecker and self.breached_in == (self.turn, self.pair, self.phase_id) \
+        uid, geo = self.uid(e.piece), self.geo
+        if uid == self.hecker and self.breached_in == (st.turn, st.pair, st.phase_id) \
                 and e.old.label in geo and e.new.label in geo:
             self.find("12.2", f"{e.piece.name} moved after its minefield breach in this maneuver: it may move "
                       "before but not after the breach", e.piece)
@@ -73,9 +72,11 @@ class OptionalRules(IVTrackRules):
                     self.find("12.4", f"{e.piece.name} came back at {e.new.label}: a destroyed LRDG reappears in "
                               f"hex {self.lrdg_back}", e.piece)
 
-    # -- 12.3 ------------------------------------------------------------------------------------
-    def on_rolled(self, e: Rolled) -> None:
-        super().on_rolled(e)
+    def removed(self, e: Removed) -> None:
+        if (gone := left_map(e, self.geo)) is not None:
+            self._left_map(e.piece, gone)
+
+    def rolled(self, e: Rolled) -> None:
         if e.button == "Commonwealth commando 2d6" and e.dice:
             self.commandos += 1
             if self.commandos > 1:
@@ -83,26 +84,19 @@ class OptionalRules(IVTrackRules):
             elif sum(e.dice) in self.commando.get("kills_on", (2, 12)):
                 self.rommel_killable = True
 
-    def left_map(self, p: Piece, hex_id: str) -> None:
-        super().left_map(p, hex_id)
-        if self.uid(p) == self.rommel:
-            self._rommel_gone(p, hex_id)
+    def _left_map(self, p: Piece, hex_id: str) -> None:
+        if self.uid(p) == self.rommel and self.state.phase_id is not None and not self.rommel_killable:
+            self.find("12.3", f"{p.name} left the map from {hex_id} with no commando roll of 2 or 12: Rommel cannot be "
+                      "captured or attacked", p, None, hex_id, side="Axis")
         if self.uid(p) == self.lrdg:
             self.lrdg_gone = True
 
-    def _rommel_gone(self, p: Piece, hex_id: str) -> None:
-        if self.phase_id is None or self.rommel_killable:
-            return
-        self.find("12.3", f"{p.name} left the map from {hex_id} with no commando roll of 2 or 12: Rommel cannot be "
-                  "captured or attacked", p, None, hex_id, side="Axis")
-
-    def declared(self, role: str, piece: Piece, hex_id: str) -> None:
-        uid = self.uid(piece)
-        if role == "target" and uid == self.rommel:
+    def declared(self, d: Declared) -> None:
+        uid, piece, hex_id = self.uid(d.piece), d.piece, d.where
+        if d.name == "Declare target" and uid == self.rommel:
             self.find("12.3", f"a shot declared at {piece.name} in {hex_id}: Rommel cannot be attacked", piece, None,
                       hex_id)
-        if role in ("firer", "coordinated") and uid == self.lrdg and self.phase_id in COMBATS \
+        if d.name in ("Declare firer", "Coordinated fire") and uid == self.lrdg and self.state.phase_id in COMBATS \
                 and self.maneuvering() == self.side_id(piece):
             self.find("12.4", f"{piece.name} fired in the combat after its own side's maneuver: the LRDG cannot "
                       "attack", piece, None, hex_id)
-        super().declared(role, piece, hex_id)

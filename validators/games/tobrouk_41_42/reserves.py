@@ -35,24 +35,23 @@ Choices (false alarms cost more than missed violations):
 """
 from __future__ import annotations
 
-from validators.games.tobrouk_41_42.movement import MoveRecord
-from validators.games.tobrouk_41_42.state import MANEUVERS
-from validators.games.tobrouk_41_42.wrecks import WreckRules
-from validators.kernel.movement import search
+from validators.games.tobrouk_41_42.movement import MoveRecord, Moves
+from validators.games.tobrouk_41_42.state import MANEUVERS, box_value
+from validators.games.tobrouk_41_42.units import TobroukRule, TobroukTracker, Units
+from validators.kernel.declarations import Declared
 from validators.replay.board import Piece
 from validators.replay.replayer import Added, Moved, Said
 
-RELEASE = "Reserve released: "
 
+class ReserveGroups(TobroukTracker):
+    """The scenario's rules (tables/scenario-rules.yaml, `same_as`/`without`) and its reserve groups,
+    over every tied card (see Choices); the I/V track reads the groups a release is paid for."""
 
-class ReserveRules(WreckRules):
-    """Part of the Tobrouk 41-42 auditor; see __init__.py."""
-
-    def start(self) -> None:
-        super().start()
-        card = self.game.scenarios.get(self.scenario or "")
+    def __init__(self, ctx):
+        super().__init__(ctx)
+        card = self.game.scenarios.get(self.state.scenario or "")
         self.card_rule = (card.rule if card is not None else None) or "11"
-        self.candidates = self.scenario_candidates or (self.scenario,)
+        self.candidates = self.state.candidates or (self.state.scenario,)
         self.groups = [g for sid in self.candidates for g in self._groups(sid)]
         self.groups_of: dict[str, list[int]] = {}
         for i, g in enumerate(self.groups):
@@ -60,25 +59,11 @@ class ReserveRules(WreckRules):
                 self.groups_of.setdefault(u, []).append(i)
         self.group_of = {u: ix[0] for u, ix in self.groups_of.items()
                          if {self.groups[i]["scenario"] for i in ix} == set(self.candidates)}
-        self.released: set[int] = set()
-        self.arrivals = {u: a for a in (card.reinforcements if card is not None else []) for u in a.units}
-        camp = self.tables.get("minefields", {}).get("tobrouk_fortified_camp", [])
-        self.camp = frozenset(camp)
-        shared = [{r.get("rule") for r in self.scenario_value("restrictions", sid) or []} for sid in self.candidates]
-        self.restrictions = [r for r in self.scenario_value("restrictions") or []
-                             if all(r.get("rule") in s for s in shared)]
-        self.west_of = {r.get("not_west_of") for r in self.restrictions if r.get("not_west_of")}
-        self.west_cols = self._west_columns()
-        self.restriction_lifted: set[str] = set()  # restrictions' rules no longer in force
-        self.area_col = self.scenario_value("area_from_column")
-        self.pending_moves: dict[str, tuple[Piece, str, str]] = {}  # piece id -> (piece, from, to) in the phase
-        self.been_on_map = {u.id for p in self.units_on_map() if (u := self.unit_of(p))}  # first entries only
 
-    # -- data ----------------------------------------------------------------------------------
     def scenario_value(self, key: str, scenario: str | None = None):
         """A key of this (or that) scenario's rules, or of the scenario it is `same_as` unless `without`."""
         rules = self.tables.get("scenario-rules", {})
-        sc = rules.get(scenario or self.scenario or "", {})
+        sc = rules.get(scenario or self.state.scenario or "", {})
         if key in sc:
             return sc[key]
         base = rules.get(sc.get("same_as", ""), {})
@@ -108,6 +93,35 @@ class ReserveRules(WreckRules):
                 return self.side_id(p)
         return None
 
+
+class Reserves(TobroukRule):
+    """11.2g, 11.2i-k, 11.3b, 11.4i, 11.5b, 11.5i, 11.5l: reserves move only once released, reserves
+    and reinforcements enter in their side's maneuver, on their turn and through their hex; XIII Corps
+    stays east of the Gazala line until 2C; Battleaxe is played on the map's east half."""
+
+    needs = (Units, Moves, ReserveGroups)
+
+    @classmethod
+    def ids_in(cls, game) -> tuple[str, ...]:
+        return tuple(sorted({c.rule or "11" for c in game.scenarios.values()} | {"11"}))
+
+    def start(self) -> None:
+        self.rg, self.moves = self.ctx.get(ReserveGroups), self.ctx.get(Moves)
+        self.scenario_value = self.rg.scenario_value
+        card = self.game.scenarios.get(self.state.scenario or "")
+        self.released: set[int] = set()
+        self.arrivals = {u: a for a in (card.reinforcements if card is not None else []) for u in a.units}
+        self.camp = frozenset(self.tables.get("minefields", {}).get("tobrouk_fortified_camp", []))
+        shared = [{r.get("rule") for r in self.scenario_value("restrictions", sid) or []} for sid in self.rg.candidates]
+        self.restrictions = [r for r in self.scenario_value("restrictions") or []
+                             if all(r.get("rule") in s for s in shared)]
+        self.west_of = {r.get("not_west_of") for r in self.restrictions if r.get("not_west_of")}
+        self.west_cols = self._west_columns()
+        self.restriction_lifted: set[str] = set()  # restrictions' rules no longer in force
+        self.area_col = self.scenario_value("area_from_column")
+        self.pending_moves: dict[str, tuple[Piece, str, str]] = {}  # piece id -> (piece, from, to) in the phase
+        self.been_on_map = {u.id for p in self.units_on_map() if (u := self.unit_of(p))}  # first entries only
+
     def _west_columns(self) -> dict[int, int]:
         """Row -> the column of the Gazala line's western hex in that row (see Choices)."""
         out: dict[int, int] = {}
@@ -122,16 +136,15 @@ class ReserveRules(WreckRules):
                     out[row] = max(out.get(row, 0), col)
         return out
 
-    # -- releases --------------------------------------------------------------------------------
     def group_released(self, i: int) -> bool:
         if i in self.released:
             return True
-        g = self.groups[i]
+        g = self.rg.groups[i]
         for cond in g["when"]:
             if isinstance(cond, dict) and "enemy_within" in cond and self._enemy_near(g, int(cond["enemy_within"])):
                 self.released.add(i)
             elif isinstance(cond, dict) and "hex_clear_of_enemy" in cond and g["side"] \
-                    and not self._enemy_in(g["side"], str(cond["hex_clear_of_enemy"])):
+                    and not self.enemy_in(str(cond["hex_clear_of_enemy"]), g["side"]):
                 self.released.add(i)
             elif cond == "camp_attacked" and self._camp_threatened():
                 self.released.add(i)
@@ -139,62 +152,52 @@ class ReserveRules(WreckRules):
 
     def release(self, side: str | None, cond: str) -> None:
         """Every group of `side` (None: any side) that a `cond` release frees."""
-        for i, g in enumerate(self.groups):
+        for i, g in enumerate(self.rg.groups):
             if cond in g["when"] and (side is None or g["side"] == side):
                 self.released.add(i)
 
     def _enemy_near(self, g: dict, n: int) -> bool:
-        geo, enemy = self.game.geometry, self.other_side.get(g["side"] or "")
         mine = [h for p in self.replayer.board.pieces.values()
                 if p.properties().get("UnitId") in g["units"] and (h := self.hex_of(p))]
-        theirs = [h for h, ps in self.by_hex().items()
-                  if any(self.unit_of(p) and self.side_id(p) == enemy for p in ps)]
-        return any(geo.distance(a, b) - 1 <= n for a in mine for b in theirs)
-
-    def _enemy_in(self, side: str, hex_id: str) -> bool:
-        return any(self.side_id(p) == self.other_side[side] for p in self.units_in(hex_id))
+        theirs = [h for h, ps in self.by_hex().items() if self.enemy_in(h, g["side"], ps)]
+        return any(self.geo.distance(a, b) - 1 <= n for a in mine for b in theirs)
 
     def _camp_threatened(self) -> bool:
-        geo = self.game.geometry
+        geo = self.geo
         for h, ps in self.by_hex().items():
             if any(self.unit_of(p) and self.side_id(p) == "axis" for p in ps):
                 if h in self.camp or any(n in self.camp for n in geo.neighbours(h)):
                     return True
         return False
 
-    def declared(self, role: str, piece: Piece, hex_id: str) -> None:
-        if role == "target" and hex_id in self.camp and self.side_id(piece) == "commonwealth":
+    def declared(self, d: Declared) -> None:
+        if d.name == "Declare target" and d.where in self.camp and self.side_id(d.piece) == "commonwealth":
             self.release("commonwealth", "camp_attacked")
-        super().declared(role, piece, hex_id)
 
-    def on_said(self, e: Said) -> None:
-        text = e.text.strip().lstrip("* ")
-        if text.startswith(RELEASE):
-            name = text[len(RELEASE):].rsplit(" in ", 1)[0]
-            p = next((q for q in self.replayer.board.pieces.values() if q.name == name and self.unit_of(q)), None)
+    def said(self, e: Said) -> None:
+        released, strike = self.state.line_of("Release reserve"), self.state.line_of("Air strike")
+        if released is not None:
+            p = self.state.named_unit(released[0])
             if p is not None:
                 self.release(self.side_id(p), "paid")
-        elif text.startswith("Air strike: ") and text.rsplit(" on ", 1)[-1].strip(" *") in self.camp:
+        elif strike is not None and strike[1] in self.camp:
             self.release("commonwealth", "camp_attacked")
-        super().on_said(e)
 
-    # -- evidence ----------------------------------------------------------------------------------
-    def on_moved(self, e: Moved) -> None:
-        super().on_moved(e)
+    def moved(self, e: Moved) -> None:
         if e.old.label == e.new.label:
             return
         if e.piece.properties().get("MarkerId") == "iv":
             self._iv_moved(e)
             return
         u = self.unit_of(e.piece)
-        if u is None or self.phase_id is None:
+        if u is None or self.state.phase_id is None:
             return
-        geo = self.game.geometry
+        geo = self.geo
         old, new = e.old.label, e.new.label
         if new not in geo:
             return
         if self.area_col and int(new[2:]) < int(self.area_col):
-            self.find(self.card_rule, f"{e.piece.name} entered {new}: the {self.scenario} scenario is played on "
+            self.find(self.rg.card_rule, f"{e.piece.name} entered {new}: the {self.state.scenario} scenario is played on "
                       f"the east half of the map, hex columns {self.area_col} and up", e.piece)
         entering = old not in geo
         if entering:
@@ -203,20 +206,19 @@ class ReserveRules(WreckRules):
             self.been_on_map.add(u.id)
             if self._entry(e.piece, u.id, new):
                 return  # one act, one finding
-        own = self.phase_id in MANEUVERS and self.maneuvering() in (None, self.side_id(e.piece))
-        if u.id in self.group_of and (entering or own):
+        own = self.state.phase_id in MANEUVERS and self.maneuvering() in (None, self.side_id(e.piece))
+        if u.id in self.rg.group_of and (entering or own):
             first = self.pending_moves.get(e.piece.id)
             self.pending_moves[e.piece.id] = (e.piece, first[1] if first else old, new)
-        if not entering and self.phase_id in MANEUVERS:
+        if not entering and self.state.phase_id in MANEUVERS:
             self._restriction(e, u, old, new)
 
-    def on_added(self, e: Added) -> None:
-        super().on_added(e)
+    def added(self, e: Added) -> None:
         u = self.unit_of(e.piece)
-        if u is not None and self.phase_id is not None and e.where.label in self.game.geometry \
+        if u is not None and self.state.phase_id is not None and e.where.label in self.geo \
                 and u.id not in self.been_on_map:
             self.been_on_map.add(u.id)
-            if not self._entry(e.piece, u.id, e.where.label) and u.id in self.group_of:
+            if not self._entry(e.piece, u.id, e.where.label) and u.id in self.rg.group_of:
                 self.pending_moves[e.piece.id] = (e.piece, "off the map", e.where.label)
 
     def _iv_moved(self, e: Moved) -> None:
@@ -225,54 +227,44 @@ class ReserveRules(WreckRules):
         if old is None or new is None:
             return
         self.release(None, "iv_moved")
-        toward = self._box_value(new) - self._box_value(old)
+        toward = box_value(new) - box_value(old)
         if toward:
             self.release("axis" if toward > 0 else "commonwealth", "paid")  # a space paid to the opponent
         for r in self.restrictions:
-            if r.get("until_iv") and self._box_value(new) >= self._box_value(r["until_iv"]):
+            if r.get("until_iv") and box_value(new) >= box_value(r["until_iv"]):
                 self.restriction_lifted.add(r.get("rule", ""))
 
-    @staticmethod
-    def _box_value(box: str) -> int:
-        """+ towards the Commonwealth, - towards the Axis (the two 0 boxes are 0)."""
-        if box.startswith("0"):
-            return 0
-        return int(box[:-1]) * (1 if box.endswith("C") else -1)
-
-    # -- checks ---------------------------------------------------------------------------------------
     def _entry(self, p: Piece, uid: str, hex_id: str) -> bool:
         """A reserve or reinforcement put on the map: its turn, phase and hex; whether it was reported."""
         side = self.side_id(p)
         arrival = self.arrivals.get(uid)
-        gi = self.group_of.get(uid)
+        gi = self.rg.group_of.get(uid)
         if arrival is None and gi is None:
             return False
-        rule = self.card_rule
+        rule = self.rg.card_rule
         name = self.side_names.get(side or "", "its")
-        if arrival is not None and (self.turn or 0) < arrival.turn:
-            self.find(rule, f"{p.name} entered {hex_id} on turn {self.turn}: it is a reinforcement of turn "
+        if arrival is not None and (self.state.turn or 0) < arrival.turn:
+            self.find(rule, f"{p.name} entered {hex_id} on turn {self.state.turn}: it is a reinforcement of turn "
                       f"{arrival.turn} ({arrival.rule or rule})", p)
             return True
-        if self.phase_id not in MANEUVERS or self.maneuvering() not in (None, side):
-            self.find(rule, f"{p.name} entered the map in the {self.phase}: reserves and reinforcements appear in "
+        if self.state.phase_id not in MANEUVERS or self.maneuvering() not in (None, side):
+            self.find(rule, f"{p.name} entered the map in the {self.state.phase}: reserves and reinforcements appear in "
                       f"the {name} player's maneuver", p)
             return True
-        gate = arrival.hex if arrival is not None else self.groups[gi]["enters"]
-        if gate in self.game.geometry and hex_id != gate and not self._reachable(p, side, gate, hex_id):
+        gate = arrival.hex if arrival is not None else self.rg.groups[gi]["enters"]
+        if gate in self.geo and hex_id != gate and not self._reachable(p, side, gate, hex_id):
             self.find(rule, f"{p.name} entered at {hex_id}: it enters through {gate} "
-                      f"({(arrival.rule if arrival else None) or self.groups[gi]['rule']}), and {hex_id} is beyond "
+                      f"({(arrival.rule if arrival else None) or self.rg.groups[gi]['rule']}), and {hex_id} is beyond "
                       f"the maneuver's MP from there{self.reconstructed('movement')}", p)
             return True
         return False
 
     def _reachable(self, p: Piece, side: str | None, gate: str, hex_id: str) -> bool:
-        cls = self.move_class(p)
+        cls = self.moves.move_class(p)
         if cls is None or side is None:
             return True
         allowance = self.maneuver_mp(side)
-        enemy = frozenset(h for h in self.by_hex() if self.combat_units(h, self.other_side[side]))
-        base = self.step_cost(cls, MoveRecord(gate, False, False))
-        found = search(self.game.geometry.neighbours, gate, base, blocked=enemy, goal=hex_id)
+        found = self.moves.path(cls, MoveRecord(gate, False, False), side, hex_id)
         return hex_id in found and found.cost[hex_id] <= allowance  # the gate hex itself is not costed
 
     def _restriction(self, e: Moved, u, old: str, new: str) -> None:
@@ -283,7 +275,7 @@ class ReserveRules(WreckRules):
             if u.hq != hq and u.id != hq:
                 continue
             if self._west(new) and not self._west(old):
-                self.find(self.card_rule, f"{e.piece.name} (commanded by {self.units[hq].name}) moved west of the "
+                self.find(self.rg.card_rule, f"{e.piece.name} (commanded by {self.units[hq].name}) moved west of the "
                           f"{r['not_west_of']} to {new}: forbidden until the I/V marker reaches {r.get('until_iv')} "
                           f"({r.get('rule')}; the line is reconstructed map data)", e.piece)
 
@@ -293,17 +285,15 @@ class ReserveRules(WreckRules):
 
     def phase_ended(self, pid: str) -> None:
         self._check_reserves()
-        super().phase_ended(pid)
 
     def finish(self) -> None:
         self._check_reserves()
-        super().finish()
 
     def held(self, uid: str) -> int | None:
         """The group holding the unit on the first tied card, if every tied card holds it unreleased."""
-        ix = self.groups_of.get(uid, [])
+        ix = self.rg.groups_of.get(uid, [])
         waiting = [i for i in ix if not self.group_released(i)]
-        if {self.groups[i]["scenario"] for i in waiting} != set(self.candidates):
+        if {self.rg.groups[i]["scenario"] for i in waiting} != set(self.rg.candidates):
             return None
         return waiting[0]
 
@@ -312,8 +302,8 @@ class ReserveRules(WreckRules):
             gi = self.held(p.properties().get("UnitId", ""))
             if gi is None:
                 continue
-            g = self.groups[gi]
-            self.find(self.card_rule, f"{p.name} moved from {old} to {new} while in reserve: its group is not "
+            g = self.rg.groups[gi]
+            self.find(self.rg.card_rule, f"{p.name} moved from {old} to {new} while in reserve: its group is not "
                       f"released ({g['rule']}: {self._how(g)}; the releases are reconstructed readings, "
                       "tables/scenario-rules.yaml)",
                       p, old, new, side=self.side_name(g["side"]))

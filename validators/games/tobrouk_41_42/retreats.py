@@ -14,27 +14,28 @@ Choices:
 """
 from __future__ import annotations
 
-from collections import deque
-
-from validators.games.tobrouk_41_42.modes import ModeRules
 from validators.games.tobrouk_41_42.state import COMBATS
+from validators.games.tobrouk_41_42.units import TobroukRule
+from validators.kernel.movement import search
 from validators.replay.replayer import Moved
 
 CLOSED = frozenset({"cliff", "mines-light", "mines-heavy", "camp"})
 
 
-class RetreatRules(ModeRules):
-    """Part of the Tobrouk 41-42 auditor; see __init__.py."""
+class Retreats(TobroukRule):
+    """6.3: a retreating unit ends its combat phase out of enemy fire, by the fewest hexes, along a
+    path that crosses no cliff, sea or minefield and enters no enemy unit's hex."""
+
+    ids = ("6.3",)
 
     def start(self) -> None:
-        super().start()
         self.retreats: dict[str, str] = {}  # piece id -> hex it retreated from
 
-    def on_moved(self, e: Moved) -> None:
-        super().on_moved(e)
-        geo = self.game.geometry
-        if (self.phase_id in COMBATS and self.is_cu(e.piece) and e.old.label in geo and e.new.label in geo
-                and e.old.label != e.new.label and (self.stood_retreating(e) or self.retreating(e.old.label))):
+    def moved(self, e: Moved) -> None:
+        geo = self.geo
+        if (self.state.phase_id in COMBATS and self.is_cu(e.piece) and e.old.label in geo and e.new.label in geo
+                and e.old.label != e.new.label and (self.units_view.stood_retreating(e.old.label)
+                                                    or self.retreating(e.old.label))):
             self.retreats.setdefault(e.piece.id, e.old.label)
 
     def phase_ended(self, pid: str) -> None:
@@ -45,26 +46,17 @@ class RetreatRules(ModeRules):
                 if end is not None and end != start:
                     self._check_retreat(p, start, end)
         self.retreats = {}
-        super().phase_ended(pid)
 
     def under_fire(self, hex_id: str, side: str) -> bool:
         enemy = self.other_side[side]
         return any(self.combat_units(n, enemy) and "cliff" not in self.crossing(hex_id, n)
-                   for n in self.game.geometry.neighbours(hex_id))
+                   for n in self.geo.neighbours(hex_id))
 
     def _check_retreat(self, p, start: str, end: str) -> None:
         side = self.side_id(p)
-        geo, terrain = self.game.geometry, self.game.hex_terrain
-        enemy = {h for h in self.by_hex() if self.combat_units(h, self.other_side[side])}
-        dist = {start: 0}
-        queue = deque([start])
-        while queue:
-            a = queue.popleft()
-            for b in geo.neighbours(a):
-                if b in dist or b in enemy or terrain.get(b) == "sea" or self.crossing(a, b) & CLOSED:
-                    continue
-                dist[b] = dist[a] + 1
-                queue.append(b)
+        terrain = self.game.hex_terrain
+        dist = search(self.geo.neighbours, start, blocked=self.units_view.enemy_hexes(side),
+                      step=lambda a, b: None if terrain.get(b) == "sea" or self.crossing(a, b) & CLOSED else 1).cost
         safe = [h for h in dist if not self.under_fire(h, side)]
         least = min((dist[h] for h in safe), default=None)
         if end not in dist:

@@ -29,36 +29,37 @@ Choices (false alarms cost more than missed violations):
 """
 from __future__ import annotations
 
-from validators.games.tobrouk_41_42.air import AirRules
+from validators.games.tobrouk_41_42.units import TobroukRule
 from validators.replay.replayer import TurnChanged
 
 DEFAULT_ROOM = 1  # 11.1d and the card's spreading of divisions (see Choices)
 
 
-class SetupRules(AirRules):
-    """Part of the Tobrouk 41-42 auditor; see __init__.py."""
+class SetUp(TobroukRule):
+    """11.1: when play starts each unit of the scenario card stands where the card puts it (within a
+    hex, or the approach march's latitude), on the face it gives."""
+
+    ids = ("11.1",)
 
     def start(self) -> None:
-        super().start()
         self.setup_checked = False
 
-    def on_turn(self, e: TurnChanged) -> None:
+    def tracker_moving(self, e: TurnChanged) -> None:
         if not self.setup_checked:
             self.setup_checked = True
-            card = self.game.scenarios.get(self.scenario or "")
+            card = self.game.scenarios.get(self.state.scenario or "")
             if card is not None and e.turn == card.first_turn and e.phase_index in (0, 1):
                 self._check_setup()
-        super().on_turn(e)
 
     def _latitude(self) -> dict[str, dict]:
         """unit id -> its setup_latitude entry (a Gazala hypothetical card uses Gazala's)."""
         rules = self.tables.get("scenario-rules", {})
-        sc = rules.get(self.scenario or "", {})
+        sc = rules.get(self.state.scenario or "", {})
         entries = sc.get("setup_latitude") or rules.get(sc.get("same_as", ""), {}).get("setup_latitude", [])
         return {u: entry for entry in entries for u in entry["units"]}
 
     def _check_setup(self) -> None:
-        card = self.game.scenarios.get(self.scenario or "")
+        card = self.game.scenarios.get(self.state.scenario or "")
         if card is None:
             return
         room = self._latitude()
@@ -75,14 +76,14 @@ class SetupRules(AirRules):
             side = self.side_of(p)
             if bool(where.reduced) != self.reduced(p):
                 face = "reduced" if where.reduced else "full"
-                self.find("11.1", f"set-up: {p.name} starts on its {face} face by the {self.scenario} card ({rule}), "
+                self.find("11.1", f"set-up: {p.name} starts on its {face} face by the {self.state.scenario} card ({rule}), "
                           "not on the face it shows", p, None, at, side=side)
             if where.track == "cg":  # the card's CG may be disbanded in phase A (7.33, A-3)
                 continue
             if where.track:
                 box = self.game.zone_name(where.track, where.box)
                 if at != box:
-                    self.find("11.1", f"set-up: {p.name} starts in '{box}' by the {self.scenario} card ({rule}), "
+                    self.find("11.1", f"set-up: {p.name} starts in '{box}' by the {self.state.scenario} card ({rule}), "
                               f"not in {at}", p, None, at, side=side)
                 continue
             if not where.hex:
@@ -94,9 +95,9 @@ class SetupRules(AirRules):
                 continue
             origin, within = (entry["from"], int(entry["within"])) if entry else (where.hex, DEFAULT_ROOM)
             here = self.hex_of(p)
-            if here is not None and self.game.geometry.distance(origin, here) <= within:
+            if here is not None and self.geo.distance(origin, here) <= within:
                 continue
             how = (f"within {within} hexes of {origin} ({entry['rule']})" if entry
                    else f"in {where.hex} or next to it ({rule}, 11.1d)")
-            self.find("11.1", f"set-up: {p.name} stands in {at} when play starts; the {self.scenario} card puts it "
+            self.find("11.1", f"set-up: {p.name} stands in {at} when play starts; the {self.state.scenario} card puts it "
                       f"{how}", p, where.hex, at, side=side)

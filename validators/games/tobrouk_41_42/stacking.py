@@ -19,21 +19,23 @@ Choices:
 from __future__ import annotations
 
 from builder.model.stacking import StackingCombinations, unit_attrs
-from validators.games.tobrouk_41_42.movement import MovementRules
 from validators.games.tobrouk_41_42.state import MANEUVERS
+from validators.games.tobrouk_41_42.units import TobroukRule
 from validators.replay.board import Piece
 
-class StackingRules(MovementRules):
-    """Part of the Tobrouk 41-42 auditor; see __init__.py."""
+
+class Stacking(TobroukRule):
+    """7.1, 7.31: at the end of a maneuver no hex of the side that maneuvered holds combat units
+    beyond a combination of tables/stacking.yaml, and no CG counter shares its hex with a unit."""
+
+    ids = ("7.1", "7.31")
 
     def start(self) -> None:
-        super().start()
         self.combinations = StackingCombinations.from_data(self.tables["stacking"])
 
     def phase_ended(self, pid: str) -> None:
         if pid in MANEUVERS:
             self._check_stacking()
-        super().phase_ended(pid)
 
     def fits(self, pieces: list[Piece]) -> bool:
         """Whether the units fill the slots of one combination of 7.1."""
@@ -48,7 +50,7 @@ class StackingRules(MovementRules):
         mover = self.maneuvering()
         for h, ps in sorted(self.by_hex().items()):
             if h in cg_hexes and any(self.unit_of(p) for p in ps) and mover in (None, self.cg_side[cg_hexes[h].properties()["MarkerId"]]):
-                self.find("7.31", f"end of the {self.phase}: the Combat Group counter {cg_hexes[h].name} shares {h} "
+                self.find("7.31", f"end of the {self.state.phase}: the Combat Group counter {cg_hexes[h].name} shares {h} "
                           "with other units: a CG never stacks", None, None, h,
                           side=self.side_names.get(self.cg_side[cg_hexes[h].properties()["MarkerId"]]))
             if self.retreating(h):
@@ -57,6 +59,6 @@ class StackingRules(MovementRules):
                 cu = self.combat_units(h, side)
                 if len(cu) > 1 and not self.fits(cu):
                     names = ", ".join(p.name for p in cu)
-                    self.find("7.1", f"end of the {self.phase}: {h} holds {names}: no combination of 7.1 (2 infantry "
+                    self.find("7.1", f"end of the {self.state.phase}: {h} holds {names}: no combination of 7.1 (2 infantry "
                               "+ 1 other of at most 2 steps, or 1 infantry + 1 armoured + 1 other of at most 2 steps; "
                               "never two tank units)", None, None, h, side=self.side_names[side])

@@ -39,39 +39,41 @@ Choices:
   whose end the side has a CR or RE marker on some of its units (a phase A that shows none does
   not show that side's supply); extra markers and the CR to RE progression are checked always.
 Findings rest on the reconstructed map and HQ ranges; they say "(reconstructed map)".
+
+`SupplyLines` keeps the paths and what phase A found (Combat Groups and HQ actions read whether a
+unit is surely unsupplied and whether a lenient path reaches a hex); `Supply` reports the markers.
 """
 from __future__ import annotations
 
 from collections.abc import Callable
 
 from builder.geometry.hexmap import hexside_key
-from validators.games.tobrouk_41_42.state import ZOC_CLOSED
-from validators.games.tobrouk_41_42.wrecks import WreckRules
+from validators.games.tobrouk_41_42.units import ZOC_CLOSED, TobroukRule, TobroukTracker
 from validators.replay.board import Piece
-from validators.replay.replayer import Added, Moved
+from validators.replay.replayer import Added, Moved, TurnChanged
 
 SUPPLY_MARKERS = ("cr", "re")
 MINES = frozenset({"mines-light", "mines-heavy", "camp"})
 LENIENT, STRICT = "lenient", "strict"
 
 
-class SupplyRules(WreckRules):
-    """Part of the Tobrouk 41-42 auditor; see __init__.py."""
+class SupplyLines(TobroukTracker):
+    """Supply paths, sources and HQ ranges (3.1-3.8), and what this turn's phase A found: each HQ's
+    and CU's supply, leniently and strictly, per side (`verdicts`)."""
 
-    def start(self) -> None:
-        super().start()
+    def __init__(self, ctx):
+        super().__init__(ctx)
         self.supply_t = self.tables["supply"]
         self.hq_levels: dict[str, str] = dict(self.supply_t.get("hq_levels", {}))
-        card = self.game.scenarios.get(self.scenario or "")
+        card = self.game.scenarios.get(self.state.scenario or "")
         self.card_first_turn = card.first_turn if card is not None else self.game.info.turns.first
-        runs = self.tables.get("minefields", {}).get("runs", {}).get(self.scenario or "")
+        runs = self.tables.get("minefields", {}).get("runs", {}).get(self.state.scenario or "")
         self.mine_sides = self._mine_sides(runs)
         self.supply_road = self._roads()
-        self.marked_at_admin: dict[str, bool] | None = None  # piece id -> CR/RE in its hex when the last phase A ended
-        self.admin_turn: int | None = None
         self.supply_status: dict[str, bool] = {}  # piece id -> surely supplied (True) / surely not (False), this turn
         self.keeps_supply: set[str] = set()  # sides with a CR or RE marker on their units as this phase A ends
-        self.began_at_start: bool | None = None  # the tracker's first move is within the scenario's first turn
+        self.verdicts: dict[str, tuple] = {}  # side -> what phase A found (see `judge`)
+        self._passable: dict[str, dict[tuple[str, str], bool]] = {}  # mode -> (a, b) -> a path may cross
 
     def _mine_sides(self, runs: list[str] | None) -> frozenset:
         """Hexside keys of the minefields the scenario has (every one when the scenario is unknown)."""
@@ -94,15 +96,16 @@ class SupplyRules(WreckRules):
                     out[side] = list(path.hexes if path.hexes[0] == start else reversed(path.hexes))
         return out
 
-    # -- the map as supply sees it --------------------------------------------------------------
     def supply_passable(self, mode: str) -> Callable[[str, str], bool]:
         """Whether a supply path may cross a -> b: no sea, no cliff; strictly no minefield either."""
-        terrain = self.game.hex_terrain
+        terrain, memo = self.game.hex_terrain, self._passable.setdefault(mode, {})  # the map does not change
 
         def ok(a: str, b: str) -> bool:
-            if terrain.get(b) == "sea" or "cliff" in self.crossing(a, b):
-                return False
-            return mode == LENIENT or hexside_key(a, b) not in self.mine_sides
+            found = memo.get((a, b))
+            if found is None:
+                found = memo[a, b] = not (terrain.get(b) == "sea" or "cliff" in self.crossing(a, b)) and (
+                    mode == LENIENT or hexside_key(a, b) not in self.mine_sides)
+            return found
         return ok
 
     def supply_forbidden(self, side: str, mode: str) -> set[str]:
@@ -132,28 +135,21 @@ class SupplyRules(WreckRules):
         return out
 
     def supply_reach(self, origin: str, steps: int, forbidden: set[str], passable, mode: str) -> set[str]:
-        """Hexes at most `steps` steps from `origin` along paths whose inner hexes are free;
-        strictly the two ends must be free too."""
+        """Hexes at most `steps` steps from `origin` along paths whose inner hexes are free (a
+        forbidden hex may end a path); strictly the two ends must be free too."""
         if mode == STRICT and origin in forbidden:
             return set()
-        seen, frontier = {origin}, [origin]
-        for _ in range(steps):
-            nxt = []
-            for a in frontier:
-                for b in self.game.geometry.neighbours(a):
-                    if b in seen or not passable(a, b):
-                        continue
-                    seen.add(b)
-                    if b not in forbidden:
-                        nxt.append(b)
-            frontier = nxt
+        seen, frontier, neighbours = {origin}, [origin], self.geo.neighbours
+        for _ in range(steps):  # breadth first: each hex seen once, only free hexes lead on
+            frontier = [b for a in frontier for b in neighbours(a)
+                        if b not in seen and passable(a, b) and not seen.add(b) and b not in forbidden]
         return seen if mode == LENIENT else seen - forbidden
 
     def supply_sources(self, side: str, forbidden: set[str], passable, mode: str) -> set[str]:
         """3.2: the road up to its cut, the edge hexes; Tobrouk (3.8) leniently."""
         spec = self.supply_t.get(f"{side}_sources", {})
         out = {h for h in spec.get("edge_hexes", []) if h in self.game.geometry
-               and not (h in forbidden and (mode == STRICT or self._enemy_in(h, side)))}
+               and not (h in forbidden and (mode == STRICT or self.enemy_in(h, side)))}
         road = self.supply_road.get(side, [])
         for i, h in enumerate(road):
             if h in forbidden or (i and not passable(road[i - 1], h)):
@@ -163,13 +159,6 @@ class SupplyRules(WreckRules):
                                                             or self.unit_piece_on_map("hq-tobrouk")):
             out.add("2013")
         return out
-
-    def _enemy_in(self, h: str, side: str) -> bool:
-        return any(self.unit_of(p) and self.side_id(p) == self.other_side[side] for p in self.pieces_in(h))
-
-    def unit_piece_on_map(self, unit_id: str) -> Piece | None:
-        return next((p for ps in self.by_hex().values() for p in ps
-                     if (u := self.unit_of(p)) is not None and u.id == unit_id), None)
 
     def hq_supply_range(self, p: Piece, mode: str) -> int:
         """The HQ's range on the face it shows; leniently, a range not from the text gets the
@@ -194,7 +183,6 @@ class SupplyRules(WreckRules):
             return nat in ("german", "italian")
         return False
 
-    # -- the computation ---------------------------------------------------------------------------
     def supply_map(self, side: str, mode: str) -> tuple[dict[str, bool], dict[str, set[str]]]:
         """(HQ piece id -> supplied, CU piece id -> ids of the supplied HQs that reach it); a CU
         supplied from a source gets {'source'}."""
@@ -207,12 +195,13 @@ class SupplyRules(WreckRules):
         for p in hqs:
             h = self.hex_of(p)
             rng = self.hq_supply_range(p, mode)
-            ok = h in src or bool(self.supply_reach(h, rng + 1, forbidden, passable, mode) & src)
+            reach = self.supply_reach(h, rng + 1, forbidden, passable, mode)
+            ok = h in src or bool(reach & src)
             if self.unit_of(p).id == "hq-tobrouk" and mode == LENIENT:
                 ok = True  # 3.8c: it supplies its units whatever its own supply
             hq_ok[p.id] = ok
             if ok:
-                reached[p.id] = self.supply_reach(h, rng + 1, forbidden, passable, mode)
+                reached[p.id] = reach
         cus: dict[str, set[str]] = {}
         for h, ps in self.by_hex().items():
             for p in ps:
@@ -255,41 +244,23 @@ class SupplyRules(WreckRules):
             _augment(pid, set(), slots, cus, match)
         return set(match.values())
 
-    # -- the check ------------------------------------------------------------------------------------
-    def on_turn(self, e) -> None:
-        if self.began_at_start is None:
-            self.began_at_start = e.turn == self.card_first_turn
-        super().on_turn(e)
-
-    def phase_ended(self, pid: str) -> None:
-        if pid == "A":
-            self._admin_end()
-        super().phase_ended(pid)
-
-    def _supply_marked(self, hex_id: str) -> tuple[int, int]:
+    def supply_marked(self, hex_id: str) -> tuple[int, int]:
         return self.markers_in(hex_id, "cr"), self.markers_in(hex_id, "re")
 
-    def _admin_end(self) -> None:
-        turn = self.turn
-        previous = self.marked_at_admin if self.admin_turn is not None and turn == self.admin_turn + 1 else None
-        if previous is None and self.began_at_start and turn == self.card_first_turn + 1:
-            previous = _NoneMarked()  # 11.1c: every unit began supplied, so none was marked on the first turn
-        cg_hexes = {h for h, ps in self.by_hex().items()
-                    if any(p.properties().get("MarkerId", "") in self.cg_side for p in ps)}
-        self.supply_status = {}
-        self.keeps_supply = set()
+    def phase_ended(self, pid: str) -> None:
+        if pid != "A":
+            return
+        self.supply_status, self.keeps_supply, self.verdicts = {}, set(), {}
         for h, ps in self.by_hex().items():
-            if sum(self._supply_marked(h)):
+            if sum(self.supply_marked(h)):
                 self.keeps_supply.update(self.side_id(p) for p in ps if self.unit_of(p))
-        if turn != self.card_first_turn:
+        if self.state.turn != self.card_first_turn:
             for side in self.side_names:
-                self._check_side(side, cg_hexes, previous)
-        self.marked_at_admin = {p.id: sum(self._supply_marked(h)) > 0 for h, ps in self.by_hex().items() for p in ps
-                                if self.unit_of(p)}
-        self.admin_turn = turn
+                self.verdicts[side] = self.judge(side)
 
-    def _check_side(self, side: str, cg_hexes: set[str], previous: dict[str, bool] | None) -> None:
-        name, note = self.side_names[side], " (reconstructed map)"
+    def judge(self, side: str) -> tuple:
+        """(HQ supply leniently, CU unsupplied even leniently, foreign CU beyond the HQs' capacity),
+        with every status found sure kept in `supply_status`."""
         board = self.replayer.board.pieces
         hq_l, cus_l = self.supply_map(side, LENIENT)
         hq_s, cus_s = self.supply_map(side, STRICT)
@@ -302,7 +273,8 @@ class SupplyRules(WreckRules):
             if not ok:
                 self.supply_status[q] = False
         # foreign CU that claim supply (no marker in their hex) must fit the HQs' spare capacity
-        claim = [pid for pid, k in kind_l.items() if k == "foreign" and not sum(self._supply_marked(self.hex_of(board[pid])))]
+        claim = [pid for pid, k in sorted(kind_l.items())  # in a fixed order: the matching names the same units
+                 if k == "foreign" and not sum(self.supply_marked(self.hex_of(board[pid])))]
         matched = self._matched(claim, cus_l)
         unsupplied = {pid for pid, k in kind_l.items() if k == "none"}
         over = [pid for pid in claim if pid not in matched]
@@ -311,70 +283,7 @@ class SupplyRules(WreckRules):
                 self.supply_status[pid] = True
         for pid in unsupplied:
             self.supply_status[pid] = False
-        by_hex: dict[str, list[Piece]] = {}
-        for h, ps in self.by_hex().items():
-            for p in ps:
-                if self.unit_of(p) and self.side_id(p) == side:
-                    by_hex.setdefault(h, []).append(p)
-        for h, ps in sorted(by_hex.items()):
-            if h in cg_hexes:
-                continue
-            cr, re_ = self._supply_marked(h)
-            hqs = [p for p in ps if self.is_hq(p) and self.unit_of(p).type == "hq"]
-            cu = [p for p in ps if self.is_cu(p)]
-            out_hq = [p for p in hqs if hq_l.get(p.id) is False and self.unit_of(p).id != "hq-tobrouk"]
-            out_cu = [p for p in cu if p.id in unsupplied]
-            if not cr + re_:
-                if side not in self.keeps_supply:
-                    continue  # see Choices: this side does not record its supply with markers
-                for p in out_hq:
-                    self.find("3.3", f"end of the {self.phase}: {p.name} in {h} traces no valid supply path to a "
-                              f"{name} source within its range of {self.hq_supply_range(p, LENIENT)} hexes between (3.1d-e): "
-                              f"no CR marker placed{note}", p, None, h, side=name)
-                if out_cu:
-                    names, one = ", ".join(p.name for p in out_cu), len(out_cu) == 1
-                    self.find("3.7", f"end of the {self.phase}: {names} in {h} {'is' if one else 'are'} unsupplied "
-                              f"(not next to a source, no supplied HQ reaches {'it' if one else 'them'} within its "
-                              f"range, 3.5-3.6): no CR marker placed{note}", out_cu[0], None, h, side=name)
-                continue
-            every = hqs + cu
-            sure = all(self.supply_status.get(p.id) is True for p in every) and every
-            if sure and not any(self.unit_of(p).id == "hq-tobrouk" for p in hqs):
-                what = "RE" if re_ else "CR"
-                self.find("3.7", f"end of the {self.phase}: {what} marker in {h}, but "
-                          f"{', '.join(p.name for p in every)} {'is' if len(every) == 1 else 'are'} supplied "
-                          f"(3.7c: the marker is removed when supply returns){note}", None, None, h, side=name)
-                continue
-            if previous is None or not cu:
-                continue
-            if out_cu and not re_ and any(previous.get(p.id) for p in out_cu):
-                p = next(p for p in out_cu if previous.get(p.id))
-                self.find("3.7", f"end of the {self.phase}: {p.name} in {h} was unsupplied last turn and still is: "
-                          f"an RE marker, not CR (3.7b){note}", p, None, h, side=name)
-            elif re_ and all(p.id in previous and not previous[p.id] for p in cu):
-                self.find("3.7", f"end of the {self.phase}: RE marker in {h}, but no unit there was unsupplied last "
-                          "turn (3.7b: RE goes on units unsupplied for a whole turn)", None, None, h, side=name)
-        if over and side in self.keeps_supply:
-            names = ", ".join(sorted(board[pid].name for pid in over))
-            self.find("3.6", f"end of the {self.phase}: {names} can be supplied only by HQs that do not command "
-                      "them, beyond the 2 CU a corps HQ and 3 an army HQ may supply (3.6c): a CR marker is due"
-                      f"{note}", None, None, None, side=name)
-
-    # -- markers brought onto the map outside phase A (3.1b) --------------------------------------------
-    def on_added(self, e: Added) -> None:
-        super().on_added(e)
-        self._supply_marker(e.piece, e.where.label)
-
-    def on_moved(self, e: Moved) -> None:
-        super().on_moved(e)
-        if e.old.label != e.new.label and e.old.label not in self.game.geometry:
-            self._supply_marker(e.piece, e.new.label)
-
-    def _supply_marker(self, p: Piece, hex_id: str) -> None:
-        mid = p.properties().get("MarkerId", "")
-        if mid in SUPPLY_MARKERS and self.phase_id not in (None, "A") and hex_id in self.game.geometry:
-            self.find("3.1", f"a {mid.upper()} marker placed in {hex_id} in the {self.phase}: supply is checked in the "
-                      "Administrative phase and holds for the whole turn (3.1b)", p, None, hex_id)
+        return hq_l, unsupplied, over
 
     def surely_unsupplied(self, p: Piece) -> bool:
         """This turn's phase A found the unit or HQ unsupplied even leniently."""
@@ -385,17 +294,111 @@ class SupplyRules(WreckRules):
         return goal in self.supply_reach(origin, steps, self.supply_forbidden(side, LENIENT), self.supply_passable(LENIENT), LENIENT)
 
 
-class _NoneMarked(dict):
-    """The marks of a turn on which no unit was unsupplied: every unit unmarked."""
 
-    def __contains__(self, key: object) -> bool:
-        return True
+class Supply(TobroukRule):
+    """3.1, 3.3, 3.6, 3.7 (3.8): when phase A ends each unsupplied HQ and CU has its CR marker (RE after a
+    whole turn out of supply), no supplied hex keeps one, foreign CU fit the HQs' capacity; CR and RE
+    markers come onto the map only in phase A."""
 
-    def get(self, key, default=None):
-        return False
+    ids = ("3.1", "3.3", "3.6", "3.7")
+    covers = ("3.8",)
+    needs = (SupplyLines,)
 
-    def __getitem__(self, key):
-        return False
+    def start(self) -> None:
+        self.lines = self.ctx.get(SupplyLines)
+        self.marked_at_admin: dict[str, bool] | None = None  # piece id -> CR/RE in its hex when the last phase A ended
+        self.admin_turn: int | None = None
+        self.began_at_start: bool | None = None  # the tracker's first move is within the scenario's first turn
+
+    def tracker_moving(self, e: TurnChanged) -> None:
+        if self.began_at_start is None:
+            self.began_at_start = e.turn == self.lines.card_first_turn
+
+    def phase_ended(self, pid: str) -> None:
+        if pid == "A":
+            self._admin_end()
+
+    def _admin_end(self) -> None:
+        turn, first = self.state.turn, self.lines.card_first_turn
+        previous = self.marked_at_admin if self.admin_turn is not None and turn == self.admin_turn + 1 else None
+        if previous is None and self.began_at_start and turn == first + 1:
+            # 11.1c: every unit began supplied, so none was marked on the first turn
+            previous = {p.id: False for ps in self.by_hex().values() for p in ps}
+        cg_hexes = {h for h, ps in self.by_hex().items()
+                    if any(p.properties().get("MarkerId", "") in self.cg_side for p in ps)}
+        for side, verdict in self.lines.verdicts.items():
+            self._check_side(side, cg_hexes, previous, *verdict)
+        marked = self.lines.supply_marked
+        self.marked_at_admin = {p.id: sum(marked(h)) > 0 for h, ps in self.by_hex().items() for p in ps
+                                if self.unit_of(p)}
+        self.admin_turn = turn
+
+    def _check_side(self, side: str, cg_hexes: set[str], previous: dict[str, bool] | None, hq_l: dict[str, bool],
+                    unsupplied: set[str], over: list[str]) -> None:
+        name, note = self.side_names[side], " (reconstructed map)"
+        lines = self.lines
+        board = self.replayer.board.pieces
+        by_hex: dict[str, list[Piece]] = {}
+        for h, ps in self.by_hex().items():
+            for p in ps:
+                if self.unit_of(p) and self.side_id(p) == side:
+                    by_hex.setdefault(h, []).append(p)
+        for h, ps in sorted(by_hex.items()):
+            if h in cg_hexes:
+                continue
+            cr, re_ = lines.supply_marked(h)
+            hqs = [p for p in ps if self.is_hq(p) and self.unit_of(p).type == "hq"]
+            cu = [p for p in ps if self.is_cu(p)]
+            out_hq = [p for p in hqs if hq_l.get(p.id) is False and self.unit_of(p).id != "hq-tobrouk"]
+            out_cu = [p for p in cu if p.id in unsupplied]
+            if not cr + re_:
+                if side not in lines.keeps_supply:
+                    continue  # see Choices: this side does not record its supply with markers
+                for p in out_hq:
+                    self.find("3.3", f"end of the {self.state.phase}: {p.name} in {h} traces no valid supply path to a "
+                              f"{name} source within its range of {lines.hq_supply_range(p, LENIENT)} hexes between (3.1d-e): "
+                              f"no CR marker placed{note}", p, None, h, side=name)
+                if out_cu:
+                    names, one = ", ".join(p.name for p in out_cu), len(out_cu) == 1
+                    self.find("3.7", f"end of the {self.state.phase}: {names} in {h} {'is' if one else 'are'} unsupplied "
+                              f"(not next to a source, no supplied HQ reaches {'it' if one else 'them'} within its "
+                              f"range, 3.5-3.6): no CR marker placed{note}", out_cu[0], None, h, side=name)
+                continue
+            every = hqs + cu
+            sure = all(lines.supply_status.get(p.id) is True for p in every) and every
+            if sure and not any(self.unit_of(p).id == "hq-tobrouk" for p in hqs):
+                what = "RE" if re_ else "CR"
+                self.find("3.7", f"end of the {self.state.phase}: {what} marker in {h}, but "
+                          f"{', '.join(p.name for p in every)} {'is' if len(every) == 1 else 'are'} supplied "
+                          f"(3.7c: the marker is removed when supply returns){note}", None, None, h, side=name)
+                continue
+            if previous is None or not cu:
+                continue
+            if out_cu and not re_ and any(previous.get(p.id) for p in out_cu):
+                p = next(p for p in out_cu if previous.get(p.id))
+                self.find("3.7", f"end of the {self.state.phase}: {p.name} in {h} was unsupplied last turn and still is: "
+                          f"an RE marker, not CR (3.7b){note}", p, None, h, side=name)
+            elif re_ and all(p.id in previous and not previous[p.id] for p in cu):
+                self.find("3.7", f"end of the {self.state.phase}: RE marker in {h}, but no unit there was unsupplied last "
+                          "turn (3.7b: RE goes on units unsupplied for a whole turn)", None, None, h, side=name)
+        if over and side in lines.keeps_supply:
+            names = ", ".join(sorted(board[pid].name for pid in over))
+            self.find("3.6", f"end of the {self.state.phase}: {names} can be supplied only by HQs that do not command "
+                      "them, beyond the 2 CU a corps HQ and 3 an army HQ may supply (3.6c): a CR marker is due"
+                      f"{note}", None, None, None, side=name)
+
+    def added(self, e: Added) -> None:
+        self._supply_marker(e.piece, e.where.label)
+
+    def moved(self, e: Moved) -> None:
+        if e.old.label != e.new.label and e.old.label not in self.geo:
+            self._supply_marker(e.piece, e.new.label)
+
+    def _supply_marker(self, p: Piece, hex_id: str) -> None:
+        mid = p.properties().get("MarkerId", "")
+        if mid in SUPPLY_MARKERS and self.state.phase_id not in (None, "A") and hex_id in self.geo:
+            self.find("3.1", f"a {mid.upper()} marker placed in {hex_id} in the {self.state.phase}: supply is checked in the "
+                      "Administrative phase and holds for the whole turn (3.1b)", p, None, hex_id)
 
 
 def _augment(pid: str, seen: set[int], slots: list[str], cus: dict[str, set[str]], match: dict[int, str]) -> bool:

@@ -19,19 +19,19 @@ Choices:
 """
 from __future__ import annotations
 
-from validators.games.tobrouk_41_42.setup import SetupRules
 from validators.games.tobrouk_41_42.state import COMBATS
+from validators.games.tobrouk_41_42.units import WRECKS, TobroukRule, mid
 from validators.replay.board import Piece
 from validators.replay.replayer import Added, Flipped, Moved, Removed
 
-WRECKS = frozenset({"wreck", "wreck-2", "wreck-3"})
 
+class Wrecks(TobroukRule):
+    """4.41a: a combat phase in which an armoured CU (not fragile, not recon) lost a step leaves a
+    Wreck marker in its hex."""
 
-class WreckRules(SetupRules):
-    """Part of the Tobrouk 41-42 auditor; see __init__.py."""
+    ids = ("4.41",)
 
     def start(self) -> None:
-        super().start()
         self._wreck_reset()
 
     def _wreck_reset(self) -> None:
@@ -40,12 +40,10 @@ class WreckRules(SetupRules):
 
     def phase_started(self, pid: str) -> None:
         self._wreck_reset()
-        super().phase_started(pid)
 
     def phase_ended(self, pid: str) -> None:
         if pid in COMBATS:
             self._check_wrecks()
-        super().phase_ended(pid)
 
     def _makes_wreck(self, p: Piece, reduced: bool) -> bool:
         """4.41a-a': an armoured CU, not fragile on the face it showed (`reduced`), not recon."""
@@ -55,35 +53,28 @@ class WreckRules(SetupRules):
         return not (u.fragile_reduced if reduced else u.fragile)
 
     def _loss(self, p: Piece, hex_id: str | None, reduced: bool) -> None:
-        if self.phase_id in COMBATS and hex_id in self.game.geometry and self._makes_wreck(p, reduced):
+        if self.state.phase_id in COMBATS and hex_id in self.geo and self._makes_wreck(p, reduced):
             self.wreck_due.setdefault(hex_id, p)
 
-    # -- evidence -------------------------------------------------------------------------------------
-    def on_flipped(self, e: Flipped) -> None:
+    def flipped(self, e: Flipped) -> None:
         if e.layer == "Step" and e.new > e.old and e.where is not None:
             self._loss(e.piece, e.where.label, e.old == 2)  # the face before the flip
-        super().on_flipped(e)
 
-    def on_removed(self, e: Removed) -> None:
+    def removed(self, e: Removed) -> None:
         if e.where is not None:
             self._loss(e.piece, e.where.label, self.reduced(e.piece))
-        super().on_removed(e)
 
-    def on_moved(self, e: Moved) -> None:
-        geo = self.game.geometry
+    def moved(self, e: Moved) -> None:
+        geo = self.geo
         if e.old.label in geo and e.new.label not in geo and e.old.label != e.new.label:
             self._loss(e.piece, e.old.label, self.reduced(e.piece))
-        super().on_moved(e)
-        if e.piece.properties().get("MarkerId", "") in WRECKS and e.new.label in geo and self.phase_id in COMBATS:
-            self.wrecked.add(e.new.label)
+        self.added(e)
 
-    def on_added(self, e: Added) -> None:
-        super().on_added(e)
-        if e.piece.properties().get("MarkerId", "") in WRECKS and e.where.label in self.game.geometry \
-                and self.phase_id in COMBATS:
-            self.wrecked.add(e.where.label)
+    def added(self, e: Added | Moved) -> None:
+        at = e.where.label if isinstance(e, Added) else e.new.label
+        if mid(e.piece) in WRECKS and at in self.geo and self.state.phase_id in COMBATS:
+            self.wrecked.add(at)
 
-    # -- the check ------------------------------------------------------------------------------------
     def _check_wrecks(self) -> None:
         for hex_id, p in sorted(self.wreck_due.items()):
             if hex_id in self.wrecked:
@@ -91,6 +82,6 @@ class WreckRules(SetupRules):
             now = self.hex_of(p)
             if now is not None and now in self.wrecked:
                 continue
-            self.find("4.41", f"end of the {self.phase}: {p.name} (armoured, not fragile nor recon) lost a step "
+            self.find("4.41", f"end of the {self.state.phase}: {p.name} (armoured, not fragile nor recon) lost a step "
                       f"in {hex_id} and no Wreck marker was placed there (4.41a)", p, None, hex_id,
                       side=self.side_name(self.side_id(p)))

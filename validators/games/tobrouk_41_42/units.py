@@ -1,0 +1,177 @@
+"""What a Tobrouk 41-42 unit and hex are by the rules: combat units and HQs, the markers of a
+hex, enemy zones of control (1.34), and the Combat Groups on the map; and `TobroukRule`, the
+base of every rule of the game, which names these and the board's and state's words as its own.
+
+Choices:
+- Markers lie in hexes, not on units: a hex's markers (T, Retreat, CR, RE, entrenched, rapid
+  movement) are read as belonging to every unit of the hex.
+- 1.34: no ZoC across minefields, fortifications (the Tobrouk camp), wadis and cliffs; "crests if
+  the CU is dug in" is left out (digest O14: which way is not said); HQs and retreating units
+  have none; none reaches into the sea (4.2e).
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from builder.geometry.hexmap import hexside_key
+from validators.kernel.rule import Context, Rule, Tracker
+from validators.kernel.stacking import unit_attrs
+from validators.kernel.zoc import zone_of_control
+from validators.replay.board import Piece
+from validators.replay.replayer import Moved, Removed
+
+if TYPE_CHECKING:  # the schema is for annotations: an audit runs on the plain model (plain.py)
+    from builder.model import schema as s
+
+ZOC_CLOSED = frozenset({"mines-light", "mines-heavy", "camp", "wadi", "cliff"})
+HITS = ("t", "t1", "t2")
+WRECKS = frozenset({"wreck", "wreck-2", "wreck-3"})
+
+
+def mid(p: Piece) -> str:
+    """A marker's id ('' for a unit)."""
+    return p.properties().get("MarkerId", "")
+
+
+def left_map(e: Moved | Removed, geo) -> str | None:
+    """The hex a piece was taken off the map from (deleted or dragged to a box), else None: a player
+    removes a marker either way, and a unit leaves by its Send To command or a drag."""
+    if isinstance(e, Moved):
+        return e.old.label if e.old.label in geo and e.new.label not in geo else None
+    return e.where.label if e.where is not None and e.where.label in geo else None
+
+
+class Units(Tracker):
+    """The rules' view of units, hexes and their markers (keeps no facts of its own)."""
+
+    def __init__(self, ctx: Context):
+        super().__init__(ctx)
+        self.cg_side = {m.id: m.faces[0].side for m in self.game.markers_file.markers
+                        if m.id.startswith("cg-") and m.faces and m.faces[0].side}
+
+    def markers_in(self, hex_id: str, marker: str, *, at_start: bool = False) -> int:
+        pieces = self.board.stood_in(hex_id) if at_start else self.board.pieces_in(hex_id)
+        return sum(1 for p in pieces if p.properties().get("MarkerId") == marker)
+
+    def combat_units(self, hex_id: str, side: str | None = None) -> list[Piece]:
+        """Combat units (no HQ, no Rommel) of a side in a hex."""
+        b = self.board
+        return [p for p in b.units_in(hex_id) if self.is_cu(p) and (side is None or b.side_id(p) == side)]
+
+    def is_cu(self, p: Piece) -> bool:
+        u = self.board.unit_of(p)
+        return u is not None and u.type not in ("hq", "leader", "air")
+
+    def is_hq(self, p: Piece) -> bool:
+        u = self.board.unit_of(p)
+        return u is not None and u.type in ("hq", "leader")
+
+    def retreating(self, hex_id: str) -> bool:
+        """A Retreat marker on its front face (the back says reorganised, 4.42c)."""
+        return any(p.properties().get("MarkerId") == "retreat" and p.layer_level("Face") in (0, 1)
+                   for p in self.board.pieces_in(hex_id))
+
+    def stood_retreating(self, hex_id: str) -> bool:
+        """A Retreat marker in the hex when the step began (a dragged stack takes its own along)."""
+        return any(p.properties().get("MarkerId") == "retreat" for p in self.board.stood_in(hex_id))
+
+    def value(self, u: s.Unit, p: Piece, what: str):
+        """A printed value of the face the piece shows: ap, at, morale."""
+        reduced = getattr(u, f"{what}_reduced", None) if self.board.reduced(p) else None
+        return reduced if reduced is not None else getattr(u, what)
+
+    def steps_now(self, u: s.Unit, p: Piece) -> int:
+        """Steps the counter stands for now: its strength, one less on its reduced face (6.1d)."""
+        return unit_attrs(self.game, u, self.board.reduced(p))["now"]
+
+    def crossing(self, a: str, b: str) -> frozenset[str]:
+        return self.game.hexside_features.get(hexside_key(a, b), frozenset())
+
+    def enemy_zoc(self, side: str) -> set[str]:
+        """Hexes next to a non-retreating enemy CU (see Choices)."""
+        enemy, b, terrain = self.board.other_side[side], self.board, self.game.hex_terrain
+        holders = [h for h, ps in b.by_hex().items()
+                   if any(self.is_cu(p) and b.side_id(p) == enemy for p in ps) and not self.retreating(h)]
+        return zone_of_control(holders, self.game.geometry.neighbours,
+                               lambda h, n: not self.crossing(h, n) & ZOC_CLOSED and terrain.get(n) != "sea")
+
+    def enemy_in(self, hex_id: str, side: str | None, pieces=None) -> bool:
+        """A unit of the other side than `side` in the hex (or among `pieces`)."""
+        b, enemy = self.board, self.board.other_side.get(side or "")
+        return any(b.unit_of(p) and b.side_id(p) == enemy for p in (b.pieces_in(hex_id) if pieces is None else pieces))
+
+    def enemy_hexes(self, side: str) -> frozenset[str]:
+        """Hexes holding the other side's combat units (7.1: never entered)."""
+        enemy = self.board.other_side[side]
+        return frozenset(h for h in self.board.by_hex() if self.combat_units(h, enemy))
+
+    def unit_piece_on_map(self, unit_id: str) -> Piece | None:
+        return next((p for ps in self.board.by_hex().values() for p in ps
+                     if (u := self.board.unit_of(p)) is not None and u.id == unit_id), None)
+
+
+class CombatGroups(Tracker):
+    """The Combat Groups of tables/combat-groups.yaml: their display boxes and where each counter
+    stands (the last hex it stood in, once it left the map)."""
+
+    def __init__(self, ctx: Context):
+        super().__init__(ctx)
+        table = self.tables.get("combat-groups", {})
+        self.specs: dict[str, dict] = dict(table.get("groups", {}))
+        self.box = {self.game.zone_name("cg", g["box"]): cg for cg, g in self.specs.items() if "cg" in self.game.tracks}
+        self.hex: dict[str, str] = {}  # CG marker id -> its hex
+        for p in self.board.replayer.board.pieces.values():
+            if mid(p) in self.specs and (h := self.board.hex_of(p)):
+                self.hex[mid(p)] = h
+
+    def on_map(self, cg: str) -> str | None:
+        return next((self.board.hex_of(p) for p in self.board.replayer.board.pieces.values()
+                     if mid(p) == cg and self.board.hex_of(p)), None)
+
+    def added(self, e) -> None:
+        self.removed(e)
+
+    def removed(self, e) -> None:
+        if mid(e.piece) in self.specs and e.where is not None and e.where.label in self.game.geometry:
+            self.hex[mid(e.piece)] = e.where.label
+
+    def moved(self, e: Moved) -> None:
+        cg, geo = mid(e.piece), self.game.geometry
+        if cg in self.specs and e.old.label != e.new.label and (e.new.label in geo or e.old.label in geo):
+            self.hex[cg] = e.new.label if e.new.label in geo else e.old.label
+
+
+_WORDS = (("board", "replayer units side_names side_ids other_side unit_of side_of side_id side_name hex_of by_hex "
+                    "pieces_in units_in units_on_map stood_in reduced"),
+          ("units_view", "markers_in combat_units is_cu is_hq retreating value steps_now enemy_zoc crossing cg_side "
+                         "enemy_in unit_piece_on_map"),
+          ("state", "maneuvering box_of mp_box maneuver_mp marker_piece reconstructed sc_rules man"))
+
+
+def _speak(obj, ctx: Context) -> None:
+    """Give a rule (or tracker) of the game the board's, `Units`' and the state's words as its own
+    (bound once: the state's changing facts, turn and phase, are read as `self.state.*`)."""
+    obj.units_view, obj.geo = ctx.get(Units), ctx.game.geometry
+    for owner, names in _WORDS:
+        for name in names.split():
+            setattr(obj, name, getattr(getattr(obj, owner), name))
+
+
+class TobroukTracker(Tracker):
+    """Facts several rules of the game read, kept in the game's words."""
+
+    needs: tuple = (Units,)
+
+    def __init__(self, ctx: Context):
+        super().__init__(ctx)
+        _speak(self, ctx)
+
+
+class TobroukRule(Rule):
+    """A rule of Tobrouk 41-42: reads the board, the state and `Units` under their own names."""
+
+    needs: tuple = (Units,)
+
+    def __init__(self, ctx: Context):
+        super().__init__(ctx)
+        _speak(self, ctx)
