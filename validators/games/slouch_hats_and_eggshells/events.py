@@ -37,8 +37,9 @@ import re
 
 from builder.model.event_checks import hand_name
 from validators.games.slouch_hats_and_eggshells.state import EVENT_PLAY
-from validators.games.slouch_hats_and_eggshells.victory import VictoryRules
-from validators.replay.replayer import Moved, Said
+from validators.games.slouch_hats_and_eggshells.units import Forces
+from validators.kernel.rule import Rule, Tracker
+from validators.replay.replayer import Added, Flipped, Moved, Removed, Said
 
 ONCE_ONLY = "remove this event from the special events pool"
 TURN_NAMES = {"I June": 1, "II June": 2, "III June": 3, "I July": 4, "II July": 5, "III July": 6,
@@ -46,91 +47,87 @@ TURN_NAMES = {"I June": 1, "II June": 2, "III June": 3, "I July": 4, "II July": 
 FROM_TURN = re.compile(r",\s*from\s+(?P<turn>[IV]+ \w+)\s*$")
 
 
-class EventRules(VictoryRules):
-    """Part of the Slouch Hats and Eggshells auditor; see __init__.py."""
+class EventMarkers(Tracker):
+    """How many times an event marker changed (drawn, shown, played, removed) or a "plays event"
+    line was written since the log began (20.1): a rule that an event may excuse compares counts.
+    (Issue 31: a garrison release bound to the event that releases it would read the plays here,
+    by side and letter, instead of this count.)"""
 
     def start(self) -> None:
-        super().start()
-        ev = self.tables.get("events", {})
-        self.event_when = {side: dict(ev.get(side, {})) for side in self.side_names}
-        draws = ev.get("draws", {})
+        self.changed = 0
+
+    def _piece(self, e: Moved | Flipped | Added | Removed) -> None:
+        if e.piece.properties().get("Kind") == "event" or (self.board.marker_id(e.piece) or "").startswith("event-"):
+            self.changed += 1
+
+    moved = flipped = added = removed = _piece
+
+    def said(self, e: Said) -> None:
+        if EVENT_PLAY.match(e.text.strip()):
+            self.changed += 1
+
+
+class EventDraws(Rule):
+    """20.11, 20.12: markers are drawn in the Special Events phase: 4 Allied and 3 Axis on the first
+    turn, one each later, each further draw paid with 2 VPs."""
+
+    ids = ("20.11", "20.12")
+    covers = ("20.1",)
+    needs = (Forces,)
+
+    def start(self) -> None:
+        self.forces = self.ctx.get(Forces)
+        names = self.board.side_names
+        draws = self.tables.get("events", {}).get("draws", {})
         self.draw_first = {k: int(v) for k, v in draws.get("turn_1", {}).items()}
         self.draw_later = {k: int(v) for k, v in draws.get("later", {}).items()}
         self.draw_vp = int(draws.get("extra_draw_vp", 2))
         self.hands = {hand_name(x): x.id for x in self.game.info.sides}
         decks = self.game.events.decks if self.game.events else []
         self.pools = {d.name for d in decks if d.side is None}
-        self.once_only: set[tuple[str, str]] = {
-            (side, c.id) for d in decks for c in d.cards for side, m in (c.events or {}).items()
-            if ONCE_ONLY in " ".join(m.text.lower().split())}
-        self.event_costs = {k: int(v) for k, v in self.tables.get("victory", {}).get("costs", {}).items()}
-        self._drawn: dict[str, list[str]] = {s: [] for s in self.side_names}  # pieces drawn this Special Events phase
-        self._vp_paid = {s: 0 for s in self.side_names}
-        self._vp_turn_max: dict[str, int | None] = {s: self._vp(s) for s in self.side_names}
-        self._retired: dict[str, str] = {}  # letter -> who retired it
-        self._phase_plays: list[tuple[str, str]] = []  # (side, letter) this phase
-        self._played_before: set[tuple[str, str]] = set()
+        self._drawn: dict[str, list[str]] = {s: [] for s in names}  # pieces drawn this Special Events phase
+        self._vp_paid = {s: 0 for s in names}
 
-    # -- VP track --------------------------------------------------------------------------------
-    def _vp(self, side: str) -> int | None:
-        marker = f"vp-{side}"
-        p = next((q for q in self.replayer.board.pieces.values() if self.marker_id(q) == marker), None)
-        box = self.zone_box("vp", self.replayer.piece_where(p).label) if p is not None else None
-        return int(box) if box is not None and box.isdigit() else None
+    def phase_started(self, pid: str) -> None:
+        self._drawn = {s: [] for s in self.board.side_names}
 
-    def _vp_at(self, label: str) -> int | None:
-        box = self.zone_box("vp", label)
-        return int(box) if box is not None and box.isdigit() else None
-
-    # -- phases ---------------------------------------------------------------------------------
-    def phase_started(self, kind: str, side: str | None) -> None:
-        super().phase_started(kind, side)
-        self._phase_plays = []
-        self._drawn = {s: [] for s in self.side_names}
-        if self.phase_pos is not None and (self.prev_phase_pos is None or self.prev_phase_pos[0] != self.turn):
-            self._vp_turn_max = {s: self._vp(s) for s in self.side_names}
-
-    def phase_ended(self, kind: str, side: str | None) -> None:
-        if kind == "special-events":
-            first = self.turn == int(self.span["first"])
-            for s in ("allied", "axis"):
-                if s not in self.side_names:
-                    continue
-                base = (self.draw_first if first else self.draw_later).get(s, 1)
-                n = len(self._drawn[s])
-                need = max(0, n - base) * self.draw_vp
-                if need == 0:
-                    continue
-                if self._vp_paid[s] >= need:
-                    self._vp_paid[s] -= need
-                    continue
-                self.find("20.12", f"the {self.side_names[s]} player drew {n} Special Event markers on Turn "
-                          f"{self.turn}: {base} a turn{' on the first turn' if first else ''}, one more for each "
-                          f"{self.draw_vp} VPs spent (18.14b), and the VP track shows {self._vp_paid[s]} spent",
-                          side=self.side_names[s])
-                self._vp_paid[s] = 0
-        super().phase_ended(kind, side)
-
-    # -- draws ----------------------------------------------------------------------------------
-    def on_moved(self, e: Moved) -> None:
-        super().on_moved(e)
-        marker = self.marker_id(e.piece)
-        if marker in ("vp-axis", "vp-allied"):
-            s = marker[3:]
-            old, new = self._vp_at(e.old.label), self._vp_at(e.new.label)
-            if old is not None and new is not None and new < old:
-                self._vp_paid[s] += old - new
-            if new is not None:
-                top = self._vp_turn_max.get(s)
-                self._vp_turn_max[s] = new if top is None else max(top, new)
+    def phase_ended(self, pid: str) -> None:
+        st, names = self.state, self.board.side_names
+        if st.phase_kind != "special-events":
             return
-        if e.piece.properties().get("Kind") != "event" or self.phase_kind is None:
+        first = st.turn == int(st.span["first"])
+        for s in ("allied", "axis"):
+            if s not in names:
+                continue
+            base = (self.draw_first if first else self.draw_later).get(s, 1)
+            n = len(self._drawn[s])
+            need = max(0, n - base) * self.draw_vp
+            if need == 0:
+                continue
+            if self._vp_paid[s] >= need:
+                self._vp_paid[s] -= need
+                continue
+            self.find("20.12", f"the {names[s]} player drew {n} Special Event markers on Turn "
+                      f"{st.turn}: {base} a turn{' on the first turn' if first else ''}, one more for each "
+                      f"{self.draw_vp} VPs spent (18.14b), and the VP track shows {self._vp_paid[s]} spent",
+                      side=names[s])
+            self._vp_paid[s] = 0
+
+    def moved(self, e: Moved) -> None:
+        st, names = self.state, self.board.side_names
+        marker = self.forces.marker_id(e.piece)
+        if marker in ("vp-axis", "vp-allied"):
+            old, new = self.forces.vp_at(e.old.label), self.forces.vp_at(e.new.label)
+            if old is not None and new is not None and new < old:
+                self._vp_paid[marker[3:]] += old - new
+            return
+        if e.piece.properties().get("Kind") != "event" or st.phase_kind is None:
             return
         if e.old.label in self.pools and e.new.label in self.hands:
             s = self.hands[e.new.label]
-            if self.phase_kind != "special-events":
-                self.find("20.11", f"{e.piece.name} drawn into the {e.new.label} in the {self.phase}: markers "
-                          f"are drawn in the Special Events phase", side=self.side_names[s])
+            if st.phase_kind != "special-events":
+                self.find("20.11", f"{e.piece.name} drawn into the {e.new.label} in the {st.phase}: markers "
+                          f"are drawn in the Special Events phase", side=names[s])
             else:
                 self._drawn[s].append(e.piece.id)
         elif e.old.label in self.hands and e.new.label in self.pools:
@@ -138,28 +135,66 @@ class EventRules(VictoryRules):
             if e.piece.id in self._drawn[s]:
                 self._drawn[s].remove(e.piece.id)  # put back undrawn (20.11: a player need not draw)
 
-    # -- plays ----------------------------------------------------------------------------------
-    def on_said(self, e: Said) -> None:
-        super().on_said(e)
+
+class EventPlays(Rule):
+    """20.14, 20.16, 20.2: an event is played in the phase and from the turn its text names, a
+    once-only event's letter never again, Diplomats Active only against an Axis A, B or E of the
+    phase, and a VP-costing event only with the VPs."""
+
+    ids = ("20.14", "20.16", "20.2")
+    covers = ("20.1",)
+    needs = (Forces,)
+
+    def start(self) -> None:
+        self.forces = self.ctx.get(Forces)
+        names = self.board.side_names
+        ev = self.tables.get("events", {})
+        self.event_when = {side: dict(ev.get(side, {})) for side in names}
+        decks = self.game.events.decks if self.game.events else []
+        self.once_only: set[tuple[str, str]] = {
+            (side, c.id) for d in decks for c in d.cards for side, m in (c.events or {}).items()
+            if ONCE_ONLY in " ".join(m.text.lower().split())}
+        self.event_costs = {k: int(v) for k, v in self.tables.get("victory", {}).get("costs", {}).items()}
+        self._vp_turn_max: dict[str, int | None] = {s: self.forces.vp(s) for s in names}
+        self._retired: dict[str, str] = {}  # letter -> who retired it
+        self._phase_plays: list[tuple[str, str]] = []  # (side, letter) this phase
+        self._played_before: set[tuple[str, str]] = set()
+
+    def phase_started(self, pid: str) -> None:
+        st = self.state
+        self._phase_plays = []
+        if st.phase_pos is not None and (st.prev_phase_pos is None or st.prev_phase_pos[0] != st.turn):
+            self._vp_turn_max = {s: self.forces.vp(s) for s in self.board.side_names}
+
+    def moved(self, e: Moved) -> None:
+        marker = self.forces.marker_id(e.piece)
+        if marker in ("vp-axis", "vp-allied"):
+            s, new = marker[3:], self.forces.vp_at(e.new.label)
+            if new is not None:
+                top = self._vp_turn_max.get(s)
+                self._vp_turn_max[s] = new if top is None else max(top, new)
+
+    def said(self, e: Said) -> None:
+        st, names = self.state, self.board.side_names
         m = EVENT_PLAY.match(e.text.strip())
-        if not m or self.phase_kind is None:
+        if not m or st.phase_kind is None:
             return
-        s, letter = self.side_ids.get(m["side"]), m["letter"]
+        s, letter = self.board.side_ids.get(m["side"]), m["letter"]
         if s is None:
             return
         spec = self.event_when.get(s, {}).get(letter)
         ref = (spec or {}).get("rule", "20.2")  # the event's own paragraph (20.21A...), named in the message
-        side_name = self.side_names[s]
+        side_name = names[s]
         if letter in self._retired:
             self.find("20.16", f"{side_name} plays event {letter}: the marker left the Special Events Pool when "
-                      f"the {self.side_names[self._retired[letter]]} played its once-only event", side=side_name)
+                      f"the {names[self._retired[letter]]} played its once-only event", side=side_name)
         elif spec is not None and (why := self._wrong_time(s, str(spec.get("when", "")))):
             self.find("20.14", f"{side_name} event {letter} ({spec.get('name')}) is played {why}; this is Turn "
-                      f"{self.turn}, the {self.phase}", side=side_name)
+                      f"{st.turn}, the {st.phase}", side=side_name)
         elif s == "allied" and letter == "D" and not any(
                 p == ("axis", x) for p in self._phase_plays for x in ("A", "B", "E")):
             self.find("20.2", f"Allied event D (Diplomats Active, {ref}) cancels an Axis A, B or E played this phase: "
-                      f"none was played in the {self.phase}", side=side_name)
+                      f"none was played in the {st.phase}", side=side_name)
         else:
             cost = self._cost(s, letter)
             have = self._vp_turn_max.get(s)
@@ -188,10 +223,10 @@ class EventRules(VictoryRules):
         frm = FROM_TURN.search(when)
         if frm:
             first = TURN_NAMES.get(frm["turn"])
-            if first is not None and self.turn is not None and self.turn < first:
+            if first is not None and self.state.turn is not None and self.state.turn < first:
                 return f"from the {frm['turn']} turn (Turn {first})"
             when = when[:frm.start()]
-        kind, side = self.phase_kind, self.active_side
+        kind, side = self.state.phase_kind, self.state.active_side
         own = side == s
         allowed = {
             "Reinforcements": kind == "reinforcements",

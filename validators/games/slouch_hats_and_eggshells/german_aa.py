@@ -14,40 +14,55 @@ Choices:
 """
 from __future__ import annotations
 
-from validators.games.slouch_hats_and_eggshells.events import EventRules
+from validators.games.slouch_hats_and_eggshells.combat import Combats
+from validators.games.slouch_hats_and_eggshells.units import Forces
+from validators.kernel.declarations import Declared
+from validators.kernel.rule import Rule
 from validators.replay.replayer import Rolled
 
 ARMOR = "armor"
 
 
-class GermanAARules(EventRules):
-    """Part of the Slouch Hats and Eggshells auditor; see __init__.py."""
+class GermanAA(Rule):
+    """10.51: with a German AA unit defending against armor, the Allied force's first step lost
+    is an armor unit's."""
+
+    ids = ("10.51",)
+    needs = (Forces, Combats)
 
     def start(self) -> None:
-        super().start()
+        self.forces, self.combats = self.ctx.get(Forces), self.ctx.get(Combats)
         self._aa_armor: dict[int, set[str]] = {}  # id of a combat -> its armor attackers
+        self._judged = 0  # combats of Combats.closed judged
 
-    def on_rolled(self, e: Rolled) -> None:
-        super().on_rolled(e)
-        c = getattr(self, "combat_now", None)
+    def rolled(self, e: Rolled) -> None:
+        c = self.combats.combat_now
         if c is None or c.die is None or id(c) in self._aa_armor or c.more_hexes or c.attacker != "allied":
             return
-        board = self.replayer.board.pieces
-        aa = any((u := self.unit_of(board[i])) is not None and u.type == "motorized-aa"
-                 and self.game.formations[u.formation].nationality == "german"
-                 for i in c.defenders if i in board)
-        armor = {i for i in c.attackers if i in board and (u := self.unit_of(board[i])) is not None and u.type == ARMOR}
+        board = self.board
+        pieces = board.replayer.board.pieces
+        aa = any(self.forces.is_german_aa(board.unit_of(pieces[i])) for i in c.defenders if i in pieces)
+        armor = {i for i in c.attackers if i in pieces and (u := board.unit_of(pieces[i])) is not None and u.type == ARMOR}
         if aa and armor:
             self._aa_armor[id(c)] = armor
 
-    def _close(self) -> None:
-        c = self.combat_now
-        armor = self._aa_armor.pop(id(c), None) if c is not None else None
-        if c is not None and armor and not c.more_hexes:
+    def declared(self, d: Declared) -> None:
+        self._closed()
+
+    def phase_ended(self, pid: str) -> None:
+        self._closed()
+
+    def _closed(self) -> None:
+        closed = self.combats.closed
+        while self._judged < len(closed):
+            c = closed[self._judged]
+            self._judged += 1
+            armor = self._aa_armor.pop(id(c), None)
+            if not armor or c.more_hexes:
+                continue
             lost = sum(max(0, c.lost.get(i, 0)) for i in c.attackers)
             if lost and not any(c.lost.get(i, 0) > 0 for i in armor):
-                names = ", ".join(self.replayer.board.pieces[i].name for i in sorted(armor))
+                names = ", ".join(self.board.replayer.board.pieces[i].name for i in sorted(armor))
                 self.find("10.51", f"combat on {c.defender_hex}: a German AA unit defends against armor and the "
                           f"attackers lost {lost} step(s), none from the armor ({names}): the first Allied loss "
-                          f"is an armor step", None, None, c.defender_hex, side=self.side_names["allied"])
-        super()._close()
+                          f"is an armor step", None, None, c.defender_hex, side=self.board.side_names["allied"])

@@ -11,32 +11,33 @@ to the Cadre Box before the phase ended (3.32).
 """
 from __future__ import annotations
 
-from validators.games.slouch_hats_and_eggshells.movement import MovementRules
+from validators.games.slouch_hats_and_eggshells.units import Forces
+from validators.kernel.rule import Rule
 
 
-class StackingRules(MovementRules):
-    """Part of the Slouch Hats and Eggshells auditor; see __init__.py."""
+class Stacking(Rule):
+    """3.32: at most 7 stacking points of one side in a hex at the end of any phase; the excess goes
+    to the Cadre Box."""
+
+    ids = ("3.32",)
+    needs = (Forces,)
 
     def start(self) -> None:
-        super().start()
-        data = self.tables["stacking"]["stacking"]
-        self.stack_limit = int(data["limit"])
+        self.forces = self.ctx.get(Forces)
+        self.stack_limit = int(self.tables["stacking"]["stacking"]["limit"])
         self._overstacked: set[tuple[str, frozenset[str]]] = set()
 
-    def phase_ended(self, kind: str, side: str | None) -> None:
-        self._check_stacking()
-        super().phase_ended(kind, side)
-
-    def _check_stacking(self) -> None:
-        for h, ps in sorted(self.by_hex().items()):
-            for side in self.side_names:
-                units = [p for p in ps if self.is_combat(p) and self.side_id(p) == side]
-                total = sum(self.unit_of(p).stacking or 0 for p in units)
+    def phase_ended(self, pid: str) -> None:
+        board, is_combat, names = self.board, self.forces.is_combat, self.board.side_names
+        for h, ps in sorted(board.by_hex().items()):
+            for side in names:
+                units = [p for p in ps if is_combat(p) and board.side_id(p) == side]
+                total = sum(board.unit_of(p).stacking or 0 for p in units)
                 key = (h, frozenset(p.id for p in units))
                 if total <= self.stack_limit or key in self._overstacked:
                     continue
                 self._overstacked.add(key)
-                names = ", ".join(f"{p.name} ({self.unit_of(p).stacking})" for p in units if self.unit_of(p).stacking)
-                self.find("3.32", f"end of the {self.phase}: {h} holds {total} stacking points ({names}), more than "
-                          f"{self.stack_limit}; the excess goes to the Cadre Box{self.reconstructed('stacking')}",
-                          None, None, h, side=self.side_names[side])
+                listed = ", ".join(f"{p.name} ({board.unit_of(p).stacking})" for p in units if board.unit_of(p).stacking)
+                self.find("3.32", f"end of the {self.state.phase}: {h} holds {total} stacking points ({listed}), more "
+                          f"than {self.stack_limit}; the excess goes to the Cadre Box"
+                          f"{self.state.reconstructed('stacking')}", None, None, h, side=names[side])
