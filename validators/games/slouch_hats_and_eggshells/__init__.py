@@ -1,10 +1,9 @@
 """Slouch Hats and Eggshells: the rules a VASSAL log can show, checked step by step.
 
 Rule numbers are the draft rulebook's (../shared/seeds/003_4a142580d0cb8783.txt); the ranks are
-those of section 10.1 of the digest (../shared/docs/rules/seed_003_slouch_hats.md).  Tables come
-from sources/slouch-hats-and-eggshells/tables; the text prints no CRT, TEC or support chart, so
-findings resting on those reconstructed tables say "(reconstructed table)".  Choices where the
-text is ambiguous are recorded where they are made ("Choices:").
+those of section 10.1 of the digest (../shared/docs/rules/seed_003_slouch_hats.md).  The text
+prints no CRT, TEC or support chart: findings resting on those reconstructed tables say so.
+Choices where the text is ambiguous are recorded where they are made ("Choices:").
 
 Each rule is an object of the rules kernel (validators/kernel/rule.py, docs/rules-kernel.md);
 `RULES` lists them in the order they hear each event.  The state (state.py) follows the turn
@@ -14,21 +13,18 @@ tracker; the trackers keep what several rules read: `Forces` (units.py), `MoveCo
 from __future__ import annotations
 
 from validators.games.slouch_hats_and_eggshells.arrivals import Garrisons, Reinforcements
-from validators.games.slouch_hats_and_eggshells.combat import CombatDeclarations, CombatMoves, CombatResults
-from validators.games.slouch_hats_and_eggshells.events import EventDraws, EventPlays
-from validators.games.slouch_hats_and_eggshells.german_aa import GermanAA
-from validators.games.slouch_hats_and_eggshells.mandatory_attacks import MandatoryAttacks
+from validators.games.slouch_hats_and_eggshells.combat import Combat, GermanAA, MandatoryAttacks
+from validators.games.slouch_hats_and_eggshells.events import SpecialEvents
 from validators.games.slouch_hats_and_eggshells.movement import Movement, NonCombatUnits
 from validators.games.slouch_hats_and_eggshells.replacements import Replacements
 from validators.games.slouch_hats_and_eggshells.stacking import Stacking
 from validators.games.slouch_hats_and_eggshells.state import SlouchState
 from validators.games.slouch_hats_and_eggshells.turns import ScenarioLength, SequenceOfPlay
-from validators.games.slouch_hats_and_eggshells.victory import Airfields, SurrenderRoll, UnspentVPs
+from validators.games.slouch_hats_and_eggshells.victory import Airfields, VictoryPoints
 from validators.kernel.engine import RulesAuditor
 
-RULES = (ScenarioLength, SequenceOfPlay, EventDraws, Airfields, GermanAA, CombatDeclarations, CombatResults,
-         Movement, Garrisons, Stacking, NonCombatUnits, Reinforcements, CombatMoves, EventPlays, UnspentVPs,
-         SurrenderRoll, Replacements, MandatoryAttacks)
+RULES = (ScenarioLength, SequenceOfPlay, SpecialEvents, Airfields, GermanAA, Combat, Movement, Garrisons, Stacking,
+         NonCombatUnits, Reinforcements, VictoryPoints, Replacements, MandatoryAttacks)
 
 
 class Auditor(RulesAuditor):

@@ -5,24 +5,18 @@ marker in their hexes (the counter's "garrison" back, 5.63 note).  A garrison is
 unit's **Release garrison** command, by its hex's Garrison marker leaving the hex, or - for the
 Alawi and Druze units - when an Allied unit stands in their area (19.22, tables/areas.yaml).
 
-- 5.62: a garrison does not move until released.  Combat phases are not judged (a garrison
-  defends, retreats and attacks normally, 5.61).
-- 5.63: the Axis releases 1 garrison in a Reinforcements phase, 2 more in a Transport phase
-  (Axis Event F), and any garrison an enemy combat unit is next to (now, or at the end of the
-  last phase).  Choices: the Alawi and Druze units are not counted (Events A and B release them
-  as a group), and once an event marker has been played (moved, flipped or removed) neither they
-  nor the Allied garrison are judged under 5.62 (Events A, B, C and Q free them); an Allied release (the Haifa garrison, Event C) is judged only outside the
-  Reinforcements phase, where only adjacency releases it; events are not visible, so a release
-  in the phases their events allow is taken as legal.  (Issue 31: 5.62 should be excused only by
-  the play of the event that releases that garrison; `Garrisons.moved` reads `EventMarkers`,
-  which would keep the plays by side and letter.)
+Choices:
+- 5.62: Combat phases are not judged (a garrison defends, retreats and attacks normally, 5.61).
+- 5.63: adjacency counts now or at the end of the last phase.  The Alawi and Druze units are not
+  counted (Events A and B release them as a group), and once an event marker has been played
+  (moved, flipped or removed) neither they nor the Allied garrison are judged under 5.62 (Events
+  A, B, C and Q free them); an Allied release (the Haifa garrison, Event C) is judged only outside
+  the Reinforcements phase; events are not visible, so a release in the phases their events allow
+  is legal.  (Issue 31: 5.62 excused only by the play of the event that releases that garrison
+  is a change to `Garrisons.moved`, reading plays by side and letter kept in `EventMarkers`.)
 
-Reinforcements wait on the Turn Record Track ("Turn N") and arrive in their card's box:
-- 5.31: not before turn N, and in a Reinforcements phase (a later one delays it); units arriving
-  in the Iraq Holding Box may come one turn early (Allied Event E, 20.21E);
-- 5.32: into the box the card names;
-- 5.41: a Conditional Entry Group's unit leaves the card's conditional box only within the
-  group's turns (the enabling event is not visible: not checked).
+Reinforcements wait on the Turn Record Track ("Turn N") and arrive in their card's box; a later
+Reinforcements phase delays them; the event enabling a Conditional Entry Group is not visible.
 """
 from __future__ import annotations
 
@@ -56,21 +50,14 @@ class Garrisons(Rule):
         self._adjacent_at_end: set[str] = set()
         areas = self.tables.get("areas", {}).get("hexes", {})
         self._area_of = {h: a for a, hexes in areas.items() for h in hexes}
-        losses = self.game.tracks.get("losses")
-        self.loss_zones = {self.game.zone_name("losses", b) for b in losses.boxes} if losses else set()
 
     def phase_started(self, pid: str) -> None:
         self._released_now = []
 
     def phase_ended(self, pid: str) -> None:
-        self._adjacent_at_end = {uid for uid, p in self._garrison_pieces() if self._adjacent(p)}
-
-    def _garrison_pieces(self):
         board = self.board
-        for p in board.replayer.board.pieces.values():
-            u = board.unit_of(p)
-            if u is not None and u.id in self.garrisons and u.id not in self.released and board.hex_of(p):
-                yield u.id, p
+        self._adjacent_at_end = {u.id for p in board.replayer.board.pieces.values() if (u := board.unit_of(p)) is not None
+                                 and u.id in self.garrisons and u.id not in self.released and self._adjacent(p)}
 
     def _adjacent(self, p: Piece) -> bool:
         h, side = self.board.hex_of(p), self.board.side_id(p)
@@ -130,14 +117,14 @@ class Garrisons(Rule):
             return
         by_event = self.events.changed and (u.id.startswith(LEVANT) or board.side_id(e.piece) == "allied")
         if board.on_map(e.old.label) and self.state.phase_kind not in (None, "combat") \
-                and not self._levant_free(u.id, e.old.label) and not by_event and e.new.label not in self.loss_zones:
+                and not self._levant_free(u.id, e.old.label) and not by_event and e.new.label not in self.forces.loss_boxes:
             self.find("5.62", f"{e.piece.name} is a garrison not yet released: it may not move", e.piece)
 
 
 class Reinforcements(Rule):
-    """5.31, 5.32, 5.41: reinforcements arrive on their turn (the Iraq units may come one early), in
-    a Reinforcements phase, into the box their card names; a Conditional Entry Group's units only
-    within its turns."""
+    """5.31, 5.32, 5.41: reinforcements arrive on their turn (the Iraq units may come one early:
+    Allied Event E, 20.21E), in a Reinforcements phase, into the box their card names; a
+    Conditional Entry Group's units leave its box only within its turns."""
 
     ids = ("5.31", "5.32", "5.41")
     covers = ("5.3",)

@@ -15,23 +15,10 @@ How a combat shows in a log of our module (its conventions):
   flip is one step, a unit sent to its Cadre or Eliminated box its remaining steps; a defender's
   move is a retreat, an attacker's move into the Defender Hex an advance, elsewhere a retreat.
 
-What is checked:
-- at the die: a die with no declared combat, a second die, a die outside a Combat phase or of
-  the defender (10.12, 10.43); attackers next to the Defender Hex (10.13), enemy combat units in
-  it (10.24), attack strength above 0 (10.16), no attack across a hexside or into a hex the unit
-  may not cross or enter (10.24, 10.26b), no unit attacking or defending twice a phase (10.32,
-  12.35 aside), artillery within range (11.13) and not fired already in the Segment (3.43),
-  initial odds at least 1-4 (10.31);
-- at the close: the losses, retreats and eliminations against every CRT result the combat
-  could have had (12.11, 12.21-12.25), the box each unit went to (12.22), retreat length and
-  path (12.31, 12.32); at the move: no retreat without a retreat result (12.3), advances only
-  into the emptied Defender Hex by attacking non-artillery units (12.51-12.56), no other move
-  in a Combat phase (4.21).
-
 Choice (10.11, 10.12): attacks may all be declared at the end of the Movement phase and resolved
 in any order; when several Defender Hexes are declared before a die, the log cannot bind each
 die to its combat: as many dice as Defender Hexes are accepted, and neither those combats nor
-the moves of the rest of that Combat phase are judged.
+the moves of the rest of that Combat phase, nor its mandatory attacks (10.15), are judged.
 
 The result is judged against every result the known facts allow, so that an unseen choice
 never gives a false finding (Choices):
@@ -51,16 +38,19 @@ never gives a false finding (Choices):
   non-adjacent artillery aside), +1 on the side of a '*' (12.24: or an air unit instead),
   -1 when the other side was wiped out with loss left over (12.25); more steps than that only
   with a retreat result (no retreat route, overstacking: 12.22, 12.33).
-- the German AA's first-armor-loss rule (10.51) and the mandatory attacks (10.15) are checked
-  in german_aa.py and mandatory_attacks.py; retreats through enemy ZOC (12.4) and into OoS hexes
-  (12.36), and when Fired artillery flips back (11.18) are not checked.
+- retreats through enemy ZOC (12.4) and into OoS hexes (12.36), and when Fired artillery flips
+  back (11.18) are not checked.
+- 10.51: "armor unit" is the `armor` type only (armored cars are not armor units in 2.24); the
+  order of the losses is not in the log, so any step an armor attacker lost satisfies the rule; a
+  '*' taken as an air unit (12.24) is no step of an attacking unit.
+- 10.15: a hex no unit of the attacker's hex could attack (10.16, 10.24, 10.26) is not required
+  ("eligible attacking unit"), nor one whose enemy units all left it in the phase or all defended
+  already (10.32); the ZOC is worked out when the die is rolled.
 
 `Combats` (a tracker) binds declarations, die, losses and moves to each combat and works out its
-possible results; the rules below judge them.  Issue 31 (results at the act): a loss or
-elimination beyond the result (12.21, 12.22) and an attacker's result applied to the defender
-are judged today when the combat closes (`CombatResults.closed`); judging them at the flip or
-move is `CombatMoves` (moves) and a `flipped`/`removed` hook there, reading the combat's
-`results` as `_mismatch` does, with the close kept for losses never taken.
+possible results; the rules judge them.  Issue 31 (results at the act): losses and boxes beyond
+the result (12.21, 12.22) are judged when the combat closes (`CombatResults`); at the act they
+would be a `flipped`/`moved` hook reading the combat's `results` as `_mismatch` does.
 """
 from __future__ import annotations
 
@@ -69,7 +59,7 @@ from fractions import Fraction
 
 from validators.games.slouch_hats_and_eggshells.events import EventMarkers
 from validators.games.slouch_hats_and_eggshells.state import ARTILLERY, ATTACKER, DEFENDER, SUPPLY
-from validators.games.slouch_hats_and_eggshells.terrain import MoveCosts
+from validators.games.slouch_hats_and_eggshells.units import MoveCosts
 from validators.games.slouch_hats_and_eggshells.units import Forces
 from validators.kernel.combat import distance_from, retreat_path
 from validators.kernel.declarations import Declared
@@ -79,6 +69,7 @@ from validators.replay.board import Piece
 from validators.replay.replayer import Flipped, Moved, Removed, Rolled
 
 DIE_SUFFIX = " combat die"
+ARMOR = "armor"  # 10.51 (see the docstring)
 ROLES = (ATTACKER, DEFENDER, ARTILLERY, SUPPLY)
 
 
@@ -96,20 +87,14 @@ class Result:
         r = cls()
         for tok in text.split():
             star, tok = tok.endswith("*"), tok.rstrip("*")
-            side = "attacker" if tok.startswith("A") else "defender"
-            if tok == "AR":
-                r.ar = True
-            elif tok == "DR":
-                r.dr = True
-            elif tok == "DE":
-                r.de = True
+            if tok in ("AR", "DR", "DE"):
+                setattr(r, tok.lower(), True)
             elif tok[0] == "A":
                 r.a = int(tok[1])
             elif tok[0] == "D":
-                r.d = int(tok[1])
-                r.dr = r.dr or tok.endswith("R")
+                r.d, r.dr = int(tok[1]), r.dr or tok.endswith("R")
             if star:
-                r.special = side
+                r.special = "attacker" if tok.startswith("A") else "defender"
         return r
 
 
@@ -159,14 +144,15 @@ class Combats(Tracker):
         self.crt_note = self.state.reconstructed("combat", "terrain-effects", "support-differential")
         self.combat_now: SHCombat | None = None
         self.combats: list[SHCombat] = []  # every combat resolved, in order (for reports and tests)
-        self.closed: list[SHCombat] = []  # every combat closed, in order (rules judge the new ones)
-        self.fought: set[str] = set()  # pieces in a combat of the side's last Combat phase
+        self.closed: list[SHCombat] = []  # every combat closed, in order (a rule judges each once, at the close)
         self.taken: Declared | None = None  # the declaration just bound to a combat
         self.die_fault: tuple[str, str, str | None] | None = None  # (rule, message, side) of the roll just heard
         self.resolved: SHCombat | None = None  # the combat the roll just heard resolved
+        self.move_part: tuple[SHCombat | None, str | None] | None = None  # the move just heard: its combat, side
         self._reset()
 
     def _reset(self) -> None:
+        self.fought: set[str] = set()  # pieces in a combat of the side's last Combat phase
         self.attacked: set[str] = set()
         self.defended: set[str] = set()
         self.retreated_to: dict[str, str] = {}  # piece -> hex it retreated into this phase
@@ -178,11 +164,9 @@ class Combats(Tracker):
         """An event marker changed in this Combat phase: an event may have been played (20.14)."""
         return self.events.changed > self._events_at_start
 
-    # -- hooks ---------------------------------------------------------------------------------
     def phase_started(self, pid: str) -> None:
         if self.state.phase_kind == "combat":
             self._reset()
-            self.fought = set()
 
     def phase_ended(self, pid: str) -> None:
         c = self.combat_now
@@ -210,11 +194,10 @@ class Combats(Tracker):
         piece, role = d.piece, d.name
         if role not in ROLES or not self.board.unit_of(piece):
             return
-        c = self._open() if role in (ATTACKER, DEFENDER) else self.combat_now
-        if c is not None and c.die is not None and role not in (ATTACKER, DEFENDER):
-            c = None  # support and supply are declared before the die
-        if c is None:
-            return
+        opening = role in (ATTACKER, DEFENDER)
+        c = self._open() if opening else self.combat_now
+        if c is None or (c.die is not None and not opening):
+            return  # support and supply are declared before the die
         self.taken = d
         if role == ATTACKER:
             c.attackers[piece.id] = d.where
@@ -228,7 +211,6 @@ class Combats(Tracker):
         else:
             c.supplied.add(piece.id)
 
-    # -- the die ------------------------------------------------------------------------------------
     def rolled(self, e: Rolled) -> None:
         self.die_fault = self.resolved = None
         if not e.button.endswith(DIE_SUFFIX) or not e.dice:
@@ -269,8 +251,7 @@ class Combats(Tracker):
     def _resolve(self, c: SHCombat) -> None:
         d_hex, geo, board, forces = c.defender_hex, self.game.geometry, self.board, self.forces
         pieces = board.replayer.board.pieces
-        for pid in c.attackers:
-            self.fought.add(pid)
+        self.fought |= set(c.attackers)
         for p in forces.combat_units(d_hex, c.defender):
             if self.retreated_to.get(p.id) == d_hex:
                 c.passengers.add(p.id)
@@ -281,54 +262,46 @@ class Combats(Tracker):
                              "attacked", None, None, d_hex))
             c.results = {}
             return
-        ok = True
         for pid, h in sorted(c.attackers.items()):
             p, u = pieces.get(pid), board.unit_of(pieces[pid]) if pid in pieces else None
             if p is None or u is None:
                 continue
             if board.side_id(p) != c.attacker:
                 c.faults.append(("10.12", f"{p.name} is not a unit of the attacking side", p, h, d_hex))
-                ok = False
             elif not geo.adjacent(h, d_hex):
                 c.faults.append(("10.13", f"{p.name} attacks {d_hex} from {h}: attackers stand next to the Defender "
                                  "Hex", p, h, d_hex))
-                ok = False
             elif forces.attack_of(u, p) <= 0:
                 c.faults.append(("10.16", f"{p.name} has no attack strength: it cannot attack", p, h, d_hex))
-                ok = False
             else:
                 c_ = self.costs.step_cost(h, d_hex, forces.move_class(u))
                 if isinstance(c_, Blocked):
                     rule = "10.26" if c_.rule == "8.35" else "10.24"
                     c.faults.append((rule, f"{p.name} attacks {d_hex} from {h} across or into {c_.why}, which it may "
                                      f"not cross or enter{self.state.reconstructed('terrain-effects')}", p, h, d_hex))
-                    ok = False
             if pid in self.attacked:
                 c.faults.append(("10.32", f"{p.name} already attacked in this Combat phase", p, h, d_hex))
-                ok = False
         for pid in c.defenders:
             if pid in self.defended:
                 c.faults.append(("10.32", f"{pieces[pid].name} already defended in this Combat phase", pieces[pid], None,
                                  d_hex))
-                ok = False
         self.attacked |= set(c.attackers)
         self.defended |= set(c.defenders)
+        ok = not c.faults  # a combat with a fault so far has no odds
         for pid, (h, side) in sorted(c.artillery.items()):
             p = pieces.get(pid)
             u = board.unit_of(p) if p else None
             if u is None:
                 continue
-            reach = u.range or 0
             if not u.range:
                 c.faults.append(("11.13", f"{p.name} is not artillery: only units with a range fire in support", p, h,
                                  d_hex))
-            elif geo.distance(h, d_hex) > reach:
+            elif geo.distance(h, d_hex) > u.range:
                 c.faults.append(("11.13", f"{p.name} in {h} is {geo.distance(h, d_hex)} hexes from {d_hex}, beyond its "
-                                 f"range {reach}", p, h, d_hex))
+                                 f"range {u.range}", p, h, d_hex))
         if ok:
             self._odds(c)
 
-    # -- odds and results -----------------------------------------------------------------------------
     def _strengths(self, c: SHCombat, light_axis: bool) -> tuple[Fraction, Fraction, Fraction]:
         """(attack if every undeclared attacker is halved, attack if none is, defense)."""
         board = self.board.replayer.board.pieces
@@ -412,7 +385,7 @@ class Combats(Tracker):
 
     def _shifts(self, c: SHCombat) -> tuple[int, int, str]:
         board = self.board.replayer.board.pieces
-        geo, d_hex = self.game.geometry, c.defender_hex
+        d_hex = c.defender_hex
         lo = hi = 0
         why = []
         defenders = [board[i] for i in c.defenders if i in board]
@@ -420,10 +393,10 @@ class Combats(Tracker):
             hi += 1
             why.append("defender's supply unknown: 0 or 1 right (6.64b)")
         terrain = self.forces.tec["hex"].get(self.game.hex_terrain.get(d_hex, ""), {}).get("defense", {}).get("shift", 0)
-        movers = [(pid, h) for pid, h in c.attackers.items() if pid in board and not self.forces.is_artillery(self.board.unit_of(board[pid]))]
+        movers = [(pid, h) for pid, h in c.attackers.items() if pid in board and self.board.unit_of(board[pid]).type != "artillery"]
         for feature, spec in sorted(self.forces.tec["hexside"].items()):
             shift = spec.get("defense", {}).get("shift", 0)
-            if shift and movers and all(feature in self.costs.features(h, d_hex) for _, h in movers):
+            if shift and movers and all(feature in self.costs.chart.features(h, d_hex) for _, h in movers):
                 terrain = min(terrain, shift)
         if terrain:
             lo, hi = lo + terrain, hi + terrain
@@ -456,7 +429,6 @@ class Combats(Tracker):
             why.append("an event marker changed this phase: 1 either way (20.2)")
         return lo, hi, "; ".join(why) or "no shift"
 
-    # -- after the die -------------------------------------------------------------------------------
     def flipped(self, e: Flipped) -> None:
         c = self.combat_now
         if c is not None and c.die is not None and c.side_of(e.piece.id) and e.layer == "Step":
@@ -469,24 +441,14 @@ class Combats(Tracker):
             c.lost[e.piece.id] = c.lost.get(e.piece.id, 0) + self.forces.steps_now(u, e.piece)
             c.boxes[e.piece.id] = "removed"
 
-    def after_die(self, e: Moved) -> tuple[SHCombat, str | None] | None:
-        """The combat a unit's hex-to-hex move in a Combat phase belongs to, and the unit's side in
-        it (None: no part in it); None when the move is not judged as a combat's."""
-        board = self.board
-        if self.state.phase_kind != "combat" or self.unjudged or board.unit_of(e.piece) is None \
-                or e.old.label == e.new.label or e.new.label in self.forces.loss_boxes \
-                or not board.on_map(e.old.label) or not board.on_map(e.new.label):
-            return None
-        c = self.combat_now
-        return c, c.side_of(e.piece.id) if c is not None and c.die is not None else None
-
     def moved(self, e: Moved) -> None:
+        self.move_part = None
         if self.state.phase_kind != "combat" or self.unjudged:
             return
         p, old, new = e.piece, e.old.label, e.new.label
         c = self.combat_now
         mid = self.forces.marker_id(p)
-        if c is not None and c.die is None and c.defender_hex and (mid.startswith("air-") or mid.startswith("naval-")):
+        if c is not None and c.die is None and c.defender_hex and mid.startswith(("air-", "naval-")):
             if new == c.defender_hex or (mid.startswith("naval-") and self.board.on_map(new)
                                          and self.game.geometry.adjacent(new, c.defender_hex)):
                 c.air.add(p.id)
@@ -500,7 +462,10 @@ class Combats(Tracker):
                 c.lost[p.id] = c.lost.get(p.id, 0) + self.forces.steps_now(u, p)
                 c.boxes[p.id] = self.forces.loss_boxes[new]
             return
-        if side is None or not self.board.on_map(old) or not self.board.on_map(new):
+        if not self.board.on_map(old) or not self.board.on_map(new):
+            return
+        self.move_part = c, side
+        if side is None:
             return
         trail = c.trails.setdefault(p.id, [old])
         if trail[-1] != old:
@@ -510,47 +475,16 @@ class Combats(Tracker):
             self.retreated_to[p.id] = new
 
 
-class CombatDeclarations(Rule):
-    """10.12, 10.13, 10.16, 10.24, 10.26, 10.32, 10.43, 11.13, 3.43: one die a declared combat,
-    rolled by the attacker in his Combat phase; attackers of the phasing side next to a Defender
-    Hex of enemy combat units, with strength, not across terrain they may not cross, once a phase;
-    supporting artillery within range and not fired already in the Segment."""
+class Combat(Rule):
+    """10.1-12.5: one die a declared combat, the attacker's, in his Combat phase; attackers of the
+    phasing side next to a Defender Hex of enemy units, with strength, not across terrain they may
+    not cross, once a phase; artillery within range, firing once a Segment (3.43); odds at least
+    1-4; losses, retreats (1 or 2 hexes, on a path a unit may take) and boxes as a result the CRT
+    allows; in a Combat phase units move only to retreat or advance (4.21), attackers other than
+    artillery and AA from their attack hex into the emptied Defender Hex."""
 
-    ids = ("10.12", "10.13", "10.16", "10.24", "10.26", "10.32", "10.43", "11.13", "3.43")
-    needs = (Combats,)
-
-    def start(self) -> None:
-        self.combats = self.ctx.get(Combats)
-        self._fired: dict[str, tuple] = {}  # artillery piece -> (turn, segment) it last fired in
-
-    def declared(self, d: Declared) -> None:
-        """3.43, 11.18: artillery that fired is Fired and cannot fire again in the Segment (the
-        reading 3.43 and 11.18 share; when it flips back is not judged, digest 11.2 #2)."""
-        if d.name != ARTILLERY or self.combats.taken is not d:
-            return
-        key = (self.state.turn, self.state.segment)
-        if self._fired.get(d.piece.id) == key:
-            self.find("3.43", f"{d.piece.name} already fired in this Segment: Fired artillery cannot fire again",
-                      d.piece, None, d.where)
-        self._fired[d.piece.id] = key
-
-    def rolled(self, e: Rolled) -> None:
-        combats = self.combats
-        if combats.die_fault is not None:
-            rule, message, side = combats.die_fault
-            self.find(rule, message, side=side)
-        c = combats.resolved
-        if c is not None:
-            for rule, message, piece, a, b in c.faults:
-                self.find(rule, message, piece, a, b)
-
-
-class CombatResults(Rule):
-    """10.31, 12.11, 12.21, 12.22, 12.3, 12.31, 12.32: initial odds at least 1-4; the losses,
-    retreats and boxes a combat's units took match a result the CRT gives at the odds the facts
-    allow; retreats of 1 or 2 hexes along a path a unit may take."""
-
-    ids = ("10.31", "12.11", "12.21", "12.22", "12.3", "12.31", "12.32")
+    ids = ("3.43", "4.21", "10.12", "10.13", "10.16", "10.24", "10.26", "10.31", "10.32", "10.43", "11.13", "12.11",
+           "12.21", "12.22", "12.3", "12.31", "12.32", "12.51", "12.52", "12.56")
     covers = ("6.61", "10.22", "10.25", "10.42", "10.53", "11.14", "12.23", "12.24", "13.33", "19.13")
     needs = (Forces, MoveCosts, Combats)
 
@@ -559,27 +493,37 @@ class CombatResults(Rule):
         self.crt = self.tables["combat"]
         self.crt_note = self.combats.crt_note
         self.tec_note = self.state.reconstructed("terrain-effects")
+        self._fired: dict[str, tuple] = {}  # artillery piece -> (turn, segment) it last fired in
         self._judged = 0  # combats of Combats.closed judged
 
-    def rolled(self, e: Rolled) -> None:
-        c = self.combats.resolved
-        if c is not None and c.below_minimum:
-            self.find("10.31", f"odds below 1-4 ({c.odds}): the minimum initial odds are 1-4{self.crt_note}", None, None,
-                      c.defender_hex, side=self.board.side_names[c.attacker])
-
     def declared(self, d: Declared) -> None:
+        """3.43, 11.18: artillery that fired is Fired and cannot fire again in the Segment (the
+        reading 3.43 and 11.18 share; when it flips back is not judged, digest 11.2 #2)."""
+        if d.name == ARTILLERY and self.combats.taken is d:
+            key = (self.state.turn, self.state.segment)
+            if self._fired.get(d.piece.id) == key:
+                self.find("3.43", f"{d.piece.name} already fired in this Segment: Fired artillery cannot fire again",
+                          d.piece, None, d.where)
+            self._fired[d.piece.id] = key
         self._closed()
 
-    def phase_ended(self, pid: str) -> None:
-        self._closed()
+    def rolled(self, e: Rolled) -> None:
+        if (fault := self.combats.die_fault) is not None:  # (rule, message, side)
+            self.find(fault[0], fault[1], side=fault[2])
+        if (c := self.combats.resolved) is not None:
+            for rule, message, piece, a, b in c.faults:
+                self.find(rule, message, piece, a, b)
+            if c.below_minimum:
+                self.find("10.31", f"odds below 1-4 ({c.odds}): the minimum initial odds are 1-4{self.crt_note}", None,
+                          None, c.defender_hex, side=self.board.side_names[c.attacker])
 
-    def _closed(self) -> None:
-        closed = self.combats.closed
-        while self._judged < len(closed):
-            c = closed[self._judged]
+    def _closed(self, *_) -> None:
+        for c in self.combats.closed[self._judged:]:  # closed since the last look
             self._judged += 1
             if c.die is not None and c.results:
                 self._close(c)
+
+    phase_ended = _closed
 
     def _close(self, c: SHCombat) -> None:
         outcome = self._outcome(c)
@@ -601,18 +545,13 @@ class CombatResults(Rule):
 
     def _outcome(self, c: SHCombat) -> dict:
         board = self.board.replayer.board.pieces
-        out = {"lost": {c.attacker: 0, c.defender: 0}, "stayed": {c.attacker: [], c.defender: []},
-               "moved": {c.attacker: [], c.defender: []}, "gone": {c.attacker: 0, c.defender: 0}}
+        out = {"lost": {c.attacker: 0, c.defender: 0}, "stayed": {c.attacker: [], c.defender: []}}
         for ids, side in ((c.attackers, c.attacker), (c.defenders, c.defender)):
             for pid, h in ids.items():
                 out["lost"][side] += max(0, c.lost.get(pid, 0))
                 p = board.get(pid)
-                if p is None or pid in c.boxes or self.board.hex_of(p) is None:
-                    out["gone"][side] += 1
-                elif self.board.hex_of(p) == h:
+                if p is not None and pid not in c.boxes and self.board.hex_of(p) == h:
                     out["stayed"][side].append(p.name)
-                else:
-                    out["moved"][side].append(pid)
         for pid in c.passengers:  # 12.35: they share the retreat, absorb no loss
             p = board.get(pid)
             if p is not None and self.board.hex_of(p) == c.defender_hex:
@@ -692,22 +631,8 @@ class CombatResults(Rule):
             self.find("12.32", f"{p.name} retreats {c.defender_hex} -> {end}: {why}{self.tec_note}", p, c.defender_hex,
                       end, side=self.board.side_of(p))
 
-
-class CombatMoves(Rule):
-    """4.21, 12.3, 12.51, 12.52, 12.56: in a Combat phase units move only to retreat or advance after
-    their combat; a defender retreats only on a retreat result; attackers other than artillery and
-    AA advance from their attack hex into the emptied Defender Hex, and move elsewhere only on an
-    attacker retreat."""
-
-    ids = ("4.21", "12.3", "12.51", "12.52", "12.56")
-    needs = (Forces, Combats)
-
-    def start(self) -> None:
-        self.forces, self.combats = self.ctx.get(Forces), self.ctx.get(Combats)
-        self.crt_note = self.combats.crt_note
-
     def moved(self, e: Moved) -> None:
-        found = self.combats.after_die(e)
+        found = self.combats.move_part  # a unit's hex-to-hex move in a Combat phase, its combat and side in it
         if found is None:
             return
         (c, side), p, new = found, e.piece, e.new.label
@@ -720,18 +645,109 @@ class CombatMoves(Rule):
             if c.results and not any(r.dr for r in c.results.values()):
                 self.find("12.3", f"{p.name} moves away from {c.defender_hex}, but the result ({c.nominal}) gives the "
                           f"defender no retreat ({c.odds}){self.crt_note}", p)
-        else:
-            self._attacker_moved(c, p, self.board.unit_of(p), new)
-
-    def _attacker_moved(self, c: SHCombat, p: Piece, u, new: str) -> None:
-        if new == c.defender_hex:
-            if u.type in ("artillery", "motorized-aa"):
+        elif new == c.defender_hex:
+            if self.board.unit_of(p).type in ("artillery", "motorized-aa"):
                 self.find("12.56", f"{p.name}: artillery and AA units never advance after combat", p)
             elif self.forces.combat_units(new, c.defender):
                 self.find("12.51", f"{p.name} advances into {new} while enemy combat units are still there", p)
             elif c.trails[p.id][0] != c.attackers.get(p.id):
                 self.find("12.52", f"{p.name} advances from {c.trails[p.id][0]}, not its attack hex", p)
-            return
-        if c.results and not any(r.ar for r in c.results.values()):
+        elif c.results and not any(r.ar for r in c.results.values()):
             self.find("12.52", f"{p.name} moves to {new}: an attacker moves after combat only to advance into the "
                       f"Defender Hex {c.defender_hex} (the result {c.nominal} has no attacker retreat)", p)
+
+
+class GermanAA(Rule):
+    """10.51: with a German AA unit defending against armor, the Allied force's first step lost
+    is an armor unit's."""
+
+    ids = ("10.51",)
+    needs = (Forces, Combats)
+
+    def start(self) -> None:
+        self.forces, self.combats = self.ctx.get(Forces), self.ctx.get(Combats)
+        self._aa_armor: dict[int, set[str]] = {}  # id of a combat -> its armor attackers
+        self._judged = 0  # combats of Combats.closed judged
+
+    def rolled(self, e: Rolled) -> None:
+        c = self.combats.combat_now
+        if c is None or c.die is None or id(c) in self._aa_armor or c.more_hexes or c.attacker != "allied":
+            return
+        board, pieces = self.board, self.board.replayer.board.pieces
+        aa = any(self.forces.is_german_aa(board.unit_of(pieces[i])) for i in c.defenders if i in pieces)
+        armor = {i for i in c.attackers if i in pieces and (u := board.unit_of(pieces[i])) is not None and u.type == ARMOR}
+        if aa and armor:
+            self._aa_armor[id(c)] = armor
+
+    def _closed(self, *_) -> None:
+        """Judged as a combat closes: at a declaration opening the next one, or at the phase's end."""
+        for c in self.combats.closed[self._judged:]:  # closed since the last look
+            self._judged += 1
+            armor = self._aa_armor.pop(id(c), None)
+            if not armor or c.more_hexes:
+                continue
+            lost = sum(max(0, c.lost.get(i, 0)) for i in c.attackers)
+            if lost and not any(c.lost.get(i, 0) > 0 for i in armor):
+                names = ", ".join(self.board.replayer.board.pieces[i].name for i in sorted(armor))
+                self.find("10.51", f"combat on {c.defender_hex}: a German AA unit defends against armor and the "
+                          f"attackers lost {lost} step(s), none from the armor ({names}): the first Allied loss "
+                          f"is an armor step", None, None, c.defender_hex, side=self.board.side_names["allied"])
+
+    declared = phase_ended = _closed
+
+
+class MandatoryAttacks(Rule):
+    """10.15: an enemy combat unit projecting a ZOC into an attacking unit's hex is attacked in the
+    same Combat phase, by that unit or another eligible one."""
+
+    ids = ("10.15",)
+    needs = (Forces, MoveCosts, Combats)
+
+    def start(self) -> None:
+        self.forces, self.costs, self.combats = self.ctx.get(Forces), self.ctx.get(MoveCosts), self.ctx.get(Combats)
+        self._must: dict[str, tuple[str, str]] = {}  # enemy hex -> (an attacker's name, its hex)
+        self._attacked_hexes: set[str] = set()
+        self._mandatory_unjudged = False
+        self._seen_combats: set[int] = set()
+
+    def phase_started(self, pid: str) -> None:
+        self._must, self._attacked_hexes, self._mandatory_unjudged = {}, set(), False
+
+    def rolled(self, e: Rolled) -> None:
+        c = self.combats.combat_now
+        if self.state.phase_kind != "combat" or c is None or c.die is None or id(c) in self._seen_combats:
+            return
+        self._seen_combats.add(id(c))
+        if c.more_hexes or c.defender_hex is None:
+            self._mandatory_unjudged = True
+            return
+        self._attacked_hexes.add(c.defender_hex)
+        board, forces, geo, pieces = self.board, self.forces, self.game.geometry, self.board.replayer.board.pieces
+        for pid, h in sorted(c.attackers.items()):
+            p = pieces.get(pid)
+            if p is None or h not in geo:
+                continue
+            own = forces.combat_units(h, c.attacker)
+            for n in geo.neighbours(h):
+                holders = [board.unit_of(q) for q in forces.combat_units(n, c.defender)]
+                if not holders or all(u.no_zoc for u in holders) or not any(self.costs.passable(u, n, h) for u in holders):
+                    continue
+                if not any(forces.attack_of(board.unit_of(q), q) > 0 and not isinstance(
+                        self.costs.step_cost(h, n, forces.move_class(board.unit_of(q))), Blocked) for q in own):
+                    continue
+                self._must.setdefault(n, (p.name, h))
+
+    def phase_ended(self, pid: str) -> None:
+        st = self.state
+        if st.phase_kind != "combat" or self._mandatory_unjudged:
+            return
+        enemy = self.board.other_side[st.active_side]
+        defended = self.combats.defended
+        for n, (name, h) in sorted(self._must.items()):
+            held = self.forces.combat_units(n, enemy)
+            if n in self._attacked_hexes or not held or all(p.id in defended for p in held):
+                continue  # attacked, emptied, or held only by units that defended already (10.32)
+            units = ", ".join(p.name for p in held)
+            self.find("10.15", f"{name} attacked from {h}, in the ZOC of {units} in {n}, which no attack of the "
+                      f"{st.phase} took on: an enemy unit projecting a ZOC into an attacker's hex must be "
+                      f"attacked{st.reconstructed('terrain-effects')}", None, h, n, side=self.board.side_names[st.active_side])

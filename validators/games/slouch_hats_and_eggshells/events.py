@@ -1,20 +1,9 @@
 """Special Events (20.11-20.16, 20.2, 21.12a): draws and plays of the event markers, as the module's
 Events window logs them (digest 10.1 rank 19).  A draw is a marker moved from the Special Events
-Pool into a side's hand; a play is its Report line "<Side> plays event X: title (rule)".
-
-- 20.11: markers are drawn in the Special Events phase.
-- 20.12, 21.12a: on the scenario's first turn the Allies draw 4 and the Axis 3 (21.22c: E and 2
-  more); later one each; each further draw needs 2 VPs spent (18.14b).  Judged when the Special
-  Events phase ends.
-- 20.14: an event is played only in the phase its text names (tables/events.yaml `when`), and from
-  the turn it names ("from III June").
-- 20.16: an event whose text says "Once played, remove this event from the Special Events Pool"
-  retires its marker: no later play of that letter, by either side (one marker per letter).
-- 20.2 (20.21D): Diplomats Active only after an Axis play of A, B or E in the same phase.
-- 20.2 (VP costs of 20.21A, B, D, 20.22A, E; tables/victory.yaml `costs`): "if VPs are not
-  available, it cannot be played": reported when the side's VP marker stood below the cost all
-  turn until the play.  Both are reported under 20.2 (the catalogue numbers carry no letters),
-  the event's paragraph named in the message.
+Pool into a side's hand; a play is its Report line "<Side> plays event X: title (rule)".  Draws
+are judged when the Special Events phase ends (21.12a, 21.22c give the first turn's).  The
+findings of 20.21D and of the VP costs (20.21A, B, D, 20.22A, E; tables/victory.yaml `costs`)
+carry 20.2 (the catalogue numbers carry no letters) and name the event's paragraph.
 
 Choices:
 - `when` is read as: "Reinforcements" and "Special Events" the phases of that name; "Combat" any
@@ -49,9 +38,7 @@ FROM_TURN = re.compile(r",\s*from\s+(?P<turn>[IV]+ \w+)\s*$")
 
 class EventMarkers(Tracker):
     """How many times an event marker changed (drawn, shown, played, removed) or a "plays event"
-    line was written since the log began (20.1): a rule that an event may excuse compares counts.
-    (Issue 31: a garrison release bound to the event that releases it would read the plays here,
-    by side and letter, instead of this count.)"""
+    line was written since the log began (20.1): a rule that an event may excuse compares counts."""
 
     def start(self) -> None:
         self.changed = 0
@@ -67,29 +54,46 @@ class EventMarkers(Tracker):
             self.changed += 1
 
 
-class EventDraws(Rule):
-    """20.11, 20.12: markers are drawn in the Special Events phase: 4 Allied and 3 Axis on the first
-    turn, one each later, each further draw paid with 2 VPs."""
+class SpecialEvents(Rule):
+    """20.11-20.2: markers are drawn in the Special Events phase (4 Allied and 3 Axis on the first
+    turn, one each later, each further draw paid with 2 VPs, 18.14b); an event is played in the
+    phase and from the turn its text names (tables/events.yaml `when`); once an event that says
+    "Once played, remove this event from the Special Events Pool" is played, its letter is never
+    played again, by either side; Diplomats Active only against an Axis A, B or E of the phase; a
+    VP-costing event only with the VPs ("if VPs are not available, it cannot be played")."""
 
-    ids = ("20.11", "20.12")
+    ids = ("20.11", "20.12", "20.14", "20.16", "20.2")
     covers = ("20.1",)
     needs = (Forces,)
 
     def start(self) -> None:
         self.forces = self.ctx.get(Forces)
         names = self.board.side_names
-        draws = self.tables.get("events", {}).get("draws", {})
+        ev = self.tables.get("events", {})
+        draws = ev.get("draws", {})
         self.draw_first = {k: int(v) for k, v in draws.get("turn_1", {}).items()}
         self.draw_later = {k: int(v) for k, v in draws.get("later", {}).items()}
         self.draw_vp = int(draws.get("extra_draw_vp", 2))
         self.hands = {hand_name(x): x.id for x in self.game.info.sides}
         decks = self.game.events.decks if self.game.events else []
         self.pools = {d.name for d in decks if d.side is None}
+        self.event_when = {side: dict(ev.get(side, {})) for side in names}
+        self.once_only: set[tuple[str, str]] = {
+            (side, c.id) for d in decks for c in d.cards for side, m in (c.events or {}).items()
+            if ONCE_ONLY in " ".join(m.text.lower().split())}
+        self.event_costs = {k: int(v) for k, v in self.tables.get("victory", {}).get("costs", {}).items()}
         self._drawn: dict[str, list[str]] = {s: [] for s in names}  # pieces drawn this Special Events phase
-        self._vp_paid = {s: 0 for s in names}
+        self._vp_paid = {s: 0 for s in names}  # VP falls not yet counted for an extra draw
+        self._vp_turn_max: dict[str, int | None] = {s: self.forces.vp(s) for s in names}
+        self._retired: dict[str, str] = {}  # letter -> who retired it
+        self._phase_plays: list[tuple[str, str]] = []  # (side, letter) this phase
+        self._played_before: set[tuple[str, str]] = set()
 
     def phase_started(self, pid: str) -> None:
-        self._drawn = {s: [] for s in self.board.side_names}
+        st, names = self.state, self.board.side_names
+        self._drawn, self._phase_plays = {s: [] for s in names}, []
+        if st.phase_pos is not None and (st.prev_phase_pos is None or st.prev_phase_pos[0] != st.turn):
+            self._vp_turn_max = {s: self.forces.vp(s) for s in names}
 
     def phase_ended(self, pid: str) -> None:
         st, names = self.state, self.board.side_names
@@ -117,9 +121,12 @@ class EventDraws(Rule):
         st, names = self.state, self.board.side_names
         marker = self.forces.marker_id(e.piece)
         if marker in ("vp-axis", "vp-allied"):
-            old, new = self.forces.vp_at(e.old.label), self.forces.vp_at(e.new.label)
+            s, old, new = marker[3:], self.forces.vp_at(e.old.label), self.forces.vp_at(e.new.label)
             if old is not None and new is not None and new < old:
-                self._vp_paid[marker[3:]] += old - new
+                self._vp_paid[s] += old - new
+            if new is not None:
+                top = self._vp_turn_max.get(s)
+                self._vp_turn_max[s] = new if top is None else max(top, new)
             return
         if e.piece.properties().get("Kind") != "event" or st.phase_kind is None:
             return
@@ -134,45 +141,6 @@ class EventDraws(Rule):
             s = self.hands[e.old.label]
             if e.piece.id in self._drawn[s]:
                 self._drawn[s].remove(e.piece.id)  # put back undrawn (20.11: a player need not draw)
-
-
-class EventPlays(Rule):
-    """20.14, 20.16, 20.2: an event is played in the phase and from the turn its text names, a
-    once-only event's letter never again, Diplomats Active only against an Axis A, B or E of the
-    phase, and a VP-costing event only with the VPs."""
-
-    ids = ("20.14", "20.16", "20.2")
-    covers = ("20.1",)
-    needs = (Forces,)
-
-    def start(self) -> None:
-        self.forces = self.ctx.get(Forces)
-        names = self.board.side_names
-        ev = self.tables.get("events", {})
-        self.event_when = {side: dict(ev.get(side, {})) for side in names}
-        decks = self.game.events.decks if self.game.events else []
-        self.once_only: set[tuple[str, str]] = {
-            (side, c.id) for d in decks for c in d.cards for side, m in (c.events or {}).items()
-            if ONCE_ONLY in " ".join(m.text.lower().split())}
-        self.event_costs = {k: int(v) for k, v in self.tables.get("victory", {}).get("costs", {}).items()}
-        self._vp_turn_max: dict[str, int | None] = {s: self.forces.vp(s) for s in names}
-        self._retired: dict[str, str] = {}  # letter -> who retired it
-        self._phase_plays: list[tuple[str, str]] = []  # (side, letter) this phase
-        self._played_before: set[tuple[str, str]] = set()
-
-    def phase_started(self, pid: str) -> None:
-        st = self.state
-        self._phase_plays = []
-        if st.phase_pos is not None and (st.prev_phase_pos is None or st.prev_phase_pos[0] != st.turn):
-            self._vp_turn_max = {s: self.forces.vp(s) for s in self.board.side_names}
-
-    def moved(self, e: Moved) -> None:
-        marker = self.forces.marker_id(e.piece)
-        if marker in ("vp-axis", "vp-allied"):
-            s, new = marker[3:], self.forces.vp_at(e.new.label)
-            if new is not None:
-                top = self._vp_turn_max.get(s)
-                self._vp_turn_max[s] = new if top is None else max(top, new)
 
     def said(self, e: Said) -> None:
         st, names = self.state, self.board.side_names
@@ -237,8 +205,6 @@ class EventPlays(Rule):
             "Axis Transport": kind == "transport" and side == "axis",
             "Allied Movement": kind in ("movement", "exploitation") and side == "allied",
         }.get(when.strip())
-        if allowed is None or allowed:
+        if allowed is not False:
             return None
-        if when.strip() == "end of Combat":
-            return "at the end of the friendly Combat phase"
-        return f"in the {when.strip()} phase"
+        return "at the end of the friendly Combat phase" if when.strip() == "end of Combat" else f"in the {when.strip()} phase"

@@ -2,18 +2,9 @@
 by which mode (digest 10.1 ranks 3, 12 and 16).
 
 A log shows where a move starts and ends, not its path: a move is legal when some legal path
-joins them within the allowance (`kernel.movement.search`).  Costs come from
-tables/terrain-effects.yaml (reconstructed: findings say so): the hex entered for the unit's
-movement class (armor and armored cars enter mountain only along a road or trail, 8.35), or
-the road rate when the hexside crossed carries a main road, minor road (1/2 MP) or trail (half
-the hex's cost; +1/2 MP across a wadi, 8.37), ignoring other terrain (8.36); else plus ridge and
-wadi hexsides (8.33); escarpment, swamp and lava hexsides and the sea are never crossed.
-
-Zones of control (3.2, 8.2): every combat unit exerts one into the six hexes around it, but
-not across a hexside or into a hex its own movement may not cross or enter (3.24), and not when
-every unit of its hex has the No-ZOC band (3.22).  A mover stops on entering an enemy ZOC
-(8.21) and never goes from one enemy-ZOC hex directly into another (8.22); friendly units do
-not cancel an enemy ZOC (8.23).
+joins them within the allowance (`kernel.movement.search`), at the costs and through the zones
+of control of terrain.py (the reconstructed TEC: findings say so).  A mover stops on entering an
+enemy ZOC (8.21) and never goes from one enemy-ZOC hex directly into another (8.22).
 
 Allowance: the printed MA (8.13); halved for a motorized unit without Movement Supply (3.55,
 6.53); x 1.5 strategic (9.2); 5 Axis / 7 Allied by motor pool (9.57, tables/supply.yaml);
@@ -45,8 +36,7 @@ from typing import TYPE_CHECKING
 
 from validators.games.slouch_hats_and_eggshells.combat import Combats
 from validators.games.slouch_hats_and_eggshells.state import MODES
-from validators.games.slouch_hats_and_eggshells.terrain import MoveCosts
-from validators.games.slouch_hats_and_eggshells.units import Forces
+from validators.games.slouch_hats_and_eggshells.units import Forces, MoveCosts
 from validators.kernel.declarations import Declared
 from validators.kernel.movement import Blocked, search, show_mp
 from validators.kernel.rule import Rule
@@ -99,11 +89,9 @@ class Movement(Rule):
         if mode is not None:
             self._modes.setdefault(d.piece.id, set()).add(mode)
 
-    # -- moves ----------------------------------------------------------------------------------------
     def moved(self, e: Moved) -> None:
         st, board = self.state, self.board
-        old, new = e.old.label, e.new.label
-        p = e.piece
+        p, old, new = e.piece, e.old.label, e.new.label
         u = board.unit_of(p)
         if u is None or old == new or not st.moving_phase() or board.side_id(p) != st.active_side \
                 or not board.on_map(new):
@@ -153,12 +141,8 @@ class Movement(Rule):
         enemy = self.forces.enemy_hexes(side)
         entries = [h for h in spec.get("entry", ()) if board.on_map(h) and h not in enemy]
         zoc = self.costs.enemy_zoc(side)
-        best = None
-        for h in entries:
-            found = self.costs.search(u, side, h, new, zoc=zoc) if h != new else None
-            cost = 0 if h == new else found.cost.get(new) if found is not None else None
-            if cost is not None and (best is None or cost < best[0]):
-                best = (cost, h)
+        costs = [(0 if h == new else self.costs.search(u, side, h, new, zoc=zoc).cost.get(new), h) for h in entries]
+        best = min((x for x in costs if x[0] is not None), key=lambda x: x[0], default=None)  # the first cheapest
         if best is None:
             self.find("9.33", f"{p.name} enters the map from the {box} at one of its Entry hexes "
                       f"({', '.join(spec.get('entry', ()))}, none held by the enemy); none leads to {new}"
@@ -203,8 +187,7 @@ class Movement(Rule):
         cost, path = found.cost[new], found.path(new)
         allowance, why = self._allowance(u, side, rec)
         if "strategic movement" in rec.modes:
-            strategic = self._strategic_problem(p, u, side, rec, new, zoc)
-            if strategic:
+            if strategic := self._strategic_problem(p, u, side, rec, new, zoc):
                 self.find("9.21", strategic, p, rec.start, new)
             return
         if cost <= allowance:
@@ -263,24 +246,18 @@ class Movement(Rule):
             self.find(rule, f"{what} carries {total} stacking points this phase, more than its capacity of {cap}{note}",
                       p, rec.start, new)
 
-    # -- exploitation (8.4) -----------------------------------------------------------------------
     def _exploitation(self, p: Piece, u: s.Unit, side: str, rec: MoveRecord, new: str) -> None:
         if rec.modes & {"motor pool", "infiltration", "strategic movement", "rail movement"}:
             mode = sorted(rec.modes)[0]
-            rule = {"motor pool": "9.51", "infiltration": "9.61", "strategic movement": "9.21", "rail movement": "9.42"}[mode]
-            self.find(rule, f"{mode} is used in the Movement phase, not in the {self.state.phase}", p, rec.start, new)
+            self.find(MODE_RULE[mode], f"{mode} is used in the Movement phase, not in the {self.state.phase}", p, rec.start, new)
             return
-        if u.type not in EXPLOIT_FREE:
-            if not u.motorized:
-                self.find("8.42", f"{p.name} is not motorized: only motorized units exploit", p, rec.start, new)
-                return
-            if p.id not in self.combats.fought:
-                self.find("8.42", f"{p.name} took no part in a combat of the preceding Combat phase: it may not "
-                          "exploit", p, rec.start, new)
-                return
-            if rec.unsupplied:
-                self.find("8.42", f"{p.name} has no Movement Supply: it may not exploit", p, rec.start, new)
-                return
+        why = (None if u.type in EXPLOIT_FREE else "is not motorized: only motorized units exploit" if not u.motorized
+               else "took no part in a combat of the preceding Combat phase: it may not exploit"
+               if p.id not in self.combats.fought else "has no Movement Supply: it may not exploit" if rec.unsupplied
+               else None)
+        if why:
+            self.find("8.42", f"{p.name} {why}", p, rec.start, new)
+            return
         zoc = self.costs.enemy_zoc(side)
         found = self.costs.search(u, side, rec.start, new, zoc=zoc)
         if new not in found:
@@ -295,14 +272,13 @@ class Movement(Rule):
             self.find("8.41", f"cost {show_mp(cost)} MP via {'-'.join(path)} > {why}: {show_mp(allowance)}"
                       f"{self.tec_note}", p, rec.start, new, path=path)
 
-    # -- rail (9.4) and infiltration (9.6) -------------------------------------------------------------
     def _rail(self, p: Piece, u: s.Unit, side: str, rec: MoveRecord, new: str) -> None:
         if side != "axis":
             self.find("9.4", "rail movement is for the Axis only", p, rec.start, new)
             return
         self._count(self._railed, p, u, "the railroad", self.rail_capacity, "9.41", rec, new)
         zoc = self.costs.enemy_zoc(side)
-        if not self.costs.on_line(rec.start, "railroad"):
+        if "railroad" not in self.costs.chart.on_feature.get(rec.start, ()):
             self.find("9.42", f"{rec.start} is not a rail hex: a unit moving by rail begins the phase on one", p,
                       rec.start, new)
             return
@@ -311,7 +287,7 @@ class Movement(Rule):
             return
         enemy = self.forces.enemy_hexes(side)
         found = search(self.game.geometry.neighbours, rec.start,
-                       lambda a, b: Fraction(0) if "railroad" in self.costs.features(a, b) else None,
+                       lambda a, b: Fraction(0) if "railroad" in self.costs.chart.features(a, b) else None,
                        blocked=frozenset(zoc | enemy), goal=new)
         if new not in found:
             self.find("9.42", f"no active rail line joins {rec.start} and {new} (none in an enemy ZOC or enemy hex, 9.43)",
@@ -325,8 +301,7 @@ class Movement(Rule):
             self.find("9.62", f"{p.name} may not infiltrate (9.62 lists armor but Vichy, armored cars, reconnaissance, "
                       "commandos, Australian non-artillery units and the two Indian mountain units)", p, rec.start, new)
             return
-        zoc = self.costs.enemy_zoc(side)
-        geo = self.game.geometry
+        zoc, geo = self.costs.enemy_zoc(side), self.game.geometry
         if rec.start not in zoc or not geo.adjacent(rec.start, new) or new not in zoc or any(self.board.unit_of(q) for q in self.board.stood_in(new)) \
                 or not self.costs.passable(u, rec.start, new):
             self.find("9.61", "infiltration: from an enemy-ZOC hex into one adjacent, unoccupied hex in enemy ZOC "
@@ -345,12 +320,9 @@ class NonCombatUnits(Rule):
         self._msu_moved: dict[str, str] = {}  # MSU piece -> hex it moved to this phase
 
     def moved(self, e: Moved) -> None:
-        st, board = self.state, self.board
-        if not self.forces.marker_id(e.piece).startswith("msu-"):
-            return
-        new = e.new.label
-        if (board.on_map(e.old.label) and board.on_map(new) and e.old.label != new and st.moving_phase()
-                and self.forces.air_side(e.piece) == st.active_side):
+        st, board, new = self.state, self.board, e.new.label
+        if (self.forces.marker_id(e.piece).startswith("msu-") and board.on_map(e.old.label) and board.on_map(new)
+                and e.old.label != new and st.moving_phase() and self.forces.air_side(e.piece) == st.active_side):
             self._msu_moved[e.piece.id] = new  # judged when the phase ends (its units may follow it: Choices)
 
     def phase_ended(self, pid: str) -> None:

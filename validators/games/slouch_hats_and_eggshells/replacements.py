@@ -1,10 +1,6 @@
 """Replacements (15.2, 15.21, 15.23): a unit on the map turned back to its full side (a Step flip
 from reduced to full) is a step rebuilt (digest 10.1 rank 17, part).
 
-- 15.2: steps are rebuilt in the unit's own side's Administrative phase.
-- 15.21: an Axis unit rebuilds with a REPL unit in its hex (there when the phase began, or now).
-- 15.23: RPs are infantry only (15.11) and rebuild no armor, armored car, artillery or AA unit.
-
 Choices:
 - A flip back of a unit flipped to reduced earlier in the same turn is read as a correction and
   not judged; flips in a Combat phase are the combat's (combat.py); units in boxes are not judged
@@ -26,7 +22,8 @@ UNJUDGED = ("commando",)
 
 class Replacements(Rule):
     """15.2, 15.21, 15.23: a step is rebuilt in the side's Administrative phase, an Axis one with a
-    REPL unit in the hex, and never for armor, armored cars, artillery or AA units."""
+    REPL unit in the hex (there when the phase began, or now); RPs are infantry (15.11) and rebuild
+    no armor, armored car, artillery or AA unit."""
 
     ids = ("15.2", "15.21", "15.23")
 

@@ -6,8 +6,7 @@ units of value 0 stack without limit (3.31), air units, MSUs and Dumps are marke
 count (13.12, 6.13b), holding boxes have no limit (3.33).  Units moving or retreating pass
 through stacks freely (3.32): only the end of a phase is judged.
 
-Choice: a hex over the limit is reported once for the same units; the excess should have gone
-to the Cadre Box before the phase ended (3.32).
+Choice: a hex over the limit is reported once for the same units.
 """
 from __future__ import annotations
 

@@ -1,17 +1,11 @@
 """Where a Slouch Hats and Eggshells match is: the kernel's game state, with the Segment of the
-phase and the scenario's span of turns.
-
-The module's turn tracker walks the 29 phases of tables/sequence.yaml (4.21: the Strategic
-Segment, two Operations Segments per side, the Inter-Operational and Recovery Segments); each
-phase names its `kind` (movement, combat...), its `segment` and, in the Operations Segments, its
-`side`.  Declarations are the unit menu commands of game.yaml (`declarations`), read back by the
-kernel from their `report:` templates; the names below are theirs.
+phase (tables/sequence.yaml's 29 phases name their `kind`, `segment` and, in the Operations
+Segments, `side`) and the scenario's span of turns.  The declaration names are game.yaml's.
 
 Choices:
 - The log's play starts with its first tracker move: positions arranged before it are the
   set-up, not judged (the setups save the tracker at Turn 1's first phase, and a log may begin
   mid-game), so no phase is entered before the first step (`initial_phase`).
-- The scenario played is the card most units stand on when the log begins (the kernel's).
 - A declaration counts only on a unit in a hex (`keeps`): made in a box (the spare pieces, a
   holding box) it commits nothing.
 """

@@ -1,6 +1,4 @@
-"""Sequence of play (4.21, 21.11, 21.21): the order of the phases on the turn tracker, the turn-1
-skip of the First Axis Operations Segment, the scenario's length, and which units may move in
-which phase (digest 10.1 rank 9).
+"""Sequence of play (4.21, 21.11, 21.21), digest 10.1 rank 9.
 
 Choices:
 - 4.21: the tracker may skip phases forward (a phase with nothing to do) and go on to the next
@@ -10,11 +8,10 @@ Choices:
   Axis Operations Segment (tables/sequence.yaml `skip_on_turn_1`).  (Issue 31: real play steps
   the tracker through those phases with nothing done in them; allowing that is a change to
   `ScenarioLength.phase_started` alone, e.g. reporting only an act made in such a phase.)
-- 4.21: a unit moves from hex to hex only in its own side's Movement and Exploitation Movement
-  phases, in a Combat phase (retreat and advance: combat.py), in a Transport phase (naval and air
-  transport, 7.1-7.3, and amphibious raids) and, for a commando, in its Administrative phase
-  (a raiding commando's return).  Moves into and out of boxes (reinforcements, eliminations, the
-  Cadre Box) are not movement; markers (air, naval, supply units) are not checked here.
+- 4.21: moves in a Combat phase are judged by combat.py; in a Transport phase (naval and air
+  transport, 7.1-7.3, amphibious raids) and a commando's in its Administrative phase (a raid's
+  return) are not.  Moves into and out of boxes (reinforcements, eliminations, the Cadre Box) are
+  not movement; markers (air, naval, supply units) are not checked here.
 """
 from __future__ import annotations
 
@@ -28,10 +25,7 @@ class ScenarioLength(Rule):
     """21.11, 21.21 (4.2 without a card): Turn 1 skips the First Axis Operations Segment, and
     the scenario ends after its last turn."""
 
-    @classmethod
-    def ids_in(cls, game) -> tuple[str, ...]:
-        spans = game.tables["victory"].data.get("scenario_turns", {}) if "victory" in game.tables else {}
-        return tuple(dict.fromkeys(["4.2", *(str(s["rule"]) for s in spans.values())]))
+    ids = ("4.2", "21.11", "21.21")  # tables/victory.yaml `scenario_turns` (4.2 when no card is recognised)
 
     def phase_started(self, pid: str) -> None:
         st = self.state
@@ -64,8 +58,7 @@ class SequenceOfPlay(Rule):
 
     def moved(self, e: Moved) -> None:
         st, board = self.state, self.board
-        old, new = e.old.label, e.new.label
-        u = board.unit_of(e.piece)
+        old, new, u = e.old.label, e.new.label, board.unit_of(e.piece)
         if u is None or old == new or not board.on_map(old) or not board.on_map(new) or st.phase_kind is None:
             return
         kind, side = st.phase_kind, board.side_id(e.piece)

@@ -1,25 +1,40 @@
-"""What a Slouch Hats and Eggshells piece is by the rules: a combat unit or not, its strengths and
-steps, its movement class, and the air and naval markers' sides and support strengths.
+"""What a Slouch Hats and Eggshells piece is by the rules, and what terrain costs it.
 
 Choices:
 - Markers lie in hexes, not on units: a marker (No Movement Supply, Garrison) is read as
   belonging to a unit only when the unit is the only one it can belong to (see the rules).
 - Air and naval units are markers (markers.yaml `air-*`, `naval-*`): their side is their face's
   side and their support strength the "S<n>" their face prints.
+
+Costs (`MoveCosts`, the reconstructed Terrain Effects Chart, tables/terrain-effects.yaml): a step
+costs the hex entered for the unit's movement class (the kernel's `TerrainChart` reads the
+columns; armor and armored cars enter mountain only along a road or trail, 8.35), or the road
+rate when the hexside crossed carries a main road, minor road (1/2 MP) or trail (half the hex's
+cost; +1/2 MP across a wadi, 8.37), ignoring other terrain (8.36); else plus ridge and wadi
+hexsides (8.33); escarpment, swamp and lava hexsides and the sea are never crossed.
+
+Zones of control (3.2): every combat unit exerts one into the hexes around it, not across a
+hexside or into a hex its own movement may not cross or enter (3.24), nor when every unit of its
+hex has the No-ZOC band (3.22); friendly units do not cancel an enemy ZOC (8.23).
 """
 from __future__ import annotations
 
 import re
+from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from validators.kernel.combat import steps_left
+from validators.kernel.movement import Blocked, Reach, TerrainChart, mp, search
 from validators.kernel.rule import Tracker
+from validators.kernel.zoc import ZocMove, zone_of_control
 from validators.replay.board import Piece
 
 if TYPE_CHECKING:  # the schema is for annotations: an audit runs on the plain model (plain.py)
     from builder.model import schema as s
 
 SUPPORT = re.compile(r"\bS(\d+)\b")
+ROADS = ("road", "minor-road", "trail")  # 8.36: the lines a unit moves along at road rate
+PROHIBITED_SIDES = ("escarpment", "swamp-side", "lava-side")  # 8.33, 8.34
 
 
 class Forces(Tracker):
@@ -29,8 +44,18 @@ class Forces(Tracker):
         self.tec = self.tables["terrain-effects"]
         losses = self.game.tracks.get("losses")
         self.loss_boxes = {self.game.zone_name("losses", b): b for b in losses.boxes} if losses else {}
-        self._enemy: dict[str, frozenset[str]] = {}  # side -> enemy_hexes, while the board does not change
+        self._kept: dict[tuple, object] = {}  # per_board's
         self._version = -1
+
+    def per_board(self, key: tuple, make):
+        """`make()`, remembered while the board does not change."""
+        version = self.board.replayer.board.version
+        if version != self._version:
+            self._kept, self._version = {}, version
+        found = self._kept.get(key)
+        if found is None:
+            found = self._kept[key] = make()
+        return found
 
     def marker_id(self, p: Piece) -> str:
         return p.properties().get("MarkerId", "")
@@ -40,23 +65,14 @@ class Forces(Tracker):
         u = self.board.unit_of(p)
         return u is not None and u.type != "replacement"
 
-    def combat_units(self, hex_id: str, side: str | None = None, *, at_start: bool = False) -> list[Piece]:
-        board = self.board
-        pieces = board.stood_in(hex_id) if at_start else board.pieces_in(hex_id)
-        return [p for p in pieces if self.is_combat(p) and (side is None or board.side_id(p) == side)]
+    def combat_units(self, hex_id: str, side: str | None = None) -> list[Piece]:
+        return [p for p in self.board.pieces_in(hex_id) if self.is_combat(p) and (side is None or self.board.side_id(p) == side)]
 
     def enemy_hexes(self, side: str) -> frozenset[str]:
         """Hexes holding combat units of the enemy of `side`."""
-        board = self.board
-        version = board.replayer.board.version
-        if version != self._version:
-            self._enemy, self._version = {}, version
-        found = self._enemy.get(side)
-        if found is None:
-            enemy = board.other_side[side]
-            found = self._enemy[side] = frozenset(
-                h for h, ps in board.by_hex().items() if any(self.is_combat(p) and board.side_id(p) == enemy for p in ps))
-        return found
+        board, enemy = self.board, self.board.other_side[side]
+        return self.per_board(("enemy", side), lambda: frozenset(
+            h for h, ps in board.by_hex().items() if any(self.is_combat(p) and board.side_id(p) == enemy for p in ps)))
 
     def adjacent_enemy(self, hex_id: str, side: str) -> bool:
         enemy = self.enemy_hexes(side)
@@ -70,10 +86,6 @@ class Forces(Tracker):
 
     def steps_now(self, u: s.Unit, p: Piece) -> int:
         return steps_left(self.board.reduced(p), u.steps)
-
-    @staticmethod
-    def is_artillery(u: s.Unit) -> bool:
-        return u.type == "artillery"  # 3.14: any combat unit with a range value
 
     def move_class(self, u: s.Unit) -> str:
         return self.tec["types"].get(u.type, {}).get("movement_class", "foot")
@@ -112,3 +124,89 @@ class Forces(Tracker):
         """Where the side's VP marker stands on the VP track."""
         p = self.vp_marker(side)
         return self.vp_at(self.board.where(p)) if p is not None else None
+
+
+class MoveCosts(Tracker):
+    """Step costs (remembered: the terrain never changes) and the enemy's ZOC (kept while the board
+    does not change)."""
+
+    needs = (Forces,)
+
+    def start(self) -> None:
+        self.forces = self.ctx.get(Forces)
+        self.tec = self.tables["terrain-effects"]
+        self.chart = TerrainChart(self.game, self.tec)
+        self._memo: dict[tuple[str, str, str], Fraction | Blocked] = {}
+
+    def road_between(self, a: str, b: str) -> str | None:
+        """The best road kind crossing the hexside a/b (main or minor road, else trail), None if none."""
+        side = self.chart.features(a, b)
+        return next((r for r in ROADS if r in side), None)
+
+    def step_cost(self, a: str, b: str, cls: str) -> Fraction | Blocked:
+        key = (a, b, cls)
+        found = self._memo.get(key)
+        if found is None:
+            found = self._memo[key] = self._step(a, b, cls)
+        return found
+
+    def _step(self, a: str, b: str, cls: str) -> Fraction | Blocked:
+        terrain = self.game.hex_terrain.get(b, "")
+        costs = self.tec["hex"].get(terrain, {}).get("mp", {})
+        if not costs:
+            return Blocked("8.11", f"{terrain or 'off-map'} hex {b}")
+        sides = self.chart.features(a, b)
+        road = self.road_between(a, b)
+        if road is None:
+            bad = next((f for f in PROHIBITED_SIDES if f in sides), None)
+            if bad:
+                return Blocked("8.34" if bad != "escarpment" else "8.33", f"{bad} hexside {a}/{b}")
+        base = self.chart.entry_cost(b, cls)
+        base = None if isinstance(base, Blocked) else base
+        if road is not None:
+            rate = self.tec["roads"][road]["mp"]
+            if rate == "half_hex":
+                cost = (base if base is not None else min(mp(v) for v in costs.values())) / 2
+                if "wadi" in sides:
+                    cost += mp(self.tec["roads"][road].get("wadi_crossing", 0))
+            else:
+                cost = mp(rate)
+            return cost
+        if base is None:
+            return Blocked("8.35", f"{terrain} hex {b} off a road or trail")
+        for f in sorted(sides):
+            extra = self.tec["hexside"].get(f, {}).get("mp")
+            if extra:
+                base += mp(extra)
+        return base
+
+    def passable(self, u: s.Unit, a: str, b: str) -> bool:
+        return not isinstance(self.step_cost(a, b, self.forces.move_class(u)), Blocked)
+
+    def enemy_zoc(self, side: str) -> frozenset[str]:
+        """Hexes in the ZOC of the enemy of `side`."""
+        return self.forces.per_board(("zoc", side), lambda: self._enemy_zoc(side))
+
+    def _enemy_zoc(self, side: str) -> frozenset[str]:
+        board, forces = self.board, self.forces
+        enemy = board.other_side[side]
+        holders: dict[str, list] = {}
+        for h, ps in board.by_hex().items():
+            units = [board.unit_of(p) for p in ps if forces.is_combat(p) and board.side_id(p) == enemy]
+            if units and not all(u.no_zoc for u in units):
+                holders[h] = units
+        return frozenset(zone_of_control(holders, self.game.geometry.neighbours,
+                               lambda h, n: any(self.passable(u, h, n) for u in holders[h])))
+
+    def search(self, u: s.Unit, side: str, start: str, new: str, *, zoc: frozenset[str] | None = None,
+               roads_only: bool = False) -> Reach:
+        """The cheapest paths for `u` from `start` towards `new`: no enemy hex entered, a stop in
+        an enemy-ZOC hex (8.21), never enemy ZOC to enemy ZOC (8.22); `roads_only` for strategic
+        movement (9.21)."""
+        cls, ezoc = self.forces.move_class(u), ZocMove(frozenset(zoc or ()), frozenset())  # no friendly unit negates
+
+        def step(a: str, b: str) -> Fraction | None:
+            c = None if roads_only and self.road_between(a, b) is None else self.step_cost(a, b, cls)
+            return None if c is None or isinstance(c, Blocked) else c
+        return search(self.game.geometry.neighbours, start, ezoc.wrap(step), stop=ezoc.stops(),
+                      blocked=self.forces.enemy_hexes(side), goal=new)

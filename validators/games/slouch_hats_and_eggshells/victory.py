@@ -1,13 +1,7 @@
 """Air units on airfields (13.13) and the VP bookkeeping the log shows (18.15, 18.31-18.32):
-digest 10.1 ranks 14 (part) and 18 (part).
-
-- 13.13: at the end of a phase at most two air units of a side stand on an airfield
-  (tables/air-naval.yaml `airfields`, reconstructed: findings say so); air units are the `air-*`
-  markers.
-- 18.15: neither side's VP marker (vp-axis, vp-allied on the VP track) stands above 10 when the
-  turn ends.
-- 18.31: the Vichy Surrender die is rolled from III June (tables/victory.yaml `from_turn`), in the
-  Recovery Segment, once a turn.
+digest 10.1 ranks 14 (part) and 18 (part).  Air units are the `air-*` markers; the airfields are
+tables/air-naval.yaml's (reconstructed: findings say so); VPs are where the vp-axis and vp-allied
+markers stand on the VP track.
 """
 from __future__ import annotations
 
@@ -43,15 +37,20 @@ class Airfields(Rule):
                           f"{self.state.reconstructed('air-naval')}", None, None, h)
 
 
-class UnspentVPs(Rule):
-    """18.15: neither side has more than 10 unspent VPs at the end of a turn."""
+class VictoryPoints(Rule):
+    """18.15, 18.31: neither side has more than 10 unspent VPs at the end of a turn; the Vichy
+    Surrender die is rolled from III June (tables/victory.yaml `from_turn`), in the Recovery
+    Segment, once a turn."""
 
-    ids = ("18.15",)
+    ids = ("18.15", "18.31")
     needs = (Forces,)
 
     def start(self) -> None:
         self.forces = self.ctx.get(Forces)
-        self.cap = int(self.tables.get("victory", {}).get("max_unspent", 10))
+        victory = self.tables.get("victory", {})
+        self.cap = int(victory.get("max_unspent", 10))
+        self.first = int(victory.get("surrender", {}).get("from_turn", 3))
+        self._surrender_turns: set[int] = set()
 
     def turn_ended(self, turn: int) -> None:
         names = self.board.side_names
@@ -60,16 +59,6 @@ class UnspentVPs(Rule):
             if vp is not None and vp > self.cap:
                 self.find("18.15", f"Turn {turn} ends with {vp} unspent {names[side]} VPs: at most {self.cap}",
                           self.forces.vp_marker(side), side=names[side])
-
-
-class SurrenderRoll(Rule):
-    """18.31: the Vichy Surrender die is rolled from III June, in the Recovery Segment, once a turn."""
-
-    ids = ("18.31",)
-
-    def start(self) -> None:
-        self.first = int(self.tables.get("victory", {}).get("surrender", {}).get("from_turn", 3))
-        self._surrender_turns: set[int] = set()
 
     def rolled(self, e: Rolled) -> None:
         if e.button != SURRENDER_DIE:
