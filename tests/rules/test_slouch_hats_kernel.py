@@ -63,7 +63,7 @@ def test_only_and_skip_choose_the_rules_that_run(planted):
     made, found = _run(game, path, only=["20", "3.32"])
     assert {r.__name__ for r in made} == {"SpecialEvents", "Stacking"}
     assert sorted({f.rule for f in found}) == ["20.11", "20.12", "20.14", "20.16", "20.2", "3.32"]
-    made, found = _run(game, path, skip=["4.21", "21.11"])
+    made, found = _run(game, path, skip=["4.2", "4.21", "21"])
     assert "SequenceOfPlay" not in {r.__name__ for r in made} and "Combat" in {r.__name__ for r in made}  # 4.21 too
-    kept = [f for f in report.findings if f.rule not in ("4.21", "21.11")]
+    kept = [f for f in report.findings if f.rule not in ("4.2", "4.21") and not f.rule.startswith("21.")]
     assert sorted(map(_key, found)) == sorted(map(_key, kept))

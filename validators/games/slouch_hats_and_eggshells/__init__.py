@@ -15,16 +15,17 @@ from __future__ import annotations
 from validators.games.slouch_hats_and_eggshells.arrivals import Garrisons, Reinforcements
 from validators.games.slouch_hats_and_eggshells.combat import Combat, GermanAA, MandatoryAttacks
 from validators.games.slouch_hats_and_eggshells.events import SpecialEvents
-from validators.games.slouch_hats_and_eggshells.movement import Movement, NonCombatUnits
+from validators.games.slouch_hats_and_eggshells.movement import Movement
 from validators.games.slouch_hats_and_eggshells.replacements import Replacements
 from validators.games.slouch_hats_and_eggshells.stacking import Stacking
 from validators.games.slouch_hats_and_eggshells.state import SlouchState
-from validators.games.slouch_hats_and_eggshells.turns import ScenarioLength, SequenceOfPlay
-from validators.games.slouch_hats_and_eggshells.victory import Airfields, VictoryPoints
+from validators.games.slouch_hats_and_eggshells.turns import SequenceOfPlay
+from validators.games.slouch_hats_and_eggshells.victory import VictoryPoints
 from validators.kernel.engine import RulesAuditor
+from validators.replay.replayer import Added, Flipped, Moved, Removed
 
-RULES = (ScenarioLength, SequenceOfPlay, SpecialEvents, Airfields, GermanAA, Combat, Movement, Garrisons, Stacking,
-         NonCombatUnits, Reinforcements, VictoryPoints, Replacements, MandatoryAttacks)
+RULES = (SequenceOfPlay, SpecialEvents, GermanAA, Combat, Stacking, Movement, Garrisons, Reinforcements, VictoryPoints,
+         Replacements, MandatoryAttacks)
 
 
 class Auditor(RulesAuditor):
@@ -34,3 +35,7 @@ class Auditor(RulesAuditor):
 
     RULES = RULES
     STATE = SlouchState
+
+    def begin_step(self, events) -> None:
+        super().begin_step(events)
+        self.step_pieces = [e.piece for e in events if isinstance(e, (Moved, Flipped, Added, Removed))]

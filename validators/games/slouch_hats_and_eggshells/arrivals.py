@@ -26,7 +26,7 @@ from validators.games.slouch_hats_and_eggshells.units import Forces
 from validators.kernel.declarations import Declared
 from validators.kernel.rule import Rule
 from validators.replay.board import Piece
-from validators.replay.replayer import Moved, Removed
+from validators.replay.replayer import Added, Moved, Removed
 
 LEVANT = ("alawi-", "druze-")
 RELEASE_LIMIT = {"reinforcements": 1, "transport": 2}  # 5.63; 20.22F (two more in a Transport phase)
@@ -45,6 +45,7 @@ class Garrisons(Rule):
         self.forces, self.events = self.ctx.get(Forces), self.ctx.get(EventMarkers)
         card = self.state.card
         self.garrisons = set(card.garrisons) if card else set()
+        self._pieces = {p.id for p in self.board.replayer.board.pieces.values() if self._garrison(p)}
         self.released: set[str] = set()
         self._released_now: list[str] = []  # non-adjacent releases of this phase
         self._adjacent_at_end: set[str] = set()
@@ -54,10 +55,18 @@ class Garrisons(Rule):
     def phase_started(self, pid: str) -> None:
         self._released_now = []
 
+    def _garrison(self, p: Piece) -> bool:
+        u = self.board.unit_of(p)
+        return u is not None and u.id in self.garrisons
+
+    def added(self, e: Added) -> None:
+        if self._garrison(e.piece):
+            self._pieces.add(e.piece.id)
+
     def phase_ended(self, pid: str) -> None:
-        board = self.board
-        self._adjacent_at_end = {u.id for p in board.replayer.board.pieces.values() if (u := board.unit_of(p)) is not None
-                                 and u.id in self.garrisons and u.id not in self.released and self._adjacent(p)}
+        board, pieces = self.board, self.board.replayer.board.pieces
+        self._adjacent_at_end = {u.id for i in self._pieces if (p := pieces.get(i)) is not None
+                                 and (u := board.unit_of(p)).id not in self.released and self._adjacent(p)}
 
     def _adjacent(self, p: Piece) -> bool:
         h, side = self.board.hex_of(p), self.board.side_id(p)

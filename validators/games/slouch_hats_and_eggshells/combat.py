@@ -49,7 +49,7 @@ never gives a false finding (Choices):
 
 `Combats` (a tracker) binds declarations, die, losses and moves to each combat and works out its
 possible results; the rules judge them.  Issue 31 (results at the act): losses and boxes beyond
-the result (12.21, 12.22) are judged when the combat closes (`CombatResults`); at the act they
+the result (12.21, 12.22) are judged when the combat closes (`Combat._close`); at the act they
 would be a `flipped`/`moved` hook reading the combat's `results` as `_mismatch` does.
 """
 from __future__ import annotations
@@ -178,7 +178,7 @@ class Combats(Tracker):
         if c is not None and c.die is None:
             return c
         self._close()
-        side = self.state.active_side
+        side = self.state.phase_side
         if side is None:
             return None
         self.combat_now = SHCombat(side, self.board.other_side[side])
@@ -221,7 +221,7 @@ class Combats(Tracker):
         if st.phase_kind != "combat":
             self.die_fault = ("10.43", f"a combat die outside a Combat phase ({st.phase})", name)
             return
-        if side != st.active_side:
+        if side != st.phase_side:
             self.die_fault = ("10.43", f"the {name} combat die in the {st.phase}: the attacker rolls for his attack", name)
             return
         c = self.combat_now
@@ -490,7 +490,6 @@ class Combat(Rule):
 
     def start(self) -> None:
         self.forces, self.costs, self.combats = self.ctx.get(Forces), self.ctx.get(MoveCosts), self.ctx.get(Combats)
-        self.crt = self.tables["combat"]
         self.crt_note = self.combats.crt_note
         self.tec_note = self.state.reconstructed("terrain-effects")
         self._fired: dict[str, tuple] = {}  # artillery piece -> (turn, segment) it last fired in
@@ -560,7 +559,7 @@ class Combat(Rule):
 
     def _mismatch(self, c: SHCombat, r: Result, o: dict) -> list[tuple[str, str]]:
         major = 1 if min(c.stacking.get(c.attacker, 0), c.stacking.get(c.defender, 0)) >= int(
-            self.crt.get("major_battle", {}).get("stacking_points", 6)) else 0
+            self.combats.crt.get("major_battle", {}).get("stacking_points", 6)) else 0
         out = []
         total = {c.attacker: c.steps.get(c.attacker, 0), c.defender: c.steps.get(c.defender, 0)}
         need = {c.attacker: r.a + major, c.defender: (total[c.defender] if r.de else r.d + major)}
@@ -741,7 +740,7 @@ class MandatoryAttacks(Rule):
         st = self.state
         if st.phase_kind != "combat" or self._mandatory_unjudged:
             return
-        enemy = self.board.other_side[st.active_side]
+        enemy = self.board.other_side[st.phase_side]
         defended = self.combats.defended
         for n, (name, h) in sorted(self._must.items()):
             held = self.forces.combat_units(n, enemy)
@@ -750,4 +749,4 @@ class MandatoryAttacks(Rule):
             units = ", ".join(p.name for p in held)
             self.find("10.15", f"{name} attacked from {h}, in the ZOC of {units} in {n}, which no attack of the "
                       f"{st.phase} took on: an enemy unit projecting a ZOC into an attacker's hex must be "
-                      f"attacked{st.reconstructed('terrain-effects')}", None, h, n, side=self.board.side_names[st.active_side])
+                      f"attacked{st.reconstructed('terrain-effects')}", None, h, n, side=self.board.side_names[st.phase_side])

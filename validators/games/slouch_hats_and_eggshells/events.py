@@ -84,7 +84,7 @@ class SpecialEvents(Rule):
         self.event_costs = {k: int(v) for k, v in self.tables.get("victory", {}).get("costs", {}).items()}
         self._drawn: dict[str, list[str]] = {s: [] for s in names}  # pieces drawn this Special Events phase
         self._vp_paid = {s: 0 for s in names}  # VP falls not yet counted for an extra draw
-        self._vp_turn_max: dict[str, int | None] = {s: self.forces.vp(s) for s in names}
+        self._vp_turn_max: dict[str, int | None] = {s: self.forces.vp(s)[1] for s in names}
         self._retired: dict[str, str] = {}  # letter -> who retired it
         self._phase_plays: list[tuple[str, str]] = []  # (side, letter) this phase
         self._played_before: set[tuple[str, str]] = set()
@@ -93,7 +93,7 @@ class SpecialEvents(Rule):
         st, names = self.state, self.board.side_names
         self._drawn, self._phase_plays = {s: [] for s in names}, []
         if st.phase_pos is not None and (st.prev_phase_pos is None or st.prev_phase_pos[0] != st.turn):
-            self._vp_turn_max = {s: self.forces.vp(s) for s in names}
+            self._vp_turn_max = {s: self.forces.vp(s)[1] for s in names}
 
     def phase_ended(self, pid: str) -> None:
         st, names = self.state, self.board.side_names
@@ -194,7 +194,7 @@ class SpecialEvents(Rule):
             if first is not None and self.state.turn is not None and self.state.turn < first:
                 return f"from the {frm['turn']} turn (Turn {first})"
             when = when[:frm.start()]
-        kind, side = self.state.phase_kind, self.state.active_side
+        kind, side = self.state.phase_kind, self.state.phase_side
         own = side == s
         allowed = {
             "Reinforcements": kind == "reinforcements",

@@ -47,6 +47,7 @@ if TYPE_CHECKING:  # the schema is for annotations: an audit runs on the plain m
     from builder.model import schema as s
 
 EXPLOIT_FREE = ("armored-car", "cavalry", "recon")  # Events J (20.21J, 20.22J)
+MOVING = ("movement", "exploitation")  # the phase kinds in which the phasing side's units move
 MODE_RULE = {"motor pool": "9.51", "infiltration": "9.61", "strategic movement": "9.21", "rail movement": "9.42"}
 
 
@@ -61,10 +62,11 @@ class MoveRecord:
 class Movement(Rule):
     """8.1-8.4, 9.2-9.6: a unit's moves of a phase cost at most its allowance along a legal path
     (terrain, enemy hexes and zones of control), by the mode it declared; exploitation by eligible
-    units at half the MA; units leave a holding box by its Entry hexes."""
+    units at half the MA; units leave a holding box by its Entry hexes; a non-combat unit (an MSU
+    moving itself, 6.13d) ends next to an enemy combat unit only with a friendly one (8.16)."""
 
-    ids = ("8.11", "8.13", "8.15", "8.21", "8.22", "8.33", "8.34", "8.35", "8.41", "8.42", "9.21", "9.33", "9.4",
-           "9.42", "9.41", "9.51", "9.54", "9.56", "9.61", "9.62")
+    ids = ("8.11", "8.13", "8.15", "8.16", "8.21", "8.22", "8.33", "8.34", "8.35", "8.41", "8.42", "9.21", "9.33",
+           "9.4", "9.42", "9.41", "9.51", "9.54", "9.56", "9.61", "9.62")
     covers = ("3.22", "3.24", "6.5", "6.53", "8.31", "8.36", "8.37", "8.4", "9.57")
     needs = (Forces, MoveCosts, Combats)
 
@@ -79,10 +81,24 @@ class Movement(Rule):
         self._pooled: dict[str, int] = {}
         self.tec_note = self.state.reconstructed("terrain-effects")
         self.boxes = supply.get("holding_boxes", {})  # box -> side, entry hexes (9.32, reconstructed)
+        self._msu_moved: dict[str, str] = {}  # MSU piece -> hex it moved to this phase (8.16)
 
     def phase_started(self, pid: str) -> None:
-        if self.state.moving_phase():
+        if self.state.phase_kind in MOVING:
             self._moves, self._modes, self._railed, self._pooled = {}, {}, {}, {}
+
+    def phase_ended(self, pid: str) -> None:
+        """8.16: an MSU moved this phase ends it next to an enemy combat unit only with a friendly one."""
+        forces, board = self.forces, self.board
+        for p_id, h in sorted(self._msu_moved.items()):
+            p = board.replayer.board.pieces.get(p_id)
+            side = forces.air_side(p) if p is not None else None
+            if p is None or board.hex_of(p) != h or side is None:
+                continue
+            if forces.adjacent_enemy(h, side) and not forces.combat_units(h, side):
+                self.find("8.16", f"{p.name} ended its move next to an enemy combat unit with no friendly combat unit "
+                          f"in {h}", p, None, h, side=board.side_names.get(side))
+        self._msu_moved = {}
 
     def declared(self, d: Declared) -> None:
         mode = MODES.get(d.name)
@@ -92,8 +108,13 @@ class Movement(Rule):
     def moved(self, e: Moved) -> None:
         st, board = self.state, self.board
         p, old, new = e.piece, e.old.label, e.new.label
+        if self.forces.marker_id(p).startswith("msu-"):  # 8.16, judged when the phase ends (Choices)
+            if board.on_map(old) and board.on_map(new) and old != new and st.phase_kind in MOVING \
+                    and self.forces.air_side(p) == st.phase_side:
+                self._msu_moved[p.id] = new
+            return
         u = board.unit_of(p)
-        if u is None or old == new or not st.moving_phase() or board.side_id(p) != st.active_side \
+        if u is None or old == new or st.phase_kind not in MOVING or board.side_id(p) != st.phase_side \
                 or not board.on_map(new):
             return
         side = board.side_id(p)
@@ -307,32 +328,3 @@ class Movement(Rule):
             self.find("9.61", "infiltration: from an enemy-ZOC hex into one adjacent, unoccupied hex in enemy ZOC "
                       "the unit may enter, and stop", p, rec.start, new)
 
-
-class NonCombatUnits(Rule):
-    """8.16: a non-combat unit (an MSU moving itself, 6.13d) ends its move next to an enemy combat
-    unit only in a hex holding a friendly combat unit (moved with it or joined there)."""
-
-    ids = ("8.16",)
-    needs = (Forces,)
-
-    def start(self) -> None:
-        self.forces = self.ctx.get(Forces)
-        self._msu_moved: dict[str, str] = {}  # MSU piece -> hex it moved to this phase
-
-    def moved(self, e: Moved) -> None:
-        st, board, new = self.state, self.board, e.new.label
-        if (self.forces.marker_id(e.piece).startswith("msu-") and board.on_map(e.old.label) and board.on_map(new)
-                and e.old.label != new and st.moving_phase() and self.forces.air_side(e.piece) == st.active_side):
-            self._msu_moved[e.piece.id] = new  # judged when the phase ends (its units may follow it: Choices)
-
-    def phase_ended(self, pid: str) -> None:
-        forces, board = self.forces, self.board
-        for p_id, h in sorted(self._msu_moved.items()):
-            p = board.replayer.board.pieces.get(p_id)
-            side = forces.air_side(p) if p is not None else None
-            if p is None or board.hex_of(p) != h or side is None:
-                continue
-            if forces.adjacent_enemy(h, side) and not forces.combat_units(h, side):
-                self.find("8.16", f"{p.name} ended its move next to an enemy combat unit with no friendly combat unit "
-                          f"in {h}", p, None, h, side=board.side_names.get(side))
-        self._msu_moved = {}

@@ -51,7 +51,7 @@ class Replacements(Rule):
                 or st.phase_kind == "combat" or self._reduced_turn.get(e.piece.id, -1) == st.turn):
             return
         side = board.side_id(e.piece)
-        if st.phase_kind != "administrative" or side != st.active_side:
+        if st.phase_kind != "administrative" or side != st.phase_side:
             self.find("15.2", f"{e.piece.name} recovers a step in the {st.phase}: replacements are taken in the "
                       f"friendly Administrative phase", e.piece, None, hex_id)
         elif u.type in NO_INFANTRY_RP:

@@ -48,12 +48,3 @@ class SlouchState(GameState):
 
     def keeps(self, d: Declared) -> bool:
         return self.board.on_map(d.where)  # see Choices
-
-    @property
-    def active_side(self) -> str | None:
-        """The phasing side's id (None outside the Operations Segments)."""
-        return self.phase_side
-
-    def moving_phase(self) -> bool:
-        """A Movement or Exploitation Movement phase."""
-        return self.phase_kind in ("movement", "exploitation")

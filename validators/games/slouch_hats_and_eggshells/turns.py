@@ -7,7 +7,7 @@ Choices:
 - 21.11, 21.21: on the scenario's first turn the tracker may not stand in a phase of the First
   Axis Operations Segment (tables/sequence.yaml `skip_on_turn_1`).  (Issue 31: real play steps
   the tracker through those phases with nothing done in them; allowing that is a change to
-  `ScenarioLength.phase_started` alone, e.g. reporting only an act made in such a phase.)
+  `SequenceOfPlay.phase_started` alone, e.g. reporting only an act made in such a phase.)
 - 4.21: moves in a Combat phase are judged by combat.py; in a Transport phase (naval and air
   transport, 7.1-7.3, amphibious raids) and a commando's in its Administrative phase (a raid's
   return) are not.  Moves into and out of boxes (reinforcements, eliminations, the Cadre Box) are
@@ -21,11 +21,13 @@ from validators.replay.replayer import Moved
 FREE_KINDS = ("combat", "transport")  # moves of either side's units between hexes are judged elsewhere or not
 
 
-class ScenarioLength(Rule):
-    """21.11, 21.21 (4.2 without a card): Turn 1 skips the First Axis Operations Segment, and
-    the scenario ends after its last turn."""
+class SequenceOfPlay(Rule):
+    """4.21, 21.11, 21.21: the phases in order, every turn played, Turn 1 without the First Axis
+    Operations Segment, none after the scenario's last turn; units move only in their own side's
+    Movement and Exploitation Movement phases (and retreat or advance in combat)."""
 
-    ids = ("4.2", "21.11", "21.21")  # tables/victory.yaml `scenario_turns` (4.2 when no card is recognised)
+    ids = ("4.2", "4.21", "21.11", "21.21")  # the scenario's: tables/victory.yaml `scenario_turns` (4.2 without a card)
+    covers = ("5.1",)
 
     def phase_started(self, pid: str) -> None:
         st = self.state
@@ -37,24 +39,11 @@ class ScenarioLength(Rule):
                       f"the {st.phase}", side=self.board.side_names.get("axis"))
         if t1 > int(span["last"]) and (before is None or before[0] != t1):
             self.find(str(span["rule"]), f"Turn {t1}: the {st.scenario} scenario ends after Turn {span['last']}")
-
-
-class SequenceOfPlay(Rule):
-    """4.21: the phases in order, every turn played; units move only in their own side's Movement
-    and Exploitation Movement phases (and retreat or advance in combat)."""
-
-    ids = ("4.21",)
-    covers = ("5.1",)
-
-    def phase_started(self, pid: str) -> None:
-        st, back = self.state, self.state.went_back()
-        if back is not None:
+        if (back := st.went_back()) is not None:
             self.find("4.21", "the turn tracker went back from Turn {} {} to Turn {} {}: the phases are played in "
                       "order".format(*back))
-        elif st.prev_phase_pos is not None and st.prev_phase_pos[1] >= 0 and st.phase_pos[1] >= 0 \
-                and st.phase_pos[0] > st.prev_phase_pos[0] + 1:
-            self.find("4.21", f"the turn tracker jumped from Turn {st.prev_phase_pos[0]} to Turn {st.phase_pos[0]}: "
-                      "every turn is played")
+        elif before is not None and before[1] >= 0 and i1 >= 0 and t1 > before[0] + 1:
+            self.find("4.21", f"the turn tracker jumped from Turn {before[0]} to Turn {t1}: every turn is played")
 
     def moved(self, e: Moved) -> None:
         st, board = self.state, self.board
@@ -63,10 +52,10 @@ class SequenceOfPlay(Rule):
             return
         kind, side = st.phase_kind, board.side_id(e.piece)
         if kind in ("movement", "exploitation"):
-            if side != st.active_side:
-                self.find("4.21", f"only {board.side_name(st.active_side)} units move in the {st.phase}", e.piece)
+            if side != st.phase_side:
+                self.find("4.21", f"only {board.side_name(st.phase_side)} units move in the {st.phase}", e.piece)
             return
-        if kind in FREE_KINDS or (kind == "administrative" and side == st.active_side and u.type == "commando"):
+        if kind in FREE_KINDS or (kind == "administrative" and side == st.phase_side and u.type == "commando"):
             return
         self.find("4.21", f"units move in their side's Movement and Exploitation Movement phases (and retreat or "
                   f"advance in combat), not in the {st.phase}", e.piece)

@@ -28,6 +28,7 @@ from validators.kernel.movement import Blocked, Reach, TerrainChart, mp, search
 from validators.kernel.rule import Tracker
 from validators.kernel.zoc import ZocMove, zone_of_control
 from validators.replay.board import Piece
+from validators.replay.replayer import Added, Moved, Removed
 
 if TYPE_CHECKING:  # the schema is for annotations: an audit runs on the plain model (plain.py)
     from builder.model import schema as s
@@ -44,18 +45,42 @@ class Forces(Tracker):
         self.tec = self.tables["terrain-effects"]
         losses = self.game.tracks.get("losses")
         self.loss_boxes = {self.game.zone_name("losses", b): b for b in losses.boxes} if losses else {}
-        self._kept: dict[tuple, object] = {}  # per_board's
-        self._version = -1
+        self._kept: dict[tuple[str, str], object] = {}  # (what, side) -> facts of the enemy of side's units
+        self.touched: set[str] | None = None  # hexes whose pieces moved, came or went since the last phase's end
+        self._ended = False  # (None: every hex, until a phase has ended)
 
-    def per_board(self, key: tuple, make):
-        """`make()`, remembered while the board does not change."""
-        version = self.board.replayer.board.version
-        if version != self._version:
-            self._kept, self._version = {}, version
-        found = self._kept.get(key)
+    def moved(self, e: Moved) -> None:
+        if self.touched is not None:
+            self.touched.update((e.old.label, e.new.label))
+
+    def added(self, e: Added | Removed) -> None:
+        if self.touched is not None:
+            self.touched.add(e.where.label)
+
+    removed = added
+
+    def phase_ended(self, pid: str) -> None:
+        self._ended = True
+
+    def phase_started(self, pid: str) -> None:
+        if self._ended:
+            self.touched, self._ended = set(), False
+
+    def of_enemy(self, what: str, side: str, make):
+        """`make()`: a fact of the units of the enemy of `side`, remembered while none of them moves,
+        comes or goes."""
+        found = self._kept.get((what, side))
         if found is None:
-            found = self._kept[key] = make()
+            found = self._kept[what, side] = make()
         return found
+
+    def before_step(self, step) -> None:
+        """The replay applies a step whole before its events: the sides of the units it touches
+        (`Auditor.begin_step`) are known before the first event is heard."""
+        board = self.board
+        if self._kept and board.step_pieces:
+            sides = {board.side_id(p) for p in board.step_pieces if board.unit_of(p) is not None}
+            self._kept = {k: v for k, v in self._kept.items() if None not in sides and board.other_side[k[1]] not in sides}
 
     def marker_id(self, p: Piece) -> str:
         return p.properties().get("MarkerId", "")
@@ -71,7 +96,7 @@ class Forces(Tracker):
     def enemy_hexes(self, side: str) -> frozenset[str]:
         """Hexes holding combat units of the enemy of `side`."""
         board, enemy = self.board, self.board.other_side[side]
-        return self.per_board(("enemy", side), lambda: frozenset(
+        return self.of_enemy("hexes", side, lambda: frozenset(
             h for h, ps in board.by_hex().items() if any(self.is_combat(p) and board.side_id(p) == enemy for p in ps)))
 
     def adjacent_enemy(self, hex_id: str, side: str) -> bool:
@@ -116,14 +141,10 @@ class Forces(Tracker):
         box = self.zone_box("vp", label)
         return int(box) if box is not None and box.isdigit() else None
 
-    def vp_marker(self, side: str) -> Piece | None:
-        marker = f"vp-{side}"
-        return next((q for q in self.board.replayer.board.pieces.values() if self.marker_id(q) == marker), None)
-
-    def vp(self, side: str) -> int | None:
-        """Where the side's VP marker stands on the VP track."""
-        p = self.vp_marker(side)
-        return self.vp_at(self.board.where(p)) if p is not None else None
+    def vp(self, side: str) -> tuple[Piece | None, int | None]:
+        """The side's VP marker, and where it stands on the VP track."""
+        p = next((q for q in self.board.replayer.board.pieces.values() if self.marker_id(q) == f"vp-{side}"), None)
+        return p, self.vp_at(self.board.where(p)) if p is not None else None
 
 
 class MoveCosts(Tracker):
@@ -185,7 +206,7 @@ class MoveCosts(Tracker):
 
     def enemy_zoc(self, side: str) -> frozenset[str]:
         """Hexes in the ZOC of the enemy of `side`."""
-        return self.forces.per_board(("zoc", side), lambda: self._enemy_zoc(side))
+        return self.forces.of_enemy("zoc", side, lambda: self._enemy_zoc(side))
 
     def _enemy_zoc(self, side: str) -> frozenset[str]:
         board, forces = self.board, self.forces
@@ -208,5 +229,6 @@ class MoveCosts(Tracker):
         def step(a: str, b: str) -> Fraction | None:
             c = None if roads_only and self.road_between(a, b) is None else self.step_cost(a, b, cls)
             return None if c is None or isinstance(c, Blocked) else c
-        return search(self.game.geometry.neighbours, start, ezoc.wrap(step), stop=ezoc.stops(),
-                      blocked=self.forces.enemy_hexes(side), goal=new)
+        step, geo, enemy = ezoc.wrap(step), self.game.geometry, self.forces.enemy_hexes(side)
+        direct = step(start, new) if geo.adjacent(start, new) and new not in enemy else None  # no path costs more
+        return search(geo.neighbours, start, step, stop=ezoc.stops(), blocked=enemy, goal=new, allowance=direct)

@@ -1,7 +1,5 @@
-"""Air units on airfields (13.13) and the VP bookkeeping the log shows (18.15, 18.31-18.32):
-digest 10.1 ranks 14 (part) and 18 (part).  Air units are the `air-*` markers; the airfields are
-tables/air-naval.yaml's (reconstructed: findings say so); VPs are where the vp-axis and vp-allied
-markers stand on the VP track.
+"""The VP bookkeeping the log shows (18.15, 18.31-18.32): digest 10.1 rank 18 (part).  VPs are
+where the vp-axis and vp-allied markers stand on the VP track.
 """
 from __future__ import annotations
 
@@ -10,31 +8,6 @@ from validators.kernel.rule import Rule
 from validators.replay.replayer import Rolled
 
 SURRENDER_DIE = "Allied Vichy Surrender die"
-
-
-class Airfields(Rule):
-    """13.13: at the end of a phase at most two air units of a side stand on an airfield."""
-
-    ids = ("13.13",)
-    needs = (Forces,)
-
-    def start(self) -> None:
-        self.forces = self.ctx.get(Forces)
-        air = self.tables.get("air-naval", {})
-        self.airfields = {h for hexes in air.get("airfields", {}).values() for h in hexes}
-        self.airfield_cap = int(air.get("airfield_capacity", 2))
-        self._air_reported: set[tuple[str, frozenset[str]]] = set()
-
-    def phase_ended(self, pid: str) -> None:
-        forces = self.forces
-        for h, side in sorted((h, side) for h in self.airfields for side in self.board.side_names):
-            air = [p for p in self.board.pieces_in(h) if forces.marker_id(p).startswith("air-") and forces.air_side(p) == side]
-            key = (h, frozenset(p.id for p in air))
-            if len(air) > self.airfield_cap and key not in self._air_reported:
-                self._air_reported.add(key)
-                self.find("13.13", f"end of the {self.state.phase}: {len(air)} air units on the airfield in {h} "
-                          f"({', '.join(p.name for p in air)}); an airfield holds {self.airfield_cap}"
-                          f"{self.state.reconstructed('air-naval')}", None, None, h)
 
 
 class VictoryPoints(Rule):
@@ -55,10 +28,10 @@ class VictoryPoints(Rule):
     def turn_ended(self, turn: int) -> None:
         names = self.board.side_names
         for side in ("axis", "allied"):
-            vp = self.forces.vp(side)
+            marker, vp = self.forces.vp(side)
             if vp is not None and vp > self.cap:
-                self.find("18.15", f"Turn {turn} ends with {vp} unspent {names[side]} VPs: at most {self.cap}",
-                          self.forces.vp_marker(side), side=names[side])
+                self.find("18.15", f"Turn {turn} ends with {vp} unspent {names[side]} VPs: at most {self.cap}", marker,
+                          side=names[side])
 
     def rolled(self, e: Rolled) -> None:
         if e.button != SURRENDER_DIE:
