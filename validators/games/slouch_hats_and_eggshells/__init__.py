@@ -7,8 +7,8 @@ Choices where the text is ambiguous are recorded where they are made ("Choices:"
 
 Each rule is an object of the rules kernel (validators/kernel/rule.py, docs/rules-kernel.md);
 `RULES` lists them in the order they hear each event.  The state (state.py) follows the turn
-tracker; the trackers keep what several rules read: `Forces` (units.py), `MoveCosts`
-(terrain.py), `EventMarkers` (events.py) and `Combats` (combat.py).
+tracker; the trackers keep what several rules read: `Forces` and `MoveCosts` (units.py),
+`EventMarkers` (events.py) and `Combats` (combat.py).
 """
 from __future__ import annotations
 
@@ -36,6 +36,6 @@ class Auditor(RulesAuditor):
     RULES = RULES
     STATE = SlouchState
 
-    def begin_step(self, events) -> None:
+    def begin_step(self, events) -> None:  # the step's pieces, for Forces.before_step
         super().begin_step(events)
         self.step_pieces = [e.piece for e in events if isinstance(e, (Moved, Flipped, Added, Removed))]

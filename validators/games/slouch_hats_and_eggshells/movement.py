@@ -3,7 +3,7 @@ by which mode (digest 10.1 ranks 3, 12 and 16).
 
 A log shows where a move starts and ends, not its path: a move is legal when some legal path
 joins them within the allowance (`kernel.movement.search`), at the costs and through the zones
-of control of terrain.py (the reconstructed TEC: findings say so).  A mover stops on entering an
+of control of units.py (the reconstructed TEC: findings say so).  A mover stops on entering an
 enemy ZOC (8.21) and never goes from one enemy-ZOC hex directly into another (8.22).
 
 Allowance: the printed MA (8.13); halved for a motorized unit without Movement Supply (3.55,

@@ -39,15 +39,15 @@ PROHIBITED_SIDES = ("escarpment", "swamp-side", "lava-side")  # 8.33, 8.34
 
 
 class Forces(Tracker):
-    """The rules' view of pieces (keeps no facts of its own)."""
+    """The rules' view of pieces; it remembers the enemy's hexes and ZOC, and the hexes touched."""
 
     def start(self) -> None:
         self.tec = self.tables["terrain-effects"]
         losses = self.game.tracks.get("losses")
         self.loss_boxes = {self.game.zone_name("losses", b): b for b in losses.boxes} if losses else {}
         self._kept: dict[tuple[str, str], object] = {}  # (what, side) -> facts of the enemy of side's units
-        self.touched: set[str] | None = None  # hexes whose pieces moved, came or went since the last phase's end
-        self._ended = False  # (None: every hex, until a phase has ended)
+        self.touched: set[str] | None = None  # hexes whose pieces moved, came or went since the last phase's
+        self._ended = False  # end (None: every hex, until a phase has ended)
 
     def moved(self, e: Moved) -> None:
         if self.touched is not None:
@@ -148,8 +148,8 @@ class Forces(Tracker):
 
 
 class MoveCosts(Tracker):
-    """Step costs (remembered: the terrain never changes) and the enemy's ZOC (kept while the board
-    does not change)."""
+    """Step costs (remembered: the terrain never changes), the enemy's ZOC (kept while the enemy's
+    units stay) and paths."""
 
     needs = (Forces,)
 
