@@ -101,14 +101,18 @@ class SlouchWriter(PaletteWriter):
 
 
 def audit(game, vmod: Path, script, path: Path, setup: str = "exporter.vsav", auditor: bool = False):
-    """Write a log from `script(w)` and audit it: its violations, or the auditor after the run."""
+    """Write a log from `script(w)` and audit it: its violations, or (auditor) the audit's `Combats`
+    tracker after the run (its `combats`: every combat resolved)."""
     w = SlouchWriter(game, vmod, setup)
     script(w)
     w.write(path)
     if auditor:
+        from validators.games.slouch_hats_and_eggshells.combat import Combats
+
         a = rules_for(SLUG)(game, Replayer(read_record(path), module_grids(game)))
+        combats = a.ctx.get(Combats)
         a.run()
-        return a
+        return combats
     return [f for f in audit_file(game, path).findings if f.kind == "violation"]
 
 

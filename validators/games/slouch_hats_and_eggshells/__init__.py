@@ -1,20 +1,41 @@
 """Slouch Hats and Eggshells: the rules a VASSAL log can show, checked step by step.
 
 Rule numbers are the draft rulebook's (../shared/seeds/003_4a142580d0cb8783.txt); the ranks are
-those of section 10.1 of the digest (../shared/docs/rules/seed_003_slouch_hats.md).  Tables come
-from sources/slouch-hats-and-eggshells/tables; the text prints no CRT, TEC or support chart, so
-findings resting on those reconstructed tables say "(reconstructed table)".  Choices where the
-text is ambiguous are recorded where they are made ("Choices:").  Each module is one rule
-family; they form one chain of classes (state -> turns -> movement -> stacking -> arrivals ->
-combat -> victory -> events -> german_aa -> replacements ->
-mandatory_attacks), each passing events on with super().
+those of section 10.1 of the digest (../shared/docs/rules/seed_003_slouch_hats.md).  The text
+prints no CRT, TEC or support chart: findings resting on those reconstructed tables say so.
+Choices where the text is ambiguous are recorded where they are made ("Choices:").
+
+Each rule is an object of the rules kernel (validators/kernel/rule.py, docs/rules-kernel.md);
+`RULES` lists them in the order they hear each event.  The state (state.py) follows the turn
+tracker; the trackers keep what several rules read: `Forces` and `MoveCosts` (units.py),
+`EventMarkers` (events.py) and `Combats` (combat.py).
 """
 from __future__ import annotations
 
-from validators.games.slouch_hats_and_eggshells.mandatory_attacks import MandatoryAttackRules
+from validators.games.slouch_hats_and_eggshells.arrivals import Garrisons, Reinforcements
+from validators.games.slouch_hats_and_eggshells.combat import Combat, GermanAA, MandatoryAttacks
+from validators.games.slouch_hats_and_eggshells.events import SpecialEvents
+from validators.games.slouch_hats_and_eggshells.movement import Movement
+from validators.games.slouch_hats_and_eggshells.replacements import Replacements
+from validators.games.slouch_hats_and_eggshells.stacking import Stacking
+from validators.games.slouch_hats_and_eggshells.state import SlouchState
+from validators.games.slouch_hats_and_eggshells.turns import SequenceOfPlay
+from validators.games.slouch_hats_and_eggshells.victory import VictoryPoints
+from validators.kernel.engine import RulesAuditor
+from validators.replay.replayer import Added, Flipped, Moved, Removed
+
+RULES = (SequenceOfPlay, SpecialEvents, GermanAA, Combat, Stacking, Movement, Garrisons, Reinforcements, VictoryPoints,
+         Replacements, MandatoryAttacks)
 
 
-class Auditor(MandatoryAttackRules):
+class Auditor(RulesAuditor):
     """The whole rules check: sequence of play, movement, stacking, garrisons, reinforcements,
     combat, airfields, VP bookkeeping, special events, the German AA's first loss,
     replacements and mandatory attacks."""
+
+    RULES = RULES
+    STATE = SlouchState
+
+    def begin_step(self, events) -> None:  # the step's pieces, for Forces.before_step
+        super().begin_step(events)
+        self.step_pieces = [e.piece for e in events if isinstance(e, (Moved, Flipped, Added, Removed))]

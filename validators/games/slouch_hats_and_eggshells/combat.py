@@ -15,23 +15,10 @@ How a combat shows in a log of our module (its conventions):
   flip is one step, a unit sent to its Cadre or Eliminated box its remaining steps; a defender's
   move is a retreat, an attacker's move into the Defender Hex an advance, elsewhere a retreat.
 
-What is checked:
-- at the die: a die with no declared combat, a second die, a die outside a Combat phase or of
-  the defender (10.12, 10.43); attackers next to the Defender Hex (10.13), enemy combat units in
-  it (10.24), attack strength above 0 (10.16), no attack across a hexside or into a hex the unit
-  may not cross or enter (10.24, 10.26b), no unit attacking or defending twice a phase (10.32,
-  12.35 aside), artillery within range (11.13) and not fired already in the Segment (3.43),
-  initial odds at least 1-4 (10.31);
-- at the close: the losses, retreats and eliminations against every CRT result the combat
-  could have had (12.11, 12.21-12.25), the box each unit went to (12.22), retreat length and
-  path (12.31, 12.32); at the move: no retreat without a retreat result (12.3), advances only
-  into the emptied Defender Hex by attacking non-artillery units (12.51-12.56), no other move
-  in a Combat phase (4.21).
-
 Choice (10.11, 10.12): attacks may all be declared at the end of the Movement phase and resolved
 in any order; when several Defender Hexes are declared before a die, the log cannot bind each
 die to its combat: as many dice as Defender Hexes are accepted, and neither those combats nor
-the moves of the rest of that Combat phase are judged.
+the moves of the rest of that Combat phase, nor its mandatory attacks (10.15), are judged.
 
 The result is judged against every result the known facts allow, so that an unseen choice
 never gives a false finding (Choices):
@@ -51,22 +38,39 @@ never gives a false finding (Choices):
   non-adjacent artillery aside), +1 on the side of a '*' (12.24: or an air unit instead),
   -1 when the other side was wiped out with loss left over (12.25); more steps than that only
   with a retreat result (no retreat route, overstacking: 12.22, 12.33).
-- the German AA's first-armor-loss rule (10.51) and the mandatory attacks (10.15) are checked
-  in german_aa.py and mandatory_attacks.py; retreats through enemy ZOC (12.4) and into OoS hexes
-  (12.36), and when Fired artillery flips back (11.18) are not checked.
+- retreats through enemy ZOC (12.4) and into OoS hexes (12.36), and when Fired artillery flips
+  back (11.18) are not checked.
+- 10.51: "armor unit" is the `armor` type only (armored cars are not armor units in 2.24); the
+  order of the losses is not in the log, so any step an armor attacker lost satisfies the rule; a
+  '*' taken as an air unit (12.24) is no step of an attacking unit.
+- 10.15: a hex no unit of the attacker's hex could attack (10.16, 10.24, 10.26) is not required
+  ("eligible attacking unit"), nor one whose enemy units all left it in the phase or all defended
+  already (10.32); the ZOC is worked out when the die is rolled.
+
+`Combats` (a tracker) binds declarations, die, losses and moves to each combat and works out its
+possible results; the rules judge them.  Issue 31 (results at the act): losses and boxes beyond
+the result (12.21, 12.22) are judged when the combat closes (`Combat._close`); at the act they
+would be a `flipped`/`moved` hook reading the combat's `results` as `_mismatch` does.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from validators.games.slouch_hats_and_eggshells.arrivals import ArrivalRules
+from validators.games.slouch_hats_and_eggshells.events import EventMarkers
+from validators.games.slouch_hats_and_eggshells.state import ARTILLERY, ATTACKER, DEFENDER, SUPPLY
+from validators.games.slouch_hats_and_eggshells.units import MoveCosts
+from validators.games.slouch_hats_and_eggshells.units import Forces
 from validators.kernel.combat import distance_from, retreat_path
+from validators.kernel.declarations import Declared
 from validators.kernel.movement import Blocked
+from validators.kernel.rule import Rule, Tracker
 from validators.replay.board import Piece
 from validators.replay.replayer import Flipped, Moved, Removed, Rolled
 
 DIE_SUFFIX = " combat die"
+ARMOR = "armor"  # 10.51 (see the docstring)
+ROLES = (ATTACKER, DEFENDER, ARTILLERY, SUPPLY)
 
 
 @dataclass
@@ -83,20 +87,14 @@ class Result:
         r = cls()
         for tok in text.split():
             star, tok = tok.endswith("*"), tok.rstrip("*")
-            side = "attacker" if tok.startswith("A") else "defender"
-            if tok == "AR":
-                r.ar = True
-            elif tok == "DR":
-                r.dr = True
-            elif tok == "DE":
-                r.de = True
+            if tok in ("AR", "DR", "DE"):
+                setattr(r, tok.lower(), True)
             elif tok[0] == "A":
                 r.a = int(tok[1])
             elif tok[0] == "D":
-                r.d = int(tok[1])
-                r.dr = r.dr or tok.endswith("R")
+                r.d, r.dr = int(tok[1]), r.dr or tok.endswith("R")
             if star:
-                r.special = side
+                r.special = "attacker" if tok.startswith("A") else "defender"
         return r
 
 
@@ -114,6 +112,8 @@ class SHCombat:
     dice: int = 0
     air: set[str] = field(default_factory=set)  # air/naval marker ids moved in for support
     die: int | None = None
+    faults: list[tuple] = field(default_factory=list)  # (rule, message, piece, from, to) found at the die
+    below_minimum: bool = False  # 10.31
     results: dict[str, Result] = field(default_factory=dict)  # possible result text -> parsed
     nominal: str | None = None
     odds: str = ""
@@ -129,189 +129,190 @@ class SHCombat:
         return self.defender if pid in self.defenders or pid in self.passengers else None
 
 
-class CombatRules(ArrivalRules):
-    """Part of the Slouch Hats and Eggshells auditor; see __init__.py."""
+class Combats(Tracker):
+    """Each combat of a Combat phase: its declarations, its die, the odds and the results it could
+    have, and what happened to its units after the die (losses, boxes, trails)."""
+
+    needs = (Forces, MoveCosts, EventMarkers)
 
     def start(self) -> None:
-        super().start()
+        self.forces, self.costs, self.events = self.ctx.get(Forces), self.ctx.get(MoveCosts), self.ctx.get(EventMarkers)
         self.crt = self.tables["combat"]
         self.columns: list[str] = list(self.crt["columns"])
         self.col_ratio = [Fraction(int(c.split("-")[0]), int(c.split("-")[1])) for c in self.columns]
         self.differential = self.tables["support-differential"]["differential"]
-        self.crt_note = self.reconstructed("combat", "terrain-effects", "support-differential")
-        losses = self.game.tracks.get("losses")
-        self.loss_boxes = {self.game.zone_name("losses", b): b for b in losses.boxes} if losses else {}
+        self.crt_note = self.state.reconstructed("combat", "terrain-effects", "support-differential")
         self.combat_now: SHCombat | None = None
         self.combats: list[SHCombat] = []  # every combat resolved, in order (for reports and tests)
-        self._fired: dict[str, tuple] = {}  # artillery piece -> (turn, segment) it last fired in
-        self._cb_reset()
+        self.closed: list[SHCombat] = []  # every combat closed, in order (a rule judges each once, at the close)
+        self.taken: Declared | None = None  # the declaration just bound to a combat
+        self.die_fault: tuple[str, str, str | None] | None = None  # (rule, message, side) of the roll just heard
+        self.resolved: SHCombat | None = None  # the combat the roll just heard resolved
+        self.move_part: tuple[SHCombat | None, str | None] | None = None  # the move just heard: its combat, side
+        self._reset()
 
-    def _cb_reset(self) -> None:
-        self._attacked: set[str] = set()
-        self._defended: set[str] = set()
-        self._retreated_to: dict[str, str] = {}  # piece -> hex it retreated into this phase
-        self._events_at_start = self.events_changed
-        self._unjudged = False  # attacks declared together: the phase's moves are not judged
+    def _reset(self) -> None:
+        self.fought: set[str] = set()  # pieces in a combat of the side's last Combat phase
+        self.attacked: set[str] = set()
+        self.defended: set[str] = set()
+        self.retreated_to: dict[str, str] = {}  # piece -> hex it retreated into this phase
+        self._events_at_start = self.events.changed
+        self.unjudged = False  # attacks declared together: the phase's moves are not judged
 
-    # -- hooks ---------------------------------------------------------------------------------
-    def phase_started(self, kind: str, side: str | None) -> None:
-        if kind == "combat":
-            self._cb_reset()
-            self.fought = set()
-        super().phase_started(kind, side)
+    @property
+    def event_seen(self) -> bool:
+        """An event marker changed in this Combat phase: an event may have been played (20.14)."""
+        return self.events.changed > self._events_at_start
 
-    def phase_ended(self, kind: str, side: str | None) -> None:
+    def phase_started(self, pid: str) -> None:
+        if self.state.phase_kind == "combat":
+            self._reset()
+
+    def phase_ended(self, pid: str) -> None:
         c = self.combat_now
-        if not (kind == "movement" and c is not None and c.die is None):
+        if not (self.state.phase_kind == "movement" and c is not None and c.die is None):
             self._close()  # 10.12: attacks declared at the end of the Movement phase wait for their die
-        super().phase_ended(kind, side)
 
     def _open(self) -> SHCombat | None:
         c = self.combat_now
         if c is not None and c.die is None:
             return c
         self._close()
-        side = self.active_side
+        side = self.state.phase_side
         if side is None:
             return None
-        self.combat_now = SHCombat(side, self.other_side[side])
+        self.combat_now = SHCombat(side, self.board.other_side[side])
         return self.combat_now
 
-    def declared(self, role: str, piece: Piece, hex_id: str) -> None:
-        if role in ("attacker", "defender", "artillery", "supply") and self.unit_of(piece):
-            c = self._open() if role in ("attacker", "defender") else self.combat_now
-            if c is not None and c.die is not None and role not in ("attacker", "defender"):
-                c = None  # support and supply are declared before the die
-            if c is not None:
-                if role == "attacker":
-                    c.attackers[piece.id] = hex_id
-                elif role == "defender":
-                    if c.defender_hex not in (None, hex_id):
-                        c.more_hexes.add(hex_id)  # several attacks declared at once (see Choices)
-                    else:
-                        c.defender_hex = hex_id
-                elif role == "artillery":
-                    self._fire(piece, hex_id)
-                    c.artillery[piece.id] = (hex_id, self.side_id(piece))
-                else:
-                    c.supplied.add(piece.id)
-        super().declared(role, piece, hex_id)
+    def _close(self) -> None:
+        c, self.combat_now = self.combat_now, None
+        if c is not None:
+            self.closed.append(c)
 
-    def _fire(self, p: Piece, hex_id: str) -> None:
-        """3.43, 11.18: artillery that fired is Fired and cannot fire again in the Segment (the
-        reading 3.43 and 11.18 share; when it flips back is not judged, digest 11.2 #2)."""
-        key = (self.turn, self.segment)
-        if self._fired.get(p.id) == key:
-            self.find("3.43", f"{p.name} already fired in this Segment: Fired artillery cannot fire again", p, None,
-                      hex_id)
-        self._fired[p.id] = key
+    def declared(self, d: Declared) -> None:
+        self.taken = None
+        piece, role = d.piece, d.name
+        if role not in ROLES or not self.board.unit_of(piece):
+            return
+        opening = role in (ATTACKER, DEFENDER)
+        c = self._open() if opening else self.combat_now
+        if c is None or (c.die is not None and not opening):
+            return  # support and supply are declared before the die
+        self.taken = d
+        if role == ATTACKER:
+            c.attackers[piece.id] = d.where
+        elif role == DEFENDER:
+            if c.defender_hex not in (None, d.where):
+                c.more_hexes.add(d.where)  # several attacks declared at once (see Choices)
+            else:
+                c.defender_hex = d.where
+        elif role == ARTILLERY:
+            c.artillery[piece.id] = (d.where, self.board.side_id(piece))
+        else:
+            c.supplied.add(piece.id)
 
-    # -- the die ------------------------------------------------------------------------------------
-    def on_rolled(self, e: Rolled) -> None:
-        super().on_rolled(e)
+    def rolled(self, e: Rolled) -> None:
+        self.die_fault = self.resolved = None
         if not e.button.endswith(DIE_SUFFIX) or not e.dice:
             return
-        side = self.side_ids.get(e.button[: -len(DIE_SUFFIX)])
-        name = self.side_names.get(side or "")
-        if self.phase_kind != "combat":
-            self.find("10.43", f"a combat die outside a Combat phase ({self.phase})", side=name)
+        st, board = self.state, self.board
+        side = board.side_ids.get(e.button[: -len(DIE_SUFFIX)])
+        name = board.side_names.get(side or "")
+        if st.phase_kind != "combat":
+            self.die_fault = ("10.43", f"a combat die outside a Combat phase ({st.phase})", name)
             return
-        if side != self.active_side:
-            self.find("10.43", f"the {name} combat die in the {self.phase}: the attacker rolls for his attack", side=name)
+        if side != st.phase_side:
+            self.die_fault = ("10.43", f"the {name} combat die in the {st.phase}: the attacker rolls for his attack", name)
             return
         c = self.combat_now
         if c is None:
-            self.find("10.12", "a combat die with no combat declared (Declare attacker, Declare defender) before it",
-                      side=name)
+            self.die_fault = ("10.12", "a combat die with no combat declared (Declare attacker, Declare defender) "
+                              "before it", name)
             return
         c.dice += 1
         if c.die is not None:
             if c.dice > 1 + len(c.more_hexes):
-                self.find("10.43", f"a second combat die for the combat on {c.defender_hex}: one die a combat", side=name)
+                self.die_fault = ("10.43", f"a second combat die for the combat on {c.defender_hex}: one die a combat",
+                                  name)
             return
         if not c.attackers or c.defender_hex is None:
-            self.find("10.12", "a combat die before both the attackers and the Defender Hex were declared", side=name)
+            self.die_fault = ("10.12", "a combat die before both the attackers and the Defender Hex were declared", name)
             c.die = e.dice[0]
             return
         c.die = e.dice[0]
         if c.more_hexes:  # the dice cannot be told apart: not judged (see Choices)
             self.fought |= set(c.attackers)
-            self._unjudged = True
+            self.unjudged = True
             return
         self.combats.append(c)
+        self.resolved = c
         self._resolve(c)
 
     def _resolve(self, c: SHCombat) -> None:
-        d_hex, geo = c.defender_hex, self.game.geometry
-        board = self.replayer.board.pieces
-        for pid in c.attackers:
-            self.fought.add(pid)
-        for p in self.combat_units(d_hex, c.defender):
-            if self._retreated_to.get(p.id) == d_hex:
+        d_hex, geo, board, forces = c.defender_hex, self.game.geometry, self.board, self.forces
+        pieces = board.replayer.board.pieces
+        self.fought |= set(c.attackers)
+        for p in forces.combat_units(d_hex, c.defender):
+            if self.retreated_to.get(p.id) == d_hex:
                 c.passengers.add(p.id)
             else:
                 c.defenders[p.id] = d_hex
         if not c.defenders and not c.passengers:
-            self.find("10.24", f"{d_hex} holds no enemy combat unit: only a hex with enemy combat units is attacked", None,
-                      None, d_hex)
+            c.faults.append(("10.24", f"{d_hex} holds no enemy combat unit: only a hex with enemy combat units is "
+                             "attacked", None, None, d_hex))
             c.results = {}
             return
-        ok = True
         for pid, h in sorted(c.attackers.items()):
-            p, u = board.get(pid), self.unit_of(board[pid]) if pid in board else None
+            p, u = pieces.get(pid), board.unit_of(pieces[pid]) if pid in pieces else None
             if p is None or u is None:
                 continue
-            if self.side_id(p) != c.attacker:
-                self.find("10.12", f"{p.name} is not a unit of the attacking side", p, h, d_hex)
-                ok = False
+            if board.side_id(p) != c.attacker:
+                c.faults.append(("10.12", f"{p.name} is not a unit of the attacking side", p, h, d_hex))
             elif not geo.adjacent(h, d_hex):
-                self.find("10.13", f"{p.name} attacks {d_hex} from {h}: attackers stand next to the Defender Hex", p, h, d_hex)
-                ok = False
-            elif self.attack_of(u, p) <= 0:
-                self.find("10.16", f"{p.name} has no attack strength: it cannot attack", p, h, d_hex)
-                ok = False
+                c.faults.append(("10.13", f"{p.name} attacks {d_hex} from {h}: attackers stand next to the Defender "
+                                 "Hex", p, h, d_hex))
+            elif forces.attack_of(u, p) <= 0:
+                c.faults.append(("10.16", f"{p.name} has no attack strength: it cannot attack", p, h, d_hex))
             else:
-                c_ = self.step_cost(h, d_hex, self.move_class(u))
+                c_ = self.costs.step_cost(h, d_hex, forces.move_class(u))
                 if isinstance(c_, Blocked):
                     rule = "10.26" if c_.rule == "8.35" else "10.24"
-                    self.find(rule, f"{p.name} attacks {d_hex} from {h} across or into {c_.why}, which it may not "
-                              f"cross or enter{self.tec_note}", p, h, d_hex)
-                    ok = False
-            if pid in self._attacked:
-                self.find("10.32", f"{p.name} already attacked in this Combat phase", p, h, d_hex)
-                ok = False
+                    c.faults.append((rule, f"{p.name} attacks {d_hex} from {h} across or into {c_.why}, which it may "
+                                     f"not cross or enter{self.state.reconstructed('terrain-effects')}", p, h, d_hex))
+            if pid in self.attacked:
+                c.faults.append(("10.32", f"{p.name} already attacked in this Combat phase", p, h, d_hex))
         for pid in c.defenders:
-            if pid in self._defended:
-                self.find("10.32", f"{board[pid].name} already defended in this Combat phase", board[pid], None, d_hex)
-                ok = False
-        self._attacked |= set(c.attackers)
-        self._defended |= set(c.defenders)
+            if pid in self.defended:
+                c.faults.append(("10.32", f"{pieces[pid].name} already defended in this Combat phase", pieces[pid], None,
+                                 d_hex))
+        self.attacked |= set(c.attackers)
+        self.defended |= set(c.defenders)
+        ok = not c.faults  # a combat with a fault so far has no odds
         for pid, (h, side) in sorted(c.artillery.items()):
-            p = board.get(pid)
-            u = self.unit_of(p) if p else None
+            p = pieces.get(pid)
+            u = board.unit_of(p) if p else None
             if u is None:
                 continue
-            reach = u.range or 0
             if not u.range:
-                self.find("11.13", f"{p.name} is not artillery: only units with a range fire in support", p, h, d_hex)
-            elif geo.distance(h, d_hex) > reach:
-                self.find("11.13", f"{p.name} in {h} is {geo.distance(h, d_hex)} hexes from {d_hex}, beyond its range "
-                          f"{reach}", p, h, d_hex)
+                c.faults.append(("11.13", f"{p.name} is not artillery: only units with a range fire in support", p, h,
+                                 d_hex))
+            elif geo.distance(h, d_hex) > u.range:
+                c.faults.append(("11.13", f"{p.name} in {h} is {geo.distance(h, d_hex)} hexes from {d_hex}, beyond its "
+                                 f"range {u.range}", p, h, d_hex))
         if ok:
             self._odds(c)
 
-    # -- odds and results -----------------------------------------------------------------------------
     def _strengths(self, c: SHCombat, light_axis: bool) -> tuple[Fraction, Fraction, Fraction]:
         """(attack if every undeclared attacker is halved, attack if none is, defense)."""
-        board = self.replayer.board.pieces
+        board = self.board.replayer.board.pieces
         d_hex = c.defender_hex
         part = [board[i] for i in list(c.attackers) + list(c.defenders) if i in board]
 
         def light(p) -> bool:
-            u = self.unit_of(p)
-            return u.light and (light_axis or self.side_id(p) != "axis")
+            u = self.board.unit_of(p)
+            return u.light and (light_axis or self.board.side_id(p) != "axis")
         doubling = any(light(p) for p in part)
-        hex_spec = self.tec["hex"].get(self.game.hex_terrain.get(d_hex, ""), {})
+        hex_spec = self.forces.tec["hex"].get(self.game.hex_terrain.get(d_hex, ""), {})
         terrain_double = bool(hex_spec.get("defense", {}).get("double"))
         mountain = self.game.hex_terrain.get(d_hex) == "mountain"
         lo = hi = Fraction(0)
@@ -319,8 +320,8 @@ class CombatRules(ArrivalRules):
             p = board.get(pid)
             if p is None:
                 continue
-            u = self.unit_of(p)
-            v = self.attack_of(u, p) * (2 if doubling and not light(p) else 1) * (2 if mountain and u.mountain else 1)
+            u = self.board.unit_of(p)
+            v = self.forces.attack_of(u, p) * (2 if doubling and not light(p) else 1) * (2 if mountain and u.mountain else 1)
             hi += v
             lo += v if pid in c.supplied else v // 2
         defense = Fraction(0)
@@ -328,9 +329,9 @@ class CombatRules(ArrivalRules):
             p = board.get(pid)
             if p is None or pid in c.artillery:
                 continue  # artillery firing in support adds no defense (11.22)
-            u = self.unit_of(p)
-            defense += self.defense_of(u, p) * (2 if doubling and not light(p) else 1) * \
-                (2 if terrain_double and not self.is_armored(u) else 1)
+            u = self.board.unit_of(p)
+            defense += self.forces.defense_of(u, p) * (2 if doubling and not light(p) else 1) * \
+                (2 if terrain_double and not self.forces.is_armored(u) else 1)
         return lo, hi, defense
 
     def _column(self, att: Fraction, dfn: Fraction) -> int:
@@ -347,10 +348,10 @@ class CombatRules(ArrivalRules):
         return 0
 
     def _odds(self, c: SHCombat) -> None:
-        board = self.replayer.board.pieces
-        axis_light = any(self.unit_of(board[i]).light for i in list(c.attackers) + list(c.defenders)
-                         if i in board and self.side_id(board[i]) == "axis")
-        variants = [self._strengths(c, True)] + ([self._strengths(c, False)] if axis_light and self._event_seen else [])
+        board = self.board.replayer.board.pieces
+        axis_light = any(self.board.unit_of(board[i]).light for i in list(c.attackers) + list(c.defenders)
+                         if i in board and self.board.side_id(board[i]) == "axis")
+        variants = [self._strengths(c, True)] + ([self._strengths(c, False)] if axis_light and self.event_seen else [])
         bases = set()
         best = -1
         for lo, hi, dfn in variants:
@@ -360,8 +361,7 @@ class CombatRules(ArrivalRules):
         lo, hi, dfn = variants[0]
         c.odds = f"attack {lo}-{hi} against defense {dfn}"
         if best < 0:
-            self.find("10.31", f"odds below 1-4 ({c.odds}): the minimum initial odds are 1-4{self.crt_note}", None, None,
-                      c.defender_hex, side=self.side_names[c.attacker])
+            c.below_minimum = True
             return
         lo_s, hi_s, why = self._shifts(c)
         cap = int(self.crt.get("max_net_shift", 3))
@@ -376,27 +376,27 @@ class CombatRules(ArrivalRules):
         c.nominal = table[self.columns[mid]][c.die - 1]
         c.odds += f", columns {', '.join(self.columns[i] for i in sorted(finals))} ({why}), die {c.die}"
         for side, ids in ((c.attacker, c.attackers), (c.defender, c.defenders)):
-            units = [(self.unit_of(board[i]), board[i]) for i in ids if i in board]
-            c.steps[side] = sum(self.steps_now(u, p) for u, p in units)
+            units = [(self.board.unit_of(board[i]), board[i]) for i in ids if i in board]
+            c.steps[side] = sum(self.forces.steps_now(u, p) for u, p in units)
             c.stacking[side] = sum(u.stacking or 0 for u, p in units)
         for pid, (h, side) in c.artillery.items():
             if pid in board and side == c.attacker and self.game.geometry.adjacent(h, c.defender_hex):
-                c.stacking[side] = c.stacking.get(side, 0) + (self.unit_of(board[pid]).stacking or 0)
+                c.stacking[side] = c.stacking.get(side, 0) + (self.board.unit_of(board[pid]).stacking or 0)
 
     def _shifts(self, c: SHCombat) -> tuple[int, int, str]:
-        board = self.replayer.board.pieces
-        geo, d_hex = self.game.geometry, c.defender_hex
+        board = self.board.replayer.board.pieces
+        d_hex = c.defender_hex
         lo = hi = 0
         why = []
         defenders = [board[i] for i in c.defenders if i in board]
-        if not (set(c.defenders) & c.supplied) and not all(self.unit_of(p).light for p in defenders):
+        if not (set(c.defenders) & c.supplied) and not all(self.board.unit_of(p).light for p in defenders):
             hi += 1
             why.append("defender's supply unknown: 0 or 1 right (6.64b)")
-        terrain = self.tec["hex"].get(self.game.hex_terrain.get(d_hex, ""), {}).get("defense", {}).get("shift", 0)
-        movers = [(pid, h) for pid, h in c.attackers.items() if pid in board and not self.is_artillery(self.unit_of(board[pid]))]
-        for feature, spec in sorted(self.tec["hexside"].items()):
+        terrain = self.forces.tec["hex"].get(self.game.hex_terrain.get(d_hex, ""), {}).get("defense", {}).get("shift", 0)
+        movers = [(pid, h) for pid, h in c.attackers.items() if pid in board and self.board.unit_of(board[pid]).type != "artillery"]
+        for feature, spec in sorted(self.forces.tec["hexside"].items()):
             shift = spec.get("defense", {}).get("shift", 0)
-            if shift and movers and all(feature in self.features(h, d_hex) for _, h in movers):
+            if shift and movers and all(feature in self.costs.chart.features(h, d_hex) for _, h in movers):
                 terrain = min(terrain, shift)
         if terrain:
             lo, hi = lo + terrain, hi + terrain
@@ -404,115 +404,127 @@ class CombatRules(ArrivalRules):
         art = {c.attacker: 0, c.defender: 0}
         for pid, (h, side) in c.artillery.items():
             if pid in board and side in art:
-                art[side] += self.unit_of(board[pid]).support or 0
+                art[side] += self.board.unit_of(board[pid]).support or 0
         air = {c.attacker: 0, c.defender: 0}
         for pid in c.air:
             p = board.get(pid)
-            side = self.air_side(p) if p else None
+            side = self.forces.air_side(p) if p else None
             if side not in air:
                 continue
-            if self.marker_id(p).startswith("naval-"):
-                art[side] += self.air_support(p)  # 19.13: naval fire support counts as artillery
+            if self.forces.marker_id(p).startswith("naval-"):
+                art[side] += self.forces.air_support(p)  # 19.13: naval fire support counts as artillery
             else:
-                air[side] += self.air_support(p)
+                air[side] += self.forces.air_support(p)
         for name, pts in (("artillery", art), ("air", air)):
             s = self._diff_columns(pts[c.attacker] - pts[c.defender])
             if s:
                 lo, hi = lo + s, hi + s
                 why.append(f"{name} {pts[c.attacker]} vs {pts[c.defender]}: {s:+d}")
-        aa = any(self.unit_of(p).type == "motorized-aa" and self.game.formations[self.unit_of(p).formation].nationality
-                 == "german" for p in defenders)
-        if aa and any(self.is_armored(self.unit_of(board[i])) for i in c.attackers if i in board):
+        aa = any(self.forces.is_german_aa(self.board.unit_of(p)) for p in defenders)
+        if aa and any(self.forces.is_armored(self.board.unit_of(board[i])) for i in c.attackers if i in board):
             lo, hi = lo - 1, hi - 1
             why.append("German AA against armor -1 (10.51)")
-        if self._event_seen:
+        if self.event_seen:
             lo, hi = lo - 1, hi + 1
             why.append("an event marker changed this phase: 1 either way (20.2)")
         return lo, hi, "; ".join(why) or "no shift"
 
-    # -- after the die -------------------------------------------------------------------------------
-    @property
-    def _event_seen(self) -> bool:
-        """An event marker changed in this Combat phase: an event may have been played (20.14)."""
-        return self.events_changed > self._events_at_start
-
-    def on_flipped(self, e: Flipped) -> None:
+    def flipped(self, e: Flipped) -> None:
         c = self.combat_now
         if c is not None and c.die is not None and c.side_of(e.piece.id) and e.layer == "Step":
             c.lost[e.piece.id] = c.lost.get(e.piece.id, 0) + (e.new - e.old)
-        super().on_flipped(e)
 
-    def on_removed(self, e: Removed) -> None:
+    def removed(self, e: Removed) -> None:
         c = self.combat_now
-        u = self.unit_of(e.piece)
+        u = self.board.unit_of(e.piece)
         if c is not None and c.die is not None and u is not None and c.side_of(e.piece.id):
-            c.lost[e.piece.id] = c.lost.get(e.piece.id, 0) + self.steps_now(u, e.piece)
+            c.lost[e.piece.id] = c.lost.get(e.piece.id, 0) + self.forces.steps_now(u, e.piece)
             c.boxes[e.piece.id] = "removed"
-        super().on_removed(e)
 
-    def on_moved(self, e: Moved) -> None:
-        super().on_moved(e)
-        if self.phase_kind != "combat":
+    def moved(self, e: Moved) -> None:
+        self.move_part = None
+        if self.state.phase_kind != "combat" or self.unjudged:
             return
         p, old, new = e.piece, e.old.label, e.new.label
-        if self._unjudged:
-            return
         c = self.combat_now
-        mid = self.marker_id(p)
-        if c is not None and c.die is None and c.defender_hex and (mid.startswith("air-") or mid.startswith("naval-")):
-            if new == c.defender_hex or (mid.startswith("naval-") and new in self.game.geometry
+        mid = self.forces.marker_id(p)
+        if c is not None and c.die is None and c.defender_hex and mid.startswith(("air-", "naval-")):
+            if new == c.defender_hex or (mid.startswith("naval-") and self.board.on_map(new)
                                          and self.game.geometry.adjacent(new, c.defender_hex)):
                 c.air.add(p.id)
             return
-        u = self.unit_of(p)
+        u = self.board.unit_of(p)
         if u is None or old == new:
             return
-        geo = self.game.geometry
         side = c.side_of(p.id) if c is not None and c.die is not None else None
-        if new in self.loss_boxes:
+        if new in self.forces.loss_boxes:
             if side:
-                c.lost[p.id] = c.lost.get(p.id, 0) + self.steps_now(u, p)
-                c.boxes[p.id] = self.loss_boxes[new]
+                c.lost[p.id] = c.lost.get(p.id, 0) + self.forces.steps_now(u, p)
+                c.boxes[p.id] = self.forces.loss_boxes[new]
             return
-        if old not in geo or new not in geo:
+        if not self.board.on_map(old) or not self.board.on_map(new):
             return
-        if side is None and c is not None and p.id in c.artillery and new == c.defender_hex:
-            self.find("12.56", f"{p.name}: artillery and AA units never advance after combat", p)
-            return
+        self.move_part = c, side
         if side is None:
-            self.find("4.21", f"{p.name} moves in the {self.phase}, where units move only to retreat or advance after "
-                      "their combat", p)
             return
         trail = c.trails.setdefault(p.id, [old])
         if trail[-1] != old:
             trail.append(old)
         trail.append(new)
         if side == c.defender:
-            self._retreated_to[p.id] = new
-            if c.results and not any(r.dr for r in c.results.values()):
-                self.find("12.3", f"{p.name} moves away from {c.defender_hex}, but the result ({c.nominal}) gives the "
-                          f"defender no retreat ({c.odds}){self.crt_note}", p)
-            return
-        self._attacker_moved(c, p, u, old, new)
+            self.retreated_to[p.id] = new
 
-    def _attacker_moved(self, c: SHCombat, p: Piece, u, old: str, new: str) -> None:
-        if new == c.defender_hex:
-            if u.type in ("artillery", "motorized-aa"):
-                self.find("12.56", f"{p.name}: artillery and AA units never advance after combat", p)
-            elif self.combat_units(new, c.defender):
-                self.find("12.51", f"{p.name} advances into {new} while enemy combat units are still there", p)
-            elif c.trails[p.id][0] != c.attackers.get(p.id):
-                self.find("12.52", f"{p.name} advances from {c.trails[p.id][0]}, not its attack hex", p)
-            return
-        if c.results and not any(r.ar for r in c.results.values()):
-            self.find("12.52", f"{p.name} moves to {new}: an attacker moves after combat only to advance into the "
-                      f"Defender Hex {c.defender_hex} (the result {c.nominal} has no attacker retreat)", p)
 
-    # -- the close ---------------------------------------------------------------------------------
-    def _close(self) -> None:
-        c, self.combat_now = self.combat_now, None
-        if c is None or c.die is None or not c.results:
-            return
+class Combat(Rule):
+    """10.1-12.5: one die a declared combat, the attacker's, in his Combat phase; attackers of the
+    phasing side next to a Defender Hex of enemy units, with strength, not across terrain they may
+    not cross, once a phase; artillery within range, firing once a Segment (3.43); odds at least
+    1-4; losses, retreats (1 or 2 hexes, on a path a unit may take) and boxes as a result the CRT
+    allows; in a Combat phase units move only to retreat or advance (4.21), attackers other than
+    artillery and AA from their attack hex into the emptied Defender Hex."""
+
+    ids = ("3.43", "4.21", "10.12", "10.13", "10.16", "10.24", "10.26", "10.31", "10.32", "10.43", "11.13", "12.11",
+           "12.21", "12.22", "12.3", "12.31", "12.32", "12.51", "12.52", "12.56")
+    covers = ("6.61", "10.22", "10.25", "10.42", "10.53", "11.14", "12.23", "12.24", "13.33", "19.13")
+    needs = (Forces, MoveCosts, Combats)
+
+    def start(self) -> None:
+        self.forces, self.costs, self.combats = self.ctx.get(Forces), self.ctx.get(MoveCosts), self.ctx.get(Combats)
+        self.crt_note = self.combats.crt_note
+        self.tec_note = self.state.reconstructed("terrain-effects")
+        self._fired: dict[str, tuple] = {}  # artillery piece -> (turn, segment) it last fired in
+        self._judged = 0  # combats of Combats.closed judged
+
+    def declared(self, d: Declared) -> None:
+        """3.43, 11.18: artillery that fired is Fired and cannot fire again in the Segment (the
+        reading 3.43 and 11.18 share; when it flips back is not judged, digest 11.2 #2)."""
+        if d.name == ARTILLERY and self.combats.taken is d:
+            key = (self.state.turn, self.state.segment)
+            if self._fired.get(d.piece.id) == key:
+                self.find("3.43", f"{d.piece.name} already fired in this Segment: Fired artillery cannot fire again",
+                          d.piece, None, d.where)
+            self._fired[d.piece.id] = key
+        self._closed()
+
+    def rolled(self, e: Rolled) -> None:
+        if (fault := self.combats.die_fault) is not None:  # (rule, message, side)
+            self.find(fault[0], fault[1], side=fault[2])
+        if (c := self.combats.resolved) is not None:
+            for rule, message, piece, a, b in c.faults:
+                self.find(rule, message, piece, a, b)
+            if c.below_minimum:
+                self.find("10.31", f"odds below 1-4 ({c.odds}): the minimum initial odds are 1-4{self.crt_note}", None,
+                          None, c.defender_hex, side=self.board.side_names[c.attacker])
+
+    def _closed(self, *_) -> None:
+        for c in self.combats.closed[self._judged:]:  # closed since the last look
+            self._judged += 1
+            if c.die is not None and c.results:
+                self._close(c)
+
+    phase_ended = _closed
+
+    def _close(self, c: SHCombat) -> None:
         outcome = self._outcome(c)
         problems = None
         for text, r in c.results.items():
@@ -527,32 +539,27 @@ class CombatRules(ArrivalRules):
                 continue
             seen.add(rule)
             self.find(rule, f"combat on {c.defender_hex}: {msg}; CRT {c.nominal} ({c.odds}){self.crt_note}", None, None,
-                      c.defender_hex, side=self.side_names[c.attacker])
+                      c.defender_hex, side=self.board.side_names[c.attacker])
         self._boxes(c, c.results)
 
     def _outcome(self, c: SHCombat) -> dict:
-        board = self.replayer.board.pieces
-        out = {"lost": {c.attacker: 0, c.defender: 0}, "stayed": {c.attacker: [], c.defender: []},
-               "moved": {c.attacker: [], c.defender: []}, "gone": {c.attacker: 0, c.defender: 0}}
+        board = self.board.replayer.board.pieces
+        out = {"lost": {c.attacker: 0, c.defender: 0}, "stayed": {c.attacker: [], c.defender: []}}
         for ids, side in ((c.attackers, c.attacker), (c.defenders, c.defender)):
             for pid, h in ids.items():
                 out["lost"][side] += max(0, c.lost.get(pid, 0))
                 p = board.get(pid)
-                if p is None or pid in c.boxes or self.hex_of(p) is None:
-                    out["gone"][side] += 1
-                elif self.hex_of(p) == h:
+                if p is not None and pid not in c.boxes and self.board.hex_of(p) == h:
                     out["stayed"][side].append(p.name)
-                else:
-                    out["moved"][side].append(pid)
         for pid in c.passengers:  # 12.35: they share the retreat, absorb no loss
             p = board.get(pid)
-            if p is not None and self.hex_of(p) == c.defender_hex:
+            if p is not None and self.board.hex_of(p) == c.defender_hex:
                 out["stayed"][c.defender].append(p.name)
         return out
 
     def _mismatch(self, c: SHCombat, r: Result, o: dict) -> list[tuple[str, str]]:
         major = 1 if min(c.stacking.get(c.attacker, 0), c.stacking.get(c.defender, 0)) >= int(
-            self.crt.get("major_battle", {}).get("stacking_points", 6)) else 0
+            self.combats.crt.get("major_battle", {}).get("stacking_points", 6)) else 0
         out = []
         total = {c.attacker: c.steps.get(c.attacker, 0), c.defender: c.steps.get(c.defender, 0)}
         need = {c.attacker: r.a + major, c.defender: (total[c.defender] if r.de else r.d + major)}
@@ -579,7 +586,7 @@ class CombatRules(ArrivalRules):
 
     def _boxes(self, c: SHCombat, results: dict[str, Result]) -> None:
         """12.22: the Eliminated Box for DE, no retreat route or no MA; the Cadre Box otherwise."""
-        board = self.replayer.board.pieces
+        board = self.board.replayer.board.pieces
         de = any(r.de for r in results.values())
         retreat = any(r.dr or r.ar for r in results.values())
         for pid, box in sorted(c.boxes.items()):
@@ -590,10 +597,10 @@ class CombatRules(ArrivalRules):
             if box.endswith("Eliminated") and not de and not retreat:
                 self.find("12.22", f"{p.name} went to the Eliminated Box: with no 'E' result and no retreat a unit that "
                           "loses its last step goes to the Cadre Box", p, c.attackers.get(pid) or c.defender_hex, box,
-                          side=self.side_names.get(side))
+                          side=self.board.side_names.get(side))
             elif box.endswith("Cadre") and side == c.defender and all(r.de for r in results.values()):
                 self.find("12.22", f"{p.name} went to the Cadre Box: a DE result sends the defenders to the Eliminated Box",
-                          p, c.defender_hex, box, side=self.side_names.get(side))
+                          p, c.defender_hex, box, side=self.board.side_names.get(side))
         for pid, trail in sorted(c.trails.items()):
             if c.side_of(pid) != c.defender or pid not in board:
                 continue
@@ -601,24 +608,145 @@ class CombatRules(ArrivalRules):
 
     def _retreat_path(self, c: SHCombat, p: Piece, trail: list[str]) -> None:
         geo = self.game.geometry
-        u = self.unit_of(p)
+        u = self.board.unit_of(p)
         end = trail[-1]
         d = geo.distance(c.defender_hex, end)
         if d == 0:
             return
         if d > 2:
             self.find("12.31", f"{p.name} retreated to {end}, {d} hexes from {c.defender_hex}: a retreat is 1 or 2 hexes",
-                      p, c.defender_hex, end, side=self.side_of(p))
+                      p, c.defender_hex, end, side=self.board.side_of(p))
             return
-        enemy = self.enemy_hexes(c.defender)
+        enemy = self.forces.enemy_hexes(c.defender)
 
         def blocked(a: str, b: str) -> str | None:
             if b in enemy:
                 return f"{b} holds enemy combat units"
-            step = self.step_cost(a, b, self.move_class(u))
+            step = self.costs.step_cost(a, b, self.forces.move_class(u))
             return f"{step.why} may not be crossed or entered" if isinstance(step, Blocked) else None
         path, why = retreat_path(geo, [c.defender_hex] + [h for h in trail[1:] if h != c.defender_hex],
                                  distance_from(geo, [c.defender_hex]), blocked)
         if path is None:
             self.find("12.32", f"{p.name} retreats {c.defender_hex} -> {end}: {why}{self.tec_note}", p, c.defender_hex,
-                      end, side=self.side_of(p))
+                      end, side=self.board.side_of(p))
+
+    def moved(self, e: Moved) -> None:
+        found = self.combats.move_part  # a unit's hex-to-hex move in a Combat phase, its combat and side in it
+        if found is None:
+            return
+        (c, side), p, new = found, e.piece, e.new.label
+        if side is None and c is not None and p.id in c.artillery and new == c.defender_hex:
+            self.find("12.56", f"{p.name}: artillery and AA units never advance after combat", p)
+        elif side is None:
+            self.find("4.21", f"{p.name} moves in the {self.state.phase}, where units move only to retreat or advance "
+                      "after their combat", p)
+        elif side == c.defender:
+            if c.results and not any(r.dr for r in c.results.values()):
+                self.find("12.3", f"{p.name} moves away from {c.defender_hex}, but the result ({c.nominal}) gives the "
+                          f"defender no retreat ({c.odds}){self.crt_note}", p)
+        elif new == c.defender_hex:
+            if self.board.unit_of(p).type in ("artillery", "motorized-aa"):
+                self.find("12.56", f"{p.name}: artillery and AA units never advance after combat", p)
+            elif self.forces.combat_units(new, c.defender):
+                self.find("12.51", f"{p.name} advances into {new} while enemy combat units are still there", p)
+            elif c.trails[p.id][0] != c.attackers.get(p.id):
+                self.find("12.52", f"{p.name} advances from {c.trails[p.id][0]}, not its attack hex", p)
+        elif c.results and not any(r.ar for r in c.results.values()):
+            self.find("12.52", f"{p.name} moves to {new}: an attacker moves after combat only to advance into the "
+                      f"Defender Hex {c.defender_hex} (the result {c.nominal} has no attacker retreat)", p)
+
+
+class GermanAA(Rule):
+    """10.51: with a German AA unit defending against armor, the Allied force's first step lost
+    is an armor unit's."""
+
+    ids = ("10.51",)
+    needs = (Forces, Combats)
+
+    def start(self) -> None:
+        self.forces, self.combats = self.ctx.get(Forces), self.ctx.get(Combats)
+        self._aa_armor: dict[int, set[str]] = {}  # id of a combat -> its armor attackers
+        self._judged = 0  # combats of Combats.closed judged
+
+    def rolled(self, e: Rolled) -> None:
+        c = self.combats.combat_now
+        if c is None or c.die is None or id(c) in self._aa_armor or c.more_hexes or c.attacker != "allied":
+            return
+        board, pieces = self.board, self.board.replayer.board.pieces
+        aa = any(self.forces.is_german_aa(board.unit_of(pieces[i])) for i in c.defenders if i in pieces)
+        armor = {i for i in c.attackers if i in pieces and (u := board.unit_of(pieces[i])) is not None and u.type == ARMOR}
+        if aa and armor:
+            self._aa_armor[id(c)] = armor
+
+    def _closed(self, *_) -> None:
+        """Judged as a combat closes: at a declaration opening the next one, or at the phase's end."""
+        for c in self.combats.closed[self._judged:]:  # closed since the last look
+            self._judged += 1
+            armor = self._aa_armor.pop(id(c), None)
+            if not armor or c.more_hexes:
+                continue
+            lost = sum(max(0, c.lost.get(i, 0)) for i in c.attackers)
+            if lost and not any(c.lost.get(i, 0) > 0 for i in armor):
+                names = ", ".join(self.board.replayer.board.pieces[i].name for i in sorted(armor))
+                self.find("10.51", f"combat on {c.defender_hex}: a German AA unit defends against armor and the "
+                          f"attackers lost {lost} step(s), none from the armor ({names}): the first Allied loss "
+                          f"is an armor step", None, None, c.defender_hex, side=self.board.side_names["allied"])
+
+    declared = phase_ended = _closed
+
+
+class MandatoryAttacks(Rule):
+    """10.15: an enemy combat unit projecting a ZOC into an attacking unit's hex is attacked in the
+    same Combat phase, by that unit or another eligible one."""
+
+    ids = ("10.15",)
+    needs = (Forces, MoveCosts, Combats)
+
+    def start(self) -> None:
+        self.forces, self.costs, self.combats = self.ctx.get(Forces), self.ctx.get(MoveCosts), self.ctx.get(Combats)
+        self._must: dict[str, tuple[str, str]] = {}  # enemy hex -> (an attacker's name, its hex)
+        self._attacked_hexes: set[str] = set()
+        self._mandatory_unjudged = False
+        self._seen_combats: set[int] = set()
+
+    def phase_started(self, pid: str) -> None:
+        self._must, self._attacked_hexes, self._mandatory_unjudged = {}, set(), False
+
+    def rolled(self, e: Rolled) -> None:
+        c = self.combats.combat_now
+        if self.state.phase_kind != "combat" or c is None or c.die is None or id(c) in self._seen_combats:
+            return
+        self._seen_combats.add(id(c))
+        if c.more_hexes or c.defender_hex is None:
+            self._mandatory_unjudged = True
+            return
+        self._attacked_hexes.add(c.defender_hex)
+        board, forces, geo, pieces = self.board, self.forces, self.game.geometry, self.board.replayer.board.pieces
+        for pid, h in sorted(c.attackers.items()):
+            p = pieces.get(pid)
+            if p is None or h not in geo:
+                continue
+            own = forces.combat_units(h, c.attacker)
+            for n in geo.neighbours(h):
+                holders = [board.unit_of(q) for q in forces.combat_units(n, c.defender)]
+                if not holders or all(u.no_zoc for u in holders) or not any(self.costs.passable(u, n, h) for u in holders):
+                    continue
+                if not any(forces.attack_of(board.unit_of(q), q) > 0 and not isinstance(
+                        self.costs.step_cost(h, n, forces.move_class(board.unit_of(q))), Blocked) for q in own):
+                    continue
+                self._must.setdefault(n, (p.name, h))
+
+    def phase_ended(self, pid: str) -> None:
+        st = self.state
+        if st.phase_kind != "combat" or self._mandatory_unjudged:
+            return
+        enemy = self.board.other_side[st.phase_side]
+        defended = self.combats.defended
+        for n, (name, h) in sorted(self._must.items()):
+            held = self.forces.combat_units(n, enemy)
+            if n in self._attacked_hexes or not held or all(p.id in defended for p in held):
+                continue  # attacked, emptied, or held only by units that defended already (10.32)
+            units = ", ".join(p.name for p in held)
+            self.find("10.15", f"{name} attacked from {h}, in the ZOC of {units} in {n}, which no attack of the "
+                      f"{st.phase} took on: an enemy unit projecting a ZOC into an attacker's hex must be "
+                      f"attacked{st.reconstructed('terrain-effects')}", None, h, n, side=self.board.side_names[st.phase_side])

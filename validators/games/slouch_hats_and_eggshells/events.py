@@ -1,20 +1,9 @@
 """Special Events (20.11-20.16, 20.2, 21.12a): draws and plays of the event markers, as the module's
 Events window logs them (digest 10.1 rank 19).  A draw is a marker moved from the Special Events
-Pool into a side's hand; a play is its Report line "<Side> plays event X: title (rule)".
-
-- 20.11: markers are drawn in the Special Events phase.
-- 20.12, 21.12a: on the scenario's first turn the Allies draw 4 and the Axis 3 (21.22c: E and 2
-  more); later one each; each further draw needs 2 VPs spent (18.14b).  Judged when the Special
-  Events phase ends.
-- 20.14: an event is played only in the phase its text names (tables/events.yaml `when`), and from
-  the turn it names ("from III June").
-- 20.16: an event whose text says "Once played, remove this event from the Special Events Pool"
-  retires its marker: no later play of that letter, by either side (one marker per letter).
-- 20.2 (20.21D): Diplomats Active only after an Axis play of A, B or E in the same phase.
-- 20.2 (VP costs of 20.21A, B, D, 20.22A, E; tables/victory.yaml `costs`): "if VPs are not
-  available, it cannot be played": reported when the side's VP marker stood below the cost all
-  turn until the play.  Both are reported under 20.2 (the catalogue numbers carry no letters),
-  the event's paragraph named in the message.
+Pool into a side's hand; a play is its Report line "<Side> plays event X: title (rule)".  Draws
+are judged when the Special Events phase ends (21.12a, 21.22c give the first turn's).  The
+findings of 20.21D and of the VP costs (20.21A, B, D, 20.22A, E; tables/victory.yaml `costs`)
+carry 20.2 (the catalogue numbers carry no letters) and name the event's paragraph.
 
 Choices:
 - `when` is read as: "Reinforcements" and "Special Events" the phases of that name; "Combat" any
@@ -37,8 +26,9 @@ import re
 
 from builder.model.event_checks import hand_name
 from validators.games.slouch_hats_and_eggshells.state import EVENT_PLAY
-from validators.games.slouch_hats_and_eggshells.victory import VictoryRules
-from validators.replay.replayer import Moved, Said
+from validators.games.slouch_hats_and_eggshells.units import Forces
+from validators.kernel.rule import Rule, Tracker
+from validators.replay.replayer import Added, Flipped, Moved, Removed, Said
 
 ONCE_ONLY = "remove this event from the special events pool"
 TURN_NAMES = {"I June": 1, "II June": 2, "III June": 3, "I July": 4, "II July": 5, "III July": 6,
@@ -46,13 +36,40 @@ TURN_NAMES = {"I June": 1, "II June": 2, "III June": 3, "I July": 4, "II July": 
 FROM_TURN = re.compile(r",\s*from\s+(?P<turn>[IV]+ \w+)\s*$")
 
 
-class EventRules(VictoryRules):
-    """Part of the Slouch Hats and Eggshells auditor; see __init__.py."""
+class EventMarkers(Tracker):
+    """How many times an event marker changed (drawn, shown, played, removed) or a "plays event"
+    line was written since the log began (20.1): a rule that an event may excuse compares counts."""
 
     def start(self) -> None:
-        super().start()
+        self.changed = 0
+
+    def _piece(self, e: Moved | Flipped | Added | Removed) -> None:
+        if e.piece.properties().get("Kind") == "event" or (self.board.marker_id(e.piece) or "").startswith("event-"):
+            self.changed += 1
+
+    moved = flipped = added = removed = _piece
+
+    def said(self, e: Said) -> None:
+        if EVENT_PLAY.match(e.text.strip()):
+            self.changed += 1
+
+
+class SpecialEvents(Rule):
+    """20.11-20.2: markers are drawn in the Special Events phase (4 Allied and 3 Axis on the first
+    turn, one each later, each further draw paid with 2 VPs, 18.14b); an event is played in the
+    phase and from the turn its text names (tables/events.yaml `when`); once an event that says
+    "Once played, remove this event from the Special Events Pool" is played, its letter is never
+    played again, by either side; Diplomats Active only against an Axis A, B or E of the phase; a
+    VP-costing event only with the VPs ("if VPs are not available, it cannot be played")."""
+
+    ids = ("20.11", "20.12", "20.14", "20.16", "20.2")
+    covers = ("20.1",)
+    needs = (Forces,)
+
+    def start(self) -> None:
+        self.forces = self.ctx.get(Forces)
+        names = self.board.side_names
         ev = self.tables.get("events", {})
-        self.event_when = {side: dict(ev.get(side, {})) for side in self.side_names}
         draws = ev.get("draws", {})
         self.draw_first = {k: int(v) for k, v in draws.get("turn_1", {}).items()}
         self.draw_later = {k: int(v) for k, v in draws.get("later", {}).items()}
@@ -60,77 +77,64 @@ class EventRules(VictoryRules):
         self.hands = {hand_name(x): x.id for x in self.game.info.sides}
         decks = self.game.events.decks if self.game.events else []
         self.pools = {d.name for d in decks if d.side is None}
+        self.event_when = {side: dict(ev.get(side, {})) for side in names}
         self.once_only: set[tuple[str, str]] = {
             (side, c.id) for d in decks for c in d.cards for side, m in (c.events or {}).items()
             if ONCE_ONLY in " ".join(m.text.lower().split())}
         self.event_costs = {k: int(v) for k, v in self.tables.get("victory", {}).get("costs", {}).items()}
-        self._drawn: dict[str, list[str]] = {s: [] for s in self.side_names}  # pieces drawn this Special Events phase
-        self._vp_paid = {s: 0 for s in self.side_names}
-        self._vp_turn_max: dict[str, int | None] = {s: self._vp(s) for s in self.side_names}
+        self._drawn: dict[str, list[str]] = {s: [] for s in names}  # pieces drawn this Special Events phase
+        self._vp_paid = {s: 0 for s in names}  # VP falls not yet counted for an extra draw
+        self._vp_turn_max: dict[str, int | None] = {s: self.forces.vp(s)[1] for s in names}
         self._retired: dict[str, str] = {}  # letter -> who retired it
         self._phase_plays: list[tuple[str, str]] = []  # (side, letter) this phase
         self._played_before: set[tuple[str, str]] = set()
 
-    # -- VP track --------------------------------------------------------------------------------
-    def _vp(self, side: str) -> int | None:
-        marker = f"vp-{side}"
-        p = next((q for q in self.replayer.board.pieces.values() if self.marker_id(q) == marker), None)
-        box = self.zone_box("vp", self.replayer.piece_where(p).label) if p is not None else None
-        return int(box) if box is not None and box.isdigit() else None
+    def phase_started(self, pid: str) -> None:
+        st, names = self.state, self.board.side_names
+        self._drawn, self._phase_plays = {s: [] for s in names}, []
+        if st.phase_pos is not None and (st.prev_phase_pos is None or st.prev_phase_pos[0] != st.turn):
+            self._vp_turn_max = {s: self.forces.vp(s)[1] for s in names}
 
-    def _vp_at(self, label: str) -> int | None:
-        box = self.zone_box("vp", label)
-        return int(box) if box is not None and box.isdigit() else None
+    def phase_ended(self, pid: str) -> None:
+        st, names = self.state, self.board.side_names
+        if st.phase_kind != "special-events":
+            return
+        first = st.turn == int(st.span["first"])
+        for s in ("allied", "axis"):
+            if s not in names:
+                continue
+            base = (self.draw_first if first else self.draw_later).get(s, 1)
+            n = len(self._drawn[s])
+            need = max(0, n - base) * self.draw_vp
+            if need == 0:
+                continue
+            if self._vp_paid[s] >= need:
+                self._vp_paid[s] -= need
+                continue
+            self.find("20.12", f"the {names[s]} player drew {n} Special Event markers on Turn "
+                      f"{st.turn}: {base} a turn{' on the first turn' if first else ''}, one more for each "
+                      f"{self.draw_vp} VPs spent (18.14b), and the VP track shows {self._vp_paid[s]} spent",
+                      side=names[s])
+            self._vp_paid[s] = 0
 
-    # -- phases ---------------------------------------------------------------------------------
-    def phase_started(self, kind: str, side: str | None) -> None:
-        super().phase_started(kind, side)
-        self._phase_plays = []
-        self._drawn = {s: [] for s in self.side_names}
-        if self.phase_pos is not None and (self.prev_phase_pos is None or self.prev_phase_pos[0] != self.turn):
-            self._vp_turn_max = {s: self._vp(s) for s in self.side_names}
-
-    def phase_ended(self, kind: str, side: str | None) -> None:
-        if kind == "special-events":
-            first = self.turn == int(self.span["first"])
-            for s in ("allied", "axis"):
-                if s not in self.side_names:
-                    continue
-                base = (self.draw_first if first else self.draw_later).get(s, 1)
-                n = len(self._drawn[s])
-                need = max(0, n - base) * self.draw_vp
-                if need == 0:
-                    continue
-                if self._vp_paid[s] >= need:
-                    self._vp_paid[s] -= need
-                    continue
-                self.find("20.12", f"the {self.side_names[s]} player drew {n} Special Event markers on Turn "
-                          f"{self.turn}: {base} a turn{' on the first turn' if first else ''}, one more for each "
-                          f"{self.draw_vp} VPs spent (18.14b), and the VP track shows {self._vp_paid[s]} spent",
-                          side=self.side_names[s])
-                self._vp_paid[s] = 0
-        super().phase_ended(kind, side)
-
-    # -- draws ----------------------------------------------------------------------------------
-    def on_moved(self, e: Moved) -> None:
-        super().on_moved(e)
-        marker = self.marker_id(e.piece)
+    def moved(self, e: Moved) -> None:
+        st, names = self.state, self.board.side_names
+        marker = self.forces.marker_id(e.piece)
         if marker in ("vp-axis", "vp-allied"):
-            s = marker[3:]
-            old, new = self._vp_at(e.old.label), self._vp_at(e.new.label)
+            s, old, new = marker[3:], self.forces.vp_at(e.old.label), self.forces.vp_at(e.new.label)
             if old is not None and new is not None and new < old:
                 self._vp_paid[s] += old - new
             if new is not None:
                 top = self._vp_turn_max.get(s)
                 self._vp_turn_max[s] = new if top is None else max(top, new)
             return
-        if e.piece.properties().get("Kind") != "event" or self.phase_kind is None:
+        if e.piece.properties().get("Kind") != "event" or st.phase_kind is None:
             return
         if e.old.label in self.pools and e.new.label in self.hands:
             s = self.hands[e.new.label]
-            if self.phase_kind != "special-events":
-                self.find("20.11", f"{e.piece.name} drawn into the {e.new.label} in the {self.phase}: markers "
-                          f"are drawn in the Special Events phase", side=self.side_names[s])
+            if st.phase_kind != "special-events":
+                self.find("20.11", f"{e.piece.name} drawn into the {e.new.label} in the {st.phase}: markers "
+                          f"are drawn in the Special Events phase", side=names[s])
             else:
                 self._drawn[s].append(e.piece.id)
         elif e.old.label in self.hands and e.new.label in self.pools:
@@ -138,28 +142,27 @@ class EventRules(VictoryRules):
             if e.piece.id in self._drawn[s]:
                 self._drawn[s].remove(e.piece.id)  # put back undrawn (20.11: a player need not draw)
 
-    # -- plays ----------------------------------------------------------------------------------
-    def on_said(self, e: Said) -> None:
-        super().on_said(e)
+    def said(self, e: Said) -> None:
+        st, names = self.state, self.board.side_names
         m = EVENT_PLAY.match(e.text.strip())
-        if not m or self.phase_kind is None:
+        if not m or st.phase_kind is None:
             return
-        s, letter = self.side_ids.get(m["side"]), m["letter"]
+        s, letter = self.board.side_ids.get(m["side"]), m["letter"]
         if s is None:
             return
         spec = self.event_when.get(s, {}).get(letter)
         ref = (spec or {}).get("rule", "20.2")  # the event's own paragraph (20.21A...), named in the message
-        side_name = self.side_names[s]
+        side_name = names[s]
         if letter in self._retired:
             self.find("20.16", f"{side_name} plays event {letter}: the marker left the Special Events Pool when "
-                      f"the {self.side_names[self._retired[letter]]} played its once-only event", side=side_name)
+                      f"the {names[self._retired[letter]]} played its once-only event", side=side_name)
         elif spec is not None and (why := self._wrong_time(s, str(spec.get("when", "")))):
             self.find("20.14", f"{side_name} event {letter} ({spec.get('name')}) is played {why}; this is Turn "
-                      f"{self.turn}, the {self.phase}", side=side_name)
+                      f"{st.turn}, the {st.phase}", side=side_name)
         elif s == "allied" and letter == "D" and not any(
                 p == ("axis", x) for p in self._phase_plays for x in ("A", "B", "E")):
             self.find("20.2", f"Allied event D (Diplomats Active, {ref}) cancels an Axis A, B or E played this phase: "
-                      f"none was played in the {self.phase}", side=side_name)
+                      f"none was played in the {st.phase}", side=side_name)
         else:
             cost = self._cost(s, letter)
             have = self._vp_turn_max.get(s)
@@ -188,10 +191,10 @@ class EventRules(VictoryRules):
         frm = FROM_TURN.search(when)
         if frm:
             first = TURN_NAMES.get(frm["turn"])
-            if first is not None and self.turn is not None and self.turn < first:
+            if first is not None and self.state.turn is not None and self.state.turn < first:
                 return f"from the {frm['turn']} turn (Turn {first})"
             when = when[:frm.start()]
-        kind, side = self.phase_kind, self.active_side
+        kind, side = self.state.phase_kind, self.state.phase_side
         own = side == s
         allowed = {
             "Reinforcements": kind == "reinforcements",
@@ -202,8 +205,6 @@ class EventRules(VictoryRules):
             "Axis Transport": kind == "transport" and side == "axis",
             "Allied Movement": kind in ("movement", "exploitation") and side == "allied",
         }.get(when.strip())
-        if allowed is None or allowed:
+        if allowed is not False:
             return None
-        if when.strip() == "end of Combat":
-            return "at the end of the friendly Combat phase"
-        return f"in the {when.strip()} phase"
+        return "at the end of the friendly Combat phase" if when.strip() == "end of Combat" else f"in the {when.strip()} phase"

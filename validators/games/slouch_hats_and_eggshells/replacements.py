@@ -1,10 +1,6 @@
 """Replacements (15.2, 15.21, 15.23): a unit on the map turned back to its full side (a Step flip
 from reduced to full) is a step rebuilt (digest 10.1 rank 17, part).
 
-- 15.2: steps are rebuilt in the unit's own side's Administrative phase.
-- 15.21: an Axis unit rebuilds with a REPL unit in its hex (there when the phase began, or now).
-- 15.23: RPs are infantry only (15.11) and rebuild no armor, armored car, artillery or AA unit.
-
 Choices:
 - A flip back of a unit flipped to reduced earlier in the same turn is read as a correction and
   not judged; flips in a Combat phase are the combat's (combat.py); units in boxes are not judged
@@ -17,46 +13,50 @@ Choices:
 """
 from __future__ import annotations
 
-from validators.games.slouch_hats_and_eggshells.german_aa import GermanAARules
+from validators.kernel.rule import Rule
 from validators.replay.replayer import Flipped
 
 NO_INFANTRY_RP = ("armor", "armored-car", "artillery", "motorized-aa")  # 15.23
 UNJUDGED = ("commando",)
 
 
-class ReplacementRules(GermanAARules):
-    """Part of the Slouch Hats and Eggshells auditor; see __init__.py."""
+class Replacements(Rule):
+    """15.2, 15.21, 15.23: a step is rebuilt in the side's Administrative phase, an Axis one with a
+    REPL unit in the hex (there when the phase began, or now); RPs are infantry (15.11) and rebuild
+    no armor, armored car, artillery or AA unit."""
+
+    ids = ("15.2", "15.21", "15.23")
 
     def start(self) -> None:
-        super().start()
         self._reduced_turn: dict[str, int | None] = {}  # piece -> turn it was last flipped to reduced
         self._repl_hexes: set[str] = set()
 
-    def phase_started(self, kind: str, side: str | None) -> None:
-        super().phase_started(kind, side)
-        self._repl_hexes = {h for h, ps in self.by_hex().items()
-                            if any((u := self.unit_of(p)) is not None and u.type == "replacement" for p in ps)}
+    def _repl_in(self, pieces) -> bool:
+        return any((u := self.board.unit_of(p)) is not None and u.type == "replacement" for p in pieces)
 
-    def on_flipped(self, e: Flipped) -> None:
-        super().on_flipped(e)
-        u = self.unit_of(e.piece)
-        if u is None or e.layer != "Step" or self.phase_kind is None:
+    def phase_started(self, pid: str) -> None:
+        if self.state.phase_kind == "administrative":  # the only phase whose flips read them
+            self._repl_hexes = {h for h, ps in self.board.by_hex().items() if self._repl_in(ps)}
+
+    def flipped(self, e: Flipped) -> None:
+        st, board = self.state, self.board
+        u = board.unit_of(e.piece)
+        if u is None or e.layer != "Step" or st.phase_kind is None:
             return
         if e.new > e.old:
-            self._reduced_turn[e.piece.id] = self.turn
+            self._reduced_turn[e.piece.id] = st.turn
             return
         hex_id = e.where.label
-        if (e.new == e.old or hex_id not in self.game.geometry or u.type in UNJUDGED
-                or self.phase_kind == "combat" or self._reduced_turn.get(e.piece.id, -1) == self.turn):
+        if (e.new == e.old or not board.on_map(hex_id) or u.type in UNJUDGED
+                or st.phase_kind == "combat" or self._reduced_turn.get(e.piece.id, -1) == st.turn):
             return
-        side = self.side_id(e.piece)
-        if self.phase_kind != "administrative" or side != self.active_side:
-            self.find("15.2", f"{e.piece.name} recovers a step in the {self.phase}: replacements are taken in the "
+        side = board.side_id(e.piece)
+        if st.phase_kind != "administrative" or side != st.phase_side:
+            self.find("15.2", f"{e.piece.name} recovers a step in the {st.phase}: replacements are taken in the "
                       f"friendly Administrative phase", e.piece, None, hex_id)
         elif u.type in NO_INFANTRY_RP:
             self.find("15.23", f"{e.piece.name} recovers a step: infantry RPs (15.11) rebuild no armor, armored car, "
                       f"artillery or anti-aircraft unit", e.piece, None, hex_id)
-        elif side == "axis" and hex_id not in self._repl_hexes and not any(
-                (r := self.unit_of(p)) is not None and r.type == "replacement" for p in self.pieces_in(hex_id)):
+        elif side == "axis" and hex_id not in self._repl_hexes and not self._repl_in(board.pieces_in(hex_id)):
             self.find("15.21", f"{e.piece.name} recovers a step in {hex_id} with no REPL unit there: a reduced Axis "
                       f"unit combines with a REPL unit in its place", e.piece, None, hex_id)

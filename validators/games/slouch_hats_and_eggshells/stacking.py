@@ -1,42 +1,63 @@
-"""Stacking (3.3, 12.33, 12.57): at most 7 stacking points of one side in a hex at the end of any
-phase (digest 10.1 rank 4).
+"""Stacking (3.3, 12.33, 12.57) and air units on airfields (13.13), judged at the end of every
+phase: digest 10.1 ranks 4 and 14 (part).
 
 The stacking value is printed on each counter (2.24h; units.yaml `stacking`, reconstructed):
 units of value 0 stack without limit (3.31), air units, MSUs and Dumps are markers and never
 count (13.12, 6.13b), holding boxes have no limit (3.33).  Units moving or retreating pass
 through stacks freely (3.32): only the end of a phase is judged.
 
-Choice: a hex over the limit is reported once for the same units; the excess should have gone
-to the Cadre Box before the phase ended (3.32).
+Air units are the `air-*` markers; the airfields are tables/air-naval.yaml's (reconstructed:
+findings say so).  Choice: a hex over a limit is reported once for the same units.
 """
 from __future__ import annotations
 
-from validators.games.slouch_hats_and_eggshells.movement import MovementRules
+from validators.games.slouch_hats_and_eggshells.units import Forces
+from validators.kernel.rule import Rule
 
 
-class StackingRules(MovementRules):
-    """Part of the Slouch Hats and Eggshells auditor; see __init__.py."""
+class Stacking(Rule):
+    """3.32, 13.13: at the end of any phase at most 7 stacking points of one side in a hex (the
+    excess goes to the Cadre Box), and at most two air units of a side on an airfield."""
+
+    ids = ("3.32", "13.13")
+    needs = (Forces,)
 
     def start(self) -> None:
-        super().start()
-        data = self.tables["stacking"]["stacking"]
-        self.stack_limit = int(data["limit"])
+        self.forces = self.ctx.get(Forces)
+        self.stack_limit = int(self.tables["stacking"]["stacking"]["limit"])
         self._overstacked: set[tuple[str, frozenset[str]]] = set()
+        air = self.tables.get("air-naval", {})
+        self.airfields = {h for hexes in air.get("airfields", {}).values() for h in hexes}
+        self.airfield_cap = int(air.get("airfield_capacity", 2))
+        self._air_reported: set[tuple[str, frozenset[str]]] = set()
 
-    def phase_ended(self, kind: str, side: str | None) -> None:
-        self._check_stacking()
-        super().phase_ended(kind, side)
-
-    def _check_stacking(self) -> None:
-        for h, ps in sorted(self.by_hex().items()):
-            for side in self.side_names:
-                units = [p for p in ps if self.is_combat(p) and self.side_id(p) == side]
-                total = sum(self.unit_of(p).stacking or 0 for p in units)
+    def phase_ended(self, pid: str) -> None:
+        """A hex whose pieces did not change since the last phase's end was judged then."""
+        board, is_combat, names = self.board, self.forces.is_combat, self.board.side_names
+        hexes, touched = board.by_hex(), self.forces.touched
+        self._airfields(touched)
+        for h in sorted(hexes if touched is None else touched & hexes.keys()):
+            ps = hexes[h]
+            for side in names:
+                units = [p for p in ps if is_combat(p) and board.side_id(p) == side]
+                total = sum(board.unit_of(p).stacking or 0 for p in units)
                 key = (h, frozenset(p.id for p in units))
                 if total <= self.stack_limit or key in self._overstacked:
                     continue
                 self._overstacked.add(key)
-                names = ", ".join(f"{p.name} ({self.unit_of(p).stacking})" for p in units if self.unit_of(p).stacking)
-                self.find("3.32", f"end of the {self.phase}: {h} holds {total} stacking points ({names}), more than "
-                          f"{self.stack_limit}; the excess goes to the Cadre Box{self.reconstructed('stacking')}",
-                          None, None, h, side=self.side_names[side])
+                listed = ", ".join(f"{p.name} ({board.unit_of(p).stacking})" for p in units if board.unit_of(p).stacking)
+                self.find("3.32", f"end of the {self.state.phase}: {h} holds {total} stacking points ({listed}), more "
+                          f"than {self.stack_limit}; the excess goes to the Cadre Box"
+                          f"{self.state.reconstructed('stacking')}", None, None, h, side=names[side])
+
+    def _airfields(self, touched: set[str] | None) -> None:
+        forces = self.forces
+        fields = self.airfields if touched is None else self.airfields & touched
+        for h, side in sorted((h, side) for h in fields for side in self.board.side_names):
+            air = [p for p in self.board.pieces_in(h) if forces.marker_id(p).startswith("air-") and forces.air_side(p) == side]
+            key = (h, frozenset(p.id for p in air))
+            if len(air) > self.airfield_cap and key not in self._air_reported:
+                self._air_reported.add(key)
+                self.find("13.13", f"end of the {self.state.phase}: {len(air)} air units on the airfield in {h} "
+                          f"({', '.join(p.name for p in air)}); an airfield holds {self.airfield_cap}"
+                          f"{self.state.reconstructed('air-naval')}", None, None, h)
