@@ -528,6 +528,20 @@ def test_14_8_only_attackers_advance(play):
     assert rules(found) == ["14.8"] and found[0].piece.startswith("62")
 
 
+def test_15_9_infantry_fights_whole_outside_the_desert(play):
+    """15.9: infantry is halved in a desert hex unless a non-infantry, non-light unit stands with it:
+    the window's weakest attack is the whole CF once a tank brigade stacks with the attackers."""
+    def script(w, tank: bool):
+        if tank:
+            w.move("babini", "C2229")
+        axis_attack(w, [6, 6])
+        w.phase(4, "IX")  # the defender takes no loss: 14.6 gives the odds in its message
+    alone = [f for f in play(lambda w: script(w, False)) if f.rule == "14.6"]
+    with_tank = [f for f in play(lambda w: script(w, True)) if f.rule == "14.6"]  # (and 10.3: C2229 overstacked)
+    assert len(alone) == len(with_tank) == 1
+    assert "attack 13 (at least 6.5)" in alone[0].message and "attack 13 (at least 13)" in with_tank[0].message
+
+
 def test_14_7_a_retreat_no_result_gives_is_reported(play):
     def script(w):
         axis_attack(w, [1, 1])  # 2-4: no W or R on any column

@@ -13,8 +13,9 @@ column, and the 2d6 row; results Ax/Dx = steps lost, W withdraw (1-3 hexes), R r
 hexes, 3 less in cities, forts and mountains), 14.7.1.
 
 Choices (a false alarm costs more than a miss):
-- Modifiers the log cannot show are bounded, not guessed: each infantry CF may be halved in the
-  desert (15.9), each defending anti-tank or support unit may take 2 from an attacker (15.2);
+- Modifiers the log cannot show are bounded, not guessed: each infantry CF may be halved in a
+  desert hex unless a fort or a non-infantry, non-light unit stands with it (15.9: which infantry is
+  standard or light is on the missing counter chart), each defending anti-tank or support unit may take 2 from an attacker (15.2);
   the odds column then lies between the worst and best case.  Column shifts (14.5) widen the
   window: to the right, for the defender's result, 2 for surprise (6.2, the card's first GT),
   2 for each attacking artillery unit (15.1), the best two of the attacker's air units' ground
@@ -94,7 +95,7 @@ class Combat(Rule):
     """14.0-14.7: who fights, the odds and the result against the steps lost and the retreats made."""
 
     ids = ("4.1", "14.2", "14.3", "14.6", "14.7", "14.7.1", "14.7.2", "14.8")
-    covers = ("14.0", "14.5")
+    covers = ("14.0", "14.5", "15.9")
     needs = (Forces, MoveCosts)
 
     def start(self) -> None:
@@ -148,9 +149,8 @@ class Combat(Rule):
             p = board.get(pid)
             if p is not None:
                 f.points[pid] = self.step_points(p)
-        self._adjacent(f)
-        if not self.state.overruns():
-            self._window(f)
+        if self._adjacent(f) and not self.state.overruns():
+            self._window(f)  # (a combat with an attacker out of reach is reported once, under 14.2)
 
     def _whole_stacks(self, f: Fight) -> None:
         """14.2: stacked defenders are attacked together: every combat unit of the defending side in a
@@ -168,14 +168,18 @@ class Combat(Rule):
         steps = 1 if self.board.reduced(p) or u.steps == 1 else 2
         return steps * (2 if self.forces.is_division(u) else 1)
 
-    def _adjacent(self, f: Fight) -> None:
+    def _adjacent(self, f: Fight) -> bool:
+        """14.2: every attacker next to every defender (False: one is not, and was reported)."""
         geo = self.game.geometry
         board = self.board.replayer.board.pieces
+        ok = True
         for pid, h in f.attackers.items():
             far = sorted({t for t in f.targets.values() if not geo.adjacent(h, t)})
             if far:
+                ok = False
                 self.find("14.2", f"{board[pid].name} attacks from {h}, not next to {', '.join(far)}: every attacker is "
                           "adjacent to every defender", board[pid], None, h)
+        return ok
 
     def _window(self, f: Fight) -> None:
         board = self.board.replayer.board.pieces
@@ -196,9 +200,9 @@ class Combat(Rule):
             return
         at_cut = AT_CUT * sum(1 for p in dfn if self.board.unit_of(p).type in ("anti-tank", "support"))
         a_max = sum(self.forces.cf(p) for p in att)
-        a_min = max(0, sum(self.forces.cf(p) / (2 if self.board.unit_of(p).type in INFANTRY else 1) for p in att) - at_cut)
+        a_min = max(0, sum(self.forces.cf(p) / (2 if self._may_halve(p) else 1) for p in att) - at_cut)
         d_max = max(1, sum(self.forces.cf(p) for p in dfn))
-        d_min = max(1, sum(self.forces.cf(p) / (2 if self.board.unit_of(p).type in INFANTRY else 1) for p in dfn))
+        d_min = max(1, sum(self.forces.cf(p) / (2 if self._may_halve(p) else 1) for p in dfn))
         if a_max <= 0:
             self.find("14.3", f"the attackers ({', '.join(p.name for p in att)}) total a CF of 0: they cannot attack",
                       None, None, next(iter(f.targets.values())), side=self.board.side_names.get(f.side))
@@ -221,6 +225,17 @@ class Combat(Rule):
         f.window = window
         f.what = (f"attack {a_max:g} (at least {math.floor(a_min * 2) / 2:g}) against {d_max:g} (at least {d_min:g}), "
                   f"odds {'; '.join(spans)}, up to {right} column(s) right and {left} left, 2d6 = {sum(f.dice)}")
+
+    def _may_halve(self, p: Piece) -> bool:
+        """15.9: whether the unit may be standard or light infantry fighting at half CF: an infantry
+        unit in a desert hex with no fort marker and no non-infantry, non-light unit of its side."""
+        u, board = self.board.unit_of(p), self.board
+        h = board.hex_of(p)
+        if u.type not in INFANTRY or h is None or self.game.hex_terrain.get(h) != "desert" or self.forces.fort_level(h):
+            return False
+        side = board.side_id(p)
+        return not any(board.side_id(q) == side and self.forces.is_combat_unit(q) and board.unit_of(q).type not in INFANTRY
+                       and board.unit_of(q).cf_suffix != "L" for q in board.pieces_in(h))
 
     @staticmethod
     def _column(ratios: list[str], a: float, d: float) -> int:
