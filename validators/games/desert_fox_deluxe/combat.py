@@ -40,7 +40,10 @@ Choices (a false alarm costs more than a miss):
   hex withdrawals are ignored and routs 3 hexes shorter), along a way (14.7.2) through no enemy unit,
   no terrain the unit could not enter and no enemy ZoC but the hex where it ends (11.4: "into but
   not through"; ZoC as it binds the unit when it moves, 11.2; a hex a friendly combat unit holds is
-  let through).  The rout's minimum of 4 hexes "if able" is not judged.
+  let through).  Where every result of the window routs, each defender left on the map must be
+  disrupted and 4 hexes away (1 from a city, fort or mountain hex) when the phase ends, unless it
+  stopped in such a hex or no legal retreat that long was open (then it loses a step: not judged);
+  reported at its last retreat move.
 - Advance (14.8): an attacker moves after its combat only into the defenders' hex once no defending
   combat unit is left in it, and not when surely disrupted; a unit that did not attack may not move
   into a vacated defender hex.  The escort of zero-CF units and exploitation (14.9.3) are not followed.  Attackers may advance, and
@@ -64,7 +67,7 @@ from validators.replay.replayer import Flipped, Moved, Removed, Rolled
 SHIFT_SURPRISE, SHIFT_ARTILLERY, SHIFT_NAVAL, AT_CUT = 2, 2, 1, 2
 INFANTRY = frozenset({"infantry", "airborne", "special-forces"})
 RESULT = re.compile(r"^(?:A(?P<a>\d))?(?:D(?P<d>\d))?(?P<r>[WR])?$")
-ROUT_MAX, WITHDRAW_MAX, OBSTRUCTED_CUT = 6, 3, 3  # 14.7.1
+ROUT_MIN, ROUT_MAX, WITHDRAW_MAX, OBSTRUCTED_CUT = 4, 6, 3, 3  # 14.7.1
 
 
 class _Stops:
@@ -86,7 +89,7 @@ class Fight:
     window: dict[str, list[tuple[int, int, str | None]]] = field(default_factory=dict)  # 'attacker'/'defender' -> results
     points: dict[str, int] = field(default_factory=dict)  # piece id -> step points at the roll
     lost: dict[str, int] = field(default_factory=dict)  # piece id -> step points lost since the roll
-    moved: set[str] = field(default_factory=set)
+    moved: dict[str, int] = field(default_factory=dict)  # defender piece id -> the step of its last retreat move
     what: str = ""  # the odds and column, for the messages
     over: dict[str, int] = field(default_factory=dict)  # role -> the step its losses passed the table's most
 
@@ -111,6 +114,45 @@ class Combat(Rule):
 
     def phase_ended(self, pid: str) -> None:
         self._close()
+        for f in self.fought:
+            self._routs(f)
+
+    def _routs(self, f: Fight) -> None:
+        """14.7.1, judged when the phase ends: where every result of the window routs the defenders,
+        each one left on the map is disrupted, and retreated at least 4 hexes (1 from a city, fort or
+        mountain hex) unless it stopped in such a hex or no retreat that long was open to it."""
+        results = f.window.get("defender") if f.window else None
+        if not results or not all(r[2] == "R" for r in results):
+            return
+        board = self.board.replayer.board.pieces
+        for pid, home in f.targets.items():
+            p = board.get(pid)
+            here = self.board.hex_of(p) if p is not None else None
+            if here is None:
+                continue
+            at = f.moved.get(pid)
+            need = ROUT_MIN - (OBSTRUCTED_CUT if self._obstructed(home) else 0)
+            far = self.game.geometry.distance(home, here)
+            if far < need and not (far and self._obstructed(here)) and self._rout_open(p, home, need):
+                self.find("14.7.1", f"{p.name} routs {far} hex(es) from {home}: a rout is at least {need} hexes when "
+                          f"a retreat that long is open{self.state.reconstructed('combat')}", p, home, here, at=at)
+            elif not self.forces.disrupted_in(here):
+                self.find("14.7.1", f"{p.name} routed from {home} and has no Disrupted marker in {here} at the end of the "
+                          f"{self.state.phase} Phase: a rout disrupts every unit{self.state.reconstructed('combat')}",
+                          p, home, here, at=at)
+
+    def _rout_open(self, p: Piece, home: str, need: int) -> bool:
+        """Whether some legal retreat (14.7.2) ends `need` hexes or more from home."""
+        geo = self.game.geometry
+        return any(geo.distance(home, h) >= need and self._retreat_open(p, home, h, ROUT_MAX)
+                   for h in self._ring(home, need))
+
+    def _ring(self, home: str, radius: int) -> list[str]:
+        geo, ring, seen = self.game.geometry, {home}, {home}
+        for _ in range(radius):
+            ring = {n for h in ring for n in geo.neighbours(h)} - seen
+            seen |= ring
+        return sorted(ring)
 
     # -- declarations --------------------------------------------------------------------------
     def declared(self, d: Declared) -> None:
@@ -336,7 +378,7 @@ class Combat(Rule):
                 self._advance(f, e)
                 return
             if pid in f.targets:
-                f.moved.add(pid)
+                f.moved[pid] = self.state.step
                 self._retreat(f, e, f.targets[pid])
                 return
         if any(p.properties().get("MarkerId") == "reserve" for p in self.board.stood_in(e.old.label)):
