@@ -3,35 +3,37 @@
 not pass through, and declines wherever a way round could cost as little."""
 from __future__ import annotations
 
-from validators.games.bravery_in_the_sand.costs import crossing, one_hexside_path, step_cost
-from validators.kernel.movement import search
+from validators.games.bravery_in_the_sand.units import Paths
+from validators.kernel.movement import Blocked, search
 
 
-def _searched(game, a, b, avoid):
-    found = search(game.geometry.neighbours, a, step_cost(game), stop=avoid, goal=b)
-    return (float(found.cost[b]), found.path(b)) if b in found else None
+def _searched(paths, a, b, avoid):
+    found = search(paths.game.geometry.neighbours, a, paths.costs.cost("all"), stop=avoid, goal=b)
+    return (found.cost[b], found.path(b)) if b in found else None
 
 
 def test_the_shortcut_is_the_search_on_every_adjacent_pair(game):
+    paths = Paths(game)
     hexes = game.geometry.labels
     taken = declined = 0
     for i, a in enumerate(hexes):
         for b in game.geometry.neighbours(a):
-            short = one_hexside_path(game, a, b)
+            short = paths.one_hexside_path(a, b)
             if short is None:
                 declined += 1
                 continue
             taken += 1
             ring = frozenset(game.geometry.neighbours(a)) - {b}  # every way round blocked but the direct one
             for avoid in (frozenset(), ring, frozenset(hexes[i::7])):
-                assert short == _searched(game, a, b, avoid - {b}), (a, b)
+                assert short == _searched(paths, a, b, avoid - {b}), (a, b)
     assert taken and declined  # roads take the shortcut; desert (2 MP, as two road hexsides) does not
 
 
 def test_the_shortcut_declines_a_prohibited_or_distant_step(game):
+    paths = Paths(game)
     hexes = game.geometry.labels
     a = hexes[0]
     far = next(h for h in hexes if game.geometry.distance(a, h) == 2)
-    assert one_hexside_path(game, a, far) is None
-    blocked = [(x, y) for x in hexes for y in game.geometry.neighbours(x) if crossing(game, x, y).cost is None]
-    assert blocked and all(one_hexside_path(game, x, y) is None for x, y in blocked[:50])
+    assert paths.one_hexside_path(a, far) is None
+    blocked = [(x, y) for x in hexes for y in game.geometry.neighbours(x) if isinstance(paths.crossing(x, y), Blocked)]
+    assert blocked and all(paths.one_hexside_path(x, y) is None for x, y in blocked[:50])

@@ -10,7 +10,9 @@ through the hooks below and reports with `self.find`.  It reads the match throug
 A `Tracker` keeps facts that more than one rule reads (which units arrived, which morale roll
 belongs to which unit) and reports nothing.  A rule lists the trackers it needs in `needs`; the
 engine makes each once and hands it events before any rule, so a rule always sees a tracker
-already up to date with the event at hand.
+already up to date with the event at hand.  A tracker may also `tell` the rules a fact of its
+own the moment it works it out (a round of combat closes): the rules that define a method of
+that name judge it there.
 
 A game package lists its rules explicitly, as yamllint lists its rules:
 
@@ -50,6 +52,7 @@ class Context:
     tables: Mapping[str, Any]  # table id -> its data
     get: Callable[[type[T]], T]  # the shared instance of a tracker (made once per audit)
     report: Callable[..., None]  # the engine's find (rules call Rule.find)
+    announce: Callable[..., None] | None = None  # a tracker's own fact, to the parts that hear it (Tracker.tell)
 
 
 class Tracker:
@@ -82,6 +85,15 @@ class Tracker:
     def said(self, e: Said) -> None: ...
     def declared(self, d: Declared) -> None:
         """A declaration of game.yaml ("Declare attacker") made on a unit."""
+
+    def tell(self, fact: str, *args) -> None:
+        """Announce a fact this tracker just worked out (a round of combat closing, a move it
+        refuses to follow) to every rule or tracker with a method of that name, at once: they
+        judge it against the match as it stands at that point of the event, so a game whose
+        bookkeeping and judgements interleave keeps its findings where and in the order they
+        arise, while the rules stay apart from each other and from the bookkeeping."""
+        if self.ctx.announce is not None:
+            self.ctx.announce(fact, *args)
 
 
 class Rule(Tracker):

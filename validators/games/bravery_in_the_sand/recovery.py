@@ -1,84 +1,75 @@
-"""Flips back to full strength and returned units: tank recovery (7.4) and replacements (11)."""
+"""Units back to full strength or back from the eliminated box: tank recovery (7.4) and
+Commonwealth replacements (11).  The `Play` tracker pays each with a recovery success or a
+replacement point where one is there, and tells what it could not pay for.
+
+Choices:
+- 7.4, 11.1: a unit back to full strength with nothing to pay for it is reported under 7.4 in a
+  combat hex, else under 11.1.
+- 11.3: the points start afresh each turn; more than 2 used in a turn is reported under 11.1.
+"""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from validators.kernel.auditor import BaseAuditor
+from validators.games.bravery_in_the_sand.play import Play
+from validators.games.bravery_in_the_sand.state import Combat
+from validators.games.bravery_in_the_sand.units import Forces
+from validators.kernel.rule import Rule
 from validators.replay.board import Piece
-from validators.replay.replayer import Flipped
 
-if TYPE_CHECKING:  # the schema is for annotations: an audit runs on the plain model (plain.py)
-    from builder.model import schema as s
+UNPAID = "a unit returned to full strength with no tank recovery success or replacement point to pay for it"
 
 
-class RecoveryRules(BaseAuditor):
-    """Part of the Bravery in the Sand auditor; see __init__.py."""
+class TankRecovery(Rule):
+    """7.4: the side that stayed rolls one die per armor unit that took damage (Germans recover on
+    5, the Commonwealth on 6, Italians never); each success restores a step, or brings back an
+    eliminated unit into the hex (two for a full-strength one, 7.4.2)."""
 
-    def on_flipped(self, e: Flipped) -> None:
-        self._victory_dirty = True
-        if e.layer == "Face" and e.piece.properties().get("MarkerId") == "control":
-            self._control_flipped(e)
-            return
-        unit = self.unit_of(e.piece)
-        if unit is None or e.layer != "Step" or not self.started:
-            return
-        where = e.where.label
-        if e.new == 2 and e.old == 1:
-            if self._combat_at(where) is None:
-                self.stray_flips.add(e.piece.id)
-            self._damage(e.piece, unit, where, eliminated=False)
-        elif e.new == 1 and e.old == 2:
-            if e.piece.id in self.stray_flips:  # Choice (7.2, 11): flipping back a unit flipped by
-                self.stray_flips.discard(e.piece.id)  # mistake, with no combat, costs nothing
-                return
-            self._restored(e.piece, unit, where)
+    ids = ("7.4", "7.4.2")
+    covers = ("7.4.1", "7.4.3", "7.4.4")
+    needs = (Play,)
 
-    def _restored(self, p: Piece, unit: s.Unit, where: str) -> None:
-        """Back to full strength: a replacement point (11.1) or a tank recovery (7.4)."""
-        side = self.side_of(p)
-        c = self._combat_at(where)
-        if c and c.recovery.get(side, 0) > 0 and p.id in c.damaged_armor.get(side, set()):
-            c.recovery[side] -= 1
-            return
-        if self.phase == "Replacements" and side == self.side_name.get("commonwealth"):
-            self._spend_replacement(p, unit, 1.0)
-            return
-        self.find("7.4" if c else "11.1", "a unit returned to full strength with no tank recovery success or "
-                  "replacement point to pay for it", p, where)
+    def recovery_rolled(self, c: Combat, side: str, dice, eligible: list[str]) -> None:
+        if len(dice) != len(eligible):
+            self.find("7.4.2", f"{side} rolled {len(dice)} recovery dice; {len(eligible)} armor unit(s) took damage "
+                      f"and may recover", side=side, to_hex=c.hex)
 
-    def _returned(self, p: Piece, unit: s.Unit, hex_id: str) -> None:
-        """7.4.2: armor eliminated in a combat comes back into its hex for a tank recovery success
-        (two for full strength); 11.1-11.2: an eliminated Commonwealth unit comes back in a
-        controlled strategic hex."""
-        cost = 1.0 if self.reduced(p) else 2.0
-        if self._recovered(p, hex_id, int(cost)):
-            return
-        if self.side_of(p) != self.side_name.get("commonwealth") or self.phase != "Replacements":
-            self.find("11.1", "only the Commonwealth brings back eliminated units, in its replacement phase", p, to_hex=hex_id)
+    def recovered_short(self, p: Piece, hex_id: str, have: int, need: int) -> None:
+        self.find("7.4.2", f"{p.name} came back into {hex_id} with {have} tank recovery success(es); it needs {need} "
+                  f"({'full' if need == 2 else 'reduced'} strength)", p, to_hex=hex_id)
+
+    def restored_unpaid(self, p: Piece, where: str, in_combat: bool) -> None:
+        if in_combat:
+            self.find("7.4", UNPAID, p, where)
+
+
+class Replacements(Rule):
+    """11.1-11.2: from turn 2, in its replacement phase, the Commonwealth spends up to 2 points a
+    turn: one a step, two for an eliminated full-strength unit, placed in a strategic hex under a
+    Commonwealth Control Marker."""
+
+    ids = ("11.1", "11.2")
+    covers = ("11", "11.3")
+    needs = (Forces, Play)
+
+    def start(self) -> None:
+        self.forces, self.play = self.ctx.get(Forces), self.ctx.get(Play)
+
+    def restored_unpaid(self, p: Piece, where: str, in_combat: bool) -> None:
+        if not in_combat:
+            self.find("11.1", UNPAID, p, where)
+
+    def returned(self, p: Piece, hex_id: str, allowed: bool) -> None:
+        if not allowed:
+            self.find("11.1", "only the Commonwealth brings back eliminated units, in its replacement phase", p,
+                      to_hex=hex_id)
             return
         place = self.game.places.get(hex_id)
-        if not (place and place.strategic and self._controller(hex_id) == self.side_name["commonwealth"]):
+        if not (place and place.strategic and self.forces.controller(hex_id) == self.play.commonwealth):
             self.find("11.2", f"returned units are placed in a strategic hex with a Commonwealth Control Marker; "
                       f"{hex_id} is not one", p, to_hex=hex_id)
-        self._spend_replacement(p, unit, cost)
 
-    def _recovered(self, p: Piece, hex_id: str, successes: int) -> bool:
-        """7.4.2, 7.4.3: a unit eliminated in this hex's combat, paid for by recovery successes."""
-        c = self._combat_at(hex_id)
-        side = self.side_of(p)
-        if c is None or p.id not in c.damaged_armor.get(side, set()) or side not in c.lost:
-            return False
-        if c.recovery.get(side, 0) < successes:
-            self.find("7.4.2", f"{p.name} came back into {hex_id} with {c.recovery.get(side, 0)} tank recovery "
-                      f"success(es); it needs {successes} ({'full' if successes == 2 else 'reduced'} strength)", p,
-                      to_hex=hex_id)
-        c.recovery[side] = max(0, c.recovery.get(side, 0) - successes)
-        return True
-
-    def _spend_replacement(self, p: Piece, unit: s.Unit, cost: float) -> None:
-        if (self.turn or 0) < 2:
+    def replacement_spent(self, p: Piece) -> None:
+        turn = self.state.turn
+        if (turn or 0) < 2:
             self.find("11.1", "replacements start on turn 2", p)
-        self.replacement_points += cost
-        self.replaced[unit.formation] = self.replaced.get(unit.formation, 0) + cost
-        if self.replacement_points > 2:
-            self.find("11.1", f"{self.replacement_points:g} replacement points used in turn {self.turn}; 2 a turn", p)
+        if self.play.replacement_points > 2:
+            self.find("11.1", f"{self.play.replacement_points:g} replacement points used in turn {turn}; 2 a turn", p)
