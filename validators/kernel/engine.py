@@ -39,7 +39,8 @@ class RulesAuditor(BaseAuditor):
         self.selection = Selection.of(only, skip)
         self.state = self.STATE(self, self._notify)
         self._trackers: dict[type, Tracker] = {}
-        self.ctx = Context(game, self, self.state, self.state.tables, self._tracker, self._report, self._announce)
+        self.ctx = Context(game, self, self.state, self.state.tables, self._tracker, self._report, self._announce,
+                           self.is_follow_on)
         numbers = {r: r.ids_in(game) for r in self.RULES}
         rules = [r for r in self.RULES if numbers[r] and (not self.selection or self.selection.runs(numbers[r]))]
         for t in needed(rules):

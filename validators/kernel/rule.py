@@ -53,6 +53,7 @@ class Context:
     get: Callable[[type[T]], T]  # the shared instance of a tracker (made once per audit)
     report: Callable[..., None]  # the engine's find (rules call Rule.find)
     announce: Callable[..., None] | None = None  # a tracker's own fact, to the parts that hear it (Tracker.tell)
+    follow_on: Callable[..., bool] | None = None  # the engine's is_follow_on (rules call Rule.is_follow_on)
 
 
 class Tracker:
@@ -119,6 +120,11 @@ class Rule(Tracker):
         step `at` (`state.step` when the act was seen): an act judged only later, once a correction
         could no longer undo it, is still reported where it was made."""
         self.ctx.report(self, rule, message, piece, from_hex, to_hex, path, kind, side, at)
+
+    def is_follow_on(self, piece: Piece, rule: str) -> bool:
+        """Whether a finding of `rule` for `piece` now would only follow on from an earlier move's
+        finding, which the engine drops: a rule may skip working out a costly message."""
+        return self.ctx.follow_on is not None and self.ctx.follow_on(piece, rule)
 
     @classmethod
     def code(cls) -> str:

@@ -12,14 +12,12 @@ tells the rules each fact of its own as it works it out, so findings come at the
 """
 from __future__ import annotations
 
-from validators.games.bravery_in_the_sand.combat import Damage, Dice, Retreats
-from validators.games.bravery_in_the_sand.control import Control
+from validators.games.bravery_in_the_sand.combat import Damage, Dice, Replacements, Retreats, TankRecovery
+from validators.games.bravery_in_the_sand.control import Control, DecisiveVictory, TacticalVictory
 from validators.games.bravery_in_the_sand.movement import Activated, Movement
 from validators.games.bravery_in_the_sand.play import Play
-from validators.games.bravery_in_the_sand.recovery import Replacements, TankRecovery
 from validators.games.bravery_in_the_sand.state import BraveryState
 from validators.games.bravery_in_the_sand.turns import ChitDraws, RommelDirective, SetUp
-from validators.games.bravery_in_the_sand.victory import DecisiveVictory, TacticalVictory
 from validators.kernel.engine import RulesAuditor
 
 RULES = (SetUp, ChitDraws, RommelDirective, Activated, Movement, Dice, Damage, Retreats, TankRecovery, Replacements,

@@ -1,7 +1,7 @@
-"""Combat (6.5, 7-9): dice per Combat Strength, damage, retreats, Combined Attacks, forts.
+"""Combat (6.5, 7-9, 11): dice per Combat Strength, damage, retreats, tank recovery, replacements.
 
 The `Play` tracker follows each combat round by round and tells when a round starts and closes,
-each roll of fire, each elimination and each retreat; these rules judge them.
+each roll of fire, each elimination, retreat and recovery; these rules judge them.
 
 Choices:
 - 5.2.2, 6.4, 6.5: combat dice with no enemy units in the activated stack's hex are reported
@@ -13,29 +13,27 @@ Choices:
   it is judged when the round closes: at the next round's roll, a retreat, the next chit, or the
   end of the turn or the log.
 - 7.3.3, 7.3.5, 8.2.4: each is reported once per combat and side (7.3.5: per destination).
+- 7.4, 11.1: a unit back to full strength with nothing to pay for it is reported under 7.4 in a
+  combat hex, else under 11.1.  11.3: the points start afresh each turn; more than 2 used in a
+  turn is reported under 11.1.
 """
 from __future__ import annotations
 
 import math
 
-from validators.games.bravery_in_the_sand.play import Play
+from validators.games.bravery_in_the_sand.play import LEVELS, PlayRule
 from validators.games.bravery_in_the_sand.state import Combat
-from validators.games.bravery_in_the_sand.units import LEVELS, Forces
-from validators.kernel.rule import Rule
 from validators.replay.board import Piece
 
+UNPAID = "a unit returned to full strength with no tank recovery success or replacement point to pay for it"
 
-class Dice(Rule):
+
+class Dice(PlayRule):
     """6.5, 7.1.1, 9.2: combat needs enemy units in the activated stack's hex; a side rolls one die
     per whole point of Combat Strength; combat against a controlled fort lasts one round."""
 
     ids = ("6.5", "7.1.1", "9.2")
     covers = ("5.2.2", "7.1.2", "7.1.3", "8.1.4", "8.2.1", "8.2.2", "8.2.3", "8.4", "8.4.1", "8.4.2", "9.1")
-    needs = (Forces, Play)
-
-    def start(self) -> None:
-        self.forces, self.play = self.ctx.get(Forces), self.ctx.get(Play)
-
     def idle_roll(self, side: str, hex_id: str | None) -> None:
         where = f"in {hex_id}, which holds" if hex_id else "in no hex with"
         self.find("6.5", f"{side} rolled combat dice, but the activated units are {where} no enemy units",
@@ -47,22 +45,20 @@ class Dice(Rule):
                       to_hex=c.hex)
 
     def fired(self, c: Combat, side: str, dice) -> None:
-        strength = self.forces.combat_strength(self.play.combatants(c, side))
+        strength = self.play.combat_strength(self.play.combatants(c, side))
         want = math.floor(strength)
         if len(dice) != want:
             self.find("7.1.1", f"{side} rolled {len(dice)} dice in {c.hex}; Combat Strength {strength:g} gives {want}",
                       side=side, to_hex=c.hex)
 
 
-class Damage(Rule):
+class Damage(PlayRule):
     """7.2: each side takes exactly the damage the other scored (7.2.3), at least half of it on its
     highest Strength Level (7.2.1), reducing all of a level before eliminating any (7.2.2); no unit
     is eliminated outside a combat."""
 
     ids = ("7.2.1", "7.2.2", "7.2.3")
     covers = ("7.1.4", "7.1.5", "9.3", "9.4", "10.1.2")
-    needs = (Play,)
-
     def round_closing(self, c: Combat) -> None:
         for side, other in ((c.attacker, c.defender), (c.defender, c.attacker)):
             hits, taken = c.hits.get(other, 0), c.damage.get(side, 0)
@@ -92,16 +88,14 @@ class Damage(Rule):
                       f"unit(s) remained in {c.hex}", p, c.hex)
 
 
-class Retreats(Rule):
+class Retreats(PlayRule):
     """7.3.3-7.3.5, 8.2.4: only a side that took damage retreats (a lone reduced defender may; a lone
     reduced attacker must); a retreat goes to an adjacent hex free of enemy units and not across a
     cliff, the attackers back where they came from; not before a Combined Attack's rounds."""
 
     ids = ("7.3.3", "7.3.5", "8.2.4")
-    needs = (Play,)
-
     def start(self) -> None:
-        self.play = self.ctx.get(Play)
+        super().start()
         self.once: set[tuple] = set()  # (combat, what, side) reported
 
     def _first(self, *key) -> bool:
@@ -135,3 +129,53 @@ class Retreats(Rule):
             problem = f"the attackers return to the hex they entered from ({back}), not {new}"
         if problem and self._first(c, "7.3.5", f"{side} {new}"):  # one finding per stack and destination
             self.find("7.3.5", problem, p, old, new)
+
+
+class TankRecovery(PlayRule):
+    """7.4: the side that stayed rolls one die per armor unit that took damage (Germans recover on
+    5, the Commonwealth on 6, Italians never); each success restores a step, or brings back an
+    eliminated unit into the hex (two for a full-strength one, 7.4.2)."""
+
+    ids = ("7.4", "7.4.2")
+    covers = ("7.4.1", "7.4.3", "7.4.4")
+    def recovery_rolled(self, c: Combat, side: str, dice, eligible: list[str]) -> None:
+        if len(dice) != len(eligible):
+            self.find("7.4.2", f"{side} rolled {len(dice)} recovery dice; {len(eligible)} armor unit(s) took damage "
+                      f"and may recover", side=side, to_hex=c.hex)
+
+    def recovered_short(self, p: Piece, hex_id: str, have: int, need: int) -> None:
+        self.find("7.4.2", f"{p.name} came back into {hex_id} with {have} tank recovery success(es); it needs {need} "
+                  f"({'full' if need == 2 else 'reduced'} strength)", p, to_hex=hex_id)
+
+    def restored_unpaid(self, p: Piece, where: str, in_combat: bool) -> None:
+        if in_combat:
+            self.find("7.4", UNPAID, p, where)
+
+
+class Replacements(PlayRule):
+    """11.1-11.2: from turn 2, in its replacement phase, the Commonwealth spends up to 2 points a
+    turn: one a step, two for an eliminated full-strength unit, placed in a strategic hex under a
+    Commonwealth Control Marker."""
+
+    ids = ("11.1", "11.2")
+    covers = ("11", "11.3")
+    def restored_unpaid(self, p: Piece, where: str, in_combat: bool) -> None:
+        if not in_combat:
+            self.find("11.1", UNPAID, p, where)
+
+    def returned(self, p: Piece, hex_id: str, allowed: bool) -> None:
+        if not allowed:
+            self.find("11.1", "only the Commonwealth brings back eliminated units, in its replacement phase", p,
+                      to_hex=hex_id)
+            return
+        place = self.game.places.get(hex_id)
+        if not (place and place.strategic and self.play.controller(hex_id) == self.play.commonwealth):
+            self.find("11.2", f"returned units are placed in a strategic hex with a Commonwealth Control Marker; "
+                      f"{hex_id} is not one", p, to_hex=hex_id)
+
+    def replacement_spent(self, p: Piece) -> None:
+        turn = self.state.turn
+        if (turn or 0) < 2:
+            self.find("11.1", "replacements start on turn 2", p)
+        if self.play.replacement_points > 2:
+            self.find("11.1", f"{self.play.replacement_points:g} replacement points used in turn {turn}; 2 a turn", p)

@@ -1,39 +1,36 @@
-"""Control of strategic hexes (12): the Control Marker must show the side the rules name.
-
-The `Play` tracker keeps who last passed through each strategic hex (12.1.1) and the combats
-fought in them, and tells when an activation's end settles a combat hex (`control_settling`).
+"""Control of strategic hexes (12) and victory (13).  The `Play` tracker keeps who last passed
+through each strategic hex (12.1.1) and the combats fought in them, and tells when an
+activation's end settles a combat hex (`control_settling`).
 
 Choices:
-- 12.1: a wrong flip is reported where it is made; a flip still missing when the activation
-  ends (play.py) is reported then, unless a wrong flip of that combat's hex was reported.
-- 12.1, 12.1.1: when one side retreats and the other stays, the side that stays controls the hex.
+- 12.1: a wrong flip is reported where it is made; a flip still missing when the activation ends
+  is reported then, unless a wrong flip of that combat's hex was reported.
+- 13: victories are events.  13.1: each decisive condition (tables/victory.yaml) is reported
+  once, after the step that meets it, and none in extended play (13.2.2); play after it and the
+  Axis precedence are not checked.
 """
 from __future__ import annotations
 
-from validators.games.bravery_in_the_sand.play import Play
+from validators.games.bravery_in_the_sand.play import PlayRule
 from validators.games.bravery_in_the_sand.state import Combat
-from validators.games.bravery_in_the_sand.units import Forces
-from validators.kernel.rule import Rule
-from validators.replay.replayer import Flipped
+from validators.replay.replayer import Flipped, Moved, Removed
 
 
-class Control(Rule):
+class Control(PlayRule):
     """12.1: control follows the units: an empty hex belongs to the side that last passed through it
     (12.1.1); after a combat, to the side that stayed, the last to retreat (12.1.2), the survivor
     (12.1.4), or its holder when both were destroyed (12.1.3) or both are still there (12.1.5)."""
 
     ids = ("12.1", "12.1.2", "12.1.3", "12.1.4", "12.1.5")
     covers = ("12.1.1",)
-    needs = (Forces, Play)
-
     def start(self) -> None:
-        self.forces, self.play = self.ctx.get(Forces), self.ctx.get(Play)
+        super().start()
         self.flagged: set[Combat] = set()  # combats whose hex had a wrong flip reported
 
     def flipped(self, e: Flipped) -> None:
         if e.layer != "Face" or e.piece.properties().get("MarkerId") != "control" or not self.play.started:
             return
-        f, b = self.forces, self.board
+        f, b = self.play, self.board
         hex_id, side = e.where.label, f.control_side(e.new)
         c = self.play.fought.get(hex_id)
         if c is not None and c.rounds:
@@ -55,7 +52,117 @@ class Control(Rule):
                       e.piece, to_hex=hex_id, side=side)
 
     def control_settling(self, hex_id: str, c: Combat, due: str, rule: str, why: str) -> None:
-        held = self.forces.controller(hex_id)
+        held = self.play.controller(hex_id)
         if held != due and c not in self.flagged:
             self.find(rule, f"control of {hex_id} passes to {due} ({why}); its Control Marker still shows {held}",
-                      self.forces.control_marker(hex_id), to_hex=hex_id, side=due)
+                      self.play.control_marker(hex_id), to_hex=hex_id, side=due)
+
+
+class DecisiveVictory(PlayRule):
+    """13.1: the game ends at once when a side meets a decisive victory condition: Tobruk held,
+    enemy tanks down to a strength, a breakthrough home along roads and tracks, Tobruk relieved."""
+
+    covers = ("13", "13.1")
+    @classmethod
+    def ids_in(cls, game) -> tuple[str, ...]:
+        """The conditions' rules (tables/victory.yaml)."""
+        v = game.tables["victory"].data if "victory" in game.tables else {}
+        return tuple(sorted({c["rule"] for conditions in v.values() if isinstance(conditions, list)
+                             for c in conditions if isinstance(c, dict) and "rule" in c}))
+
+    def start(self) -> None:
+        super().start()
+        self.dirty = True
+        self.ended: set[str] = set()
+
+    def moved(self, e: Moved) -> None:
+        elim = self.play.eliminated
+        if (e.new.label in elim or e.old.label in elim) and e.old.label != e.new.label \
+                and e.piece.properties().get("Kind") == "unit":
+            self.dirty = True
+
+    def removed(self, e: Removed) -> None:
+        self.dirty = True
+
+    def flipped(self, e: Flipped) -> None:
+        self.dirty = True
+
+    def after_step(self, step) -> None:
+        if self.play.started and self.dirty:
+            self.dirty = False
+            self._check()
+
+    def _check(self) -> None:
+        if (self.state.turn or 0) > self.game.info.turns.last:
+            return
+        v, f, b = self.tables.get("victory", {}), self.play, self.board
+        name = b.side_names
+        for c in v.get("control", []):
+            if f.controller(c["hex"]) == name[c["winner"]]:
+                self._event(c["rule"], f"{name[c['winner']]} decisive victory: {c['hex']} is under its control",
+                            name[c["winner"]])
+        for c in v.get("tanks", []):
+            strength = f.tank_strength(name[c["side"]], c.get("nationality"))
+            if strength <= c["at_most"]:
+                self._event(c["rule"], f"{name[c['winner']]} decisive victory: {name[c['side']]} "
+                            f"{c.get('nationality', '')} tank strength {strength:g} <= {c['at_most']:g}".replace("  ", " "),
+                            name[c["winner"]])
+        for c in v.get("breakthrough", []):
+            self._breakthrough(c)
+        for c in v.get("relief", []):
+            strength = f.combat_strength(b.units_in(c["hex"], name[c["side"]]))
+            blockers = [h for h in c["hexes"] if any(f.nationality(q) == c["clear_of"] for q in b.units_in(h))]
+            if strength >= c["strength"] and not blockers:
+                self._event(c["rule"], f"{name[c['winner']]} decisive victory: Combat Strength {strength:g} in "
+                            f"{c['hex']} and no {c['clear_of']} units in {', '.join(c['hexes'])}", name[c["winner"]])
+
+    def _breakthrough(self, c: dict) -> None:
+        """13.1.1.3: strength in an exit hex, and a road/track line home avoiding enemy control markers."""
+        f, g = self.play, self.game
+        winner = self.board.side_names[c["winner"]]
+        for start in c["from"]:
+            strength = f.combat_strength(q for q in self.board.units_in(start, winner)
+                                         if f.nationality(q) == c["nationality"])
+            if strength < c["strength"]:
+                continue
+            seen, todo = {start}, [start]
+            while todo:
+                a = todo.pop()
+                if a in c["to"] and f.controller(a) == winner:
+                    self._event(c["rule"], f"{winner} decisive victory: {c['nationality']} Combat Strength "
+                                f"{strength:g} in {start}, connected by road or track to {a}", winner)
+                    return
+                for b in g.geometry.neighbours(a):
+                    feats = g.hexside_features.get(tuple(sorted((a, b))), frozenset())
+                    enemy_marker = f.controller(b) not in (None, winner)
+                    if b not in seen and feats & set(c["features"]) and not enemy_marker:
+                        seen.add(b)
+                        todo.append(b)
+
+    def _event(self, rule: str, message: str, side: str | None) -> None:
+        if rule not in self.ended:
+            self.ended.add(rule)
+            self.find(rule, message, kind="event", side=side)
+
+
+class TacticalVictory(PlayRule):
+    """13.2: after the last turn, the side whose strategic hexes are worth more victory points wins;
+    a tie extends play one turn at a time (13.2.2)."""
+
+    ids = ("13.2",)
+
+    def turn_over(self, turn: int) -> None:
+        points: dict[str, int] = {name: 0 for name in self.board.side_names.values()}
+        for place in self.game.map.places:
+            owner = self.play.controller(place.hex) if place.strategic else None
+            if owner:
+                points[owner] += place.vp
+        tally = ", ".join(f"{side} {vp} VP" for side, vp in points.items())
+        best = max(points.values())
+        winners = [side for side, vp in points.items() if vp == best]
+        if len(winners) == 1:
+            self.find("13.2", f"end of turn {turn}: {winners[0]} tactical victory ({tally})", kind="event",
+                      side=winners[0])
+        else:
+            self.find("13.2", f"end of turn {turn}: tied ({tally}); play goes on for another turn (13.2.2)",
+                      kind="event")

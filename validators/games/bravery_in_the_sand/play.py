@@ -1,41 +1,25 @@
-"""The course of a Bravery in the Sand match, as every rule reads it: the chit drawn and the stack
-it activates (5), the trail that stack follows (6), the combat it fights, round by round (7-9),
-tank recovery and replacements (7.4, 11), and who holds each strategic hex (12).
-
-One tracker, because in this game one act feeds all of them: a move extends the activated
-stack's trail, opens a combat or retreats from one; a roll closes a round and opens the next.
-It judges nothing.  Where its bookkeeping meets something a rule judges, it `tell`s the rules
-at once (kernel/rule.py), so each finding comes at the act, in the order the acts came:
-
-  play_started, drew, rommel_declared, turn_over            sequence of play (turns.py)
-  move_refused, advanced                                     activation and movement (movement.py)
-  idle_roll, round_starting, fired, round_closing,           combat (combat.py)
-  eliminated_outside_combat, eliminated_in_combat,
-  retreating, retreated, recovery_rolled, recovered_short
-  restored_unpaid, returned, replacement_spent               recovery (combat.py, recovery.py)
-  control_settling                                           control (control.py)
+"""The course of a match, as every rule reads it: the chit drawn and the stack it activates (5),
+the trail that stack follows (6), its combat round by round (7-9), tank recovery and replacements
+(7.4, 11), who holds each strategic hex (12).  One tracker, because one act feeds all of them (a
+move extends the trail, opens a combat or retreats from one; a roll closes a round).  It judges
+nothing: where its bookkeeping meets what a rule judges, it `tell`s the rules at once (a method of
+the fact's name: `drew`, `move_refused`, `round_closing`...), so findings come at the act.
 
 Choices:
-- 5.1.6: a chit taken out of the mug to anywhere but the Activation Track may be the end of the
-  turn (rule 4 returns the chits); it is told with the next chit drawn in the same turn.
-- 5.2.1: the log does not name the hex a player picks to fight in without moving; if the
-  division shares several hexes with enemy units, it is the one whose active Combat Strength
-  gives the dice the active side rolled, else the first by hex number.
-- 6: of the passes of a doubled-back trail through a unit's hex before the first pass through
-  where it goes, the latest is taken: the shortest stretch, never more MP than the unit's own way.
-- 6.4: the moving units, all armor, may go on through a hex whose enemy units are all reduced
-  infantry; the moving units are the activated ones that reached the hex, not those dropped off.
-- 7.2, 11: flipping back a unit flipped with no combat in its hex (a slip of the hand) costs nothing.
-- 7.3.5: an elimination is a retreat for want of a legal retreat hex, not damage, when its side
-  has taken all the damage the enemy scored this round (or the round is over) and has no legal
-  retreat hex; garrisons never retreat (7.3.4).
-- 8.4: remaining Combined Attacks are fought in the order they were declared, while the hex
-  holds both sides; the side that declared first attacks (8.4.2), as many rounds as its markers.
-- 12.1, 12.1.1: when one side retreats and the other stays, the side that stays controls the
-  hex (it last passed through it, and 12.1.2-12.1.5 name no other holder).
-- 5.2.3, 12.1: all combat of an activation is resolved before the next chit is pulled, so a
-  control flip still missing is told when the activation ends: at the next chit drawn, at the
-  start of the Combined Attacks phase, at the turn's end or at the end of the log.
+- 5.1.6: a chit taken out of the mug elsewhere than the Activation Track may be the turn's end
+  (rule 4 returns the chits); it is told with the next chit drawn in the same turn.
+- 5.2.1: a stack fighting without moving is in the drawn division's hex with enemy units whose
+  Combat Strength gives the dice rolled (the log does not name it), else the first by number.
+- 6: of the passes of a doubled-back trail through a unit's hex before where it goes, the latest
+  is taken: never more MP than the unit's own way.  6.4: the units that reached an enemy hex, all
+  armor, go on through it if its enemy units are all reduced infantry.
+- 7.2, 11: flipping back a unit flipped with no combat in its hex (a slip) costs nothing.
+- 7.3.5: an elimination is a retreat for want of a legal hex, not damage, when its side took all
+  the damage due this round (or the round is over) and has no legal retreat hex (not garrisons).
+- 8.4: remaining Combined Attacks are fought in the order declared while the hex holds both
+  sides; the first to declare attacks (8.4.2), as many rounds as its markers.
+- 12.1: when one side retreats and the other stays, the side that stays holds the hex; combat is
+  over when the activation ends (5.2.3): a flip still missing is told then.
 """
 from __future__ import annotations
 
@@ -43,27 +27,27 @@ import math
 from typing import TYPE_CHECKING
 
 from validators.games.bravery_in_the_sand.state import Activation, Combat
-from validators.games.bravery_in_the_sand.units import LEVELS, Forces
-from validators.kernel.movement import Blocked
-from validators.kernel.rule import Tracker
+from validators.kernel.movement import Blocked, TerrainCosts
+from validators.kernel.rule import Rule, Tracker
 from validators.replay.board import Piece
 from validators.replay.replayer import Flipped, Moved, Removed, Rolled, TurnChanged
 
 if TYPE_CHECKING:  # the schema is for annotations: an audit runs on the plain model (plain.py)
     from builder.model import schema as s
 
-COMBINED = "Combined attacks"
-REPLACEMENTS = "Replacements"
+COMBINED, REPLACEMENTS = "Combined attacks", "Replacements"
+LEVELS = "ABCD"  # Strength Levels, strongest first (2.1.1)
+ALL = "all"  # the one movement class (6.1: every unit pays the same)
 
 
 class Play(Tracker):
-    """The activation, its trail and combat, the end-of-turn combats, replacements and control."""
-
-    needs = (Forces,)
+    """The activation, its trail and combat, the end-of-turn combats, replacements and control; and
+    what a unit and a hex are by the rules (Combat Strength, markers, what a step costs: 6.1.1-6.1.4
+    are the kernel's `TerrainCosts` of terrain.yaml)."""
 
     def start(self) -> None:
         g, st = self.game, self.state
-        self.forces = self.ctx.get(Forces)
+        self.costs = TerrainCosts(g)
         self.combat_table = self.tables["combat"]
         self.commonwealth = self.board.side_names.get("commonwealth")
         self.eliminated = {g.zone_name("eliminated", b): b for b in g.tracks["eliminated"].boxes} if "eliminated" in g.tracks else {}
@@ -85,7 +69,54 @@ class Play(Tracker):
         self.stray_flips: set[str] = set()  # units reduced with no combat in their hex
         self._new_turn(st.turn or 1)
 
-    # -- the turn ------------------------------------------------------------------------------
+    def nationality(self, p: Piece) -> str | None:
+        u = self.board.unit_of(p)
+        return self.game.formations[u.formation].nationality if u else None
+
+    def level_index(self, p: Piece) -> int:
+        u = self.board.unit_of(p)
+        return LEVELS.index(u.level) if u else 9
+
+    def combat_strength(self, units) -> float:
+        """7.1.1: full-strength units count 1, reduced ones 1/2 (values from tables/combat.yaml)."""
+        t, reduced = self.combat_table, self.board.reduced
+        return sum(t["strength_reduced"] if reduced(q) else t["strength_full"] for q in units)
+
+    def tank_strength(self, side: str | None, nationality: str | None = None) -> float:
+        b = self.board
+        return self.combat_strength(p for p in b.units_on_map() if b.side_of(p) == side and b.unit_of(p).type == "armor"
+                                    and nationality in (None, self.nationality(p)))
+
+    def both_sides_in(self, hex_id: str) -> bool:
+        return len({self.board.side_of(q) for q in self.board.units_in(hex_id)}) > 1
+
+    def control_marker(self, hex_id: str) -> Piece | None:
+        return next((p for p in self.board.pieces_in(hex_id) if p.properties().get("MarkerId") == "control"), None)
+
+    def controller(self, hex_id: str) -> str | None:
+        """The side whose face the hex's Control Marker shows (12)."""
+        p = self.control_marker(hex_id)
+        return None if p is None else self.control_side(p.layer_level("Face"))
+
+    def control_side(self, level: int) -> str | None:
+        return self.board.side_names.get(self.game.markers["control"].faces[max(0, level - 1)].side or "")
+
+    def combined_markers(self, hex_id: str, side: str) -> int:
+        faces = self.game.markers["combined-attack"].faces if "combined-attack" in self.game.markers else []
+        return sum(1 for q in self.board.pieces_in(hex_id) if q.properties().get("MarkerId") == "combined-attack"
+                   and faces and self.board.side_names.get(faces[max(0, q.layer_level("Face") - 1)].side or "") == side)
+
+    def under_combined_attack(self, hex_id: str, side: str) -> set[str]:
+        """The units of `side` stacked with a Combined Attack Marker in a hex (8.1.1)."""
+        out: set[str] = set()
+        b = self.board
+        board = b.replayer.board
+        for stack in board.stacks.values():
+            kids = [board.pieces[i] for i in stack.children if i in board.pieces]
+            if any(k.properties().get("MarkerId") == "combined-attack" for k in kids) and any(b.hex_of(k) == hex_id for k in kids):
+                out |= {k.id for k in kids if b.unit_of(k) and b.side_of(k) == side}
+        return out
+
     def tracker_moving(self, e: TurnChanged) -> None:
         turn = self.state.turn
         if e.turn is not None and e.turn != turn:
@@ -122,7 +153,6 @@ class Play(Tracker):
     def finish(self) -> None:
         self._close_activation()
 
-    # -- chits and markers ---------------------------------------------------------------------
     def moved(self, e: Moved) -> None:
         props = e.piece.properties()
         kind = props.get("Kind")
@@ -165,7 +195,7 @@ class Play(Tracker):
             if act.trail and e.new.label == act.trail[-1]:
                 act.ended = True  # 8.1.2: the declaration ends the activation
                 act.combat = None
-                for i in self.forces.under_combined_attack(e.new.label, act.side):
+                for i in self.under_combined_attack(e.new.label, act.side):
                     self.under_ca[i] = e.new.label  # 8.4.1: until the end of the turn
                 self.ca_hexes.setdefault(e.new.label, act.side)  # 8.4.2: the first to declare attacks
 
@@ -183,7 +213,6 @@ class Play(Tracker):
         self.activation = None
         self._settle_control()
 
-    # -- units moving -------------------------------------------------------------------------
     def _unit_moved(self, e: Moved) -> None:
         b = self.board
         unit = b.unit_of(e.piece)
@@ -221,7 +250,7 @@ class Play(Tracker):
             pass
         elif act.stopped.get(p.id) == old and not self._passes_through(act, p, unit, old):
             self.tell("move_refused", "stopped", p, old, new, act)
-        elif self.forces.nationality(p) == "german" and self.under_ca.get(p.id) == old and b.enemies_in(old, side):
+        elif self.nationality(p) == "german" and self.under_ca.get(p.id) == old and b.enemies_in(old, side):
             self.tell("move_refused", "combined-attack", p, old, new, act)
         else:
             self._trail_move(act, p, old, new)
@@ -256,18 +285,16 @@ class Play(Tracker):
         Each unit's place on the trail is kept (`act.place`): a stack may go back over a hex it
         left (rule 6 forbids dividing, not doubling back), so a hex may lie on the trail twice,
         and one by one every unit follows the same trail to its end."""
-        trail, f = act.trail, self.forces
+        trail, f = act.trail, self
         i, j = _on_trail(trail, old, new, act.place.get(p.id, 0))
         if i < 0:
             self.tell("move_refused", "off-trail", p, old, new, act)
             return
         if j >= 0:
             segment = trail[i:j + 1]
-            cost = sum(c for a, b in zip(segment, segment[1:]) if not isinstance(c := f.paths.crossing(a, b), Blocked))
-        elif i == len(trail) - 1:
-            found = f.paths.one_hexside_path(old, new)  # most drags: no search, no enemy hexes needed
-            if found is None:
-                found = f.paths.cheapest_path(old, new, frozenset(self.board.occupied_by_enemy(act.side) - {new}))
+            cost = sum(c for a, b in zip(segment, segment[1:]) if not isinstance(c := f.costs.step(a, b, ALL), Blocked))
+        elif i == len(trail) - 1:  # enemy hexes stop a path (asked only when a search is needed)
+            found = f.costs.path(old, new, ALL, lambda: frozenset(self.board.occupied_by_enemy(act.side) - {new}))
             if found is None:
                 self.tell("move_refused", "no-path", p, old, new, act)
                 return
@@ -304,17 +331,16 @@ class Play(Tracker):
             act.combat = None
         return True
 
-    # -- combat --------------------------------------------------------------------------------
     def _open_combat(self, hex_id: str, attacker: str) -> Combat:
         b, g = self.board, self.game
         defender = next((b.side_of(q) for q in b.enemies_in(hex_id, attacker)), "")
         place = g.places.get(hex_id)
         fort = bool(place and g.hex_terrain_types[g.hex_terrain[hex_id]].fortification
-                    and self.forces.controller(hex_id) == defender)
+                    and self.controller(hex_id) == defender)
         c = Combat(hex_id, attacker, defender, fortified=fort)
-        if self.forces.control_marker(hex_id) is not None:  # 12.1.3, 12.1.5: who held it
+        if self.control_marker(hex_id) is not None:  # 12.1.3, 12.1.5: who held it
             old = self.fought.get(hex_id)  # a Combined Attack waiting there keeps the holder from before
-            c.control_before = old.control_before if old is not None else self.forces.controller(hex_id)
+            c.control_before = old.control_before if old is not None else self.controller(hex_id)
             self.fought[hex_id] = c
         return c
 
@@ -367,9 +393,9 @@ class Play(Tracker):
             self.tell("round_starting", c, side)
             c.rounds += 1
             if c.rounds == 1:
-                markers = self.forces.combined_markers(c.hex, c.attacker)
+                markers = self.combined_markers(c.hex, c.attacker)
                 c.min_rounds = markers if c.all_in else 1 + markers
-            f = self.forces
+            f = self
             c.before = {x: [(f.level_index(q), self.board.reduced(q)) for q in self.combatants(c, x)]
                         for x in (c.attacker, c.defender)}
         self.tell("fired", c, side, e.dice)
@@ -412,8 +438,8 @@ class Play(Tracker):
         if side == act.side:
             for h in sorted(options):
                 own = [q for q in b.units_in(h, side) if b.unit_of(q).formation == options[h]
-                       or q.id in self.forces.under_combined_attack(h, side)]
-                if math.floor(self.forces.combat_strength(own)) == dice:
+                       or q.id in self.under_combined_attack(h, side)]
+                if math.floor(self.combat_strength(own)) == dice:
                     hex_id = h
                     break
         act.formation = options[hex_id]
@@ -425,14 +451,14 @@ class Play(Tracker):
         if side != c.attacker or not self.activation or c.all_in:
             return units
         act = self.activation
-        marked = self.forces.under_combined_attack(c.hex, side)
+        marked = self.under_combined_attack(c.hex, side)
         return [q for q in units if q.id in act.members or q.id in marked]
 
     def _hit_number(self, c: Combat, side: str) -> int:
         """7.1.1 a 6 hits; 7.1.4, 7.1.5, 9.3, 9.4 and 10.1.2 modify each die (Combat Summary).
 
         Choice (10.2): the Rommel modifier applies to every die of an attacking stack that is German."""
-        g, f, reduced = self.game, self.forces, self.board.reduced
+        g, f, reduced = self.game, self, self.board.reduced
         mods = {m["id"]: m["value"] for m in self.combat_table["modifiers"]}
         own, enemy = self.combatants(c, side), self.combatants(c, c.defender if side == c.attacker else c.attacker)
         total = 0
@@ -458,7 +484,6 @@ class Play(Tracker):
         other = c.defender if side == c.attacker else c.attacker
         return min(c.hits.get(other, 0), sum(1 if r else 2 for _, r in c.before.get(side, [])))
 
-    # -- damage, removals, flips -----------------------------------------------------------------
     def removed(self, e: Removed) -> None:
         unit = self.board.unit_of(e.piece)
         if unit and e.where and e.where.label in self.game.geometry:
@@ -525,7 +550,7 @@ class Play(Tracker):
             return f"a retreat goes to an adjacent hex; {new} is {geo.distance(old, new)} hexes away"
         if self.board.enemies_in(new, side):
             return f"{new} holds enemy units: no retreat into it"
-        crossing = self.forces.paths.crossing(old, new)
+        crossing = self.costs.step(old, new, ALL)
         if isinstance(crossing, Blocked):
             return f"no retreat across the {crossing.why} hexside {old}/{new}"
         return None
@@ -546,11 +571,10 @@ class Play(Tracker):
                     if (u := b.unit_of(b.replayer.board.pieces[i])) and
                     table.get(self.game.formations[u.formation].nationality) is not None]
         self.tell("recovery_rolled", c, side, e.dice, eligible)
-        nat = next((self.forces.nationality(b.replayer.board.pieces[i]) for i in eligible), None)
+        nat = next((self.nationality(b.replayer.board.pieces[i]) for i in eligible), None)
         need = table.get(nat) or 7
         c.recovery[side] = c.recovery.get(side, 0) + sum(d >= need for d in e.dice)
 
-    # -- recovery and replacements ---------------------------------------------------------------
     def _restored(self, p: Piece, unit: s.Unit, where: str) -> None:
         """Back to full strength: a replacement point (11.1) or a tank recovery (7.4)."""
         side = self.board.side_of(p)
@@ -583,7 +607,6 @@ class Play(Tracker):
         self.replaced[unit.formation] = self.replaced.get(unit.formation, 0) + cost
         self.tell("replacement_spent", p)
 
-    # -- control (12) ----------------------------------------------------------------------------
     def _passes(self, side: str | None, hexes) -> None:
         """12.1.1: an empty strategic hex belongs to the side that last passed through it."""
         for h in hexes:
@@ -621,7 +644,7 @@ class Play(Tracker):
         """12.1: after each combat in a strategic hex, control passes to the side 12.1.2-12.1.4
         name; a hex still holding both sides (a Combined Attack waiting, 12.1.5) is settled later."""
         for hex_id, c in list(self.fought.items()):
-            if self.forces.both_sides_in(hex_id):
+            if self.both_sides_in(hex_id):
                 continue
             del self.fought[hex_id]
             due, rule, why = self.due_control(c) if c.rounds else (None, "", "")
@@ -655,3 +678,12 @@ def _find(items: list[str], item: str, start: int) -> int:
         return items.index(item, start)
     except ValueError:
         return -1
+
+
+class PlayRule(Rule):
+    """A rule of this game: it reads the match through `Play`."""
+
+    needs = (Play,)
+
+    def start(self) -> None:
+        self.play = self.ctx.get(Play)

@@ -1,13 +1,9 @@
-"""Where a Bravery in the Sand match is: the kernel's game state, with the side of the last chit
-drawn as the phasing side, and what an activation and a combat are (the `Play` tracker keeps them).
+"""Where a match is: the kernel's game state (the five phases of rule 4, tables/sequence.yaml), with
+the side of the chit last drawn as the acting side (5.2); and what an activation and a combat
+are (the `Play` tracker keeps them).
 
-The turn tracker walks the five phases of rule 4 (tables/sequence.yaml); no phase belongs to a
-side: the side acting is the owner of the chit last drawn (5.2), until the next draw.
-
-Choices:
-- 4: the audit starts at the game's first turn and its first phase, whatever the tracker of a
-  saved game shows, and a tracker move to no known phase keeps the phase (a turn change still
-  counts).
+Choice (4): the audit starts at the first turn and phase, whatever a saved game's tracker shows;
+a tracker move to no known phase keeps the phase (a turn change still counts).
 """
 from __future__ import annotations
 
@@ -30,7 +26,7 @@ class BraveryState(GameState):
         self.activation_boxes = {g.zone_name("activation", b): int(b) for b in act.boxes} if act else {}
 
     def initial_phase(self) -> TurnChanged | None:
-        return None  # see Choices
+        return None  # see the Choice
 
     def follow(self, e: TurnChanged) -> None:
         if e.phase_index is not None and 0 <= e.phase_index < len(self.phase_specs):

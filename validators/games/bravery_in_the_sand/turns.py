@@ -7,21 +7,18 @@ Choices:
   in the mug is reported when it is drawn.  A division counts as destroyed (5.1.3) when none of
   its units was on the map as the turn began; one destroyed later in the turn is drawn normally
   (5.1.6).
-- 5.1.6: a chit pulled aside is reported at the next chit drawn in the same turn (play.py).
 """
 from __future__ import annotations
 
-from validators.games.bravery_in_the_sand.play import Play
+from validators.games.bravery_in_the_sand.play import PlayRule
 from validators.games.bravery_in_the_sand.state import Activation
-from validators.kernel.rule import Rule
 from validators.replay.board import Piece
 
 
-class SetUp(Rule):
+class SetUp(PlayRule):
     """3: every unit starts in the hex the set-up card gives it (or its formation)."""
 
     ids = ("3",)
-    needs = (Play,)
 
     def play_started(self) -> None:
         b = self.board
@@ -35,17 +32,13 @@ class SetUp(Rule):
                           p, want, b.hex_of(p))
 
 
-class ChitDraws(Rule):
+class ChitDraws(PlayRule):
     """4, 5.1: chits are drawn into the next box, right to left, until box 1; no chit of a division
     destroyed at the turn's start (5.1.3) or replaced this turn (5.1.4); a division destroyed this
     turn still has its chit placed (5.1.6)."""
 
     ids = ("4", "5.1.3", "5.1.4", "5.1.6")
     covers = ("5.1", "11.4")
-    needs = (Play,)
-
-    def start(self) -> None:
-        self.play = self.ctx.get(Play)
 
     def drew(self, chit: Piece, formation: str | None, box: int, expected: int | None, aside) -> None:
         turn = self.state.turn
@@ -68,12 +61,11 @@ class ChitDraws(Rule):
                           "mug", chit)
 
 
-class RommelDirective(Rule):
+class RommelDirective(PlayRule):
     """10.1: the Rommel Directive is declared from turn 4, once a turn, when a DAK chit is pulled."""
 
     ids = ("10.1",)
     covers = ("10.2",)
-    needs = (Play,)
 
     def rommel_declared(self, marker: Piece, act: Activation | None, used_turn: int | None) -> None:
         turn = self.state.turn
