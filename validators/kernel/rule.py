@@ -121,6 +121,15 @@ class Rule(Tracker):
         could no longer undo it, is still reported where it was made."""
         self.ctx.report(self, rule, message, piece, from_hex, to_hex, path, kind, side, at)
 
+    def once(self, *key) -> bool:
+        """True the first time the rule asks with `key`, False after: for a finding made once per
+        combat, hex or side."""
+        seen = self.__dict__.setdefault("_once", set())
+        if key in seen:
+            return False
+        seen.add(key)
+        return True
+
     def is_follow_on(self, piece: Piece, rule: str) -> bool:
         """Whether a finding of `rule` for `piece` now would only follow on from an earlier move's
         finding, which the engine drops: a rule may skip working out a costly message."""

@@ -1,39 +1,34 @@
-"""Combat (6.5, 7-9, 11): dice per Combat Strength, damage, retreats, tank recovery, replacements.
-
-The `Play` tracker follows each combat round by round and tells when a round starts and closes,
-each roll of fire, each elimination, retreat and recovery; these rules judge them.
+"""Combat (6.5, 7-9, 11): dice, damage, retreats, tank recovery and replacements, judged as the
+`Play` tracker tells each round starting and closing, each roll, elimination and retreat.
 
 Choices:
-- 5.2.2, 6.4, 6.5: combat dice with no enemy units in the activated stack's hex are reported
-  once per activation.
+- 6.5: combat dice with no enemy units in the activated stack's hex are reported once per activation.
 - 7.1.1: the dice are checked against the Combat Strength of the units that fight: the attacker's
-  active stack and its Combined Attack stacks (7.1.2, 8.2.2), all the defender's units (7.1.3).
-- 7.2.3: the damage each side must take is the hits the other scored with the modifiers of
-  7.1.4, 7.1.5, 9.3, 9.4 and 10.1.2 (tables/combat.yaml), at most the elimination of all it has;
-  it is judged when the round closes: at the next round's roll, a retreat, the next chit, or the
-  end of the turn or the log.
+  active stack and its Combined Attack stacks (7.1.2, 8.2.2), all the defender's (7.1.3).
+- 7.2.3: the damage due is the hits scored with the modifiers of 7.1.4, 7.1.5, 9.3, 9.4 and 10.1.2
+  (tables/combat.yaml), at most all a side has; judged when the round closes (the next round's
+  roll, a retreat, the next chit, the end of the turn or the log).
 - 7.3.3, 7.3.5, 8.2.4: each is reported once per combat and side (7.3.5: per destination).
-- 7.4, 11.1: a unit back to full strength with nothing to pay for it is reported under 7.4 in a
-  combat hex, else under 11.1.  11.3: the points start afresh each turn; more than 2 used in a
-  turn is reported under 11.1.
+- 7.4, 11.1: a step restored with nothing to pay for it is reported under 7.4 in a combat hex,
+  else under 11.1; more than 2 points used in a turn under 11.1 (11.3: they start afresh).
 """
 from __future__ import annotations
 
 import math
 
-from validators.games.bravery_in_the_sand.play import LEVELS, PlayRule
-from validators.games.bravery_in_the_sand.state import Combat
+from validators.games.bravery_in_the_sand.play import LEVELS, Combat, PlayRule
 from validators.replay.board import Piece
 
 UNPAID = "a unit returned to full strength with no tank recovery success or replacement point to pay for it"
 
 
 class Dice(PlayRule):
-    """6.5, 7.1.1, 9.2: combat needs enemy units in the activated stack's hex; a side rolls one die
-    per whole point of Combat Strength; combat against a controlled fort lasts one round."""
+    """6.5, 7.1.1, 9.2: combat needs enemies in the activated stack's hex; one die per whole point of
+    Combat Strength; one round against a controlled fort."""
 
     ids = ("6.5", "7.1.1", "9.2")
     covers = ("5.2.2", "7.1.2", "7.1.3", "8.1.4", "8.2.1", "8.2.2", "8.2.3", "8.4", "8.4.1", "8.4.2", "9.1")
+
     def idle_roll(self, side: str, hex_id: str | None) -> None:
         where = f"in {hex_id}, which holds" if hex_id else "in no hex with"
         self.find("6.5", f"{side} rolled combat dice, but the activated units are {where} no enemy units",
@@ -53,12 +48,12 @@ class Dice(PlayRule):
 
 
 class Damage(PlayRule):
-    """7.2: each side takes exactly the damage the other scored (7.2.3), at least half of it on its
-    highest Strength Level (7.2.1), reducing all of a level before eliminating any (7.2.2); no unit
-    is eliminated outside a combat."""
+    """7.2: each side takes the damage scored (7.2.3; none outside a combat), at least half on its
+    highest Strength Level (7.2.1), reducing all of a level before eliminating any (7.2.2)."""
 
     ids = ("7.2.1", "7.2.2", "7.2.3")
     covers = ("7.1.4", "7.1.5", "9.3", "9.4", "10.1.2")
+
     def round_closing(self, c: Combat) -> None:
         for side, other in ((c.attacker, c.defender), (c.defender, c.attacker)):
             hits, taken = c.hits.get(other, 0), c.damage.get(side, 0)
@@ -89,52 +84,42 @@ class Damage(PlayRule):
 
 
 class Retreats(PlayRule):
-    """7.3.3-7.3.5, 8.2.4: only a side that took damage retreats (a lone reduced defender may; a lone
-    reduced attacker must); a retreat goes to an adjacent hex free of enemy units and not across a
-    cliff, the attackers back where they came from; not before a Combined Attack's rounds."""
+    """7.3.3-7.3.5, 8.2.4: only a damaged side retreats (a lone reduced defender may, attacker must),
+    to an adjacent hex free of enemies, not across a cliff (attackers: whence they came), and not
+    before a Combined Attack's rounds."""
 
     ids = ("7.3.3", "7.3.5", "8.2.4")
-    def start(self) -> None:
-        super().start()
-        self.once: set[tuple] = set()  # (combat, what, side) reported
-
-    def _first(self, *key) -> bool:
-        if key in self.once:
-            return False
-        self.once.add(key)
-        return True
 
     def round_starting(self, c: Combat, side: str) -> None:
-        if c.rounds and (c, "single", c.attacker) not in self.once:
+        if c.rounds:
             units = self.play.combatants(c, c.attacker)
-            if len(units) == 1 and self.board.reduced(units[0]) and self._first(c, "single", c.attacker):
+            if len(units) == 1 and self.board.reduced(units[0]) and self.once(c, "single", c.attacker):
                 self.find("7.3.3", f"the attacker has a single reduced unit in {c.hex}: it must retreat", units[0], c.hex)
 
     def retreating(self, c: Combat, side: str, p: Piece, old: str, new: str | None) -> None:
         enemy = c.defender if side == c.attacker else c.attacker
         b = self.board
-        if c.rounds < c.min_rounds and not c.fortified and self.play.combatants(c, enemy) and self._first(c, "8.2.4", side):
+        if c.rounds < c.min_rounds and not c.fortified and self.play.combatants(c, enemy) and self.once(c, "8.2.4", side):
             self.find("8.2.4", f"a Combined Attack of {c.min_rounds} stacks lasts at least {c.min_rounds} rounds; "
                       f"{side} retreated after {c.rounds}", p, old, new)
         alone = [q for q in b.units_in(old, side) if q.id != p.id]
         single_reduced = not alone and b.reduced(p)
         if not c.damaged_total.get(side) and not (side == c.defender and single_reduced) and not (
-                c.fortified and side == c.attacker) and self._first(c, "7.3.3", side):
+                c.fortified and side == c.attacker) and self.once(c, "7.3.3", side):
             self.find("7.3.3", f"{side} took no damage in {old} and may not retreat", p, old, new)
-
-    def retreated(self, c: Combat, side: str, p: Piece, old: str, new: str) -> None:
+        if new is None:  # no retreat hex at all (7.3.5): eliminated
+            return
         problem = self.play.retreat_problem(side, old, new)
         back = c.entered_from
         if problem is None and side == c.attacker and back and new != back and not self.board.enemies_in(back, side):
             problem = f"the attackers return to the hex they entered from ({back}), not {new}"
-        if problem and self._first(c, "7.3.5", f"{side} {new}"):  # one finding per stack and destination
+        if problem and self.once(c, "7.3.5", f"{side} {new}"):  # one finding per stack and destination
             self.find("7.3.5", problem, p, old, new)
 
 
 class TankRecovery(PlayRule):
-    """7.4: the side that stayed rolls one die per armor unit that took damage (Germans recover on
-    5, the Commonwealth on 6, Italians never); each success restores a step, or brings back an
-    eliminated unit into the hex (two for a full-strength one, 7.4.2)."""
+    """7.4: the side that stayed rolls a die per damaged armor unit (Germans recover on 5, British on
+    6, Italians never); a success restores a step, two bring a full unit back (7.4.2)."""
 
     ids = ("7.4", "7.4.2")
     covers = ("7.4.1", "7.4.3", "7.4.4")
@@ -153,9 +138,8 @@ class TankRecovery(PlayRule):
 
 
 class Replacements(PlayRule):
-    """11.1-11.2: from turn 2, in its replacement phase, the Commonwealth spends up to 2 points a
-    turn: one a step, two for an eliminated full-strength unit, placed in a strategic hex under a
-    Commonwealth Control Marker."""
+    """11.1-11.2: from turn 2, in its phase, the Commonwealth spends up to 2 points a step each, an
+    eliminated unit coming back in a strategic hex under its Control Marker."""
 
     ids = ("11.1", "11.2")
     covers = ("11", "11.3")

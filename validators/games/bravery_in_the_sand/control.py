@@ -1,47 +1,41 @@
-"""Control of strategic hexes (12) and victory (13).  The `Play` tracker keeps who last passed
-through each strategic hex (12.1.1) and the combats fought in them, and tells when an
-activation's end settles a combat hex (`control_settling`).
+"""Control of strategic hexes (12) and victory (13), as the `Play` tracker keeps who last passed
+through each strategic hex (12.1.1) and the combats there, and tells when one is settled.
 
 Choices:
 - 12.1: a wrong flip is reported where it is made; a flip still missing when the activation ends
-  is reported then, unless a wrong flip of that combat's hex was reported.
-- 13: victories are events.  13.1: each decisive condition (tables/victory.yaml) is reported
-  once, after the step that meets it, and none in extended play (13.2.2); play after it and the
-  Axis precedence are not checked.
+  is reported then, unless a wrong flip of that hex was.
+- 13.1: victories are events; each decisive condition (tables/victory.yaml) is reported once,
+  after the step that meets it, none in extended play (13.2.2); play after it and the Axis
+  precedence are not checked.
 """
 from __future__ import annotations
 
-from validators.games.bravery_in_the_sand.play import PlayRule
-from validators.games.bravery_in_the_sand.state import Combat
-from validators.replay.replayer import Flipped, Moved, Removed
+from validators.games.bravery_in_the_sand.play import Combat, PlayRule
+from validators.replay.replayer import Flipped
 
 
 class Control(PlayRule):
-    """12.1: control follows the units: an empty hex belongs to the side that last passed through it
-    (12.1.1); after a combat, to the side that stayed, the last to retreat (12.1.2), the survivor
-    (12.1.4), or its holder when both were destroyed (12.1.3) or both are still there (12.1.5)."""
+    """12.1: an empty hex is the last passer's (12.1.1); after combat, the stayer's, the last to retreat
+    (12.1.2), the survivor's (12.1.4), else its holder's (12.1.3, 12.1.5)."""
 
     ids = ("12.1", "12.1.2", "12.1.3", "12.1.4", "12.1.5")
     covers = ("12.1.1",)
-    def start(self) -> None:
-        super().start()
-        self.flagged: set[Combat] = set()  # combats whose hex had a wrong flip reported
 
     def flipped(self, e: Flipped) -> None:
         if e.layer != "Face" or e.piece.properties().get("MarkerId") != "control" or not self.play.started:
             return
         f, b = self.play, self.board
-        hex_id, side = e.where.label, f.control_side(e.new)
+        hex_id, side = e.where.label, b.face_side("control", e.new)
         c = self.play.fought.get(hex_id)
         if c is not None and c.rounds:
             due, rule, why = self.play.due_control(c)
             if due is not None and side != due:
-                self.flagged.add(c)
+                self.once(c)  # its hex's wrong flip is reported: not again at the settling
                 self.find(rule, f"control of {hex_id} flipped to {side}, but {why}: it belongs to {due}",
                           e.piece, to_hex=hex_id, side=side)
             return
         if f.both_sides_in(hex_id):
-            held = c.control_before if c is not None else f.control_side(e.old)
+            held = c.control_before if c is not None else b.face_side("control", e.old)
             if side != held:
                 self.find("12.1.5", f"control of {hex_id} flipped to {side} while units of both sides are there: "
                           f"it stays with {held}, who controlled it last", e.piece, to_hex=hex_id, side=side)
@@ -53,43 +47,31 @@ class Control(PlayRule):
 
     def control_settling(self, hex_id: str, c: Combat, due: str, rule: str, why: str) -> None:
         held = self.play.controller(hex_id)
-        if held != due and c not in self.flagged:
+        if held != due and self.once(c):
             self.find(rule, f"control of {hex_id} passes to {due} ({why}); its Control Marker still shows {held}",
                       self.play.control_marker(hex_id), to_hex=hex_id, side=due)
 
 
 class DecisiveVictory(PlayRule):
-    """13.1: the game ends at once when a side meets a decisive victory condition: Tobruk held,
-    enemy tanks down to a strength, a breakthrough home along roads and tracks, Tobruk relieved."""
+    """13.1: a decisive victory ends the game: Tobruk taken or relieved, enemy tanks down to a
+    strength, a breakthrough home by road and track."""
 
     covers = ("13", "13.1")
+
     @classmethod
     def ids_in(cls, game) -> tuple[str, ...]:
         """The conditions' rules (tables/victory.yaml)."""
         v = game.tables["victory"].data if "victory" in game.tables else {}
-        return tuple(sorted({c["rule"] for conditions in v.values() if isinstance(conditions, list)
-                             for c in conditions if isinstance(c, dict) and "rule" in c}))
+        return tuple(sorted({c["rule"] for conditions in v.values() for c in conditions}))
 
     def start(self) -> None:
         super().start()
-        self.dirty = True
-        self.ended: set[str] = set()
-
-    def moved(self, e: Moved) -> None:
-        elim = self.play.eliminated
-        if (e.new.label in elim or e.old.label in elim) and e.old.label != e.new.label \
-                and e.piece.properties().get("Kind") == "unit":
-            self.dirty = True
-
-    def removed(self, e: Removed) -> None:
-        self.dirty = True
-
-    def flipped(self, e: Flipped) -> None:
-        self.dirty = True
+        self.seen = -1
 
     def after_step(self, step) -> None:
-        if self.play.started and self.dirty:
-            self.dirty = False
+        """Judged after a step that eliminated, returned or flipped a unit or marker."""
+        if self.play.started and self.play.changes != self.seen:
+            self.seen = self.play.changes
             self._check()
 
     def _check(self) -> None:
@@ -98,11 +80,11 @@ class DecisiveVictory(PlayRule):
         v, f, b = self.tables.get("victory", {}), self.play, self.board
         name = b.side_names
         for c in v.get("control", []):
-            if f.controller(c["hex"]) == name[c["winner"]]:
-                self._event(c["rule"], f"{name[c['winner']]} decisive victory: {c['hex']} is under its control",
-                            name[c["winner"]])
+            if f.controller(c["hex"]) == (w := name[c["winner"]]):
+                self._event(c["rule"], f"{w} decisive victory: {c['hex']} is under its control", w)
         for c in v.get("tanks", []):
-            strength = f.tank_strength(name[c["side"]], c.get("nationality"))
+            strength = f.combat_strength(p for p in b.units_on_map() if b.side_of(p) == name[c["side"]] and b.unit_of(
+                p).type == "armor" and c.get("nationality") in (None, f.nationality(p)))
             if strength <= c["at_most"]:
                 self._event(c["rule"], f"{name[c['winner']]} decisive victory: {name[c['side']]} "
                             f"{c.get('nationality', '')} tank strength {strength:g} <= {c['at_most']:g}".replace("  ", " "),
@@ -140,8 +122,7 @@ class DecisiveVictory(PlayRule):
                         todo.append(b)
 
     def _event(self, rule: str, message: str, side: str | None) -> None:
-        if rule not in self.ended:
-            self.ended.add(rule)
+        if self.once(rule):
             self.find(rule, message, kind="event", side=side)
 
 
@@ -153,9 +134,8 @@ class TacticalVictory(PlayRule):
 
     def turn_over(self, turn: int) -> None:
         points: dict[str, int] = {name: 0 for name in self.board.side_names.values()}
-        for place in self.game.map.places:
-            owner = self.play.controller(place.hex) if place.strategic else None
-            if owner:
+        for place in (x for x in self.game.map.places if x.strategic):
+            if owner := self.play.controller(place.hex):
                 points[owner] += place.vp
         tally = ", ".join(f"{side} {vp} VP" for side, vp in points.items())
         best = max(points.values())

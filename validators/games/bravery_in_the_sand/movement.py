@@ -1,28 +1,92 @@
-"""Activation and movement (5.2, 6): who moves with the drawn chit, along which path, how far.
-
-The `Play` tracker follows the activated stack's trail and tells the moves it cannot follow
-(`move_refused`, with why) and each stretch a unit goes along the trail (`advanced`).
+"""The turn's activations (3-6, 10.1): the set-up, chits drawn, the Rommel Directive, who moves
+and how far; judged as the `Play` tracker tells play starting, each draw, the moves it cannot
+follow (`move_refused`) and each stretch a unit goes along its stack's trail (`advanced`).
 
 Choices:
+- 3: moves before play starts (the first phase after Replacements, or the first chit drawn)
+  adjust the set-up; where each unit stands when play starts is checked against the card.
+- 5.1.3, 5.1.4: what goes in the mug is secret (5.1.2): a chit that may not is reported when
+  drawn.  A division is destroyed (5.1.3) when none of its units was on the map as the turn
+  began; one destroyed later in the turn is drawn normally (5.1.6).
 - 5.2.3: moves made after the next chit is pulled are moves of no activated division (5.2).
 - 6: a unit left behind in a hex with enemy units is reported when the activation ends.
 - 6.1: a prohibited hexside the stack went round is reported under the terrain's rule when the
-  way round costs more than the MA, else the way round is the move.
+  way round costs more than the MA.
 """
 from __future__ import annotations
 
-from validators.games.bravery_in_the_sand.play import ALL, PlayRule
-from validators.games.bravery_in_the_sand.state import Activation
+from validators.games.bravery_in_the_sand.play import ALL, Activation, PlayRule
 from validators.kernel.movement import Blocked
 from validators.replay.board import Piece
 
 ROMMEL_MA = 4.0  # 10.1.1: German units of a stack under the Rommel Directive
 
 
+class SetUp(PlayRule):
+    """3: every unit starts in the hex the set-up card gives it (or its formation)."""
+
+    ids = ("3",)
+
+    def play_started(self) -> None:
+        b = self.board
+        sc = self.state.card or next(iter(self.game.scenarios.values()))
+        home = {f.formation: f.hex for f in sc.formations}
+        for p in b.units_on_map() + [p for p in b.replayer.board.on_map() if b.unit_of(p) and not b.hex_of(p)]:
+            u = b.unit_of(p)
+            want = next((x.hex for x in sc.units if x.unit == u.id), home.get(u.formation))
+            if want and b.hex_of(p) != want:
+                self.find("3", f"set-up: {u.formation} units start in {want}, this one is in {b.where(p)}",
+                          p, want, b.hex_of(p))
+
+
+class ChitDraws(PlayRule):
+    """4, 5.1: chits go into the next box, right to left, until box 1; none of a division destroyed
+    (5.1.3) or replaced (5.1.4); one destroyed this turn still has its chit placed (5.1.6)."""
+
+    ids = ("4", "5.1.3", "5.1.4", "5.1.6")
+    covers = ("5.1", "11.4")
+
+    def drew(self, chit: Piece, formation: str | None, box: int, expected: int | None, aside) -> None:
+        turn = self.state.turn
+        if aside is not None:
+            piece, name, due = aside
+            self.find("5.1.6", f"the chit of {name}, destroyed earlier this turn, was pulled and set aside; it goes "
+                      f"on the Activation Track (box {due}) before the next chit is pulled", piece,
+                      to_hex=f"Activation {due}")
+        if expected is not None and box != expected:
+            self.find("4", f"chit placed in Activation box {box}; the next draw of turn {turn} goes in box {expected}",
+                      chit, to_hex=f"Activation {box}")
+        if expected is not None and expected < 1:
+            self.find("4", f"a chit was drawn after box 1 was filled: turn {turn} draws no more", chit)
+        if formation in self.game.formations:
+            if formation not in self.play.on_map_at_turn_start:
+                self.find("5.1.3", f"{formation} had no units left at the start of the turn; its chit may not go in "
+                          "the mug", chit)
+            if formation in self.play.replaced:
+                self.find("5.1.4", f"{formation} received replacements this turn (11.4); its chit may not go in the "
+                          "mug", chit)
+
+
+class RommelDirective(PlayRule):
+    """10.1: the Rommel Directive is declared from turn 4, once a turn, when a DAK chit is pulled."""
+
+    ids = ("10.1",)
+    covers = ("10.2",)
+
+    def rommel_declared(self, marker: Piece, act: Activation | None, used_turn: int | None) -> None:
+        turn = self.state.turn
+        if (turn or 0) < 4:
+            self.find("10.1", f"the Rommel Directive may be declared from turn 4 (turn {turn})", marker)
+        elif act is None or not act.chit.endswith("dak"):
+            self.find("10.1", "the Rommel Directive is declared when a DAK chit is pulled", marker)
+        elif used_turn == turn:
+            self.find("10.1", f"the Rommel Directive was already used in turn {turn}", marker)
+
+
 class Activated(PlayRule):
-    """5.2, 5.2.1, 6.6, 6.7, 8.1.5: only the drawn division's stack in one hex moves (a DAK chit:
-    any one German division), with one Italian infantry division of its hex; garrisons never move;
-    a German stack under a Combined Attack Marker with enemy units does not move out."""
+    """5.2, 5.2.1, 6.6, 6.7, 8.1.5: only the drawn division's stack in one hex moves (DAK: any German
+    one, with one Italian infantry division of its hex); no garrison, nor a German stack under a
+    Combined Attack Marker with enemies."""
 
     ids = ("5.2", "5.2.1", "6.6", "6.7", "8.1.5")
     covers = ("5.1.5", "5.2.3", "7.3.4", "8.1.1", "8.1.2")
@@ -40,19 +104,18 @@ class Activated(PlayRule):
     def move_refused(self, why: str, p: Piece, old: str, new: str | None, act: Activation | None) -> None:
         if why in self.REFUSED:
             rule, text = self.REFUSED[why]
-            dak = (act.formation if act else None) or "a German division (DAK)"
-            b = self.board
+            dak, b = (act.formation if act else None) or "a German division (DAK)", self.board
             self.find(rule, text.format(unit=b.unit_of(p), act=act, side=b.side_of(p), old=old, dak=dak), p, old, new)
 
 
 class Movement(PlayRule):
-    """6, 6.1-6.2, 6.4: the stack moves together along one path and may drop units off, not in an
-    enemy hex; the path costs at most the MA (3; Italian infantry 1; 4 for Germans under the
-    Rommel Directive, 10.1.1) at the hexside costs of 6.1.1-6.1.4; entering an enemy hex ends the
-    move; prohibited terrain (a cliff, the sea) is not crossed."""
+    """6, 6.1-6.2, 6.4: the stack moves together, dropping units off but not in an enemy hex, at most
+    its MA (10.1.1: 4 under the Rommel Directive) at 6.1.1-6.1.4's costs, not across prohibited
+    terrain; entering an enemy hex ends the move."""
 
     ids = ("6", "6.1", "6.2", "6.4")
     covers = ("6.1.1", "6.1.2", "6.1.3", "10.1.1")
+
     @classmethod
     def ids_in(cls, game) -> tuple[str, ...]:
         """Its own numbers, and the rules of the terrain that prohibits a move (terrain.yaml)."""
@@ -67,7 +130,7 @@ class Movement(PlayRule):
         elif why == "divided":
             self.find("6", f"the stack cannot divide: it went on to {act.trail[-1]}, this unit turned off at {old} to "
                       f"{new}", p, old, new)
-        elif why == "dropped":
+        elif why == "dropped":  # told as the activation ends
             self.find("6", f"units may not be dropped off in a hex with enemy units ({new})", p, old, new)
         elif why == "no-path":
             c = self.play.costs.step(old, new, ALL) if self.game.geometry.adjacent(old, new) else None
@@ -77,8 +140,7 @@ class Movement(PlayRule):
                 self.find("6.1", f"no legal path from {old} to {new}", p, old, new)
 
     def advanced(self, p: Piece, old: str, new: str, act: Activation, j: int) -> None:
-        f = self.play
-        unit = self.board.unit_of(p)
+        f, unit = self.play, self.board.unit_of(p)
         spent = act.spent[p.id] / f.costs.scale
         german = self.game.formations[unit.formation].nationality == "german"
         allowance = ROMMEL_MA if act.rommel and german else float(unit.ma)

@@ -24,20 +24,63 @@ Choices:
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, field
 
-from validators.games.bravery_in_the_sand.state import Activation, Combat
 from validators.kernel.movement import Blocked, TerrainCosts
 from validators.kernel.rule import Rule, Tracker
 from validators.replay.board import Piece
 from validators.replay.replayer import Flipped, Moved, Removed, Rolled, TurnChanged
 
-if TYPE_CHECKING:  # the schema is for annotations: an audit runs on the plain model (plain.py)
-    from builder.model import schema as s
-
 COMBINED, REPLACEMENTS = "Combined attacks", "Replacements"
 LEVELS = "ABCD"  # Strength Levels, strongest first (2.1.1)
 ALL = "all"  # the one movement class (6.1: every unit pays the same)
+
+
+@dataclass(eq=False)
+class Activation:
+    """One drawn chit and what it set moving (5.2)."""
+
+    chit: str
+    side: str
+    formation: str | None  # None: a DAK chit before the German division is chosen (5.1.5)
+    box: int
+    rommel: bool = False
+    start_hex: str | None = None
+    trail: list[str] = field(default_factory=list)  # hexes the stack passed, in order
+    place: dict[str, int] = field(default_factory=dict)  # piece id -> its index on the trail
+    members: set[str] = field(default_factory=set)  # piece ids of the activated stack
+    italians: str | None = None  # the Italian infantry division moving with it (6.6)
+    spent: dict[str, int] = field(default_factory=dict)  # piece id -> cost units spent
+    stopped: dict[str, str] = field(default_factory=dict)  # piece id -> the enemy hex where it stopped (6.4)
+    combat: Combat | None = None
+    ended: bool = False  # a Combined Attack was declared (8.1.2)
+    idle_rolls_seen: bool = False  # dice rolled with no enemy in the stack's hex (6.5), told once
+
+
+@dataclass(eq=False)
+class Combat:
+    """A combat in one hex: rounds of simultaneous fire, damage, retreats, recovery (7)."""
+
+    hex: str
+    attacker: str
+    defender: str
+    rolls: dict[str, tuple[int, ...]] = field(default_factory=dict)
+    hits: dict[str, int] = field(default_factory=dict)  # hits scored BY a side this round
+    damage: dict[str, int] = field(default_factory=dict)  # damage points applied TO a side this round
+    damaged_total: dict[str, int] = field(default_factory=dict)  # over the whole combat (7.3.3)
+    damaged_armor: dict[str, set[str]] = field(default_factory=dict)
+    rounds: int = 0
+    fortified: bool = False
+    retreated: set[str] = field(default_factory=set)
+    recovery: dict[str, int] = field(default_factory=dict)  # successes left for a side
+    min_rounds: int = 1  # 8.2.4: as many rounds as attacking stacks
+    entered_from: str | None = None  # 7.3.5: where the attackers came from
+    all_in: bool = False  # 8.4.2: an end-of-turn Combined Attack, every unit in the hex fights
+    before: dict[str, list[tuple[int, bool]]] = field(default_factory=dict)  # (level index, reduced) at round start
+    damage_levels: dict[str, list[int]] = field(default_factory=dict)  # level index of each damage point this round
+    lost: set[str] = field(default_factory=set)  # sides that had a unit eliminated here (12.1.3, 12.1.4)
+    retreat_order: list[str] = field(default_factory=list)  # sides in the order they left the hex (12.1.2)
+    control_before: str | None = None  # who held the hex's Control Marker when the combat began (12.1.3, 12.1.5)
 
 
 class Play(Tracker):
@@ -59,10 +102,9 @@ class Play(Tracker):
                     self.first_box[int(word)] = int(box)
             if "Ext" in caption:
                 self.first_box["ext"] = int(box)
-        self.started = False
+        self.started, self.changes = False, 0  # changes: steps eliminating, returning or flipping (13.1)
         self.activation: Activation | None = None
-        self.next_box: int | None = None
-        self.rommel_turn: int | None = None
+        self.next_box = self.rommel_turn = None  # the next box to fill (4); the Rommel Directive's last turn
         self.passed: dict[str, str] = {}  # strategic hex -> side that last passed through (12.1.1)
         self.fought: dict[str, Combat] = {}  # strategic hex -> its combat, until control is settled (12.1)
         self.ca_combat: Combat | None = None
@@ -82,11 +124,6 @@ class Play(Tracker):
         t, reduced = self.combat_table, self.board.reduced
         return sum(t["strength_reduced"] if reduced(q) else t["strength_full"] for q in units)
 
-    def tank_strength(self, side: str | None, nationality: str | None = None) -> float:
-        b = self.board
-        return self.combat_strength(p for p in b.units_on_map() if b.side_of(p) == side and b.unit_of(p).type == "armor"
-                                    and nationality in (None, self.nationality(p)))
-
     def both_sides_in(self, hex_id: str) -> bool:
         return len({self.board.side_of(q) for q in self.board.units_in(hex_id)}) > 1
 
@@ -96,21 +133,16 @@ class Play(Tracker):
     def controller(self, hex_id: str) -> str | None:
         """The side whose face the hex's Control Marker shows (12)."""
         p = self.control_marker(hex_id)
-        return None if p is None else self.control_side(p.layer_level("Face"))
-
-    def control_side(self, level: int) -> str | None:
-        return self.board.side_names.get(self.game.markers["control"].faces[max(0, level - 1)].side or "")
+        return None if p is None else self.board.face_side("control", p.layer_level("Face"))
 
     def combined_markers(self, hex_id: str, side: str) -> int:
-        faces = self.game.markers["combined-attack"].faces if "combined-attack" in self.game.markers else []
         return sum(1 for q in self.board.pieces_in(hex_id) if q.properties().get("MarkerId") == "combined-attack"
-                   and faces and self.board.side_names.get(faces[max(0, q.layer_level("Face") - 1)].side or "") == side)
+                   and self.board.face_side("combined-attack", q.layer_level("Face")) == side)
 
     def under_combined_attack(self, hex_id: str, side: str) -> set[str]:
         """The units of `side` stacked with a Combined Attack Marker in a hex (8.1.1)."""
         out: set[str] = set()
-        b = self.board
-        board = b.replayer.board
+        b, board = self.board, self.board.replayer.board
         for stack in board.stacks.values():
             kids = [board.pieces[i] for i in stack.children if i in board.pieces]
             if any(k.properties().get("MarkerId") == "combined-attack" for k in kids) and any(b.hex_of(k) == hex_id for k in kids):
@@ -141,11 +173,9 @@ class Play(Tracker):
         self.ca_hexes: dict[str, str] = {}  # hex -> side that declared the first Combined Attack there
         self.ca_combat = None
         self.set_aside: tuple[Piece, str, int | None] | None = None  # a destroyed division's chit (5.1.6)
-        b = self.board
-        self.on_map_at_turn_start = {u.formation for p in b.units_on_map() if (u := b.unit_of(p))}
+        self.on_map_at_turn_start = {u.formation for p in self.board.units_on_map() if (u := self.board.unit_of(p))}
 
-    def _start_play(self) -> None:
-        """Play starts: from now on moves are moves; before, they adjust the set-up (rule 3)."""
+    def _start_play(self) -> None:  # from now on moves are moves; before, they adjust the set-up (3)
         if not self.started:
             self.started = True
             self.tell("play_started")
@@ -169,8 +199,7 @@ class Play(Tracker):
             self._start_play()
             self._draw(e.piece, props, st.activation_boxes[e.new.label])
         elif e.old.label == st.mug and self.started and st.phase not in (REPLACEMENTS, "Chits into the mug"):
-            formation = props.get("Formation", "")
-            b = self.board
+            formation, b = props.get("Formation", ""), self.board
             if formation in self.game.formations and not any(b.unit_of(q).formation == formation for q in b.units_on_map()):
                 self.set_aside = (e.piece, formation, self.next_box)  # 5.1.6 (see Choices)
 
@@ -217,29 +246,25 @@ class Play(Tracker):
         b = self.board
         unit = b.unit_of(e.piece)
         old, new = e.old.label, e.new.label
+        self.changes += new in self.eliminated or old in self.eliminated
         self._passes(b.side_of(e.piece), [new])
+        geo, combat = self.game.geometry, None
         if new in self.eliminated:
             self._damage(e.piece, unit, old, eliminated=True)
-            return
-        geo = self.game.geometry
-        if old in self.eliminated and new in geo:
+        elif old in self.eliminated and new in geo:
             self._returned(e.piece, unit, new)
-            return
-        if not self.started or old not in geo or new not in geo:
-            return
-        if self.game.formations[unit.formation].garrison:
+        elif not self.started or old not in geo or new not in geo:
+            pass
+        elif self.game.formations[unit.formation].garrison:
             self.tell("move_refused", "garrison", e.piece, old, new, self.activation)
-            return
-        combat = self.combat_at(old)
-        if combat and b.side_of(e.piece) in (combat.attacker, combat.defender) and combat.rounds:
+        elif (combat := self.combat_at(old)) and b.side_of(e.piece) in (combat.attacker, combat.defender) and combat.rounds:
             if combat.rolls:
                 self._close_round(combat)  # a retreat comes after the damage of the round
             self._retreat(e.piece, combat, old, new)
-            return
-        self._activated_move(e.piece, unit, old, new)
+        else:
+            self._activated_move(e.piece, unit, old, new)
 
-    def _activated_move(self, p: Piece, unit: s.Unit, old: str, new: str) -> None:
-        """5.2 who may move, 6 how far and where."""
+    def _activated_move(self, p: Piece, unit, old: str, new: str) -> None:  # 5.2 who, 6 how
         act, b = self.activation, self.board
         side = b.side_of(p)
         if act is None or act.ended:
@@ -255,15 +280,14 @@ class Play(Tracker):
         else:
             self._trail_move(act, p, old, new)
 
-    def _may_move_with(self, act: Activation, p: Piece, unit: s.Unit, old: str, new: str) -> bool:
+    def _may_move_with(self, act: Activation, p: Piece, unit, old: str, new: str) -> bool:
         b = self.board
         formation = self.game.formations[unit.formation]
         nat = formation.nationality
         if act.formation is None and nat == "german" and not formation.garrison:
             act.formation = unit.formation  # 5.1.5: the DAK chit activates any one German division
         if act.start_hex is None and (unit.formation == act.formation):
-            act.start_hex = old
-            act.trail = [old]
+            act.start_hex, act.trail = old, [old]
             act.members = {q.id for q in b.stood_in(old) + [p] if (u := b.unit_of(q)) and u.formation == act.formation}
         if unit.formation == act.formation and p.id in act.members:
             return True
@@ -280,11 +304,8 @@ class Play(Tracker):
         return False
 
     def _trail_move(self, act: Activation, p: Piece, old: str, new: str) -> None:
-        """The stack moves together along one trail; units may be dropped off (6).
-
-        Each unit's place on the trail is kept (`act.place`): a stack may go back over a hex it
-        left (rule 6 forbids dividing, not doubling back), so a hex may lie on the trail twice,
-        and one by one every unit follows the same trail to its end."""
+        """6: the stack moves together along one trail, and may drop units off; each unit's place on
+        it is kept (`act.place`): a trail may double back (6 forbids dividing, not that)."""
         trail, f = act.trail, self
         i, j = _on_trail(trail, old, new, act.place.get(p.id, 0))
         if i < 0:
@@ -315,11 +336,9 @@ class Play(Tracker):
                 act.combat = self._open_combat(new, act.side)
                 act.combat.entered_from = trail[j - 1] if j else None
 
-    def _passes_through(self, act: Activation, p: Piece, unit: s.Unit, hex_id: str) -> bool:
-        """6.4: a unit leaving the enemy hex it entered goes on only under the exception (see
-        Choices); then no combat is fought there."""
-        b = self.board
-        board = b.replayer.board.pieces
+    def _passes_through(self, act: Activation, p: Piece, unit, hex_id: str) -> bool:
+        """6.4: a unit may leave the enemy hex it entered under the exception (see Choices)."""
+        b, board = self.board, self.board.replayer.board.pieces
         ahead = set(act.trail[act.trail.index(hex_id):]) if hex_id in act.trail else {hex_id}
         movers = [b.unit_of(board[i]) for i in act.members if i in board and b.hex_of(board[i]) in ahead]
         enemies = b.enemies_in(hex_id, act.side)
@@ -334,8 +353,7 @@ class Play(Tracker):
     def _open_combat(self, hex_id: str, attacker: str) -> Combat:
         b, g = self.board, self.game
         defender = next((b.side_of(q) for q in b.enemies_in(hex_id, attacker)), "")
-        place = g.places.get(hex_id)
-        fort = bool(place and g.hex_terrain_types[g.hex_terrain[hex_id]].fortification
+        fort = bool(g.places.get(hex_id) and g.hex_terrain_types[g.hex_terrain[hex_id]].fortification
                     and self.controller(hex_id) == defender)
         c = Combat(hex_id, attacker, defender, fortified=fort)
         if self.control_marker(hex_id) is not None:  # 12.1.3, 12.1.5: who held it
@@ -351,8 +369,7 @@ class Play(Tracker):
                 return c
         return None
 
-    def _end_of_turn_combat(self) -> Combat | None:
-        """8.4: remaining Combined Attacks, resolved after the last chit (see Choices)."""
+    def _end_of_turn_combat(self) -> Combat | None:  # 8.4 (see Choices)
         c, b = self.ca_combat, self.board
         if c is not None and self.combatants(c, c.defender) and self.combatants(c, c.attacker):
             return c
@@ -360,9 +377,8 @@ class Play(Tracker):
             self._close_round(c)
         for hex_id, side in self.ca_hexes.items():
             if b.enemies_in(hex_id, side) and b.units_in(hex_id, side):
-                c = self._open_combat(hex_id, side)
+                c = self.ca_combat = self._open_combat(hex_id, side)
                 c.all_in = True
-                self.ca_combat = c
                 self.ca_hexes.pop(hex_id)
                 return c
         return None
@@ -375,9 +391,9 @@ class Play(Tracker):
         act = self.activation
         if act is None:
             c = self._end_of_turn_combat() if self.state.phase == COMBINED else None
+        elif act.combat is None:
+            c = act.combat = self._stand_and_fight(act, side, e)
         else:
-            if act.combat is None:
-                act.combat = self._stand_and_fight(act, side, e)
             c = act.combat
         if c is None:
             return
@@ -404,11 +420,8 @@ class Play(Tracker):
         c.hits[side] = sum(d >= need for d in e.dice)
 
     def _stand_and_fight(self, act: Activation, side: str, e: Rolled) -> Combat | None:
-        """6.5: dice rolled with no combat open: the activated stack fights where it stands.
-
-        That is the hex its move ended in, or, if it has not moved, the hex it is activated in
-        (6.5 combat without moving; also 8.1.4, 8.1.5 under Combined Attack Markers).  The first
-        dice with no enemy units in that hex are told (`idle_roll`)."""
+        """6.5: dice rolled with no combat open: the activated stack fights where its move ended or,
+        if it has not moved, where it is activated (6.5; 8.1.4, 8.1.5 under Combined Attack Markers)."""
         b = self.board
         hex_id = act.trail[-1] if act.start_hex else self._activated_hex(act, side, len(e.dice))
         if hex_id is None or not b.enemies_in(hex_id, act.side):
@@ -422,8 +435,7 @@ class Play(Tracker):
         return self._open_combat(hex_id, act.side)
 
     def _activated_hex(self, act: Activation, side: str, dice: int) -> str | None:
-        """5.2.1: the hex of the drawn division (5.1.5: of any German division) that holds enemy
-        units (see Choices)."""
+        """5.2.1: the drawn division's hex (5.1.5: any German one's) with enemy units (see Choices)."""
         b = self.board
         options: dict[str, str] = {}
         for q in b.units_on_map():
@@ -455,9 +467,7 @@ class Play(Tracker):
         return [q for q in units if q.id in act.members or q.id in marked]
 
     def _hit_number(self, c: Combat, side: str) -> int:
-        """7.1.1 a 6 hits; 7.1.4, 7.1.5, 9.3, 9.4 and 10.1.2 modify each die (Combat Summary).
-
-        Choice (10.2): the Rommel modifier applies to every die of an attacking stack that is German."""
+        """7.1.1 a 6 hits; 7.1.4, 7.1.5, 9.3, 9.4 and 10.1.2 modify each die (see Choices, 10.2)."""
         g, f, reduced = self.game, self, self.board.reduced
         mods = {m["id"]: m["value"] for m in self.combat_table["modifiers"]}
         own, enemy = self.combatants(c, side), self.combatants(c, c.defender if side == c.attacker else c.attacker)
@@ -485,11 +495,13 @@ class Play(Tracker):
         return min(c.hits.get(other, 0), sum(1 if r else 2 for _, r in c.before.get(side, [])))
 
     def removed(self, e: Removed) -> None:
+        self.changes += 1
         unit = self.board.unit_of(e.piece)
         if unit and e.where and e.where.label in self.game.geometry:
             self._damage(e.piece, unit, e.where.label, eliminated=True)
 
     def flipped(self, e: Flipped) -> None:
+        self.changes += 1
         unit = self.board.unit_of(e.piece)
         if unit is None or e.layer != "Step" or not self.started:
             return
@@ -504,7 +516,7 @@ class Play(Tracker):
                 return
             self._restored(e.piece, unit, where)
 
-    def _damage(self, p: Piece, unit: s.Unit, where: str, eliminated: bool) -> None:
+    def _damage(self, p: Piece, unit, where: str, eliminated: bool) -> None:
         geo = self.game.geometry
         c = self.combat_at(where) if where in geo else None
         side = self.board.side_of(p)
@@ -525,8 +537,7 @@ class Play(Tracker):
         if eliminated:
             self.tell("eliminated_in_combat", c, side, p, unit)
 
-    def _trapped(self, c: Combat, side: str, p: Piece, unit: s.Unit) -> bool:
-        """7.3.5: units that cannot retreat for want of a legal retreat hex are eliminated (see Choices)."""
+    def _trapped(self, c: Combat, side: str, p: Piece, unit) -> bool:  # 7.3.5 (see Choices)
         if not c.rounds or self.game.formations[unit.formation].garrison:
             return False
         if (c.rolls and c.damage.get(side, 0) < self.due(c, side)) or self._retreat_hexes(c, side):
@@ -559,10 +570,7 @@ class Play(Tracker):
         side = self.board.side_of(p)
         self.tell("retreating", c, side, p, old, new)
         c.retreated.add(side)
-        if side in c.retreat_order:
-            c.retreat_order.remove(side)
-        c.retreat_order.append(side)  # 12.1.2: the side whose last unit left last
-        self.tell("retreated", c, side, p, old, new)
+        c.retreat_order = [x for x in c.retreat_order if x != side] + [side]  # 12.1.2: whose last unit left last
 
     def _recovery_roll(self, c: Combat, side: str, e: Rolled) -> None:
         """7.4: one die per damaged armor unit of the side that stayed; Italians never recover."""
@@ -571,14 +579,12 @@ class Play(Tracker):
                     if (u := b.unit_of(b.replayer.board.pieces[i])) and
                     table.get(self.game.formations[u.formation].nationality) is not None]
         self.tell("recovery_rolled", c, side, e.dice, eligible)
-        nat = next((self.nationality(b.replayer.board.pieces[i]) for i in eligible), None)
-        need = table.get(nat) or 7
+        need = table.get(next((self.nationality(b.replayer.board.pieces[i]) for i in eligible), None)) or 7
         c.recovery[side] = c.recovery.get(side, 0) + sum(d >= need for d in e.dice)
 
-    def _restored(self, p: Piece, unit: s.Unit, where: str) -> None:
+    def _restored(self, p: Piece, unit, where: str) -> None:
         """Back to full strength: a replacement point (11.1) or a tank recovery (7.4)."""
-        side = self.board.side_of(p)
-        c = self.combat_at(where)
+        side, c = self.board.side_of(p), self.combat_at(where)
         if c and c.recovery.get(side, 0) > 0 and p.id in c.damaged_armor.get(side, set()):
             c.recovery[side] -= 1
         elif self.state.phase == REPLACEMENTS and side == self.commonwealth:
@@ -586,10 +592,9 @@ class Play(Tracker):
         else:
             self.tell("restored_unpaid", p, where, c is not None)
 
-    def _returned(self, p: Piece, unit: s.Unit, hex_id: str) -> None:
-        """7.4.2: armor eliminated in a combat comes back into its hex for a tank recovery success
-        (two for full strength); 11.1-11.2: an eliminated Commonwealth unit comes back in its
-        replacement phase."""
+    def _returned(self, p: Piece, unit, hex_id: str) -> None:
+        """Back from the eliminated box: by tank recovery into its combat's hex (7.4.2), or by
+        Commonwealth replacement points (11.1-11.2)."""
         cost = 1.0 if self.board.reduced(p) else 2.0
         c, side = self.combat_at(hex_id), self.board.side_of(p)
         if c is not None and p.id in c.damaged_armor.get(side, set()) and side in c.lost:
@@ -602,7 +607,7 @@ class Play(Tracker):
         if allowed:
             self._spend_replacement(p, unit, cost)
 
-    def _spend_replacement(self, p: Piece, unit: s.Unit, cost: float) -> None:
+    def _spend_replacement(self, p: Piece, unit, cost: float) -> None:
         self.replacement_points += cost
         self.replaced[unit.formation] = self.replaced.get(unit.formation, 0) + cost
         self.tell("replacement_spent", p)
@@ -615,10 +620,8 @@ class Play(Tracker):
                 self.passed[h] = side
 
     def due_control(self, c: Combat) -> tuple[str | None, str, str]:
-        """Who controls a combat hex, as far as the combat has gone: (side, rule, why).
-
-        A side is destroyed when all its units in the hex were eliminated there (by damage, or
-        for want of a retreat hex, 7.3.5), and retreated when its units left the hex."""
+        """Who controls a combat hex, as far as the combat has gone: (side, rule, why); a side is
+        destroyed when all its units there were eliminated (7.3.5 included), else it retreated."""
         if not c.defender:
             return None, "12.1", ""
         sides = (c.attacker, c.defender)
@@ -641,8 +644,7 @@ class Play(Tracker):
         return None, "12.1", ""
 
     def _settle_control(self) -> None:
-        """12.1: after each combat in a strategic hex, control passes to the side 12.1.2-12.1.4
-        name; a hex still holding both sides (a Combined Attack waiting, 12.1.5) is settled later."""
+        """12.1: a combat hex no longer holding both sides (12.1.5) passes to the side 12.1.2-12.1.4 name."""
         for hex_id, c in list(self.fought.items()):
             if self.both_sides_in(hex_id):
                 continue
@@ -672,8 +674,7 @@ def _on_trail(trail: list[str], old: str, new: str, start: int) -> tuple[int, in
     return i, j
 
 
-def _find(items: list[str], item: str, start: int) -> int:
-    """The index of `item` in `items` from `start` on, or -1."""
+def _find(items: list[str], item: str, start: int) -> int:  # the index of `item` from `start` on, or -1
     try:
         return items.index(item, start)
     except ValueError:
