@@ -20,8 +20,7 @@ RULES = (SetUp, ChitDraws, RommelDirective, Activated, Movement, Dice, Damage, R
 
 
 class Auditor(RulesAuditor):
-    """The whole rules check: set-up, chit draws, the Rommel Directive, activation and movement,
-    combat dice, damage and retreats, tank recovery, replacements, control and victory."""
+    """The whole rules check: the turn's activations, combat, recovery, control and victory."""
 
     RULES = RULES
     STATE = BraveryState

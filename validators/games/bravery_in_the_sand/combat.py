@@ -56,8 +56,7 @@ class Damage(PlayRule):
 
     def round_closing(self, c: Combat) -> None:
         for side, other in ((c.attacker, c.defender), (c.defender, c.attacker)):
-            hits, taken = c.hits.get(other, 0), c.damage.get(side, 0)
-            units = c.before.get(side, [])
+            hits, taken, units = c.hits.get(other, 0), c.damage.get(side, 0), c.before.get(side, [])
             capacity = sum(1 if reduced else 2 for _, reduced in units)  # every unit eliminated
             if units and taken != min(hits, capacity):
                 self.find("7.2.3", f"{side} applied {taken} damage point(s) in {c.hex}; {other} scored {hits} hit(s) "
@@ -97,8 +96,7 @@ class Retreats(PlayRule):
                 self.find("7.3.3", f"the attacker has a single reduced unit in {c.hex}: it must retreat", units[0], c.hex)
 
     def retreating(self, c: Combat, side: str, p: Piece, old: str, new: str | None) -> None:
-        enemy = c.defender if side == c.attacker else c.attacker
-        b = self.board
+        enemy, b = c.defender if side == c.attacker else c.attacker, self.board
         if c.rounds < c.min_rounds and not c.fortified and self.play.combatants(c, enemy) and self.once(c, "8.2.4", side):
             self.find("8.2.4", f"a Combined Attack of {c.min_rounds} stacks lasts at least {c.min_rounds} rounds; "
                       f"{side} retreated after {c.rounds}", p, old, new)
@@ -123,6 +121,7 @@ class TankRecovery(PlayRule):
 
     ids = ("7.4", "7.4.2")
     covers = ("7.4.1", "7.4.3", "7.4.4")
+
     def recovery_rolled(self, c: Combat, side: str, dice, eligible: list[str]) -> None:
         if len(dice) != len(eligible):
             self.find("7.4.2", f"{side} rolled {len(dice)} recovery dice; {len(eligible)} armor unit(s) took damage "
@@ -143,6 +142,7 @@ class Replacements(PlayRule):
 
     ids = ("11.1", "11.2")
     covers = ("11", "11.3")
+
     def restored_unpaid(self, p: Piece, where: str, in_combat: bool) -> None:
         if not in_combat:
             self.find("11.1", UNPAID, p, where)

@@ -114,10 +114,9 @@ class DecisiveVictory(PlayRule):
                     self._event(c["rule"], f"{winner} decisive victory: {c['nationality']} Combat Strength "
                                 f"{strength:g} in {start}, connected by road or track to {a}", winner)
                     return
-                for b in g.geometry.neighbours(a):
-                    feats = g.hexside_features.get(tuple(sorted((a, b))), frozenset())
-                    enemy_marker = f.controller(b) not in (None, winner)
-                    if b not in seen and feats & set(c["features"]) and not enemy_marker:
+                for b in g.geometry.neighbours(a):  # along a road or track, avoiding enemy Control Markers
+                    if b not in seen and g.hexside_features.get(tuple(sorted((a, b))), frozenset()) & set(c["features"]) \
+                            and f.controller(b) in (None, winner):
                         seen.add(b)
                         todo.append(b)
 
@@ -138,8 +137,7 @@ class TacticalVictory(PlayRule):
             if owner := self.play.controller(place.hex):
                 points[owner] += place.vp
         tally = ", ".join(f"{side} {vp} VP" for side, vp in points.items())
-        best = max(points.values())
-        winners = [side for side, vp in points.items() if vp == best]
+        winners = [side for side, vp in points.items() if vp == max(points.values())]
         if len(winners) == 1:
             self.find("13.2", f"end of turn {turn}: {winners[0]} tactical victory ({tally})", kind="event",
                       side=winners[0])

@@ -19,8 +19,6 @@ from validators.games.bravery_in_the_sand.play import ALL, Activation, PlayRule
 from validators.kernel.movement import Blocked
 from validators.replay.board import Piece
 
-ROMMEL_MA = 4.0  # 10.1.1: German units of a stack under the Rommel Directive
-
 
 class SetUp(PlayRule):
     """3: every unit starts in the hex the set-up card gives it (or its formation)."""
@@ -142,8 +140,7 @@ class Movement(PlayRule):
     def advanced(self, p: Piece, old: str, new: str, act: Activation, j: int) -> None:
         f, unit = self.play, self.board.unit_of(p)
         spent = act.spent[p.id] / f.costs.scale
-        german = self.game.formations[unit.formation].nationality == "german"
-        allowance = ROMMEL_MA if act.rommel and german else float(unit.ma)
+        allowance = 4.0 if act.rommel and f.nationality(p) == "german" else float(unit.ma)  # 6.1; 10.1.1: Rommel
         if spent <= allowance + 1e-9:
             return
         direct = f.costs.step(old, new, ALL) if self.game.geometry.adjacent(old, new) else None

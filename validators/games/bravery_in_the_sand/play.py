@@ -84,9 +84,8 @@ class Combat:
 
 
 class Play(Tracker):
-    """The activation, its trail and combat, the end-of-turn combats, replacements and control; and
-    what a unit and a hex are by the rules (Combat Strength, markers, what a step costs: 6.1.1-6.1.4
-    are the kernel's `TerrainCosts` of terrain.yaml)."""
+    """The activation, its trail and combat, the end-of-turn combats, replacements and control; what
+    units and hexes are by the rules (6.1.1-6.1.4's costs: the kernel's `TerrainCosts`)."""
 
     def start(self) -> None:
         g, st = self.game, self.state
@@ -96,12 +95,9 @@ class Play(Tracker):
         self.eliminated = {g.zone_name("eliminated", b): b for b in g.tracks["eliminated"].boxes} if "eliminated" in g.tracks else {}
         self.first_box: dict = {}
         act = g.tracks.get("activation")
-        for box, caption in (act.captions.items() if act else []):
-            for word in caption.replace("/", " ").split():
-                if word.isdigit():
-                    self.first_box[int(word)] = int(box)
-            if "Ext" in caption:
-                self.first_box["ext"] = int(box)
+        for box, caption in (act.captions.items() if act else []):  # "Turn 7 / Ext.": turn 7 and later
+            for key in [int(w) for w in caption.replace("/", " ").split() if w.isdigit()] + ["ext"] * ("Ext" in caption):
+                self.first_box[key] = int(box)
         self.started, self.changes = False, 0  # changes: steps eliminating, returning or flipping (13.1)
         self.activation: Activation | None = None
         self.next_box = self.rommel_turn = None  # the next box to fill (4); the Rommel Directive's last turn
@@ -184,49 +180,34 @@ class Play(Tracker):
         self._close_activation()
 
     def moved(self, e: Moved) -> None:
-        props = e.piece.properties()
-        kind = props.get("Kind")
-        if kind == "chit":
-            self._chit_moved(e, props)
-        elif kind == "marker":
-            self._marker_moved(e, props)
-        elif kind == "unit" and e.old.label != e.new.label:
+        props, st, old, new, act = e.piece.properties(), self.state, e.old.label, e.new.label, self.activation
+        kind, marker = props.get("Kind"), props.get("MarkerId")
+        if kind == "unit" and old != new:
             self._unit_moved(e)
-
-    def _chit_moved(self, e: Moved, props: dict[str, str]) -> None:
-        st = self.state
-        if e.old.label == st.mug and e.new.label in st.activation_boxes:
+        elif kind == "chit" and old == st.mug and new in st.activation_boxes:  # a draw (4, 5.1)
             self._start_play()
-            self._draw(e.piece, props, st.activation_boxes[e.new.label])
-        elif e.old.label == st.mug and self.started and st.phase not in (REPLACEMENTS, "Chits into the mug"):
+            self._close_activation()
+            formation, box = props.get("Formation"), st.activation_boxes[new]
+            aside, self.set_aside = self.set_aside, None
+            self.tell("drew", e.piece, formation, box, self.next_box, aside)
+            self.next_box = box - 1
+            dak = formation not in self.game.formations
+            self.activation = Activation(props.get("ChitId", ""), props.get("Side") or "", None if dak else formation, box)
+        elif kind == "chit" and old == st.mug and self.started and st.phase not in (REPLACEMENTS, "Chits into the mug"):
             formation, b = props.get("Formation", ""), self.board
             if formation in self.game.formations and not any(b.unit_of(q).formation == formation for q in b.units_on_map()):
                 self.set_aside = (e.piece, formation, self.next_box)  # 5.1.6 (see Choices)
-
-    def _draw(self, chit: Piece, props: dict[str, str], box: int) -> None:
-        self._close_activation()
-        formation = props.get("Formation")
-        aside, self.set_aside = self.set_aside, None
-        self.tell("drew", chit, formation, box, self.next_box, aside)
-        self.next_box = box - 1
-        dak = formation not in self.game.formations
-        self.activation = Activation(props.get("ChitId", ""), props.get("Side") or "", None if dak else formation, box)
-
-    def _marker_moved(self, e: Moved, props: dict[str, str]) -> None:
-        marker = props.get("MarkerId")
-        act = self.activation
-        if marker == "rommel" and e.new.label in self.state.activation_boxes:
+        elif kind == "marker" and marker == "rommel" and new in st.activation_boxes:
             self.tell("rommel_declared", e.piece, act, self.rommel_turn)
             if act is not None:
                 act.rommel = True
-            self.rommel_turn = self.state.turn
-        elif marker == "combined-attack" and act and e.new.label in self.game.geometry:
-            if act.trail and e.new.label == act.trail[-1]:
-                act.ended = True  # 8.1.2: the declaration ends the activation
-                act.combat = None
-                for i in self.under_combined_attack(e.new.label, act.side):
-                    self.under_ca[i] = e.new.label  # 8.4.1: until the end of the turn
-                self.ca_hexes.setdefault(e.new.label, act.side)  # 8.4.2: the first to declare attacks
+            self.rommel_turn = st.turn
+        elif kind == "marker" and marker == "combined-attack" and act and new in self.game.geometry and act.trail \
+                and new == act.trail[-1]:
+            act.ended, act.combat = True, None  # 8.1.2: the declaration ends the activation
+            for i in self.under_combined_attack(new, act.side):
+                self.under_ca[i] = new  # 8.4.1: until the end of the turn
+            self.ca_hexes.setdefault(new, act.side)  # 8.4.2: the first to declare attacks
 
     def _close_activation(self) -> None:
         act = self.activation
@@ -408,11 +389,9 @@ class Play(Tracker):
         if not c.rolls:
             self.tell("round_starting", c, side)
             c.rounds += 1
-            if c.rounds == 1:
-                markers = self.combined_markers(c.hex, c.attacker)
-                c.min_rounds = markers if c.all_in else 1 + markers
-            f = self
-            c.before = {x: [(f.level_index(q), self.board.reduced(q)) for q in self.combatants(c, x)]
+            if c.rounds == 1:  # 8.2.4: as many rounds as attacking stacks
+                c.min_rounds = self.combined_markers(c.hex, c.attacker) + (0 if c.all_in else 1)
+            c.before = {x: [(self.level_index(q), self.board.reduced(q)) for q in self.combatants(c, x)]
                         for x in (c.attacker, c.defender)}
         self.tell("fired", c, side, e.dice)
         need = self._hit_number(c, side)
@@ -462,9 +441,8 @@ class Play(Tracker):
         units = self.board.units_in(c.hex, side)
         if side != c.attacker or not self.activation or c.all_in:
             return units
-        act = self.activation
         marked = self.under_combined_attack(c.hex, side)
-        return [q for q in units if q.id in act.members or q.id in marked]
+        return [q for q in units if q.id in self.activation.members or q.id in marked]
 
     def _hit_number(self, c: Combat, side: str) -> int:
         """7.1.1 a 6 hits; 7.1.4, 7.1.5, 9.3, 9.4 and 10.1.2 modify each die (see Choices, 10.2)."""
@@ -472,8 +450,7 @@ class Play(Tracker):
         mods = {m["id"]: m["value"] for m in self.combat_table["modifiers"]}
         own, enemy = self.combatants(c, side), self.combatants(c, c.defender if side == c.attacker else c.attacker)
         total = 0
-        negated = side == c.attacker and c.fortified  # 9.3
-        if own and enemy and not negated:
+        if own and enemy and not (side == c.attacker and c.fortified):  # 9.3: negated
             if min(f.level_index(q) for q in enemy) - min(f.level_index(q) for q in own) >= 2:
                 total += mods.get("level-advantage", 0)
             if all(reduced(q) for q in enemy):
@@ -488,11 +465,6 @@ class Play(Tracker):
     def _close_round(self, c: Combat) -> None:
         self.tell("round_closing", c)
         c.rolls, c.hits, c.damage, c.damage_levels = {}, {}, {}, {}
-
-    def due(self, c: Combat, side: str) -> int:
-        """The damage a side must take this round: the other's hits, at most all its units."""
-        other = c.defender if side == c.attacker else c.attacker
-        return min(c.hits.get(other, 0), sum(1 if r else 2 for _, r in c.before.get(side, [])))
 
     def removed(self, e: Removed) -> None:
         self.changes += 1
@@ -540,7 +512,9 @@ class Play(Tracker):
     def _trapped(self, c: Combat, side: str, p: Piece, unit) -> bool:  # 7.3.5 (see Choices)
         if not c.rounds or self.game.formations[unit.formation].garrison:
             return False
-        if (c.rolls and c.damage.get(side, 0) < self.due(c, side)) or self._retreat_hexes(c, side):
+        other = c.defender if side == c.attacker else c.attacker  # the damage due: its hits, at most all
+        due = min(c.hits.get(other, 0), sum(1 if r else 2 for _, r in c.before.get(side, [])))
+        if (c.rolls and c.damage.get(side, 0) < due) or self._retreat_hexes(c, side):
             return False
         if c.rolls:
             self._close_round(c)  # a retreat comes after the damage of the round
@@ -576,8 +550,7 @@ class Play(Tracker):
         """7.4: one die per damaged armor unit of the side that stayed; Italians never recover."""
         table, b = self.combat_table["tank_recovery"], self.board
         eligible = [i for i in c.damaged_armor.get(side, set())
-                    if (u := b.unit_of(b.replayer.board.pieces[i])) and
-                    table.get(self.game.formations[u.formation].nationality) is not None]
+                    if table.get(self.nationality(b.replayer.board.pieces[i])) is not None]
         self.tell("recovery_rolled", c, side, e.dice, eligible)
         need = table.get(next((self.nationality(b.replayer.board.pieces[i]) for i in eligible), None)) or 7
         c.recovery[side] = c.recovery.get(side, 0) + sum(d >= need for d in e.dice)
