@@ -67,6 +67,7 @@ class RulesAuditor(BaseAuditor):
         hold the auditor (their context), so an audit would otherwise leave cycles that only the
         collector frees, and batch workers run with it paused (issue 15)."""
         self.parts, self.rules, self._trackers, self._hooks, self._told = [], [], {}, {}, {}
+        self._every_step = ((), ())
         self.ctx = self.state = None
 
     def _tracker(self, kind: type) -> Tracker:
@@ -77,11 +78,14 @@ class RulesAuditor(BaseAuditor):
 
     def _notify(self, hook: str, *args) -> None:
         methods = self._hooks.get(hook)
-        if methods is None:  # only the parts that have the hook (most hear a few events)
-            methods = self._hooks[hook] = [getattr(p, hook) for p in self.parts
-                                           if getattr(type(p), hook) is not getattr(Tracker, hook)]
-        for method in methods:
+        for method in self._listening(hook) if methods is None else methods:
             method(*args)
+
+    def _listening(self, hook: str) -> list:
+        """The bound methods of the parts that have the hook (most hear a few events)."""
+        methods = self._hooks[hook] = [getattr(p, hook) for p in self.parts
+                                       if getattr(type(p), hook) is not getattr(Tracker, hook)]
+        return methods
 
     def _announce(self, fact: str, *args) -> None:
         methods = self._told.get(fact)
@@ -113,6 +117,7 @@ class RulesAuditor(BaseAuditor):
 
     # -- the hooks, passed on ----------------------------------------------------------------------
     def start(self) -> None:
+        self._every_step = (self._listening("before_step"), self._listening("after_step"))
         self._begin = self.state.opening = self.state.initial_phase()
         self._notify("start")
         self._sync()
@@ -122,10 +127,12 @@ class RulesAuditor(BaseAuditor):
         if self._begin is not None:
             begin, self._begin = self._begin, None
             self.dispatch(begin)
-        self._notify("before_step", step)
+        for method in self._every_step[0]:  # the two hooks of every step, looked up once
+            method(step)
 
     def after_step(self, step: Step) -> None:
-        self._notify("after_step", step)
+        for method in self._every_step[1]:
+            method(step)
 
     def finish(self) -> None:
         self._notify("finish")

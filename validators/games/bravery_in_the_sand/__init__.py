@@ -1,10 +1,9 @@
 """Bravery in the Sand: the rules a VASSAL log can show, checked step by step.
 
-Rule numbers are the rulebook's (../shared/seeds/000_48ad4592f1b982c9.txt); costs, modifiers and
-victory conditions come from the sources.  Each rule is an object of the rules kernel
-(validators/kernel/README.md), listed in `RULES` in the order they hear each event; the state
-(state.py) follows the turn tracker, and the `Play` tracker (play.py) keeps the course of play and
-tells the rules its facts as it works them out, so findings come at the act.
+Rule numbers are the rulebook's (../shared/seeds/000_48ad4592f1b982c9.txt); tables come from the
+sources.  Each rule is a kernel object (validators/kernel/README.md), listed in `RULES` in the order
+they hear each event; the state (state.py) follows the turn tracker, the `Play` tracker (play.py)
+keeps the course of play and tells the rules its facts as it works them out.
 """
 from __future__ import annotations
 

@@ -77,8 +77,7 @@ class DecisiveVictory(PlayRule):
     def _check(self) -> None:
         if (self.state.turn or 0) > self.game.info.turns.last:
             return
-        v, f, b = self.tables.get("victory", {}), self.play, self.board
-        name = b.side_names
+        v, f, b, name = self.tables.get("victory", {}), self.play, self.board, self.board.side_names
         for c in v.get("control", []):
             if f.controller(c["hex"]) == (w := name[c["winner"]]):
                 self._event(c["rule"], f"{w} decisive victory: {c['hex']} is under its control", w)

@@ -137,19 +137,26 @@ class Movement(PlayRule):
             else:
                 self.find("6.1", f"no legal path from {old} to {new}", p, old, new)
 
-    def advanced(self, p: Piece, old: str, new: str, act: Activation, j: int) -> None:
-        f, unit = self.play, self.board.unit_of(p)
+    def start(self) -> None:
+        super().start()
+        self.folded: set[tuple] = set()  # (piece, rule, move scope) the engine folds (a one-way answer)
+
+    def advanced(self, p: Piece, unit, old: str, new: str, act: Activation, j: int) -> None:
+        f = self.play
         spent = act.spent[p.id] / f.costs.scale
         allowance = 4.0 if act.rommel and f.nationality(p) == "german" else float(unit.ma)  # 6.1; 10.1.1: Rommel
         if spent <= allowance + 1e-9:
             return
         direct = f.costs.step(old, new, ALL) if self.game.geometry.adjacent(old, new) else None
-        if self.is_follow_on(p, (direct.rule or "6.1") if isinstance(direct, Blocked) else "6.2"):
-            return  # the engine drops it: spare the path's text
+        rule = (direct.rule or "6.1") if isinstance(direct, Blocked) else "6.2"
+        key = (p.id, rule, self.state.turn, self.state.phase, act.box, act.chit)  # the Auditor's move_scope
+        if key in self.folded or self.is_follow_on(p, rule):
+            self.folded.add(key)  # the engine drops it: spare the path's text
+            return
         path = act.trail[: j + 1]
         via = '-'.join(path[path.index(act.start_hex):])
         if isinstance(direct, Blocked):
-            self.find(direct.rule or "6.1", f"{old} to {new} crosses a {direct.why} hexside: movement is prohibited (the "
+            self.find(rule, f"{old} to {new} crosses a {direct.why} hexside: movement is prohibited (the "
                       f"way round costs {spent:g} MP via {via} > MA {allowance:g})", p, old, new)
         else:
             self.find("6.2", f"cost {spent:g} MP via {via} > MA {allowance:g}", p, act.start_hex, new, path)

@@ -92,6 +92,7 @@ class Play(Tracker):
         self.costs = TerrainCosts(g)
         self.combat_table = self.tables["combat"]
         self.commonwealth = self.board.side_names.get("commonwealth")
+        self.strategic = frozenset(h for h, place in g.places.items() if place.strategic)
         self.eliminated = {g.zone_name("eliminated", b): b for b in g.tracks["eliminated"].boxes} if "eliminated" in g.tracks else {}
         self.first_box: dict = {}
         act = g.tracks.get("activation")
@@ -225,10 +226,9 @@ class Play(Tracker):
 
     def _unit_moved(self, e: Moved) -> None:
         b = self.board
-        unit = b.unit_of(e.piece)
-        old, new = e.old.label, e.new.label
+        unit, side, old, new = b.unit_of(e.piece), b.side_of(e.piece), e.old.label, e.new.label
         self.changes += new in self.eliminated or old in self.eliminated
-        self._passes(b.side_of(e.piece), [new])
+        self._passes(side, (new,))
         geo, combat = self.game.geometry, None
         if new in self.eliminated:
             self._damage(e.piece, unit, old, eliminated=True)
@@ -238,7 +238,7 @@ class Play(Tracker):
             pass
         elif self.game.formations[unit.formation].garrison:
             self.tell("move_refused", "garrison", e.piece, old, new, self.activation)
-        elif (combat := self.combat_at(old)) and b.side_of(e.piece) in (combat.attacker, combat.defender) and combat.rounds:
+        elif (combat := self.combat_at(old)) and side in (combat.attacker, combat.defender) and combat.rounds:
             if combat.rolls:
                 self._close_round(combat)  # a retreat comes after the damage of the round
             self._retreat(e.piece, combat, old, new)
@@ -256,10 +256,10 @@ class Play(Tracker):
             pass
         elif act.stopped.get(p.id) == old and not self._passes_through(act, p, unit, old):
             self.tell("move_refused", "stopped", p, old, new, act)
-        elif self.nationality(p) == "german" and self.under_ca.get(p.id) == old and b.enemies_in(old, side):
+        elif self.under_ca.get(p.id) == old and self.nationality(p) == "german" and b.enemies_in(old, side):
             self.tell("move_refused", "combined-attack", p, old, new, act)
         else:
-            self._trail_move(act, p, old, new)
+            self._trail_move(act, p, unit, old, new)
 
     def _may_move_with(self, act: Activation, p: Piece, unit, old: str, new: str) -> bool:
         b = self.board
@@ -284,9 +284,8 @@ class Play(Tracker):
         self.tell("move_refused", "italians" if italian_foot and german_act else "formation", p, old, None, act)
         return False
 
-    def _trail_move(self, act: Activation, p: Piece, old: str, new: str) -> None:
-        """6: the stack moves together along one trail, and may drop units off; each unit's place on
-        it is kept (`act.place`): a trail may double back (6 forbids dividing, not that)."""
+    def _trail_move(self, act: Activation, p: Piece, unit, old: str, new: str) -> None:
+        """6: the stack moves together along one trail (it may double back: `act.place`), dropping units off."""
         trail, f = act.trail, self
         i, j = _on_trail(trail, old, new, act.place.get(p.id, 0))
         if i < 0:
@@ -309,7 +308,7 @@ class Play(Tracker):
         act.place[p.id] = j
         self._passes(act.side, segment)
         act.spent[p.id] = act.spent.get(p.id, 0) + cost
-        self.tell("advanced", p, old, new, act, j)
+        self.tell("advanced", p, unit, old, new, act, j)
         b = self.board
         if b.enemies_in(new, act.side):
             act.stopped |= {q.id: new for q in b.units_in(new, act.side) + [p]}
@@ -399,8 +398,7 @@ class Play(Tracker):
         c.hits[side] = sum(d >= need for d in e.dice)
 
     def _stand_and_fight(self, act: Activation, side: str, e: Rolled) -> Combat | None:
-        """6.5: dice rolled with no combat open: the activated stack fights where its move ended or,
-        if it has not moved, where it is activated (6.5; 8.1.4, 8.1.5 under Combined Attack Markers)."""
+        """6.5: dice with no combat open: the stack fights where its move ended, or is activated (8.1.4, 8.1.5)."""
         b = self.board
         hex_id = act.trail[-1] if act.start_hex else self._activated_hex(act, side, len(e.dice))
         if hex_id is None or not b.enemies_in(hex_id, act.side):
@@ -566,8 +564,7 @@ class Play(Tracker):
             self.tell("restored_unpaid", p, where, c is not None)
 
     def _returned(self, p: Piece, unit, hex_id: str) -> None:
-        """Back from the eliminated box: by tank recovery into its combat's hex (7.4.2), or by
-        Commonwealth replacement points (11.1-11.2)."""
+        """Back from the eliminated box: by tank recovery (7.4.2), or by replacement points (11.1-11.2)."""
         cost = 1.0 if self.board.reduced(p) else 2.0
         c, side = self.combat_at(hex_id), self.board.side_of(p)
         if c is not None and p.id in c.damaged_armor.get(side, set()) and side in c.lost:
@@ -587,9 +584,8 @@ class Play(Tracker):
 
     def _passes(self, side: str | None, hexes) -> None:
         """12.1.1: an empty strategic hex belongs to the side that last passed through it."""
-        for h in hexes:
-            place = self.game.places.get(h)
-            if place and place.strategic and side:
+        for h in (hexes if side else ()):
+            if h in self.strategic:
                 self.passed[h] = side
 
     def due_control(self, c: Combat) -> tuple[str | None, str, str]:
@@ -648,6 +644,8 @@ def _on_trail(trail: list[str], old: str, new: str, start: int) -> tuple[int, in
 
 
 def _find(items: list[str], item: str, start: int) -> int:  # the index of `item` from `start` on, or -1
+    if start >= len(items):  # most moves: nothing beyond the trail's end (and no exception to raise)
+        return -1
     try:
         return items.index(item, start)
     except ValueError:

@@ -1,5 +1,4 @@
-"""Where a match is: the kernel's game state (the five phases of rule 4, tables/sequence.yaml), with
-the side of the chit last drawn as the acting side (5.2).
+"""Where a match is: the kernel's game state (rule 4's phases), the side of the last chit drawn acting.
 
 Choice (4): the audit starts at the first turn and phase, whatever a saved game's tracker shows;
 a tracker move to no known phase keeps the phase (a turn change still counts).
