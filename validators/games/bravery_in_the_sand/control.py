@@ -57,16 +57,13 @@ class DecisiveVictory(PlayRule):
     strength, a breakthrough home by road and track."""
 
     covers = ("13", "13.1")
+    seen = -1  # Play's count of changes when last judged
 
     @classmethod
     def ids_in(cls, game) -> tuple[str, ...]:
         """The conditions' rules (tables/victory.yaml)."""
         v = game.tables["victory"].data if "victory" in game.tables else {}
         return tuple(sorted({c["rule"] for conditions in v.values() for c in conditions}))
-
-    def start(self) -> None:
-        super().start()
-        self.seen = -1
 
     def after_step(self, step) -> None:
         """Judged after a step that eliminated, returned or flipped a unit or marker."""

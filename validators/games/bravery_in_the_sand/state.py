@@ -6,7 +6,7 @@ a tracker move to no known phase keeps the phase (a turn change still counts).
 from __future__ import annotations
 
 from validators.kernel.state import GameState
-from validators.replay.replayer import Moved, TurnChanged
+from validators.replay.replayer import Moved, Said, TurnChanged
 
 
 class BraveryState(GameState):
@@ -35,7 +35,8 @@ class BraveryState(GameState):
         return self.board.side_ids.get(self.side_acting or "")
 
     def moved(self, e: Moved) -> None:
-        if e.old.label == self.mug and e.new.label in self.activation_boxes:
-            props = e.piece.properties()
-            if props.get("Kind") == "chit":
-                self.side_acting = props.get("Side")
+        if e.old.label == self.mug and e.new.label in self.activation_boxes and e.piece.properties().get("Kind") == "chit":
+            self.side_acting = e.piece.properties().get("Side")
+
+    def read_declaration(self, e: Said) -> None:
+        return None  # no rule reads one (game.yaml's Eliminate is read as the move it makes)
