@@ -173,6 +173,12 @@ class BoardView:
     def marker_id(self, p: Piece) -> str | None:
         return p.properties().get("MarkerId")
 
+    def face_side(self, marker_id: str, level: int) -> str | None:
+        """The side (its name) that face `level` (1: the first) of a marker of markers.yaml shows."""
+        m = self.game.markers.get(marker_id)
+        faces = m.faces if m is not None else ()
+        return self.side_names.get(faces[max(0, level - 1)].side or "") if faces else None
+
     def markers_in(self, hex_id: str, *markers: str) -> int:
         """How many markers of the given ids lie in a hex."""
         return sum(1 for p in self.pieces_in(hex_id) if p.properties().get("MarkerId") in markers)

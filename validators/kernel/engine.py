@@ -39,7 +39,8 @@ class RulesAuditor(BaseAuditor):
         self.selection = Selection.of(only, skip)
         self.state = self.STATE(self, self._notify)
         self._trackers: dict[type, Tracker] = {}
-        self.ctx = Context(game, self, self.state, self.state.tables, self._tracker, self._report)
+        self.ctx = Context(game, self, self.state, self.state.tables, self._tracker, self._report, self._announce,
+                           self.is_follow_on)
         numbers = {r: r.ids_in(game) for r in self.RULES}
         rules = [r for r in self.RULES if numbers[r] and (not self.selection or self.selection.runs(numbers[r]))]
         for t in needed(rules):
@@ -47,6 +48,7 @@ class RulesAuditor(BaseAuditor):
         self.rules = [r(self.ctx) for r in rules]
         self.parts: list[Tracker] = [*self._trackers.values(), *self.rules]
         self._hooks: dict[str, list] = {}  # hook -> the bound methods of the parts that define it
+        self._told: dict[str, list] = {}  # a tracker's fact (Tracker.tell) -> the methods that hear it
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -64,7 +66,8 @@ class RulesAuditor(BaseAuditor):
         """Drop the auditor's references to its parts once the run is over: rules and the state
         hold the auditor (their context), so an audit would otherwise leave cycles that only the
         collector frees, and batch workers run with it paused (issue 15)."""
-        self.parts, self.rules, self._trackers, self._hooks = [], [], {}, {}
+        self.parts, self.rules, self._trackers, self._hooks, self._told = [], [], {}, {}, {}
+        self._every_step = ((), ())
         self.ctx = self.state = None
 
     def _tracker(self, kind: type) -> Tracker:
@@ -75,9 +78,19 @@ class RulesAuditor(BaseAuditor):
 
     def _notify(self, hook: str, *args) -> None:
         methods = self._hooks.get(hook)
-        if methods is None:  # only the parts that have the hook (most hear a few events)
-            methods = self._hooks[hook] = [getattr(p, hook) for p in self.parts
-                                           if getattr(type(p), hook) is not getattr(Tracker, hook)]
+        for method in self._listening(hook) if methods is None else methods:
+            method(*args)
+
+    def _listening(self, hook: str) -> list:
+        """The bound methods of the parts that have the hook (most hear a few events)."""
+        methods = self._hooks[hook] = [getattr(p, hook) for p in self.parts
+                                       if getattr(type(p), hook) is not getattr(Tracker, hook)]
+        return methods
+
+    def _announce(self, fact: str, *args) -> None:
+        methods = self._told.get(fact)
+        if methods is None:  # the parts with a method of the fact's name, in the game's order
+            methods = self._told[fact] = [getattr(p, fact) for p in self.parts if callable(getattr(type(p), fact, None))]
         for method in methods:
             method(*args)
 
@@ -104,6 +117,7 @@ class RulesAuditor(BaseAuditor):
 
     # -- the hooks, passed on ----------------------------------------------------------------------
     def start(self) -> None:
+        self._every_step = (self._listening("before_step"), self._listening("after_step"))
         self._begin = self.state.opening = self.state.initial_phase()
         self._notify("start")
         self._sync()
@@ -113,10 +127,12 @@ class RulesAuditor(BaseAuditor):
         if self._begin is not None:
             begin, self._begin = self._begin, None
             self.dispatch(begin)
-        self._notify("before_step", step)
+        for method in self._every_step[0]:  # the two hooks of every step, looked up once
+            method(step)
 
     def after_step(self, step: Step) -> None:
-        self._notify("after_step", step)
+        for method in self._every_step[1]:
+            method(step)
 
     def finish(self) -> None:
         self._notify("finish")

@@ -222,6 +222,7 @@ class TerrainCosts:
         for h in game.hex_terrain_types.values():
             values += list(h.cost.values()) if isinstance(h.cost, Mapping) else [h.cost] if h.cost is not None else []
         self.scale = mp_scale(values)
+        self.least = min(self.units(v) for v in values)  # the least a step can cost
         self._memo: dict[tuple[str, str, str], int | Blocked] = {}
 
     def units(self, value) -> int:
@@ -263,3 +264,18 @@ class TerrainCosts:
             c = self.step(a, b, cls)
             return None if isinstance(c, Blocked) else c
         return step
+
+    def path(self, start: str, goal: str, cls: str,
+             stop: Container[str] | Callable[[], Container[str]] = frozenset()) -> tuple[int, list[str]] | None:
+        """The cheapest legal path start -> goal for class `cls` (cost units, hexes), or None when
+        there is none; a `stop` hex (or one `stop()` gives, asked only if a search is needed) may
+        end a path, not lie on it.  An adjacent goal whose hexside
+        costs at most two of the cheapest steps needs no search: no way round costs less, and the
+        search keeps the direct step on a tie (most moves are one hex)."""
+        if self.game.geometry.adjacent(start, goal):
+            c = self.step(start, goal, cls)
+            if not isinstance(c, Blocked) and c <= 2 * self.least:
+                return c, [start, goal]
+        found = search(self.game.geometry.neighbours, start, self.cost(cls), stop=stop() if callable(stop) else stop,
+                       goal=goal)
+        return (found.cost[goal], found.path(goal)) if goal in found else None

@@ -10,7 +10,9 @@ through the hooks below and reports with `self.find`.  It reads the match throug
 A `Tracker` keeps facts that more than one rule reads (which units arrived, which morale roll
 belongs to which unit) and reports nothing.  A rule lists the trackers it needs in `needs`; the
 engine makes each once and hands it events before any rule, so a rule always sees a tracker
-already up to date with the event at hand.
+already up to date with the event at hand.  A tracker may also `tell` the rules a fact of its
+own the moment it works it out (a round of combat closes): the rules that define a method of
+that name judge it there.
 
 A game package lists its rules explicitly, as yamllint lists its rules:
 
@@ -50,6 +52,8 @@ class Context:
     tables: Mapping[str, Any]  # table id -> its data
     get: Callable[[type[T]], T]  # the shared instance of a tracker (made once per audit)
     report: Callable[..., None]  # the engine's find (rules call Rule.find)
+    announce: Callable[..., None] | None = None  # a tracker's own fact, to the parts that hear it (Tracker.tell)
+    follow_on: Callable[..., bool] | None = None  # the engine's is_follow_on (rules call Rule.is_follow_on)
 
 
 class Tracker:
@@ -83,6 +87,15 @@ class Tracker:
     def declared(self, d: Declared) -> None:
         """A declaration of game.yaml ("Declare attacker") made on a unit."""
 
+    def tell(self, fact: str, *args) -> None:
+        """Announce a fact this tracker just worked out (a round of combat closing, a move it
+        refuses to follow) to every rule or tracker with a method of that name, at once: they
+        judge it against the match as it stands at that point of the event, so a game whose
+        bookkeeping and judgements interleave keeps its findings where and in the order they
+        arise, while the rules stay apart from each other and from the bookkeeping."""
+        if self.ctx.announce is not None:
+            self.ctx.announce(fact, *args)
+
 
 class Rule(Tracker):
     """One rule or one small family; `ids` are the rulebook numbers its findings carry."""
@@ -107,6 +120,20 @@ class Rule(Tracker):
         step `at` (`state.step` when the act was seen): an act judged only later, once a correction
         could no longer undo it, is still reported where it was made."""
         self.ctx.report(self, rule, message, piece, from_hex, to_hex, path, kind, side, at)
+
+    def once(self, *key) -> bool:
+        """True the first time the rule asks with `key`, False after: for a finding made once per
+        combat, hex or side."""
+        seen = self.__dict__.setdefault("_once", set())
+        if key in seen:
+            return False
+        seen.add(key)
+        return True
+
+    def is_follow_on(self, piece: Piece, rule: str) -> bool:
+        """Whether a finding of `rule` for `piece` now would only follow on from an earlier move's
+        finding, which the engine drops: a rule may skip working out a costly message."""
+        return self.ctx.follow_on is not None and self.ctx.follow_on(piece, rule)
 
     @classmethod
     def code(cls) -> str:
