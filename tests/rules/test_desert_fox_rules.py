@@ -232,6 +232,24 @@ def test_13_5_only_a_unit_near_the_enemy_or_in_reserve_reacts(play):
     assert play(lambda w: script(w, True)) == []
 
 
+def test_13_5_a_reacting_unit_enters_an_ezoc_only_of_an_enemy_already_engaged(play):
+    """13.5 a: 7 RTR reacts next to Babini, whom no Allied unit stood next to; with 11 Huss beside
+    Babini the same reaction is legal."""
+    def script(w, engaged: bool):
+        w.move("babini", "W2014")
+        w.move("7-rtr", "W2016")
+        if engaged:
+            w.move("11-huss", "W2013")
+        w.phase(4, "VI")
+        w.move("62-mmrirca", "C2331")
+        w.phase(4, "VII")
+        w.move("7-rtr", "W2015")
+        w.phase(4, "VIII")
+    found = play(lambda w: script(w, False))
+    assert rules(found) == ["13.5"] and "W2014" in found[0].message
+    assert play(lambda w: script(w, True)) == []
+
+
 def test_13_5_a_disrupted_unit_may_not_react(play):
     def script(w):
         w.move("7-rtr", "W2016")

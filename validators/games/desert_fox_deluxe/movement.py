@@ -13,7 +13,8 @@ Checked:
 - 13.2.2: a unit that began its move disrupted has half its MA (rounded up); out of general supply,
   a motorized unit its RMA and a non-motorized one half its MA; isolated (both markers), half; such
   a unit may neither force march nor road march (13.2.3 a-b, 13.2.4 a-b), nor react (8.2 f, 12.5 d);
-- 13.5: a unit reacts only when it begins the phase within two hexes of an enemy unit, or in reserve;
+- 13.5: a unit reacts only when it begins the phase within two hexes of an enemy unit, or in reserve,
+  and (not in reserve) enters an EZOC only of enemy units already next to a friendly unit (a);
 - 13.2.3: a declared road march adds 7 MP only to a move made wholly along road hexsides that
   never enters a hex next to an enemy unit, by a unit that began the move neither disrupted nor
   next to an enemy unit, in a Movement Phase (a-d, f); a move that only the +7 would allow is
@@ -85,6 +86,7 @@ class MoveRecord:
     road_march: bool = False
     status: str | None = None  # "disrupted", "OGS" or "isolated" when the move began (13.2.2), surely
     may_react: bool = True  # in a Reaction Phase: within two hexes of an enemy unit, or in reserve (13.5)
+    reserve: bool = False  # in reserve when the move began (13.6)
     hq: bool = False  # stacked with a friendly HQ when the move began (15.6)
 
 
@@ -302,8 +304,8 @@ class Movement(Rule):
                      for p in board.stood_in(old))
             rec = self.moves[e.piece.id] = MoveRecord(old, hq=hq, status=self._status(board.stood_in(old)))
             if st.phase_kind == "reaction":
-                rec.may_react = self._near_enemy_unit(old, side, 2) or any(
-                    board.marker_id(p) == "reserve" for p in board.stood_in(old))
+                rec.reserve = any(board.marker_id(p) == "reserve" for p in board.stood_in(old))
+                rec.may_react = rec.reserve or self._near_enemy_unit(old, side, 2)
         rec.road_march = rec.road_march or self._declared(ROAD_MARCH, e.piece)
         if self._declared(OVERRUN, e.piece):
             return
@@ -330,6 +332,26 @@ class Movement(Rule):
             self.find("13.5", f"{u.name} reacts from {rec.start}, more than two hexes from every enemy unit and not in "
                       "reserve: only units within two hexes of an enemy unit, or in reserve, react (13.5)", e.piece,
                       rec.start)
+        elif not rec.reserve and (alone := self._zoc_unsupported(e, u)):
+            self.find("13.5", f"{u.name} reacts into {e.new.label}, in the ZoC of the enemy in {alone}, which no friendly "
+                      "unit stood next to: a reacting unit enters an EZOC only when the unit exerting it is already "
+                      "adjacent to a friendly unit (13.5 a)", e.piece, rec.start)
+
+    def _zoc_unsupported(self, e: Moved, u) -> str | None:
+        """13.5 a: the hex of an enemy unit whose ZoC the reaction enters and that no friendly unit
+        stood next to when the move began (the mover's own old hex counts); None when there is none."""
+        board, costs, geo, new = self.board, self.costs, self.game.geometry, e.new.label
+        side = board.side_id(e.piece)
+        motorized = self.forces.surely_motorized(u) or "motorized" in self.forces.classes(u)
+        if new not in costs.enemy_zoc(side, motorized):
+            return None
+        for h in geo.neighbours(new):
+            holders = costs.holders(h, side, motorized)
+            if holders and "escarpment" not in costs.crossing(h, new) and not any(
+                    board.side_id(q) == side and board.unit_of(q) is not None
+                    for n in geo.neighbours(h) for q in board.stood_in(n)):
+                return h
+        return None
 
     def _entered(self, e: Moved, u) -> None:
         """A unit coming onto the map from a box (an arrival, 13.8) into an enemy ZoC has entered it (11.4 a)."""
