@@ -134,10 +134,9 @@ class HQCombat(TobroukRule):
         self.hit_before = self.hit_hexes  # hits of the phase before: losses may be applied a little late
         self.hit_hexes = set()
         self.reentered = {}
-        for p in self.units_on_map():
-            if self.is_hq(p) and self.unit_of(p).type == "hq":
-                self.hq_face_at_start[p.id] = self.reduced(p)
-                self.hq_hexes[p.id] = {self.hex_of(p)}
+        for p in self.hqs_on_map():
+            self.hq_face_at_start[p.id] = self.reduced(p)
+            self.hq_hexes[p.id] = {self.hex_of(p)}
 
     def phase_started(self, pid: str) -> None:
         self._hq_phase_reset()
@@ -152,10 +151,7 @@ class HQCombat(TobroukRule):
     def _check_hq_phase(self) -> None:
         if self.state.prev_phase_pos is None and self.state.phase_id is None:
             return
-        for p in self.units_on_map():
-            u = self.unit_of(p)
-            if u is None or u.type != "hq":
-                continue
+        for p in self.hqs_on_map():
             name = self.side_name(self.side_id(p))
             if p.id in self.reentered:
                 if not self.reduced(p):
@@ -248,19 +244,21 @@ class HQCombat(TobroukRule):
             self.find("6.5", f"{p.name} re-entered at {hex_id}: an eliminated HQ re-enters on a friendly supply source "
                       "hex (6.5f, 3.2)", p, old, hex_id, side=name)
 
+    def _encircled_now(self) -> list[tuple[Piece, str]]:
+        """(HQ, its hex) of each HQ whose every neighbour off the sea holds an enemy unit."""
+        out = []
+        for p in self.hqs_on_map():
+            h = self.hex_of(p)
+            ring = [n for n in self.geo.neighbours(h) if self.game.hex_terrain.get(n) != "sea"]
+            if ring and all(self.enemy_in(n, self.side_id(p)) for n in ring):
+                out.append((p, h))
+        return out
+
     def _check_encircled(self, combat: bool) -> None:
         """Encircled HQs seen when a combat phase ends are reported if still there, still encircled,
         when the next phase ends (the removal's moment is not given)."""
-        geo = self.geo
         before, self.encircled = self.encircled, set()
-        for p in self.units_on_map():
-            u = self.unit_of(p)
-            h = self.hex_of(p)
-            if u is None or u.type != "hq" or h is None:
-                continue
-            ring = [n for n in geo.neighbours(h) if self.game.hex_terrain.get(n) != "sea"]
-            if len(ring) < 1 or not all(self.enemy_in(n, self.side_id(p)) for n in ring):
-                continue
+        for p, h in self.memo("encircled HQs", self._encircled_now):
             if combat:
                 self.encircled.add((p.id, h))
             if (p.id, h) not in before or p.id in self.encircled_told:
