@@ -56,8 +56,7 @@ class HQLosses(TobroukTracker):
         self.removal: tuple[Piece, str] | None = None  # (HQ, hex) eliminated by the event heard
         self.reentry: tuple[Piece, str | None, str, int] | None = None  # (HQ, from, hex, turn eliminated)
         self.retreat_seen = self.retreat_was = False
-        track = self.game.tracks.get("eliminated")
-        self.eliminated_boxes = {self.game.zone_name("eliminated", b) for b in track.boxes} if track else set()
+        self.eliminated_boxes = self.track_boxes("eliminated")
 
     def phase_started(self, pid: str) -> None:
         self.retreat_was = self.retreat_seen

@@ -131,8 +131,7 @@ class IVTrack(TobroukRule):
         return self.memo("families in play", self._families_now)
 
     def _families_now(self) -> dict[str, Piece]:
-        cg = self.game.tracks.get("cg")
-        boxes = {self.game.zone_name("cg", b) for b in cg.boxes} if cg else set()
+        boxes = self.track_boxes("cg")
         out = {}
         for p in self.replayer.board.pieces.values():
             u = self.unit_of(p)

@@ -42,7 +42,7 @@ class TobroukState(GameState):
         self.mp_start: dict[str, int] = {}  # side -> MP box when the phase began
         self.line: tuple | None = None  # (declaration, name, location) of the chat line being heard
         self._markers: dict = {}  # marker id -> (its piece, the board's version when it was looked for)
-        self._boxes: dict = {}  # track -> its boxes by location name; (marker, track) -> (board version, box): box_of
+        self._boxes: dict[str, dict[str, str]] = {}  # track -> its boxes by location name (track_boxes)
 
     def find_scenario(self) -> str | None:
         board = self.board
@@ -131,18 +131,18 @@ class TobroukState(GameState):
             self._markers[marker] = (p, board.version)
         return p
 
+    def track_boxes(self, track: str) -> dict[str, str]:
+        """A track's boxes by location name ('MP 3' -> '3'); none for a track the game lacks."""
+        found = self._boxes.get(track)
+        if found is None:
+            t = self.game.tracks.get(track)
+            found = self._boxes[track] = {self.game.zone_name(track, b): b for b in reversed(t.boxes)} if t else {}
+        return found
+
     def box_of(self, marker: str, track: str) -> str | None:
-        """The box of a track marker ('MP 3' -> '3'), None off the track."""
-        version, key = self.board.replayer.board.version, (marker, track)
-        found = self._boxes.get(key)
-        if found is None or found[0] != version:
-            boxes = self._boxes.get(track)
-            if boxes is None:
-                t = self.game.tracks.get(track)
-                boxes = self._boxes[track] = {} if t is None else {self.game.zone_name(track, b): b for b in reversed(t.boxes)}
-            p = self.marker_piece(marker)
-            found = self._boxes[key] = (version, None if p is None else boxes.get(self.board.replayer.piece_where(p).label))
-        return found[1]
+        """The box of a track marker, None off the track."""
+        p = self.marker_piece(marker)
+        return None if p is None else self.track_boxes(track).get(self.board.replayer.piece_where(p).label)
 
     def mp_box(self, side: str) -> int | None:
         box = self.box_of({"axis": "mp-axis", "commonwealth": "mp-cw"}[side], "mp")

@@ -177,7 +177,7 @@ _WORDS = (("board", "replayer units side_names side_ids other_side unit_of side_
                     "pieces_in units_in units_on_map stood_in reduced"),
           ("units_view", "markers_in combat_units is_cu is_hq retreating value steps_now enemy_zoc crossing cg_side "
                          "enemy_in unit_piece_on_map memo hqs_on_map"),
-          ("state", "maneuvering box_of mp_box maneuver_mp marker_piece reconstructed sc_rules man"))
+          ("state", "maneuvering box_of track_boxes mp_box maneuver_mp marker_piece reconstructed sc_rules man"))
 
 
 def _speak(obj, ctx: Context) -> None:
