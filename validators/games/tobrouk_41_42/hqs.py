@@ -37,6 +37,7 @@ I/V track reads them too (6.5f's two spaces, 9.3b's loss of an HQ).
 from __future__ import annotations
 
 from validators.games.tobrouk_41_42.state import COMBATS, MANEUVERS
+from validators.games.tobrouk_41_42.supply import SupplyLines
 from validators.games.tobrouk_41_42.units import HITS, ZOC_CLOSED, TobroukRule, TobroukTracker, Units
 from validators.kernel.declarations import Declared
 from validators.replay.board import Piece
@@ -101,7 +102,7 @@ class HQCombat(TobroukRule):
     HQ re-enters on a later turn, on a friendly supply source hex, on its reduced face."""
 
     ids = ("6.5",)
-    needs = (Units, HQLosses)
+    needs = (Units, HQLosses, SupplyLines)
 
     def start(self) -> None:
         self.losses = self.ctx.get(HQLosses)
@@ -110,22 +111,11 @@ class HQCombat(TobroukRule):
         self.reentered: dict[str, tuple[Piece, str]] = {}  # piece id -> (piece, hex) re-entered this phase
         self.encircled: set[tuple[str, str]] = set()  # (HQ piece id, hex) encircled when a combat ended
         self.encircled_told: set[str] = set()  # HQs reported so (one act, one finding)
-        sup = self.tables.get("supply", {})
-        self.sources = {side: self._source_hexes(sup.get(f"{side}_sources", {})) for side in self.side_names}
+        self.sources = {side: self.ctx.get(SupplyLines).source_hexes(side) for side in self.side_names}
         self.sources.setdefault("commonwealth", set()).update({"2013", *self.tables.get("minefields", {}).get(
             "tobrouk_fortified_camp", [])})
         self.hit_hexes: set[str] = set()  # hexes shot at or hit in the phase
         self._hq_phase_reset()
-
-    def _source_hexes(self, spec: dict) -> set[str]:
-        out = set(spec.get("edge_hexes", ()))
-        start = spec.get("road_from")
-        if start:
-            out.add(start)
-            for path in self.game.map_terrain.hexside_paths.get("road", []):
-                if start in (path.hexes[0], path.hexes[-1]):
-                    out.update(path.hexes)
-        return out
 
     def _hq_phase_reset(self) -> None:
         self.hq_face_at_start = {}

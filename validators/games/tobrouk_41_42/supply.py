@@ -96,6 +96,12 @@ class SupplyLines(TobroukTracker):
                     out[side] = list(path.hexes if path.hexes[0] == start else reversed(path.hexes))
         return out
 
+    def source_hexes(self, side: str) -> set[str]:
+        """Every hex of the side's sources (3.2): the edge hexes and the whole road."""
+        spec = self.supply_t.get(f"{side}_sources", {})
+        return {*spec.get("edge_hexes", ()), *([spec["road_from"]] if spec.get("road_from") else ()),
+                *self.supply_road.get(side, ())}
+
     def supply_passable(self, mode: str) -> Callable[[str, str], bool]:
         """Whether a supply path may cross a -> b: no sea, no cliff; strictly no minefield either."""
         terrain, memo = self.game.hex_terrain, self._passable.setdefault(mode, {})  # the map does not change
