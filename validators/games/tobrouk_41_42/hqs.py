@@ -37,6 +37,7 @@ I/V track reads them too (6.5f's two spaces, 9.3b's loss of an HQ).
 from __future__ import annotations
 
 from validators.games.tobrouk_41_42.state import COMBATS, MANEUVERS
+from validators.games.tobrouk_41_42.supply import SupplyLines
 from validators.games.tobrouk_41_42.units import HITS, ZOC_CLOSED, TobroukRule, TobroukTracker, Units
 from validators.kernel.declarations import Declared
 from validators.replay.board import Piece
@@ -56,8 +57,7 @@ class HQLosses(TobroukTracker):
         self.removal: tuple[Piece, str] | None = None  # (HQ, hex) eliminated by the event heard
         self.reentry: tuple[Piece, str | None, str, int] | None = None  # (HQ, from, hex, turn eliminated)
         self.retreat_seen = self.retreat_was = False
-        track = self.game.tracks.get("eliminated")
-        self.eliminated_boxes = {self.game.zone_name("eliminated", b) for b in track.boxes} if track else set()
+        self.eliminated_boxes = self.track_boxes("eliminated")
 
     def phase_started(self, pid: str) -> None:
         self.retreat_was = self.retreat_seen
@@ -102,7 +102,7 @@ class HQCombat(TobroukRule):
     HQ re-enters on a later turn, on a friendly supply source hex, on its reduced face."""
 
     ids = ("6.5",)
-    needs = (Units, HQLosses)
+    needs = (Units, HQLosses, SupplyLines)
 
     def start(self) -> None:
         self.losses = self.ctx.get(HQLosses)
@@ -111,22 +111,11 @@ class HQCombat(TobroukRule):
         self.reentered: dict[str, tuple[Piece, str]] = {}  # piece id -> (piece, hex) re-entered this phase
         self.encircled: set[tuple[str, str]] = set()  # (HQ piece id, hex) encircled when a combat ended
         self.encircled_told: set[str] = set()  # HQs reported so (one act, one finding)
-        sup = self.tables.get("supply", {})
-        self.sources = {side: self._source_hexes(sup.get(f"{side}_sources", {})) for side in self.side_names}
+        self.sources = {side: self.ctx.get(SupplyLines).source_hexes(side) for side in self.side_names}
         self.sources.setdefault("commonwealth", set()).update({"2013", *self.tables.get("minefields", {}).get(
             "tobrouk_fortified_camp", [])})
         self.hit_hexes: set[str] = set()  # hexes shot at or hit in the phase
         self._hq_phase_reset()
-
-    def _source_hexes(self, spec: dict) -> set[str]:
-        out = set(spec.get("edge_hexes", ()))
-        start = spec.get("road_from")
-        if start:
-            out.add(start)
-            for path in self.game.map_terrain.hexside_paths.get("road", []):
-                if start in (path.hexes[0], path.hexes[-1]):
-                    out.update(path.hexes)
-        return out
 
     def _hq_phase_reset(self) -> None:
         self.hq_face_at_start = {}
@@ -134,10 +123,9 @@ class HQCombat(TobroukRule):
         self.hit_before = self.hit_hexes  # hits of the phase before: losses may be applied a little late
         self.hit_hexes = set()
         self.reentered = {}
-        for p in self.units_on_map():
-            if self.is_hq(p) and self.unit_of(p).type == "hq":
-                self.hq_face_at_start[p.id] = self.reduced(p)
-                self.hq_hexes[p.id] = {self.hex_of(p)}
+        for p in self.hqs_on_map():
+            self.hq_face_at_start[p.id] = self.reduced(p)
+            self.hq_hexes[p.id] = {self.hex_of(p)}
 
     def phase_started(self, pid: str) -> None:
         self._hq_phase_reset()
@@ -152,10 +140,7 @@ class HQCombat(TobroukRule):
     def _check_hq_phase(self) -> None:
         if self.state.prev_phase_pos is None and self.state.phase_id is None:
             return
-        for p in self.units_on_map():
-            u = self.unit_of(p)
-            if u is None or u.type != "hq":
-                continue
+        for p in self.hqs_on_map():
             name = self.side_name(self.side_id(p))
             if p.id in self.reentered:
                 if not self.reduced(p):
@@ -248,19 +233,21 @@ class HQCombat(TobroukRule):
             self.find("6.5", f"{p.name} re-entered at {hex_id}: an eliminated HQ re-enters on a friendly supply source "
                       "hex (6.5f, 3.2)", p, old, hex_id, side=name)
 
+    def _encircled_now(self) -> list[tuple[Piece, str]]:
+        """(HQ, its hex) of each HQ whose every neighbour off the sea holds an enemy unit."""
+        out = []
+        for p in self.hqs_on_map():
+            h = self.hex_of(p)
+            ring = [n for n in self.geo.neighbours(h) if self.game.hex_terrain.get(n) != "sea"]
+            if ring and all(self.enemy_in(n, self.side_id(p)) for n in ring):
+                out.append((p, h))
+        return out
+
     def _check_encircled(self, combat: bool) -> None:
         """Encircled HQs seen when a combat phase ends are reported if still there, still encircled,
         when the next phase ends (the removal's moment is not given)."""
-        geo = self.geo
         before, self.encircled = self.encircled, set()
-        for p in self.units_on_map():
-            u = self.unit_of(p)
-            h = self.hex_of(p)
-            if u is None or u.type != "hq" or h is None:
-                continue
-            ring = [n for n in geo.neighbours(h) if self.game.hex_terrain.get(n) != "sea"]
-            if len(ring) < 1 or not all(self.enemy_in(n, self.side_id(p)) for n in ring):
-                continue
+        for p, h in self.memo("encircled HQs", self._encircled_now):
             if combat:
                 self.encircled.add((p.id, h))
             if (p.id, h) not in before or p.id in self.encircled_told:

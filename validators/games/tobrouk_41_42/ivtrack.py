@@ -128,8 +128,10 @@ class IVTrack(TobroukRule):
         return out
 
     def _families_in_play(self) -> dict[str, Piece]:
-        cg = self.game.tracks.get("cg")
-        boxes = {self.game.zone_name("cg", b) for b in cg.boxes} if cg else set()
+        return self.memo("families in play", self._families_now)
+
+    def _families_now(self) -> dict[str, Piece]:
+        boxes = self.track_boxes("cg")
         out = {}
         for p in self.replayer.board.pieces.values():
             u = self.unit_of(p)
@@ -152,11 +154,16 @@ class IVTrack(TobroukRule):
         self._see_families()
         self.hq_lost_turn = set()
         self.captures = {s: 0 for s in self.side_names}
-        self.occupied_at_turn = {s: set() for s in self.side_names}
+        self.occupied_at_turn = {s: set(hexes) for s, hexes in self.memo("occupied", self._occupied).items()}
+
+    def _occupied(self) -> dict[str, frozenset[str]]:
+        """side -> the hexes its units hold."""
+        out = {s: set() for s in self.side_names}
         for h, ps in self.by_hex().items():
             for p in ps:
-                if self.unit_of(p) and self.side_id(p) in self.occupied_at_turn:
-                    self.occupied_at_turn[self.side_id(p)].add(h)
+                if self.unit_of(p) and self.side_id(p) in out:
+                    out[self.side_id(p)].add(h)
+        return {s: frozenset(hexes) for s, hexes in out.items()}
 
     def _spaces(self, points: int) -> int:
         return sum(1 for t in self.thresholds if points >= t)
@@ -315,10 +322,12 @@ class IVTrack(TobroukRule):
             self._check_window(closing_turn=True, final=True)
 
     def _count_cr_hqs(self) -> dict[str, int]:
+        return self.memo("CR HQs", self._cr_hqs_now)
+
+    def _cr_hqs_now(self) -> dict[str, int]:
         out = {s: 0 for s in self.side_names}
-        for p in self.units_on_map():
-            u = self.unit_of(p)
-            if u is not None and u.type == "hq" and self.side_id(p) in out and self.markers_in(self.hex_of(p), "cr"):
+        for p in self.hqs_on_map():
+            if self.side_id(p) in out and self.markers_in(self.hex_of(p), "cr"):
                 out[self.side_id(p)] += 1
         return out
 
@@ -328,7 +337,7 @@ class IVTrack(TobroukRule):
             n = max(now[s], self.cr_hqs.get(s, 0))
             if n:
                 self.credit(self.toward_opponent(s), n, f"{n} {self.side_names[s]} HQ(s) still unsupplied (3.3d)")
-        if any(self.unit_of(p) and self.unit_of(p).id == "hq-tobrouk" for p in self.units_on_map()):
+        if self.unit_piece_on_map("hq-tobrouk"):
             self.credit(-1, 1, "the Tobrouk HQ cut from the Alexandria road (3.8c)")
 
     def _check_window(self, closing_turn: bool, final: bool = False) -> None:

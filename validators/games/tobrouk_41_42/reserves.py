@@ -222,7 +222,7 @@ class Reserves(TobroukRule):
                 self.pending_moves[e.piece.id] = (e.piece, "off the map", e.where.label)
 
     def _iv_moved(self, e: Moved) -> None:
-        old = next((b for b in self.game.tracks["iv"].boxes if self.game.zone_name("iv", b) == e.old.label), None)
+        old = self.track_boxes("iv").get(e.old.label)
         new = self.box_of("iv", "iv")
         if old is None or new is None:
             return

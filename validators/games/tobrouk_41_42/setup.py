@@ -63,8 +63,7 @@ class SetUp(TobroukRule):
         if card is None:
             return
         room = self._latitude()
-        cg = self.game.tracks.get("cg")
-        cg_boxes = {self.game.zone_name("cg", b) for b in cg.boxes} if cg else set()
+        cg_boxes = self.track_boxes("cg")
         placed = {u.unit: u for u in card.units}
         rule = card.rule or "11"
         for p in list(self.replayer.board.pieces.values()):

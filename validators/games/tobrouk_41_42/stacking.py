@@ -42,7 +42,12 @@ class Stacking(TobroukRule):
         return self.combinations.fits([unit_attrs(self.game, self.unit_of(p), self.reduced(p)) for p in pieces])
 
     def _check_stacking(self) -> None:
-        cg_hexes = {}
+        for number, message, h, side in self.memo(("stacking", self.maneuvering()), self._overstacked):
+            self.find(number, f"end of the {self.state.phase}: {message}", None, None, h, side=side)
+
+    def _overstacked(self) -> list[tuple]:
+        """(number, message, hex, side name) of each hex that breaks 7.1 or 7.31 now."""
+        out, cg_hexes = [], {}
         for h, ps in sorted(self.by_hex().items()):
             for p in ps:
                 if p.properties().get("MarkerId", "") in self.cg_side:
@@ -50,15 +55,15 @@ class Stacking(TobroukRule):
         mover = self.maneuvering()
         for h, ps in sorted(self.by_hex().items()):
             if h in cg_hexes and any(self.unit_of(p) for p in ps) and mover in (None, self.cg_side[cg_hexes[h].properties()["MarkerId"]]):
-                self.find("7.31", f"end of the {self.state.phase}: the Combat Group counter {cg_hexes[h].name} shares {h} "
-                          "with other units: a CG never stacks", None, None, h,
-                          side=self.side_names.get(self.cg_side[cg_hexes[h].properties()["MarkerId"]]))
+                out.append(("7.31", f"the Combat Group counter {cg_hexes[h].name} shares {h} with other units: a CG "
+                            "never stacks", h, self.side_names.get(self.cg_side[cg_hexes[h].properties()["MarkerId"]])))
             if self.retreating(h):
                 continue
-            for side in ([self.maneuvering()] if self.maneuvering() else self.side_names):
+            for side in ([mover] if mover else self.side_names):
                 cu = self.combat_units(h, side)
                 if len(cu) > 1 and not self.fits(cu):
                     names = ", ".join(p.name for p in cu)
-                    self.find("7.1", f"end of the {self.state.phase}: {h} holds {names}: no combination of 7.1 (2 infantry "
-                              "+ 1 other of at most 2 steps, or 1 infantry + 1 armoured + 1 other of at most 2 steps; "
-                              "never two tank units)", None, None, h, side=self.side_names[side])
+                    out.append(("7.1", f"{h} holds {names}: no combination of 7.1 (2 infantry + 1 other of at most 2 "
+                                "steps, or 1 infantry + 1 armoured + 1 other of at most 2 steps; never two tank units)",
+                                h, self.side_names[side]))
+        return out

@@ -41,7 +41,8 @@ class TobroukState(GameState):
         self.sc_rules = self.tables.get("scenario-rules", {}).get(self.scenario or "", {})
         self.mp_start: dict[str, int] = {}  # side -> MP box when the phase began
         self.line: tuple | None = None  # (declaration, name, location) of the chat line being heard
-        self._markers: dict = {}  # marker id -> its piece (marker_piece)
+        self._markers: dict = {}  # marker id -> (its piece, the board's version when it was looked for)
+        self._boxes: dict[str, dict[str, str]] = {}  # track -> its boxes by location name (track_boxes)
 
     def find_scenario(self) -> str | None:
         board = self.board
@@ -121,20 +122,27 @@ class TobroukState(GameState):
 
     def marker_piece(self, marker: str):
         """The first piece of a marker id on the board (kept while it stays there as that marker)."""
-        pieces, p = self.board.replayer.board.pieces, self._markers.get(marker)
-        if p is None or pieces.get(p.id) is not p or p.properties().get("MarkerId") != marker:
-            p = self._markers[marker] = next((q for q in pieces.values() if q.properties().get("MarkerId") == marker),
-                                             None)
+        board = self.board.replayer.board
+        p, version = self._markers.get(marker, (None, -1))
+        if p is None and version == board.version:
+            return None  # none, and the board has not changed since
+        if p is None or board.pieces.get(p.id) is not p or p.properties().get("MarkerId") != marker:
+            p = next((q for q in board.pieces.values() if q.properties().get("MarkerId") == marker), None)
+            self._markers[marker] = (p, board.version)
         return p
 
+    def track_boxes(self, track: str) -> dict[str, str]:
+        """A track's boxes by location name ('MP 3' -> '3'); none for a track the game lacks."""
+        found = self._boxes.get(track)
+        if found is None:
+            t = self.game.tracks.get(track)
+            found = self._boxes[track] = {self.game.zone_name(track, b): b for b in reversed(t.boxes)} if t else {}
+        return found
+
     def box_of(self, marker: str, track: str) -> str | None:
-        """The box of a track marker ('MP 3' -> '3'), None off the track."""
+        """The box of a track marker, None off the track."""
         p = self.marker_piece(marker)
-        t = self.game.tracks.get(track)
-        if p is None or t is None:
-            return None
-        label = self.board.replayer.piece_where(p).label
-        return next((b for b in t.boxes if self.game.zone_name(track, b) == label), None)
+        return None if p is None else self.track_boxes(track).get(self.board.replayer.piece_where(p).label)
 
     def mp_box(self, side: str) -> int | None:
         box = self.box_of({"axis": "mp-axis", "commonwealth": "mp-cw"}[side], "mp")

@@ -96,6 +96,12 @@ class SupplyLines(TobroukTracker):
                     out[side] = list(path.hexes if path.hexes[0] == start else reversed(path.hexes))
         return out
 
+    def source_hexes(self, side: str) -> set[str]:
+        """Every hex of the side's sources (3.2): the edge hexes and the whole road."""
+        spec = self.supply_t.get(f"{side}_sources", {})
+        return {*spec.get("edge_hexes", ()), *([spec["road_from"]] if spec.get("road_from") else ()),
+                *self.supply_road.get(side, ())}
+
     def supply_passable(self, mode: str) -> Callable[[str, str], bool]:
         """Whether a supply path may cross a -> b: no sea, no cliff; strictly no minefield either."""
         terrain, memo = self.game.hex_terrain, self._passable.setdefault(mode, {})  # the map does not change
@@ -110,6 +116,9 @@ class SupplyLines(TobroukTracker):
 
     def supply_forbidden(self, side: str, mode: str) -> set[str]:
         """Hexes a path of `side` may not pass through: enemy units and their ZoC (3.1e)."""
+        return self.memo(("supply forbidden", side, mode), lambda: self._forbidden(side, mode))
+
+    def _forbidden(self, side: str, mode: str) -> set[str]:
         enemy = self.other_side[side]
         out: set[str] = set()
         for h, ps in self.by_hex().items():
@@ -186,6 +195,9 @@ class SupplyLines(TobroukTracker):
     def supply_map(self, side: str, mode: str) -> tuple[dict[str, bool], dict[str, set[str]]]:
         """(HQ piece id -> supplied, CU piece id -> ids of the supplied HQs that reach it); a CU
         supplied from a source gets {'source'}."""
+        return self.memo(("supply map", side, mode), lambda: self._supply_map(side, mode))
+
+    def _supply_map(self, side: str, mode: str) -> tuple[dict[str, bool], dict[str, set[str]]]:
         forbidden, passable = self.supply_forbidden(side, mode), self.supply_passable(mode)
         src = self.supply_sources(side, forbidden, passable, mode)
         hqs = [p for ps in self.by_hex().values() for p in ps
@@ -245,33 +257,42 @@ class SupplyLines(TobroukTracker):
         return set(match.values())
 
     def supply_marked(self, hex_id: str) -> tuple[int, int]:
-        return self.markers_in(hex_id, "cr"), self.markers_in(hex_id, "re")
+        """(CR markers, RE markers) in the hex."""
+        return self.memo("supply marked", self._marked_now).get(hex_id, (0, 0))
+
+    def _marked_now(self) -> dict[str, tuple[int, int]]:
+        out = {}
+        for h, ps in self.by_hex().items():
+            ids = [p.properties().get("MarkerId") for p in ps]
+            if "cr" in ids or "re" in ids:
+                out[h] = ids.count("cr"), ids.count("re")
+        return out
 
     def phase_ended(self, pid: str) -> None:
         if pid != "A":
             return
         self.supply_status, self.keeps_supply, self.verdicts = {}, set(), {}
-        for h, ps in self.by_hex().items():
-            if sum(self.supply_marked(h)):
-                self.keeps_supply.update(self.side_id(p) for p in ps if self.unit_of(p))
+        for h in self.memo("supply marked", self._marked_now):
+            self.keeps_supply.update(self.side_id(p) for p in self.pieces_in(h) if self.unit_of(p))
         if self.state.turn != self.card_first_turn:
             for side in self.side_names:
-                self.verdicts[side] = self.judge(side)
+                self.verdicts[side], status = self.memo(("judge", side), lambda: self.judge(side))
+                self.supply_status.update(status)
 
-    def judge(self, side: str) -> tuple:
+    def judge(self, side: str) -> tuple[tuple, dict[str, bool]]:
         """(HQ supply leniently, CU unsupplied even leniently, foreign CU beyond the HQs' capacity),
-        with every status found sure kept in `supply_status`."""
-        board = self.replayer.board.pieces
+        and every status found sure (piece id -> supplied) for `supply_status`."""
+        board, status = self.replayer.board.pieces, {}
         hq_l, cus_l = self.supply_map(side, LENIENT)
         hq_s, cus_s = self.supply_map(side, STRICT)
         kind_l = self._own_or_foreign(side, cus_l, LENIENT)
         kind_s = self._own_or_foreign(side, cus_s, STRICT)
         for q, ok in hq_s.items():
             if ok:
-                self.supply_status[q] = True
+                status[q] = True
         for q, ok in hq_l.items():
             if not ok:
-                self.supply_status[q] = False
+                status[q] = False
         # foreign CU that claim supply (no marker in their hex) must fit the HQs' spare capacity
         claim = [pid for pid, k in sorted(kind_l.items())  # in a fixed order: the matching names the same units
                  if k == "foreign" and not sum(self.supply_marked(self.hex_of(board[pid])))]
@@ -280,10 +301,10 @@ class SupplyLines(TobroukTracker):
         over = [pid for pid in claim if pid not in matched]
         for pid, k in kind_s.items():
             if k == "own":
-                self.supply_status[pid] = True
+                status[pid] = True
         for pid in unsupplied:
-            self.supply_status[pid] = False
-        return hq_l, unsupplied, over
+            status[pid] = False
+        return (hq_l, unsupplied, over), status
 
     def surely_unsupplied(self, p: Piece) -> bool:
         """This turn's phase A found the unit or HQ unsupplied even leniently."""
@@ -324,26 +345,32 @@ class Supply(TobroukRule):
         if previous is None and self.began_at_start and turn == first + 1:
             # 11.1c: every unit began supplied, so none was marked on the first turn
             previous = {p.id: False for ps in self.by_hex().values() for p in ps}
-        cg_hexes = {h for h, ps in self.by_hex().items()
-                    if any(p.properties().get("MarkerId", "") in self.cg_side for p in ps)}
+        cg_hexes = self.memo("CG hexes", lambda: {h for h, ps in self.by_hex().items()
+                                                  if any(p.properties().get("MarkerId", "") in self.cg_side for p in ps)})
         for side, verdict in self.lines.verdicts.items():
             self._check_side(side, cg_hexes, previous, *verdict)
-        marked = self.lines.supply_marked
-        self.marked_at_admin = {p.id: sum(marked(h)) > 0 for h, ps in self.by_hex().items() for p in ps
-                                if self.unit_of(p)}
+        self.marked_at_admin = self.memo("units marked", self._units_marked)
         self.admin_turn = turn
+
+    def _units_marked(self) -> dict[str, bool]:
+        """unit piece id -> a CR or RE marker in its hex."""
+        marked = self.lines.supply_marked
+        return {p.id: sum(marked(h)) > 0 for h, ps in self.by_hex().items() for p in ps if self.unit_of(p)}
+
+    def _units_by_hex(self, side: str) -> dict[str, list[Piece]]:
+        out: dict[str, list[Piece]] = {}
+        for h, ps in self.by_hex().items():
+            for p in ps:
+                if self.unit_of(p) and self.side_id(p) == side:
+                    out.setdefault(h, []).append(p)
+        return out
 
     def _check_side(self, side: str, cg_hexes: set[str], previous: dict[str, bool] | None, hq_l: dict[str, bool],
                     unsupplied: set[str], over: list[str]) -> None:
         name, note = self.side_names[side], " (reconstructed map)"
         lines = self.lines
         board = self.replayer.board.pieces
-        by_hex: dict[str, list[Piece]] = {}
-        for h, ps in self.by_hex().items():
-            for p in ps:
-                if self.unit_of(p) and self.side_id(p) == side:
-                    by_hex.setdefault(h, []).append(p)
-        for h, ps in sorted(by_hex.items()):
+        for h, ps in sorted(self.memo(("units by hex", side), lambda: self._units_by_hex(side)).items()):
             if h in cg_hexes:
                 continue
             cr, re_ = lines.supply_marked(h)

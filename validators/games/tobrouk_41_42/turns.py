@@ -28,11 +28,7 @@ ORDER = "ABCDEF"
 
 def iv_column(state, side: str) -> int:
     """The side's I/V column (2.23): + in its favour, - against."""
-    box = state.box_of("iv", "iv") or "0"
-    if box.startswith("0"):
-        return 0
-    n, letter = int(box[:-1]), box[-1]
-    return n if (letter == "A") == (side == "axis") else -n
+    return (state.iv_value() or 0) * (1 if side == "commonwealth" else -1)
 
 
 def column(n: int) -> str:
@@ -107,7 +103,7 @@ class SequenceOfPlay(TobroukRule):
         if side is None or self.state.phase_id is None:
             return
         box = self.mp_box(side)
-        old = next((b for b in self.game.tracks["mp"].boxes if self.game.zone_name("mp", b) == e.old.label), None)
+        old = self.track_boxes("mp").get(e.old.label)
         if box is None or old is None:
             return
         name = self.side_names[side]

@@ -19,6 +19,7 @@ from validators.kernel.stacking import unit_attrs
 from validators.kernel.zoc import zone_of_control
 from validators.replay.board import Piece
 from validators.replay.replayer import Moved, Removed
+from validators.vlog.commands import AddPiece, ChangePiece, MovePiece, RemovePiece
 
 if TYPE_CHECKING:  # the schema is for annotations: an audit runs on the plain model (plain.py)
     from builder.model import schema as s
@@ -26,6 +27,10 @@ if TYPE_CHECKING:  # the schema is for annotations: an audit runs on the plain m
 ZOC_CLOSED = frozenset({"mines-light", "mines-heavy", "camp", "wadi", "cliff"})
 HITS = ("t", "t1", "t2")
 WRECKS = frozenset({"wreck", "wreck-2", "wreck-3"})
+
+
+_NOT_YET = object()
+PIECE_COMMANDS = (AddPiece, RemovePiece, ChangePiece, MovePiece)  # the commands that change the board
 
 
 def mid(p: Piece) -> str:
@@ -48,6 +53,23 @@ class Units(Tracker):
         super().__init__(ctx)
         self.cg_side = {m.id: m.faces[0].side for m in self.game.markers_file.markers
                         if m.id.startswith("cg-") and m.faces and m.faces[0].side}
+        self._memo: dict = {}
+
+    def before_step(self, step) -> None:
+        """A step that adds, removes, changes or moves a piece has changed the board (it is applied
+        before its events are heard): the memo is dropped.  The board's own version is no guide:
+        a die roll's global properties bump it too."""
+        if self._memo and any(isinstance(c, PIECE_COMMANDS) for c in step.commands):
+            self._memo = {}
+
+    def memo(self, key, make):
+        """`make()`, kept while the board stays as it is: what several rules, or several phase ends
+        with no piece changed between them, ask of one board is worked out once.  Only for facts of
+        the board alone (and the tables); callers never change the value."""
+        found = self._memo.get(key, _NOT_YET)
+        if found is _NOT_YET:
+            found = self._memo[key] = make()
+        return found
 
     def markers_in(self, hex_id: str, marker: str, *, at_start: bool = False) -> int:
         pieces = self.board.stood_in(hex_id) if at_start else self.board.pieces_in(hex_id)
@@ -89,6 +111,9 @@ class Units(Tracker):
 
     def enemy_zoc(self, side: str) -> set[str]:
         """Hexes next to a non-retreating enemy CU (see Choices)."""
+        return self.memo(("zoc", side), lambda: self._enemy_zoc(side))
+
+    def _enemy_zoc(self, side: str) -> set[str]:
         enemy, b, terrain = self.board.other_side[side], self.board, self.game.hex_terrain
         holders = [h for h, ps in b.by_hex().items()
                    if any(self.is_cu(p) and b.side_id(p) == enemy for p in ps) and not self.retreating(h)]
@@ -103,11 +128,18 @@ class Units(Tracker):
     def enemy_hexes(self, side: str) -> frozenset[str]:
         """Hexes holding the other side's combat units (7.1: never entered)."""
         enemy = self.board.other_side[side]
-        return frozenset(h for h in self.board.by_hex() if self.combat_units(h, enemy))
+        return self.memo(("enemy hexes", side),
+                         lambda: frozenset(h for h in self.board.by_hex() if self.combat_units(h, enemy)))
+
+    def hqs_on_map(self) -> list[Piece]:
+        """The HQ counters on the map (not Rommel)."""
+        b = self.board
+        return self.memo("hqs", lambda: [p for p in b.units_on_map() if b.unit_of(p).type == "hq"])
 
     def unit_piece_on_map(self, unit_id: str) -> Piece | None:
-        return next((p for ps in self.board.by_hex().values() for p in ps
-                     if (u := self.board.unit_of(p)) is not None and u.id == unit_id), None)
+        return self.memo(("unit", unit_id), lambda: next((p for ps in self.board.by_hex().values() for p in ps
+                                                          if (u := self.board.unit_of(p)) is not None and u.id == unit_id),
+                                                         None))
 
 
 class CombatGroups(Tracker):
@@ -144,8 +176,8 @@ class CombatGroups(Tracker):
 _WORDS = (("board", "replayer units side_names side_ids other_side unit_of side_of side_id side_name hex_of by_hex "
                     "pieces_in units_in units_on_map stood_in reduced"),
           ("units_view", "markers_in combat_units is_cu is_hq retreating value steps_now enemy_zoc crossing cg_side "
-                         "enemy_in unit_piece_on_map"),
-          ("state", "maneuvering box_of mp_box maneuver_mp marker_piece reconstructed sc_rules man"))
+                         "enemy_in unit_piece_on_map memo hqs_on_map"),
+          ("state", "maneuvering box_of track_boxes mp_box maneuver_mp marker_piece reconstructed sc_rules man"))
 
 
 def _speak(obj, ctx: Context) -> None:
