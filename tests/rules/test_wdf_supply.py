@@ -111,7 +111,7 @@ def test_8_4_tobruk_supplies_its_holder(after, wdf):
         w.move("64cat", "6508")  # Alexandria taken: only Tobruk is left
         w.move("4ind-5", tobruk)
     a = after(script)
-    assert a.tobruk_controller == "allied" and a.supply_status(tobruk, "allied") == "limited"
+    assert a.controller(tobruk) == "allied" and a.supply_status(tobruk, "allied") == "limited"
     assert a.limited_capacity("allied") == 6 and a.limited_capacity("axis") == 0
 
 

@@ -3,8 +3,7 @@
 Rule numbers are the rulebook's (../shared/seeds/001_8688065313218c02.txt); the ranks are
 those of §10.1 of the digest (../shared/docs/rules/seed_001_western_desert_force.md).
 Tables come from sources/western-desert-force/tables.  Choices where the text is ambiguous
-are recorded where they are made ("Choice:").  Mixins cooperate through `super()`: each
-handles the events of its rule family and passes them on.
+are recorded where they are made ("Choice:").
 """
 from __future__ import annotations
 
@@ -20,12 +19,20 @@ from validators.games.western_desert_force.movement import MovementRules
 from validators.games.western_desert_force.replacements import ReplacementRules
 from validators.games.western_desert_force.reserves import ReserveRules
 from validators.games.western_desert_force.stacking import StackingRules
-from validators.games.western_desert_force.state import PhaseState
-from validators.games.western_desert_force.supply import SupplyRules
+from validators.games.western_desert_force.state import WdfState
+from validators.games.western_desert_force.legacy import SupplyRules
 from validators.games.western_desert_force.turns import TurnRules
+from validators.kernel.engine import RulesAuditor
 
 
-class Auditor(TurnRules, AirRules, ImprovedPositionRules, ReplacementRules, ReserveRules, LeaderRules,
-              MandatoryAttackRules, FortressRules, BombardmentRules, CombatRules, MovementRules, StackingRules,
-              AttritionRules, SupplyRules, PhaseState):
-    """The whole rules check: one class per rule family, sharing the replay's state."""
+class Families(TurnRules, AirRules, ImprovedPositionRules, ReplacementRules, ReserveRules, LeaderRules,
+               MandatoryAttackRules, FortressRules, BombardmentRules, CombatRules, MovementRules, StackingRules,
+               AttritionRules, SupplyRules):
+    """The families still chained."""
+
+
+RULES = (Families,)
+
+
+class Auditor(RulesAuditor):
+    RULES, STATE = RULES, WdfState

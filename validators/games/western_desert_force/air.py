@@ -27,22 +27,24 @@ class AirRules(PointsRules):
         self.air_table = self.tables.get("air-superiority", {})
         self._air_dice: dict[str, int] = {}
 
-    def phase_started(self, kind: str, side: str | None) -> None:
+    def phase_started(self, pid: str) -> None:
+        kind, side = self.phase_kind, self.active_side
         if kind == AIR:
             self._air_dice = {}
-        super().phase_started(kind, side)
+        super().phase_started(pid)
 
-    def on_rolled(self, e: Rolled) -> None:
-        super().on_rolled(e)
+    def rolled(self, e: Rolled) -> None:
+        super().rolled(e)
         if self.phase_kind == AIR and e.button.endswith(" Air Superiority die") and len(e.dice) == 1:
-            side = self.side_ids.get(e.button[: -len(" Air Superiority die")])
+            side = self.board.side_ids.get(e.button[: -len(" Air Superiority die")])
             if side and side not in self._air_dice:
                 self._air_dice[side] = e.dice[0]
 
-    def phase_ended(self, kind: str, side: str | None) -> None:
+    def phase_ended(self, pid: str) -> None:
+        kind, side = self.phase_kind, self.active_side
         if kind == AIR and len(self._air_dice) == 2 and self.air_table:
             self._award()
-        super().phase_ended(kind, side)
+        super().phase_ended(pid)
 
     def air_score(self, side: str, die: int) -> int | None:
         mods = self.air_table.get("zone_modifiers", {}).get(side, {})
@@ -67,7 +69,7 @@ class AirRules(PointsRules):
             self.find("6.1", f"Turn {self.turn}: {told}: {who}; the ASP marker shows {count} for "
                       f"{self._org_name(holder)}{note}", marker)
         naval = winner == "allied" and self._air_dice.get("allied") == self.air_table.get("naval_support_die", 6)
-        has = self.naval_support() if hasattr(self, "naval_support") else naval
+        has = self.supply.naval_support()
         if has != naval:
             spec = self.tables.get("supply", {}).get("naval_support", {})
             why = ("the Allies rolled a 6 and receive the ASPs: they have Naval Support" if naval else

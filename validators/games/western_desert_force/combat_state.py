@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from builder.geometry.hexmap import hexside_key
-from validators.games.western_desert_force.state import PhaseState
+from validators.games.western_desert_force.legacy import PhaseState
 from validators.kernel.combat import Combat
 from validators.kernel.movement import Blocked, TerrainChart
 from validators.replay.board import Piece
@@ -113,7 +113,7 @@ class CombatView:
     # -- map facts ------------------------------------------------------------------------
     def marker(self, marker_id: str) -> Piece | None:
         """The (first) piece of a marker now on the board, None when none is."""
-        board = self.a.replayer.board
+        board = self.a.board.replayer.board
         if self._markers[0] != board.version:
             found: dict[str, Piece] = {}
             for p in board.pieces.values():
@@ -122,7 +122,7 @@ class CombatView:
         return self._markers[1].get(marker_id)
 
     def where_label(self, p: Piece) -> str:
-        return self.a.replayer.piece_where(p).label
+        return self.a.board.replayer.piece_where(p).label
 
     def fortress_destroyed(self, hex_id: str) -> str | None:
         """The terrain a fortress hex counts as once it lost its status (16.1), else None."""
@@ -149,7 +149,7 @@ class CombatView:
     def ip_level(self, p: Piece) -> int:
         """12.2: a unit is in an IP when it lies below the IP marker in its stack (Face 1: IP-1, 2: IP-2)."""
         spec = self.ct.get("improved_positions", {})
-        board = self.a.replayer.board
+        board = self.a.board.replayer.board
         stack = board.stacks.get(p.stack or "")
         if stack is None or p.id not in stack.children:
             return 0
@@ -187,13 +187,13 @@ class CombatView:
 
     def leaders_in(self, hex_id: str, side: str) -> list[Piece]:
         name = self.game.sides[side].name
-        return [p for p in self.a.pieces_in(hex_id) if self.a.leader_of(p) is not None and self.a.side_of(p) == name]
+        return [p for p in self.a.board.pieces_in(hex_id) if self.a.leader_of(p) is not None and self.a.board.side_of(p) == name]
 
     def in_ap_range(self, hex_id: str, side: str) -> bool:
         """10.31, 13.5: within 4 hexes of the depot, or of a leader's AP range (with the depot or the unit)."""
         ap = self.ct["attack_points"]
         depot = self.marker(ap["depots"][side])
-        home = self.a.hex_of(depot) if depot else None
+        home = self.a.board.hex_of(depot) if depot else None
         if home is None:
             return False
         reach = max([ap["range"]] + [f.range for q in self.leaders_in(home, side) if (f := self.leader_face(q))])
@@ -224,9 +224,9 @@ class CombatView:
         return min(best)
 
     def unit_cs(self, c: DesertCombat, p: Piece, hex_id: str, attacking: bool) -> UnitCS:
-        unit = self.a.unit_of(p)
+        unit = self.a.board.unit_of(p)
         side = c.attacker if attacking else c.defender
-        printed = (unit.cs_reduced if self.a.reduced(p) and unit.cs_reduced is not None else unit.cs) or 0
+        printed = (unit.cs_reduced if self.a.board.reduced(p) and unit.cs_reduced is not None else unit.cs) or 0
         mods: list[tuple[int, str]] = []
         if attacking:
             ap = self.ct["attack_points"]
@@ -236,7 +236,7 @@ class CombatView:
                 mods.append((ap["penalty"], "out of AP range"))
         mods += self.unit_modifiers(c, p, unit, hex_id, attacking)
         value = max(self.ct["floor"]["value"], printed + sum(v for v, _ in mods))
-        unsupplied = not self.a.supplied(hex_id, side)
+        unsupplied = not self.a.supply.supplied(hex_id, side)
         if unsupplied:
             value = -(-value // self.ct["unsupplied"]["divide"])
         hit = self.hit_on(c, p, unit, hex_id, attacking)
@@ -290,16 +290,16 @@ class CombatView:
         st = SideStrength()
         by_hex: dict[str, list[s.Unit]] = {}
         for pid, hex_id in sorted(c.members(side).items(), key=lambda x: (x[1], x[0])):
-            p = self.a.replayer.board.pieces.get(pid)
-            if p is None or self.a.unit_of(p) is None:
+            p = self.a.board.replayer.board.pieces.get(pid)
+            if p is None or self.a.board.unit_of(p) is None:
                 continue
             if pid in c.passengers:
                 st.units.append(UnitCS(pid, p.name, hex_id, 0, [(0, "retreated here this phase")], False, 0,
                                        self.ct["hit_on"]["normal"]))
                 continue
             st.units.append(self.unit_cs(c, p, hex_id, attacking))
-            by_hex.setdefault(hex_id, []).append(self.a.unit_of(p))
-            st.reconstructed |= self.a.unit_of(p).provenance == "reconstructed"
+            by_hex.setdefault(hex_id, []).append(self.a.board.unit_of(p))
+            st.reconstructed |= self.a.board.unit_of(p).provenance == "reconstructed"
         for hex_id, units in sorted(by_hex.items()):
             st.stacks += self.stack_modifiers(hex_id, units, not attacking)
             for q in self.leaders_in(hex_id, side):

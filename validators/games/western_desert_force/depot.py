@@ -27,10 +27,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from builder.geometry.hexmap import hexside_key
-from validators.games.western_desert_force.state import PhaseState
+from validators.games.western_desert_force.legacy import PhaseState
 from validators.kernel.movement import search
-from validators.kernel.zoc import zone_of_control
 from validators.replay.board import Piece
 from validators.replay.replayer import Added, Flipped, Moved, Removed
 
@@ -83,7 +81,7 @@ class DepotRules(PhaseState):
     # -- the board: markers, owners, places ------------------------------------------------
     def one_marker(self, marker_id: str) -> Piece | None:
         """The piece of a one-off marker (depot, AP marker, ASP marker), wherever it is."""
-        pieces = self.replayer.board.pieces
+        pieces = self.board.replayer.board.pieces
         p = pieces.get(self._marker_ids.get(marker_id) or "")
         if p is None or p.properties().get("MarkerId") != marker_id:
             p = next((q for q in pieces.values() if q.properties().get("MarkerId") == marker_id), None)
@@ -92,7 +90,7 @@ class DepotRules(PhaseState):
 
     def depot_hex(self, side: str) -> str | None:
         p = self.one_marker(DEPOT.format(side=side))
-        return self.hex_of(p) if p is not None else None
+        return self.board.hex_of(p) if p is not None else None
 
     def depot_is_moved(self, side: str) -> bool:
         p = self.one_marker(DEPOT.format(side=side))
@@ -112,31 +110,18 @@ class DepotRules(PhaseState):
         mid = p.properties().get("MarkerId", "")
         if mid.startswith("depot-"):
             return mid[len("depot-"):]
-        return self.side_id(p) if p.properties().get("Kind") in ("unit", "leader") else None
+        return self.board.side_id(p) if p.properties().get("Kind") in ("unit", "leader") else None
 
     # -- road paths (7.11) -------------------------------------------------------------------
     def live_ezoc(self, side: str) -> set[str]:
         """Hexes in an enemy ZOC of `side` that no friendly combat unit occupies (7.11)."""
-        by_hex = self.by_hex()
-        zoc = getattr(self, "ezoc", None)
-        hexes = set(zoc(side)) if zoc is not None else self._adjacent_zoc(side)
-        return {h for h in hexes if not any(self.unit_of(p) and self.side_id(p) == side for p in by_hex.get(h, ()))}
-
-    def _adjacent_zoc(self, side: str) -> set[str]:
-        """Fallback when no movement rules give `ezoc`: enemy units but battalions (9.3) reach
-        the six hexes around, not across an escarpment no road or track crosses."""
-        holders = [h for h, ps in self.by_hex().items()
-                   if any((u := self.unit_of(p)) and self.side_id(p) != side and u.size != "II" for p in ps)]
-        features = self.game.hexside_features
-
-        def crosses(a: str, b: str) -> bool:
-            f = features.get(hexside_key(a, b), frozenset())
-            return "escarpment" not in f or bool(f & {"road", "track"})
-        return zone_of_control(holders, self.game.geometry.neighbours, crosses)
+        by_hex = self.board.by_hex()
+        hexes = self.supply.ezoc(side)
+        return {h for h in hexes if not any(self.board.unit_of(p) and self.board.side_id(p) == side for p in by_hex.get(h, ()))}
 
     def enemy_hexes(self, side: str) -> set[str]:
         """Hexes holding an enemy unit, leader or depot (7.11)."""
-        return {h for h, ps in self.by_hex().items() if any(self.owner(p) not in (None, side) for p in ps)}
+        return {h for h, ps in self.board.by_hex().items() if any(self.owner(p) not in (None, side) for p in ps)}
 
     def road_reach(self, side: str) -> set[str]:
         """Road hexes joined to the side's source by a clear contiguous road path (7.11)."""
@@ -162,7 +147,7 @@ class DepotRules(PhaseState):
         return abs(ord(za) - ord(zb)) if za and zb else None
 
     # -- events ---------------------------------------------------------------------------
-    def on_moved(self, e: Moved) -> None:
+    def moved(self, e: Moved) -> None:
         mid = e.piece.properties().get("MarkerId", "")
         new = e.new.label if e.new.label in self.game.geometry else None
         if mid.startswith("depot-") and e.old.label != e.new.label:
@@ -170,33 +155,33 @@ class DepotRules(PhaseState):
             self._depot_moved(mid[len("depot-"):], e.piece, old, new)
         elif new is not None and e.old.label != e.new.label:
             self._dep_entered(e.piece, new)
-        super().on_moved(e)
+        super().moved(e)
 
-    def on_added(self, e: Added) -> None:
+    def added(self, e: Added) -> None:
         mid = e.piece.properties().get("MarkerId", "")
         new = e.where.label if e.where.label in self.game.geometry else None
         if mid.startswith("depot-") and new:
             self._depot_moved(mid[len("depot-"):], e.piece, None, new)
         elif new:
             self._dep_entered(e.piece, new)
-        super().on_added(e)
+        super().added(e)
 
-    def on_removed(self, e: Removed) -> None:
+    def removed(self, e: Removed) -> None:
         mid = e.piece.properties().get("MarkerId", "")
         if mid.startswith("depot-") and e.where and e.where.label in self.game.geometry:
             self._depot_moved(mid[len("depot-"):], e.piece, e.where.label, None)
-        super().on_removed(e)
+        super().removed(e)
 
-    def on_flipped(self, e: Flipped) -> None:
+    def flipped(self, e: Flipped) -> None:
         mid = e.piece.properties().get("MarkerId", "")
         if mid.startswith("depot-") and e.layer == "Face":
             self._depot_flipped(mid[len("depot-"):], e)
-        super().on_flipped(e)
+        super().flipped(e)
 
     def _dep_entered(self, p: Piece, hex_id: str) -> None:
         """7.14: an enemy combat unit entering the depot's hex captures it."""
-        side = self.side_id(p)
-        if self.unit_of(p) is None or side is None or self.phase_kind is None:
+        side = self.board.side_id(p)
+        if self.board.unit_of(p) is None or side is None or self.phase_kind is None:
             return
         other = self.enemy_of.get(side)
         if other and other not in self.depot_captured and self.depot_hex(other) == hex_id:
@@ -292,10 +277,11 @@ class DepotRules(PhaseState):
                       f"(flipped in {self.phase})", e.piece, e.where.label, side=self._org_name(side))
 
     # -- segments -------------------------------------------------------------------------
-    def phase_started(self, kind: str, side: str | None) -> None:
+    def phase_started(self, pid: str) -> None:
+        kind, side = self.phase_kind, self.active_side
         here = self.phase_names.index(self.phase) if self.phase in self.phase_names else -1
         self.prev_phase_pos, self.phase_pos = self.phase_pos, (self.turn, here)
-        super().phase_started(kind, side)
+        super().phase_started(pid)
         if side is None:
             return
         if kind != "depot-removal" and self._after_removal_segment(side):
@@ -338,7 +324,8 @@ class DepotRules(PhaseState):
                       side=self._org_name(side))
             self.depot_moved_turn[side] = self.turn
 
-    def phase_ended(self, kind: str, side: str | None) -> None:
+    def phase_ended(self, pid: str) -> None:
+        kind, side = self.phase_kind, self.active_side
         if kind == "depot-removal" and side is not None:
             self._check_cut_off(side)
         elif kind == "depot-placement" and side is not None:
@@ -350,7 +337,7 @@ class DepotRules(PhaseState):
                 self.find("7.14", f"the depot in {h} was captured by a {who} combat unit: it must be removed from "
                           "the map", self.one_marker(DEPOT.format(side=s)), h, side=who)
             del self.depot_captured[s]
-        super().phase_ended(kind, side)
+        super().phase_ended(pid)
 
     def _placement_ended(self, side: str) -> None:
         """7.12, 7.15: Moved side up after a jump of two or more zones, or on return."""

@@ -33,7 +33,7 @@ class FortressRules(CombatRules):
         self.fort_control: dict[str, str | None] = {}
         start = self.tables.get("victory", {}).get("control_at_start", {})
         for m, f in self.fortress_specs.items():
-            self.fort_control[m] = self.side_ids.get(start.get(f["place"], ""), start.get(f["place"]))
+            self.fort_control[m] = self.board.side_ids.get(start.get(f["place"], ""), start.get(f["place"]))
 
     def _floor(self, marker: str) -> int:
         """How many levels the fortress has below intact: Tobruk 2 (reduced, destroyed), Bardia 1."""
@@ -53,13 +53,13 @@ class FortressRules(CombatRules):
         if marker in self.fort_due:
             self.fort_due[marker] -= levels_up
 
-    def on_moved(self, e: Moved) -> None:
-        super().on_moved(e)
+    def moved(self, e: Moved) -> None:
+        super().moved(e)
         new = e.new.label
         for marker, f in self.fortress_specs.items():
-            if new != f["hex"] or e.old.label == new or not self.unit_of(e.piece):
+            if new != f["hex"] or e.old.label == new or not self.board.unit_of(e.piece):
                 continue
-            side, held = self.side_id(e.piece), self.fort_control.get(marker)
+            side, held = self.board.side_id(e.piece), self.fort_control.get(marker)
             self.fort_control[marker] = side
             if held is not None and held != side and side == self.active_side and self.in_combat_phase():
                 self.fort_due[marker] += 1
@@ -85,12 +85,13 @@ class FortressRules(CombatRules):
 
     def _set_up_control(self, marker: str) -> None:
         h = self.fortress_specs[marker]["hex"]
-        sides = {self.side_id(p) for p in self.units_in(h)} if h else set()
+        sides = {self.board.side_id(p) for p in self.board.units_in(h)} if h else set()
         if len(sides) == 1:
             self.fort_control[marker] = sides.pop()
 
-    def phase_ended(self, kind: str, side: str | None) -> None:
-        super().phase_ended(kind, side)
+    def phase_ended(self, pid: str) -> None:
+        kind, side = self.phase_kind, self.active_side
+        super().phase_ended(pid)
         for marker, due in self.fort_due.items():
             level, floor = self.fortress_level(marker), self._floor(marker)
             if due > 0 and level < floor:

@@ -25,7 +25,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from validators.games.western_desert_force.supply import SupplyRules
+from validators.games.western_desert_force.state import ROLES
+from validators.kernel.declarations import Declared
+from validators.games.western_desert_force.legacy import SupplyRules
 from validators.kernel.movement import Blocked, search, show_mp
 from validators.kernel.zoc import ZocMove
 from validators.replay.board import Piece
@@ -61,25 +63,28 @@ class MovementRules(SupplyRules):
         self._tobruk_at_step_start: str | None = None
 
     # -- hooks ------------------------------------------------------------------------------
-    def phase_started(self, kind: str, side: str | None) -> None:
+    def phase_started(self, pid: str) -> None:
+        kind, side = self.phase_kind, self.active_side
         if kind in (MOVEMENT, EXPLOITATION):
             self._moves = {}
         if kind == MOVEMENT:
             self.strategic_movers, self.sea_transferred = set(), set()
-        super().phase_started(kind, side)
+        super().phase_started(pid)
 
-    def phase_ended(self, kind: str, side: str | None) -> None:
+    def phase_ended(self, pid: str) -> None:
+        kind, side = self.phase_kind, self.active_side
         if kind in (MOVEMENT, EXPLOITATION):
             self._declared = {}
-        super().phase_ended(kind, side)
+        super().phase_ended(pid)
 
-    def declared(self, role: str, piece: Piece, hex_id: str) -> None:
+    def declared(self, d: Declared) -> None:
+        role, piece, hex_id = ROLES[d.name], d.piece, d.where
         if role in ("strategic movement", "sea transfer"):
             self._declared[piece.id] = role
-        super().declared(role, piece, hex_id)
+        super().declared(d)
 
-    def on_moved(self, e: Moved) -> None:
-        super().on_moved(e)
+    def moved(self, e: Moved) -> None:
+        super().moved(e)
         self._movement(e.piece, e.old.label, e.new.label)
 
     def before_step(self, step) -> None:
@@ -92,38 +97,28 @@ class MovementRules(SupplyRules):
         """Whether a leader is being placed after a casualty check (leaders.py overrides)."""
         return False
 
-    def supply_range(self, hex_id: str, side: str) -> Fraction:
-        """8.1, 13.5, with leaders who left the hex in this very step (a stack moved together)."""
-        best = super().supply_range(hex_id, side)
-        for p in self.stood_in(hex_id):
-            leader = self.leader_of(p)
-            if leader and self.side_id(p) == side:
-                face = leader.faces[min(max(p.layer_level("Leader"), 1), len(leader.faces)) - 1]
-                best = max(best, Fraction(face.range))
-        return best
-
     # -- which moves are checked --------------------------------------------------------------
     def _movement(self, p: Piece, old: str, new: str) -> None:
         geo = self.game.geometry
         if old not in geo or new not in geo or old == new or self.phase_kind is None or self.phase_kind in COMBAT_KINDS:
             return
-        unit, leader = self.unit_of(p), self.leader_of(p)
+        unit, leader = self.board.unit_of(p), self.leader_of(p)
         if unit is None and leader is None:
             return
         if leader is not None and self.leader_displaced(p):
             return  # 13.6: a leader placed with the nearest friendly unit after his casualty check
-        side = self.side_id(p)
+        side = self.board.side_id(p)
         if self.phase_kind not in (MOVEMENT, EXPLOITATION):
             self.find("4.0", f"{self.phase} is not a Movement Phase: units move only in their side's Regular and "
                       "Exploitation Movement Phases", p, old, new)
             return
         if side != self.active_side:
-            active = self.side_name(self.active_side)
+            active = self.supply.side_name(self.active_side)
             self.find("9.0", f"only {active} units move in the {self.phase} Phase", p, old, new)
             return
         rec = self._moves.get(p.id)
         if rec is None:
-            rec = self._moves[p.id] = MoveRecord(old, self.supplied(old, side))
+            rec = self._moves[p.id] = MoveRecord(old, self.supply.supplied(old, side))
         problem = self._move_problem(p, unit, leader, side, rec, new)
         if problem:
             rule, message, path = problem
@@ -160,7 +155,7 @@ class MovementRules(SupplyRules):
         self.sea_transferred.add(p.id)
         if tobruk and self._tobruk_at_step_start != side:
             return "9.7", "Sea Transfer runs between Tobruk and Alexandria only while the Allies control Tobruk", ()
-        limit = 2 if self.naval_support() else 1
+        limit = 2 if self.supply.naval_support() else 1
         if already >= limit:
             why = "with" if limit == 2 else "without"
             return "9.7", f"Sea Transfer moves {limit} unit(s) a turn {why} Allied Naval Support; this is one more", ()
@@ -173,8 +168,8 @@ class MovementRules(SupplyRules):
     def _entry_problem(self, p: Piece, leader, side: str, new: str) -> Problem | None:
         """9.0: no unit enters an enemy combat unit's hex; 13.4: no leader enters the enemy
         leader's or depot's hex."""
-        enemy = self.other_side[side]
-        units = self.unit_hexes(enemy).get(new)
+        enemy = self.board.other_side[side]
+        units = self.supply.unit_hexes(enemy).get(new)
         if units:
             names = ", ".join(q.name for q in units)
             return "9.0", f"{new} holds enemy combat units ({names}): no unit may enter it", ()
@@ -185,33 +180,33 @@ class MovementRules(SupplyRules):
         return None
 
     def _leader_bans(self, side: str) -> dict[str, str]:
-        enemy = self.other_side[side]
+        enemy = self.board.other_side[side]
         out = {}
-        for q in self.replayer.board.pieces.values():
-            if self.leader_of(q) and self.side_id(q) == enemy and (h := self.hex_of(q)):
+        for q in self.board.replayer.board.pieces.values():
+            if self.leader_of(q) and self.board.side_id(q) == enemy and (h := self.board.hex_of(q)):
                 out[h] = "the enemy leader's hex"
-        depot = self.marker(self.move_table["leader_entry"]["depots"][enemy])
-        if depot is not None and (h := self.hex_of(depot)):
+        depot = self.supply.marker(self.move_table["leader_entry"]["depots"][enemy])
+        if depot is not None and (h := self.board.hex_of(depot)):
             out[h] = "the enemy depot's hex"
         return out
 
     # -- allowances ---------------------------------------------------------------------------
     def class_spec(self, unit: s.Unit | None) -> dict:
-        return self.classes["types"][unit.type] if unit else self.classes["leader"]
+        return self.supply.classes["types"][unit.type] if unit else self.supply.classes["leader"]
 
     def printed_ma(self, unit: s.Unit | None) -> int:
-        return unit.ma if unit else int(self.classes["leader"]["ma"])
+        return unit.ma if unit else int(self.supply.classes["leader"]["ma"])
 
     def major_offensive(self, side: str) -> bool:
         spec = self.move_table["major_offensive"]
-        p = self.marker(spec["markers"][side])
+        p = self.supply.marker(spec["markers"][side])
         return p is not None and p.layer_level(spec["layer"]) == spec["level"]
 
     def supply_level(self) -> str | None:
         """The Axis Supply Level: the box of the supply-level marker (7.5)."""
         spec = self.move_table["supply_level"]
-        p = self.marker(spec["marker"])
-        zone = self.zone_of(p) if p is not None else ""
+        p = self.supply.marker(spec["marker"])
+        zone = self.supply.zone_of(p) if p is not None else ""
         level = zone[len(spec["zone_prefix"]):] if zone.startswith(spec["zone_prefix"]) else None
         return level if level in spec["levels"] else None
 
@@ -252,8 +247,8 @@ class MovementRules(SupplyRules):
         """9.31 for this mover: friendly units other than itself negate; leaders ignore ZOCs."""
         if unit is None:
             return None
-        ezoc = frozenset(self.ezoc(side))
-        others = {h for h, ps in self.unit_hexes(side).items() if any(q.id != p.id for q in ps)}
+        ezoc = frozenset(self.supply.ezoc(side))
+        others = {h for h, ps in self.supply.unit_hexes(side).items() if any(q.id != p.id for q in ps)}
         return ZocMove(ezoc, ezoc & others, self.zoc_exempt(unit), Fraction(self.move_table["ezoc"]["exempt_cost"]))
 
     def zoc_exempt(self, unit: s.Unit) -> bool:
@@ -269,12 +264,12 @@ class MovementRules(SupplyRules):
         if allowance == 0 and self.phase_kind == EXPLOITATION:
             what = unit.type if unit else "leader"
             why = f"{what} units do not move in the Exploitation Movement Phase of a Normal Offensive"
-            return self.move_table["exploitation"]["rule"], why + self.reconstructed("unit-classes"), ()
+            return self.move_table["exploitation"]["rule"], why + self.state.reconstructed("unit-classes"), ()
         cls = self.class_spec(unit)["movement_class"]
         zoc, blocked, start = self.zoc_move(p, unit, side), self._blocked(unit, side), rec.start
-        if isinstance(self.chart.entry_cost(new, cls), Blocked):
+        if isinstance(self.supply.chart.entry_cost(new, cls), Blocked):
             return self._no_path(unit, cls, start, new, zoc, blocked)  # no search proves what the hex says
-        step = zoc.wrap(self.chart.cost(cls)) if zoc else self.chart.cost(cls)
+        step = zoc.wrap(self.supply.chart.cost(cls)) if zoc else self.supply.chart.cost(cls)
         geo = self.game.geometry
         found = search(geo.neighbours, start, step, stop=zoc.stops() if zoc else (), blocked=blocked, goal=new)
         if new not in found:
@@ -289,9 +284,9 @@ class MovementRules(SupplyRules):
         """The cheapest legal path costs too much: because of the enemy ZOC (9.31), or of the
         first stage of the allowance it exceeds (9.1 MA, 9.6 supply level, 9.5, 8.2)."""
         start, new, allowance = path[0], path[-1], stages[-1][0]
-        limit = f"allowance {show_mp(allowance)} ({self._explain(stages)}){self.reconstructed()}"
+        limit = f"allowance {show_mp(allowance)} ({self._explain(stages)}){self.state.reconstructed('terrain-effects', 'unit-classes')}"
         if zoc is not None and not zoc.exempt:
-            free = search(self.game.geometry.neighbours, start, self.chart.cost(cls), blocked=blocked, goal=new)
+            free = search(self.game.geometry.neighbours, start, self.supply.chart.cost(cls), blocked=blocked, goal=new)
             if free.cost.get(new, cost) <= allowance:
                 via = free.path(new)
                 why = (f"the paths within the allowance enter enemy ZOC hexes where the unit must stop, or go from "
@@ -304,16 +299,16 @@ class MovementRules(SupplyRules):
         return rule, f"cost {show_mp(cost)} MP via {'-'.join(path)}{surcharge} > {limit}", tuple(path)
 
     def _blocked(self, unit: s.Unit | None, side: str) -> frozenset[str]:
-        hexes = set(self.unit_hexes(self.other_side[side]))
+        hexes = set(self.supply.unit_hexes(self.board.other_side[side]))
         if unit is None:
             hexes |= set(self._leader_bans(side))
         return frozenset(hexes)
 
     def _no_path(self, unit: s.Unit | None, cls: str, start: str, new: str, zoc: ZocMove | None, blocked) -> Problem:
         """Why no path exists: the enemy ZOC (9.31), enemy units (9.0), or terrain (11.1, 11.2)."""
-        nb, plain, note = self.game.geometry.neighbours, self.chart.cost(cls), self.reconstructed()
+        nb, plain, note = self.game.geometry.neighbours, self.supply.chart.cost(cls), self.state.reconstructed('terrain-effects', 'unit-classes')
         what = unit.type if unit else "leader"
-        entry = self.chart.entry_cost(new, cls)
+        entry = self.supply.chart.entry_cost(new, cls)
         if isinstance(entry, Blocked):  # nothing of this class enters the hex: no path to search for
             return entry.rule, f"{new} is {entry.why} terrain: prohibited to {what} units{note}", ()
         if zoc is not None:
@@ -325,8 +320,8 @@ class MovementRules(SupplyRules):
                 return self.move_table["ezoc"]["rule"], why, tuple(via)
         if new in search(nb, start, plain, goal=new):
             return "9.0", f"every path from {start} to {new} passes a hex holding enemy combat units", ()
-        b = self.chart.step(start, new, cls) if self.game.geometry.adjacent(start, new) else None
-        if isinstance(b, Blocked) and b.why in self.chart.hexside:
+        b = self.supply.chart.step(start, new, cls) if self.game.geometry.adjacent(start, new) else None
+        if isinstance(b, Blocked) and b.why in self.supply.chart.hexside:
             return b.rule, f"{start} to {new} crosses an {b.why} hexside with no road or track: prohibited{note}", ()
         return "9.1", f"no path from {start} to {new} is open to {what} units{note}", ()
 
@@ -347,18 +342,18 @@ class MovementRules(SupplyRules):
     def _strategic_problem(self, p: Piece, unit: s.Unit | None, side: str, rec: MoveRecord, new: str) -> Problem | None:
         spec = self.move_table["strategic"]
         rule, start, along = spec["rule"], rec.start, frozenset(spec["along"])
-        ezoc = frozenset(self.ezoc(side))
+        ezoc = frozenset(self.supply.ezoc(side))
         if not rec.supplied:
             return rule, f"Strategic Movement: the unit must start supplied; it is unsupplied in {start}", ()
         if start in ezoc:
             return rule, f"Strategic Movement: the unit may not start in an enemy ZOC ({start})", ()
-        if not self.chart.on_feature.get(start, frozenset()) & along:
+        if not self.supply.chart.on_feature.get(start, frozenset()) & along:
             return rule, f"Strategic Movement: the unit must start on a road or track hex; {start} has none", ()
-        base = self.chart.cost(self.class_spec(unit)["movement_class"])
+        base = self.supply.chart.cost(self.class_spec(unit)["movement_class"])
 
         def step(a: str, b: str) -> Fraction | None:
-            return base(a, b) if self.chart.features(a, b) & along else None
-        blocked = ezoc | frozenset(self.unit_hexes(self.other_side[side]))
+            return base(a, b) if self.supply.chart.features(a, b) & along else None
+        blocked = ezoc | frozenset(self.supply.unit_hexes(self.board.other_side[side]))
         found = search(self.game.geometry.neighbours, start, step, blocked=blocked, goal=new)
         if new not in found:
             return rule, f"Strategic Movement: no road or track path from {start} to {new} clear of enemy ZOCs", ()
@@ -366,6 +361,6 @@ class MovementRules(SupplyRules):
         cost, path = found.cost[new], found.path(new)
         if cost > allowance:
             message = (f"Strategic Movement: cost {show_mp(cost)} MP via {'-'.join(path)} > allowance "
-                       f"{show_mp(allowance)} ({why}){self.reconstructed('terrain-effects')}")
+                       f"{show_mp(allowance)} ({why}){self.state.reconstructed('terrain-effects')}")
             return rule, message, tuple(path)
         return None

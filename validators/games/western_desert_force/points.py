@@ -111,7 +111,7 @@ class PointsRules(DepotRules):
     # -- reading the track --------------------------------------------------------------------
     def ap_box(self, side: str) -> int | None:
         p = self.one_marker(f"ap-{side}")
-        m = POINTS.match(self.replayer.piece_where(p).label) if p is not None else None
+        m = POINTS.match(self.board.replayer.piece_where(p).label) if p is not None else None
         return int(m[1]) if m else None
 
     def asp_holding(self) -> tuple[str | None, int]:
@@ -119,7 +119,7 @@ class PointsRules(DepotRules):
         p = self.one_marker("asp")
         if p is None:
             return None, 0
-        m = POINTS.match(self.replayer.piece_where(p).label)
+        m = POINTS.match(self.board.replayer.piece_where(p).label)
         faces = self.game.markers["asp"].faces if "asp" in self.game.markers else []
         level = max(1, p.layer_level("Face"))
         side = faces[level - 1].side if level <= len(faces) else None
@@ -160,7 +160,7 @@ class PointsRules(DepotRules):
         super().depot_cut_off(side)
         self.expect_ap(side, "7.13", "its depot was removed as cut off: the AP total goes to 0", to=0)
 
-    def on_moved(self, e: Moved) -> None:
+    def moved(self, e: Moved) -> None:
         mid = e.piece.properties().get("MarkerId", "")
         if mid.startswith("ap-") and mid[3:] in self.game.sides:
             self._ap_moved(mid[3:], e.piece, e.old.label, e.new.label)
@@ -168,12 +168,12 @@ class PointsRules(DepotRules):
             self._asp_moved(e.piece, e.old.label, e.new.label)
         elif mid == "ip":
             self._ip_built(e.old.label, e.new.label)
-        super().on_moved(e)
+        super().moved(e)
 
-    def on_added(self, e: Added) -> None:
+    def added(self, e: Added) -> None:
         if e.piece.properties().get("MarkerId") == "ip":
             self._ip_built(None, e.where.label)
-        super().on_added(e)
+        super().added(e)
 
     def _ap_moved(self, side: str, p: Piece, old_label: str, new_label: str) -> None:
         m = POINTS.match(new_label)
@@ -234,14 +234,14 @@ class PointsRules(DepotRules):
         if self.org_segment is not None and self.phase_kind == "movement" and new_label in geo and old_label not in geo:
             self.org_segment.ips += 1
 
-    def on_flipped(self, e: Flipped) -> None:
+    def flipped(self, e: Flipped) -> None:
         mid = e.piece.properties().get("MarkerId", "")
         if mid.startswith("ap-") and mid[3:] in self.game.sides and e.layer == "Face":
             self._ap_flipped(mid[3:], e)
         elif mid == "ip" and e.new == 2 and e.where.label in self.game.geometry \
                 and self.org_segment is not None and self.phase_kind == "movement":
             self.org_segment.ips += 1  # 12.1: an upgrade to IP-2 costs 1 AP
-        super().on_flipped(e)
+        super().flipped(e)
 
     def _ap_flipped(self, side: str, e: Flipped) -> None:
         """7.9: the Major Offensive face goes up only in the side's declaration segment, and
@@ -258,7 +258,7 @@ class PointsRules(DepotRules):
                       f"{self.phase}", e.piece, side=name)
 
     # -- dice -----------------------------------------------------------------------------------
-    def on_rolled(self, e: Rolled) -> None:
+    def rolled(self, e: Rolled) -> None:
         for side, x in self.game.sides.items():
             if e.button == f"{x.name} Organization die":
                 self._organization_die(side, e.dice[0])
@@ -268,7 +268,7 @@ class PointsRules(DepotRules):
                 taken = self.capture_roll_due.pop(side)
                 self.expect_ap(side, "7.14", f"it captured the {self._org_name(taken)} depot and rolled {e.dice[0]}: "
                                "that many APs are added (at most 12)", by=e.dice[0])
-        super().on_rolled(e)
+        super().rolled(e)
 
     def _organization_die(self, side: str, die: int) -> None:
         seg, name = self.org_segment, self._org_name(side)
@@ -331,15 +331,17 @@ class PointsRules(DepotRules):
         self.surprise_won[side] = die + plus in s.get("success", [1, 2])
 
     # -- segments -------------------------------------------------------------------------------
-    def phase_started(self, kind: str, side: str | None) -> None:
-        super().phase_started(kind, side)
+    def phase_started(self, pid: str) -> None:
+        kind, side = self.phase_kind, self.active_side
+        super().phase_started(pid)
         self.org_segment = None
         if side is not None and kind in ("attack-points", "major-offensive", "movement"):
             self.org_segment = Segment(self.ap_now.get(side), asp=self.asp_holding()[1])
         if kind == "major-offensive" and side is not None:
             self.surprise_won[side] = False
 
-    def phase_ended(self, kind: str, side: str | None) -> None:
+    def phase_ended(self, pid: str) -> None:
+        kind, side = self.phase_kind, self.active_side
         seg = self.org_segment
         if seg is not None and side is not None:
             if kind == "attack-points":
@@ -360,7 +362,7 @@ class PointsRules(DepotRules):
             self.find("7.14", f"the {who} player captured the {self._org_name(taken)} depot: he rolls one die "
                       f"({who} 1d6) and adds it to his AP total", side=who)
         self.capture_roll_due.clear()
-        super().phase_ended(kind, side)
+        super().phase_ended(pid)
 
     def _points_segment_ended(self, side: str, seg: Segment) -> None:
         name, now = self._org_name(side), self.ap_now.get(side)
@@ -375,7 +377,7 @@ class PointsRules(DepotRules):
                       f"{now}{self.ap_reconstructed}", p, side=name)
         if seg.level is not None:
             marker = self.one_marker("supply-level")
-            where = self.replayer.piece_where(marker).label if marker else None
+            where = self.board.replayer.piece_where(marker).label if marker else None
             want = self.game.zone_name("supply", seg.level) if "supply" in self.game.tracks else seg.level
             if where != want:
                 note = self.table_note("supply-level")

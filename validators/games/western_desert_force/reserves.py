@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from validators.games.western_desert_force.supply import SupplyRules
+from validators.games.western_desert_force.legacy import SupplyRules
 from validators.replay.replayer import Moved
 
 REINFORCEMENTS = "reinforcements"
@@ -59,29 +59,31 @@ class ReserveRules(SupplyRules):
         return None
 
     # -- hooks ------------------------------------------------------------------------------------
-    def phase_started(self, kind: str, side: str | None) -> None:
+    def phase_started(self, pid: str) -> None:
+        kind, side = self.phase_kind, self.active_side
         if kind == REINFORCEMENTS and side == self.reserve_spec.get("side"):
-            self._withdrawable = {p.id: self.supplied(h, side)
-                                  for h, ps in self.unit_hexes(side).items() for p in ps}
-        super().phase_started(kind, side)
+            self._withdrawable = {p.id: self.supply.supplied(h, side)
+                                  for h, ps in self.supply.unit_hexes(side).items() for p in ps}
+        super().phase_started(pid)
 
-    def phase_ended(self, kind: str, side: str | None) -> None:
+    def phase_ended(self, pid: str) -> None:
+        kind, side = self.phase_kind, self.active_side
         if kind == REINFORCEMENTS and side:
             self._late_arrivals(side)
             if side == self.reserve_spec.get("side"):
                 self._requirement(side)
-        super().phase_ended(kind, side)
+        super().phase_ended(pid)
 
-    def on_moved(self, e: Moved) -> None:
-        super().on_moved(e)
-        if self.phase_kind is None or not (self.unit_of(e.piece) or self.leader_of(e.piece)):
+    def moved(self, e: Moved) -> None:
+        super().moved(e)
+        if self.phase_kind is None or not (self.board.unit_of(e.piece) or self.leader_of(e.piece)):
             return
         old, new, box = e.old.label, e.new.label, self._box()
         waiting = self._waiting_turn(old)
         if waiting is not None and new != old:
             self._arrival(e, waiting)  # units and leaders (13.7: Montgomery on Turn 21)
             return
-        if not self.unit_of(e.piece):
+        if not self.board.unit_of(e.piece):
             return
         if old == box and new != box:
             self._leaves_reserve(e)
@@ -90,7 +92,7 @@ class ReserveRules(SupplyRules):
 
     # -- acts -----------------------------------------------------------------------------------------
     def _arrival(self, e: Moved, waiting: int) -> None:
-        p, side = e.piece, self.side_id(e.piece)
+        p, side = e.piece, self.board.side_id(e.piece)
         if self.phase_kind != REINFORCEMENTS or self.active_side != side:
             self.find("7.7", f"reinforcements enter in their side's Reinforcement segment, not in {self.phase}", p)
             return
@@ -111,15 +113,15 @@ class ReserveRules(SupplyRules):
             self.find("7.8", f"units leave the Reserve Box only as reinforcements in the Allied "
                       f"Reinforcement-Withdrawal segment, not in {self.phase}", p)
             return
-        unit = self.unit_of(p)
-        if unit.steps == 2 and self.reduced(p):
+        unit = self.board.unit_of(p)
+        if unit.steps == 2 and self.board.reduced(p):
             self.find("7.8", f"{p.name} is reduced: reduced reserve units may not be used as reinforcements", p)
         exit_hex = self.reserve_spec.get("reserve_exit")
         if exit_hex and e.new.label in self.game.geometry and e.new.label != exit_hex:
             self.find("7.7", f"a reserve unit enters the map as a reinforcement at {exit_hex}, not {e.new.label}", p)
 
     def _enters_reserve(self, e: Moved) -> None:
-        p, side = e.piece, self.side_id(e.piece)
+        p, side = e.piece, self.board.side_id(e.piece)
         if side != self.reserve_spec.get("side"):
             self.find("7.8", f"only Allied units go into the {self._box()}", p)
             return
@@ -134,9 +136,9 @@ class ReserveRules(SupplyRules):
 
     # -- the end of the segment ---------------------------------------------------------------------
     def _late_arrivals(self, side: str) -> None:
-        for p in self.replayer.board.pieces.values():
-            waiting = self._waiting_turn(self.replayer.piece_where(p).label) if p.map else None
-            if waiting != self.turn or not self.unit_of(p) or self.side_id(p) != side:
+        for p in self.board.replayer.board.pieces.values():
+            waiting = self._waiting_turn(self.board.replayer.piece_where(p).label) if p.map else None
+            if waiting != self.turn or not self.board.unit_of(p) or self.board.side_id(p) != side:
                 continue
             if self.arrivals.get(p.properties().get("UnitId", ""), (None,))[0] is None:
                 continue  # not in the schedule (a unit returned by replacement waits by choice)
@@ -148,11 +150,11 @@ class ReserveRules(SupplyRules):
         values = self.reserve_spec.get("unit_values", {"full": 1, "reduced": 0.5, "one_step": 0.5})
         total = Fraction(0)
         box = self._box()
-        for p in self.replayer.board.pieces.values():
-            unit = self.unit_of(p)
-            if unit is None or not p.map or self.replayer.piece_where(p).label != box:
+        for p in self.board.replayer.board.pieces.values():
+            unit = self.board.unit_of(p)
+            if unit is None or not p.map or self.board.replayer.piece_where(p).label != box:
                 continue
-            kind = "one_step" if unit.steps == 1 else "reduced" if self.reduced(p) else "full"
+            kind = "one_step" if unit.steps == 1 else "reduced" if self.board.reduced(p) else "full"
             total += Fraction(str(values[kind]))
         return total
 
@@ -174,10 +176,10 @@ class ReserveRules(SupplyRules):
         have = self.reserve_value()
         if have >= required:
             return
-        on_map = sum(len(ps) for ps in self.unit_hexes(side).values())
+        on_map = sum(len(ps) for ps in self.supply.unit_hexes(side).values())
         floor = int(self.reserve_spec.get("map_floor", 6))
         note = self.table_note("reserves") if hasattr(self, "table_note") else ""
-        name = self.side_name(side)
+        name = self.supply.side_name(side)
         if on_map > floor:
             self.find(self.reserve_spec.get("rule", "7.4"), f"Turn {self.turn}: the {name} Reserve Box holds "
                       f"{_show(have)} reserve units of the {required} required, with {on_map} units on the map "

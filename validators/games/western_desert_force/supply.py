@@ -16,19 +16,22 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from validators.games.western_desert_force.state import PhaseState
+from validators.games.western_desert_force.state import Places
 from validators.games.western_desert_force.supply_paths import TypedSupplyNet
 from validators.kernel.movement import TerrainChart, mp
 from validators.kernel.supply import Leg, connected
+from validators.kernel.rule import Tracker
 from validators.kernel.zoc import zone_of_control
 from validators.replay.board import Piece
 
 
-class SupplyRules(PhaseState):
-    """Part of the Western Desert Force auditor; see __init__.py."""
+class Supply(Tracker):
+    """Supply, zones of control and the combat units by hex, as the board shows them now."""
+
+    needs = (Places,)
 
     def start(self) -> None:
-        super().start()
+        self.places = self.ctx.get(Places)
         t = self.tables
         self.chart = TerrainChart(self.game, t["terrain-effects"])
         self.classes = t["unit-classes"]
@@ -40,32 +43,22 @@ class SupplyRules(PhaseState):
         self._cache_version = -1
         self._markers: dict[str, str] = {}
 
-    @property
-    def tobruk_controller(self) -> str | None:
-        """Side id controlling Tobruk (8.4): who occupies it or last did."""
-        return next((self.place_controller(spec["hex"]) for spec in self.limited), None)
-
-    def reconstructed(self, *tables: str) -> str:
-        """" (reconstructed table)" when a finding rests on a table marked so (terrain and unit classes by default)."""
-        names = tables or ("terrain-effects", "unit-classes")
-        return " (reconstructed table)" if any(self.game.tables[n].provenance == "reconstructed" for n in names) else ""
-
     # -- pieces -----------------------------------------------------------------------------
     def sid(self, side: str | None) -> str | None:
         """A side id from a side id or name."""
-        return self.side_ids.get(side, side) if side else None
+        return self.board.side_ids.get(side, side) if side else None
 
     def side_name(self, side: str) -> str:
         return self.game.sides[self.sid(side)].name
 
     def unit_attrs(self, p: Piece) -> dict[str, object]:
-        u = self.unit_of(p)
+        u = self.board.unit_of(p)
         f = self.game.formations[u.formation]
         return {"nationality": f.nationality, "size": u.size, "type": u.type, "formation": u.formation}
 
     def marker(self, marker_id: str) -> Piece | None:
         """The piece of a one-off marker (depot, AP marker, supply level...)."""
-        board = self.replayer.board.pieces
+        board = self.board.replayer.board.pieces
         pid = self._markers.get(marker_id)
         if pid not in board:
             pid = next((p.id for p in board.values() if p.properties().get("MarkerId") == marker_id), None)
@@ -75,10 +68,10 @@ class SupplyRules(PhaseState):
         return board[pid]
 
     def zone_of(self, p: Piece) -> str:
-        return self.replayer.piece_where(p).label
+        return self.board.replayer.piece_where(p).label
 
     def _cached(self, key: tuple, make):
-        version = self.replayer.board.version
+        version = self.board.replayer.board.version
         if version != self._cache_version:
             self._cache.clear()
             self._cache_version = version
@@ -92,22 +85,22 @@ class SupplyRules(PhaseState):
 
         def make():
             out: dict[str, list[Piece]] = {}
-            for p in self.units_on_map():
-                if self.side_id(p) == side:
-                    out.setdefault(self.hex_of(p), []).append(p)
+            for p in self.board.units_on_map():
+                if self.board.side_id(p) == side:
+                    out.setdefault(self.board.hex_of(p), []).append(p)
             return out
         return self._cached(("units", side), make)
 
     def has_zoc(self, p: Piece) -> bool:
         """9.3: every combat unit but battalions (leaders and depots are not units)."""
-        return self.unit_of(p).size not in self.classes.get("no_zoc_sizes", ())
+        return self.board.unit_of(p).size not in self.classes.get("no_zoc_sizes", ())
 
     def ezoc(self, side: str) -> set[str]:
         """Hexes in the zone of control of the enemies of `side` (9.3)."""
         side = self.sid(side)
 
         def make():
-            enemies = self.unit_hexes(self.other_side[side])
+            enemies = self.unit_hexes(self.board.other_side[side])
             holders = [h for h, ps in enemies.items() if any(self.has_zoc(p) for p in ps)]
             return zone_of_control(holders, self.game.geometry.neighbours, self.chart.passable)
         return self._cached(("ezoc", side), make)
@@ -118,7 +111,7 @@ class SupplyRules(PhaseState):
         side = self.sid(side)
 
         def make():
-            enemy = set(self.unit_hexes(self.other_side[side]))
+            enemy = set(self.unit_hexes(self.board.other_side[side]))
             return frozenset(enemy | (self.ezoc(side) - set(self.unit_hexes(side))))
         return self._cached(("blocked", side), make)
 
@@ -133,17 +126,18 @@ class SupplyRules(PhaseState):
         return self._cached(("net", side, sources), make)
 
     def supply_range(self, hex_id: str, side: str) -> Fraction:
-        """4 MP, or the best supply range of a friendly leader in the hex (8.1, 13.5)."""
+        """4 MP, or the best supply range of a friendly leader in the hex (8.1, 13.5), counting
+        leaders who left the hex in this very step (a stack moved together)."""
         best = mp(self.supply_table["overland"]["mp"])
-        for p in self.pieces_in(hex_id):
+        for p in self.board.pieces_in(hex_id) + self.board.stood_in(hex_id):
             leader = self.leader_of(p)
-            if leader and self.side_id(p) == side:
+            if leader and self.board.side_id(p) == side:
                 face = leader.faces[min(max(p.layer_level("Leader"), 1), len(leader.faces)) - 1]
                 best = max(best, Fraction(face.range))
         return best
 
     def limited_sources(self, side: str) -> list[dict]:
-        return [spec for spec in self.limited if self.place_controller(spec["hex"]) == side]
+        return [spec for spec in self.limited if self.places.controller(spec["hex"]) == side]
 
     def supply_status(self, hex_id: str, side: str) -> str | None:
         """'main' (the side's own source), 'limited' (only Tobruk), or None: unsupplied (8.1, 8.4)."""
@@ -154,6 +148,9 @@ class SupplyRules(PhaseState):
         if any(self._net(side, (spec["hex"],)).traces(hex_id, reach) for spec in self.limited_sources(side)):
             return "limited"
         return None
+
+    def leader_of(self, p: Piece):
+        return self.game.leaders.get(p.properties().get("LeaderId", ""))
 
     def supplied(self, hex_id: str, side: str) -> bool:
         """Whether a unit of `side` in `hex_id` is in supply now (8.1, 8.4)."""

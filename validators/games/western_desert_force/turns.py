@@ -38,8 +38,9 @@ class TurnRules(PointsRules, VictoryRules):
         self.event_replacements: dict[tuple[int, str], int] = {}  # (turn, side) -> extra points (7.6)
 
     # -- the order of phases (4.0) -------------------------------------------------------------
-    def phase_started(self, kind: str, side: str | None) -> None:
-        super().phase_started(kind, side)
+    def phase_started(self, pid: str) -> None:
+        kind, side = self.phase_kind, self.active_side
+        super().phase_started(pid)
         before, now = self.prev_phase_pos, self.phase_pos
         if before is None:
             if self.turn == self.game.info.turns.first and now[1] <= self._first_points_segment():
@@ -72,20 +73,19 @@ class TurnRules(PointsRules, VictoryRules):
             if (holder, count) != (air.get("side"), air.get("asp")):
                 self.find("3.1", f"the game begins with {air.get('asp')} {self._org_name(air.get('side'))} ASPs; "
                           f"the ASP marker shows {count} for {self._org_name(holder)}", self.one_marker("asp"))
-            naval = getattr(self, "naval_support", None)  # the supply rules read its marker (tables/supply.yaml)
-            if air.get("naval_support") and naval is not None and not naval():
+            if air.get("naval_support") and not self.supply.naval_support():
                 self.find("3.1", "the Allies begin with Naval Support; its marker is not in play",
                           self.one_marker(self.tables.get("supply", {}).get("naval_support", {}).get("marker", "")))
 
     # -- dice -------------------------------------------------------------------------------------
-    def on_rolled(self, e: Rolled) -> None:
+    def rolled(self, e: Rolled) -> None:
         first = self.turn == self.game.info.turns.first
         if e.button == D66 or e.button.endswith(" Air Superiority die"):
             if first:
                 self.find("3.1", f"Turn 1 skips the Random Events and the Air/Naval Support Phase: no {e.button} roll")
             elif e.button == D66:
                 self._random_event(e.dice)
-        super().on_rolled(e)
+        super().rolled(e)
 
     def _random_event(self, dice: tuple[int, ...]) -> None:
         """5.0: the Allied die is the tens digit, the Axis die the ones."""
@@ -132,9 +132,9 @@ class TurnRules(PointsRules, VictoryRules):
         return True
 
     def _leader_on_map(self, name: str) -> bool:
-        for p in self.replayer.board.pieces.values():
+        for p in self.board.replayer.board.pieces.values():
             leader = self.leader_of(p)
-            if leader is None or self.hex_of(p) is None:
+            if leader is None or self.board.hex_of(p) is None:
                 continue
             face = leader.faces[max(1, p.layer_level("Leader")) - 1]
             if face.name == name:

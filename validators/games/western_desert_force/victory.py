@@ -36,8 +36,9 @@ class VictoryRules(DepotRules):
         self.gone_pieces: dict[str, Piece] = {}  # piece id -> a unit or leader deleted from the game
 
     # -- the end of a turn ------------------------------------------------------------------
-    def phase_started(self, kind: str, side: str | None) -> None:
-        super().phase_started(kind, side)
+    def phase_started(self, pid: str) -> None:
+        kind, side = self.phase_kind, self.active_side
+        super().phase_started(pid)
         if kind == "end-of-turn" and self.turn is not None:
             self._turn_over(self.turn)
 
@@ -57,8 +58,8 @@ class VictoryRules(DepotRules):
         """17.1: a supplied combat unit on the opponent's supply source (never Tobruk)."""
         for side, enemy in self.enemy_of.items():
             target = self.depot_sources.get(enemy)
-            holders = [p for p in self.units_in(target, self._org_name(side))] if target else []
-            supplied = [p for p in holders if self.supplied(target, side)]
+            holders = [p for p in self.board.units_in(target, self._org_name(side))] if target else []
+            supplied = [p for p in holders if self.supply.supplied(target, side)]
             if supplied:
                 why = (f"{self._org_name(side)} Automatic Victory: {supplied[0].name} is in supply on the "
                        f"{self._org_name(enemy)} supply source {target} at the end of Turn {turn}")
@@ -90,18 +91,18 @@ class VictoryRules(DepotRules):
         pts = self.victory_table.get("points", {})
         armor = set(self.victory_table.get("armor_types", ["armor"]))
         counts: dict[str, dict[str, int]] = {s: {} for s in self.game.sides}
-        pieces = list(self.replayer.board.pieces.values()) + list(self.gone_pieces.values())
+        pieces = list(self.board.replayer.board.pieces.values()) + list(self.gone_pieces.values())
         for p in pieces:
-            side = self.side_id(p)
+            side = self.board.side_id(p)
             if side not in self.enemy_of:
                 continue
-            unit = self.unit_of(p)
-            gone = p.id in self.gone_pieces or self.replayer.piece_where(p).label in self.eliminated_zones
+            unit = self.board.unit_of(p)
+            gone = p.id in self.gone_pieces or self.board.replayer.piece_where(p).label in self.eliminated_zones
             if unit is not None:
                 kind = "armor" if unit.type in armor else "other"
                 if gone:
                     what = f"eliminated_{kind}"
-                elif unit.steps == 2 and self.reduced(p):
+                elif unit.steps == 2 and self.board.reduced(p):
                     what = f"reduced_{kind}"
                 else:
                     continue
@@ -119,30 +120,30 @@ class VictoryRules(DepotRules):
         return score, detail
 
     # -- pieces leaving the game -------------------------------------------------------------
-    def on_removed(self, e: Removed) -> None:
+    def removed(self, e: Removed) -> None:
         p = e.piece
         is_leader = self.leader_of(p) is not None
         swap = is_leader and self.phase_kind == "reinforcements"  # 13.7: O'Connor/Ritchie replaced
-        if (self.unit_of(p) is not None or is_leader) and not swap and self.phase_kind is not None:
+        if (self.board.unit_of(p) is not None or is_leader) and not swap and self.phase_kind is not None:
             self.gone_pieces[p.id] = p
-        super().on_removed(e)
+        super().removed(e)
 
-    def on_added(self, e: Added) -> None:
+    def added(self, e: Added) -> None:
         key = e.piece.properties().get("UnitId") or e.piece.properties().get("LeaderId")
         for pid, q in list(self.gone_pieces.items()):
             if key and key in (q.properties().get("UnitId"), q.properties().get("LeaderId")):
                 del self.gone_pieces[pid]  # back in the game
-        super().on_added(e)
+        super().added(e)
 
     # -- play after the end ----------------------------------------------------------------
-    def on_moved(self, e: Moved) -> None:
+    def moved(self, e: Moved) -> None:
         if e.old.label != e.new.label and e.piece.properties().get("Kind") in ("unit", "leader"):
             self._play_after_end(e.piece)
-        super().on_moved(e)
+        super().moved(e)
 
-    def on_rolled(self, e: Rolled) -> None:
+    def rolled(self, e: Rolled) -> None:
         self._play_after_end(None)
-        super().on_rolled(e)
+        super().rolled(e)
 
     def _play_after_end(self, p: Piece | None) -> None:
         if self.game_over is None or self.play_after_end_reported:
