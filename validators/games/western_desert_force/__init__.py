@@ -14,6 +14,7 @@ from validators.games.western_desert_force.combat import CombatRules
 from validators.games.western_desert_force.fortress import FortressRules
 from validators.games.western_desert_force.ip import ImprovedPositionRules
 from validators.games.western_desert_force.leaders import LeaderRules
+from validators.games.western_desert_force.legacy import ALL
 from validators.games.western_desert_force.mandatory import MandatoryAttackRules
 from validators.games.western_desert_force.movement import MovementRules
 from validators.games.western_desert_force.replacements import ReplacementRules
@@ -26,12 +27,13 @@ from validators.kernel.engine import RulesAuditor
 
 
 class Families(TurnRules, AirRules, ImprovedPositionRules, ReplacementRules, ReserveRules, LeaderRules,
-               MandatoryAttackRules, FortressRules, BombardmentRules, CombatRules, MovementRules, StackingRules,
-               AttritionRules, SupplyRules):
+               MandatoryAttackRules, FortressRules, BombardmentRules, CombatRules, MovementRules):
     """The families still chained."""
 
+    ids = tuple(n for n in ALL if n not in ("9.2", "8.3"))
 
-RULES = (Families,)
+
+RULES = (Families, StackingRules, AttritionRules)
 
 
 class Auditor(RulesAuditor):

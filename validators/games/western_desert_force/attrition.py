@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from validators.games.western_desert_force.legacy import SupplyRules
+from validators.games.western_desert_force.legacy import WdfRule
 from validators.replay.board import Piece
 
 ATTRITION = "attrition"
@@ -31,8 +31,10 @@ class Attrited:
     connected: bool  # a path of any length to its source (8.3)
 
 
-class AttritionRules(SupplyRules):
-    """Part of the Western Desert Force auditor; see __init__.py."""
+class AttritionRules(WdfRule):
+    """8.3: in his Attrition Phase every unsupplied unit of the active player loses one step, no supplied one any."""
+
+    ids = ('8.3',)
 
     def start(self) -> None:
         super().start()
@@ -57,14 +59,12 @@ class AttritionRules(SupplyRules):
                 self._attrition += [Attrited(p, hex_id, self.steps_left(p), status, linked) for p in pieces]
             dependent = sum(1 for a in self._attrition if a.status == "limited")
             self._excess = max(0, dependent - self.supply.limited_capacity(side))
-        super().phase_started(pid)
 
     def phase_ended(self, pid: str) -> None:
         kind, side = self.phase_kind, self.active_side
         if kind == ATTRITION and side:
             self._check_attrition(side)
             self._attrition = []
-        super().phase_ended(pid)
 
     def _after(self, a: Attrited) -> tuple[int, str | None]:
         """Steps left and, when off the map, the zone it went to (None: out of play)."""

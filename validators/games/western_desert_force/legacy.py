@@ -57,3 +57,5 @@ class PhaseState(Rule):
 
 
 SupplyRules = PhaseState
+
+WdfRule = PhaseState

@@ -17,7 +17,6 @@ from __future__ import annotations
 from validators.games.western_desert_force.state import ROLES
 from validators.kernel.declarations import Declared
 from validators.games.western_desert_force.combat import CombatRules
-from validators.replay.board import Piece
 
 
 class MandatoryAttackRules(CombatRules):

@@ -11,14 +11,16 @@ of its side's next Regular Movement Phase.
 """
 from __future__ import annotations
 
-from validators.games.western_desert_force.legacy import SupplyRules
+from validators.games.western_desert_force.legacy import WdfRule
 from validators.kernel.stacking import StackingTable
 from validators.replay.board import Piece
 from validators.replay.replayer import Added, Moved
 
 
-class StackingRules(SupplyRules):
-    """Part of the Western Desert Force auditor; see __init__.py."""
+class StackingRules(WdfRule):
+    """9.2: at most 4 stacking points a hex when a phase ends; reinforcements on their entry hex aside (7.7)."""
+
+    ids = ('9.2',)
 
     def start(self) -> None:
         super().start()
@@ -34,11 +36,9 @@ class StackingRules(SupplyRules):
 
     # -- reinforcements (7.7) ---------------------------------------------------------------
     def moved(self, e: Moved) -> None:
-        super().moved(e)
         self._arrived(e.piece, e.old.label, e.new.label)
 
     def added(self, e: Added) -> None:
-        super().added(e)
         self._arrived(e.piece, None, e.where.label)
 
     def _arrived(self, p: Piece, old: str | None, new: str) -> None:
@@ -53,7 +53,6 @@ class StackingRules(SupplyRules):
             board = self.board.replayer.board.pieces
             self._entered = {i: h for i, h in self._entered.items() if i in board and self.board.side_id(board[i]) != side}
         self._check_stacking()
-        super().phase_ended(pid)
 
     def _check_stacking(self) -> None:
         limit, free = self.stacking.limit, self.stacking.free
