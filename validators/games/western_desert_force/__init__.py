@@ -21,19 +21,18 @@ from validators.games.western_desert_force.replacements import ReplacementRules
 from validators.games.western_desert_force.reserves import ReserveRules
 from validators.games.western_desert_force.stacking import StackingRules
 from validators.games.western_desert_force.state import WdfState
-from validators.games.western_desert_force.legacy import SupplyRules
 from validators.games.western_desert_force.turns import TurnRules
 from validators.kernel.engine import RulesAuditor
 
 
-class Families(TurnRules, AirRules, ImprovedPositionRules, ReplacementRules, ReserveRules, LeaderRules,
+class Families(TurnRules, AirRules, ImprovedPositionRules, ReserveRules, LeaderRules,
                MandatoryAttackRules, FortressRules, BombardmentRules, CombatRules, MovementRules):
     """The families still chained."""
 
-    ids = tuple(n for n in ALL if n not in ("9.2", "8.3"))
+    ids = tuple(n for n in ALL if n not in ("9.2", "8.3", "7.61", "7.62", "7.63"))
 
 
-RULES = (Families, StackingRules, AttritionRules)
+RULES = (Families, ReplacementRules, StackingRules, AttritionRules)
 
 
 class Auditor(RulesAuditor):

@@ -202,19 +202,11 @@ class MovementRules(SupplyRules):
         p = self.supply.marker(spec["markers"][side])
         return p is not None and p.layer_level(spec["layer"]) == spec["level"]
 
-    def supply_level(self) -> str | None:
-        """The Axis Supply Level: the box of the supply-level marker (7.5)."""
-        spec = self.move_table["supply_level"]
-        p = self.supply.marker(spec["marker"])
-        zone = self.supply.zone_of(p) if p is not None else ""
-        level = zone[len(spec["zone_prefix"]):] if zone.startswith(spec["zone_prefix"]) else None
-        return level if level in spec["levels"] else None
-
     def _level_spec(self, unit: s.Unit | None, side: str) -> tuple[str, dict] | None:
         spec = self.move_table["supply_level"]
         if side != spec["side"] or not self.class_spec(unit).get("supply_level_penalty"):
             return None
-        level = self.supply_level()
+        level = self.supply.supply_level()
         return (level, spec["levels"][level]) if level else None
 
     def allowance(self, unit: s.Unit | None, side: str, supplied: bool) -> list[tuple[Fraction, str, str]]:

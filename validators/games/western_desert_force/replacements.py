@@ -22,7 +22,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from validators.games.western_desert_force.legacy import SupplyRules
+from validators.games.western_desert_force.events import RandomEvents
+from validators.games.western_desert_force.legacy import WdfRule
 from validators.replay.board import Piece
 from validators.replay.replayer import Flipped, Moved
 
@@ -39,11 +40,16 @@ class Use:
     ok_on_map: bool | None = None  # supplied and out of EZOC when the segment began (units on the map)
 
 
-class ReplacementRules(SupplyRules):
-    """Part of the Western Desert Force auditor; see __init__.py."""
+class ReplacementRules(WdfRule):
+    """7.6-7.63: in his Replacements segment a side spends the points the track, its supply level and
+    random events give, on units that may receive them."""
+
+    ids = ('7.6', '7.61', '7.62', '7.63')
+    needs = WdfRule.needs + (RandomEvents,)
 
     def start(self) -> None:
         super().start()
+        self.events = self.ctx.get(RandomEvents)
         self.repl = self.tables.get("replacements", {})
         self._uses: dict[str, Use] = {}
         self._fit: dict[str, bool] = {}  # piece id -> supplied and out of EZOC when the segment began
@@ -58,17 +64,14 @@ class ReplacementRules(SupplyRules):
             for h, pieces in self.supply.unit_hexes(side).items():
                 ok = self.supply.supplied(h, side) and h not in zoc
                 self._fit.update({p.id: ok for p in pieces})
-        super().phase_started(pid)
 
     def phase_ended(self, pid: str) -> None:
         kind, side = self.phase_kind, self.active_side
         if kind == REPLACEMENTS and side and self.repl:
             self._judge_replacements(side)
             self._uses = {}
-        super().phase_ended(pid)
 
     def flipped(self, e: Flipped) -> None:
-        super().flipped(e)
         if (self.phase_kind == REPLACEMENTS and e.layer == "Step" and e.old == 2 and e.new == 1
                 and self.board.unit_of(e.piece) and self.board.side_id(e.piece) == self.active_side
                 and e.piece.id not in self._uses):
@@ -80,7 +83,6 @@ class ReplacementRules(SupplyRules):
                 self._uses[e.piece.id].ok_on_map = self.supply.supplied(where, side) and where not in self.supply.ezoc(side)
 
     def moved(self, e: Moved) -> None:
-        super().moved(e)
         if self.phase_kind != REPLACEMENTS or not self.repl or not self.board.unit_of(e.piece):
             return
         side = self.board.side_id(e.piece)
@@ -101,9 +103,9 @@ class ReplacementRules(SupplyRules):
         """(track points, supply-level points, event points) this turn (7.6, 7.63, 5.0)."""
         turn = self.turn or 0
         track = int(self.repl.get(side, {}).get(turn, 0))
-        level = self.supply_level() if side == "axis" and hasattr(self, "supply_level") else None
+        level = self.supply.supply_level() if side == "axis" else None
         bonus = int(self.repl.get("supply_level_bonus", {}).get(level, 0)) if level else 0
-        event = getattr(self, "event_replacements", {}).get((turn, side), 0)
+        event = self.events.replacements.get((turn, side), 0)
         return track, bonus, event
 
     def _cost(self, u: Use) -> int:

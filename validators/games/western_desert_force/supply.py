@@ -166,6 +166,14 @@ class Supply(Tracker):
             total += limit
         return total
 
+    def supply_level(self) -> str | None:
+        """The Axis Supply Level: the box of the supply-level marker (7.5)."""
+        spec = self.tables["movement"]["supply_level"]
+        p = self.marker(spec["marker"])
+        zone = self.zone_of(p) if p is not None else ""
+        level = zone[len(spec["zone_prefix"]):] if zone.startswith(spec["zone_prefix"]) else None
+        return level if level in spec["levels"] else None
+
     def naval_support(self) -> bool:
         """Whether the Allies have Naval Support this turn (6.2; marker convention in supply.yaml)."""
         spec = self.supply_table.get("naval_support", {})

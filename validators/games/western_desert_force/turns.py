@@ -18,24 +18,22 @@ Choices:
 """
 from __future__ import annotations
 
+from validators.games.western_desert_force.events import D66, RandomEvents
 from validators.games.western_desert_force.points import PointsRules
 from validators.games.western_desert_force.victory import VictoryRules
 from validators.replay.replayer import Rolled
 
-D66 = "Random Events d66"
 
 
 class TurnRules(PointsRules, VictoryRules):
     """Part of the Western Desert Force auditor; see __init__.py."""
 
+    needs = PointsRules.needs + (RandomEvents,)
+
     def start(self) -> None:
         super().start()
-        events = self.tables.get("random-events", {}).get("events", {})
-        self.event_table: dict[str, dict] = {str(k): v for k, v in events.items()}
+        self.events = self.ctx.get(RandomEvents)
         self.events_note = self.table_note("random-events")
-        self.events_done: set[str] = set()  # once-only events that happened (5.0)
-        self.events_rolled: set[int] = set()  # turns with a Random Events roll
-        self.event_replacements: dict[tuple[int, str], int] = {}  # (turn, side) -> extra points (7.6)
 
     # -- the order of phases (4.0) -------------------------------------------------------------
     def phase_started(self, pid: str) -> None:
@@ -92,54 +90,21 @@ class TurnRules(PointsRules, VictoryRules):
         if self.phase_kind != "random-events":
             self.find("5.0", f"the Random Events roll belongs to the Random Events phase, not {self.phase}")
             return
-        if self.turn in self.events_rolled:
+        if not self.events.counted:
             self.find("5.0", f"one Random Events roll a turn: Turn {self.turn} already had one")
             return
-        self.events_rolled.add(self.turn or 0)
-        if len(dice) != 2:
+        if self.events.just is None:
             return
-        code = f"{dice[0]}{dice[1]}"
-        ev = self.event_table.get(code)
-        if not ev or ev.get("name") == "No Event" or not self._event_possible(code, ev):
-            return
-        if ev.get("once"):
-            self.events_done.add(code)
+        code, ev = self.events.just
         effect = ev.get("effect", {})
         self.find("5.0", f"random event {code} (Allied {dice[0]}, Axis {dice[1]}): {ev['name']} - "
                   f"{self._describe(effect)}{self.events_note}", kind="event")
         for side, n in effect.get("ap", {}).items():
             self.expect_ap(side, "5.0", f"random event {code}, {ev['name']}: {n:+d} AP{self.events_note}", by=int(n))
-        for side, n in effect.get("replacements", {}).items():
-            key = (self.turn or 0, side)
-            self.event_replacements[key] = self.event_replacements.get(key, 0) + int(n)
-        if "leader_casualty" in effect and hasattr(self, "leader_event_casualty"):
+        if "leader_casualty" in effect:
             self.leader_event_casualty(effect["leader_casualty"])  # leaders.py: judged as 13.6
         for marker, n in effect.get("fortress_status", {}).items():
-            if hasattr(self, "fortress_event"):
-                self.fortress_event(marker, int(n))  # fortress.py: the status may rise (16.1)
-
-    def _event_possible(self, code: str, ev: dict) -> bool:
-        """5.0: too early, a once-only event again, or impossible: No Event."""
-        if (self.turn or 0) < int(ev.get("earliest", 0)) or code in self.events_done:
-            return False
-        need = ev.get("requires", {})
-        if "leader_on_map" in need and not self._leader_on_map(need["leader_on_map"]):
-            return False
-        if "fortress_below_intact" in need:
-            p = self.one_marker(need["fortress_below_intact"])
-            if p is not None and p.map is not None and p.layer_level("Face") in (0, 1):
-                return False
-        return True
-
-    def _leader_on_map(self, name: str) -> bool:
-        for p in self.board.replayer.board.pieces.values():
-            leader = self.leader_of(p)
-            if leader is None or self.board.hex_of(p) is None:
-                continue
-            face = leader.faces[max(1, p.layer_level("Leader")) - 1]
-            if face.name == name:
-                return True
-        return False
+            self.fortress_event(marker, int(n))  # fortress.py: the status may rise (16.1)
 
     def _describe(self, effect: dict) -> str:
         parts = [f"{self._org_name(s)} {n:+d} AP (7.3)" for s, n in effect.get("ap", {}).items()]
@@ -147,7 +112,7 @@ class TurnRules(PointsRules, VictoryRules):
                   for s, n in effect.get("replacements", {}).items()]
         if "leader_casualty" in effect:
             parts.append(f"{effect['leader_casualty']} becomes a casualty (13.6)")
-        if "leader_casualty" in effect and hasattr(self, "leader_event_casualty"):
+        if "leader_casualty" in effect:
             self.leader_event_casualty(effect["leader_casualty"])  # leaders.py: judged as 13.6
         for marker, n in effect.get("fortress_status", {}).items():
             name = self.game.markers[marker].name if marker in self.game.markers else marker
