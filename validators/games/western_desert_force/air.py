@@ -48,7 +48,7 @@ class AirRules(PointsRules):
 
     def air_score(self, side: str, die: int) -> int | None:
         mods = self.air_table.get("zone_modifiers", {}).get(side, {})
-        zone = self.depot_zone(side)
+        zone = self.roads.depot_zone(side)
         mod = mods.get(zone, 0) if zone else self.air_table.get("no_depot_modifier", 0)
         row = by_turn(self.air_table.get("rows", []), self.turn or 0)
         return column_for(row["columns"], side, min(6, max(1, die + mod)), "score") if row else None
@@ -60,14 +60,14 @@ class AirRules(PointsRules):
         (a, sa), (b, sb) = sorted(scores.items())
         winner = None if sa == sb else (a if sa > sb else b)
         want = (winner, abs(sa - sb)) if winner else (None, 0)
-        holder, count = self.asp_holding()
-        note = self.table_note("air-superiority")
-        told = ", ".join(f"{self._org_name(s)} {self._air_dice[s]} scores {scores[s]}" for s in sorted(scores))
-        marker = self.one_marker("asp")
+        holder, count = self.roads.asp_holding()
+        note = self.roads.table_note("air-superiority")
+        told = ", ".join(f"{self.roads._org_name(s)} {self._air_dice[s]} scores {scores[s]}" for s in sorted(scores))
+        marker = self.roads.one_marker("asp")
         if count != want[1] or (want[1] and holder != want[0]):
-            who = f"{want[1]} {self._org_name(want[0])} ASPs" if want[1] else "no ASPs (Points 0)"
+            who = f"{want[1]} {self.roads._org_name(want[0])} ASPs" if want[1] else "no ASPs (Points 0)"
             self.find("6.1", f"Turn {self.turn}: {told}: {who}; the ASP marker shows {count} for "
-                      f"{self._org_name(holder)}{note}", marker)
+                      f"{self.roads._org_name(holder)}{note}", marker)
         naval = winner == "allied" and self._air_dice.get("allied") == self.air_table.get("naval_support_die", 6)
         has = self.supply.naval_support()
         if has != naval:
@@ -75,4 +75,4 @@ class AirRules(PointsRules):
             why = ("the Allies rolled a 6 and receive the ASPs: they have Naval Support" if naval else
                    "Naval Support comes only with an Allied unmodified 6 and the Allies receiving the ASPs")
             self.find("6.2", f"Turn {self.turn}: {why}; the naval support marker is "
-                      f"{'not ' if not has else ''}in play", self.one_marker(spec.get("marker", "")))
+                      f"{'not ' if not has else ''}in play", self.roads.one_marker(spec.get("marker", "")))

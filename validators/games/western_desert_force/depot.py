@@ -25,33 +25,23 @@ Choices:
 """
 from __future__ import annotations
 
-from fractions import Fraction
 
 from validators.games.western_desert_force.legacy import PhaseState
-from validators.kernel.movement import search
+from validators.games.western_desert_force.roads import DEPOT, MOVED, Roads
 from validators.replay.board import Piece
 from validators.replay.replayer import Added, Flipped, Moved, Removed
 
-DEPOT = "depot-{side}"
-MOVED = 2  # the depot's "Face" layer level of its Moved side (7.12)
-RECONSTRUCTED = " (reconstructed table)"
 
 
 class DepotRules(PhaseState):
     """Part of the Western Desert Force auditor; see __init__.py."""
 
+    needs = PhaseState.needs + (Roads,)
+
     def start(self) -> None:
         super().start()
         g = self.game
-        self.depot_sources: dict[str, str] = dict(self.tables.get("supply", {}).get("sources", {}))
-        self.enemy_of = {a: b for a in g.sides for b in g.sides if a != b}
-        self.road_zones = self._read_zones()
-        self.road_links: dict[str, set[str]] = {}
-        for (a, b), features in g.hexside_features.items():
-            if "road" in features:
-                self.road_links.setdefault(a, set()).add(b)
-                self.road_links.setdefault(b, set()).add(a)
-        self._marker_ids: dict[str, str | None] = {}
+        self.roads = self.ctx.get(Roads)
         self.depot_moved_turn: dict[str, int | None] = {s: None for s in g.sides}
         self.depot_captured: dict[str, str] = {}  # side -> the capturing side, until the depot is off
         self.depot_segment: dict[str, tuple[str | None, bool]] = {}  # side -> (hex, on map) at placement start
@@ -60,92 +50,12 @@ class DepotRules(PhaseState):
         self.phase_pos: tuple[int | None, int] | None = None  # (turn, index in the sequence) now
         self.prev_phase_pos: tuple[int | None, int] | None = None  # ... and in the phase before
         for s in g.sides:
-            p = self.one_marker(DEPOT.format(side=s))
+            p = self.roads.one_marker(DEPOT.format(side=s))
             if p is not None and p.layer_level("Face") == MOVED:
                 self.depot_moved_turn[s] = self.turn
 
-    def table_note(self, name: str) -> str:
-        """The suffix of a finding that rests on a table marked reconstructed."""
-        t = self.game.tables.get(name)
-        return RECONSTRUCTED if t is not None and t.provenance == "reconstructed" else ""
-
-    def _read_zones(self) -> dict[str, dict[str, str]]:
-        """side -> {road hex: zone letter} (7.12)."""
-        data = self.tables.get("road-zones", {})
-        data = data.get("zones", data)
-        out: dict[str, dict[str, str]] = {}
-        for side in self.game.sides:
-            out[side] = {h: letter for letter, hexes in (data.get(side) or {}).items() for h in hexes}
-        return out
-
     # -- the board: markers, owners, places ------------------------------------------------
-    def one_marker(self, marker_id: str) -> Piece | None:
-        """The piece of a one-off marker (depot, AP marker, ASP marker), wherever it is."""
-        pieces = self.board.replayer.board.pieces
-        p = pieces.get(self._marker_ids.get(marker_id) or "")
-        if p is None or p.properties().get("MarkerId") != marker_id:
-            p = next((q for q in pieces.values() if q.properties().get("MarkerId") == marker_id), None)
-            self._marker_ids[marker_id] = p.id if p else None
-        return p
-
-    def depot_hex(self, side: str) -> str | None:
-        p = self.one_marker(DEPOT.format(side=side))
-        return self.board.hex_of(p) if p is not None else None
-
-    def depot_is_moved(self, side: str) -> bool:
-        p = self.one_marker(DEPOT.format(side=side))
-        return p is not None and p.layer_level("Face") == MOVED
-
-    def depot_zone(self, side: str) -> str | None:
-        h = self.depot_hex(side)
-        return self.road_zones[side].get(h) if h else None
-
-    def offensive_declared(self, side: str) -> bool:
-        """7.9: the side's AP marker shows its Major Offensive face."""
-        p = self.one_marker(f"ap-{side}")
-        return p is not None and p.layer_level("Face") == 2
-
-    def owner(self, p: Piece) -> str | None:
-        """Side id of a unit, a leader or a depot; None for other markers."""
-        mid = p.properties().get("MarkerId", "")
-        if mid.startswith("depot-"):
-            return mid[len("depot-"):]
-        return self.board.side_id(p) if p.properties().get("Kind") in ("unit", "leader") else None
-
     # -- road paths (7.11) -------------------------------------------------------------------
-    def live_ezoc(self, side: str) -> set[str]:
-        """Hexes in an enemy ZOC of `side` that no friendly combat unit occupies (7.11)."""
-        by_hex = self.board.by_hex()
-        hexes = self.supply.ezoc(side)
-        return {h for h in hexes if not any(self.board.unit_of(p) and self.board.side_id(p) == side for p in by_hex.get(h, ()))}
-
-    def enemy_hexes(self, side: str) -> set[str]:
-        """Hexes holding an enemy unit, leader or depot (7.11)."""
-        return {h for h, ps in self.board.by_hex().items() if any(self.owner(p) not in (None, side) for p in ps)}
-
-    def road_reach(self, side: str) -> set[str]:
-        """Road hexes joined to the side's source by a clear contiguous road path (7.11)."""
-        src = self.depot_sources.get(side)
-        blocked = self.enemy_hexes(side) | self.live_ezoc(side)
-        if src is None or src in blocked:
-            return set()
-        found = search(lambda h: self.road_links.get(h, ()), src, lambda a, b: Fraction(1), blocked=blocked)
-        return set(found.cost)
-
-    def on_road_path(self, side: str, hex_id: str, reach: set[str] | None = None) -> bool:
-        """7.32: a place is on the depot-source path when a clear road path joins it (or, off the
-        road, a road hex next to it) to the source.  Choice (digest §11 #17): the path may be any
-        walk along the road (7.11: any length), which fits 7.32 Ex, where Tobruk lies west of the
-        depot at 3709 and has a clear line to Alexandria."""
-        reach = self.road_reach(side) if reach is None else reach
-        if hex_id in self.road_links:
-            return hex_id in reach
-        return any(n in reach for n in self.game.geometry.neighbours(hex_id))
-
-    def zone_distance(self, side: str, a: str | None, b: str | None) -> int | None:
-        za, zb = self.road_zones[side].get(a or ""), self.road_zones[side].get(b or "")
-        return abs(ord(za) - ord(zb)) if za and zb else None
-
     # -- events ---------------------------------------------------------------------------
     def moved(self, e: Moved) -> None:
         mid = e.piece.properties().get("MarkerId", "")
@@ -183,8 +93,8 @@ class DepotRules(PhaseState):
         side = self.board.side_id(p)
         if self.board.unit_of(p) is None or side is None or self.phase_kind is None:
             return
-        other = self.enemy_of.get(side)
-        if other and other not in self.depot_captured and self.depot_hex(other) == hex_id:
+        other = self.roads.enemy_of.get(side)
+        if other and other not in self.depot_captured and self.roads.depot_hex(other) == hex_id:
             self.depot_captured[other] = side
             self.depot_taken(other, side)
 
@@ -207,19 +117,19 @@ class DepotRules(PhaseState):
         if side in self.depot_captured:
             return
         if self.phase_kind == "depot-removal" and self.active_side == side:
-            reach = self.road_reach(side)
+            reach = self.roads.road_reach(side)
             if old in reach:
                 self.find("7.13", f"the depot in {old} is not cut off (a clear road path leads to "
-                          f"{self.depot_sources.get(side)}): it may not be removed", p, old, side=self._org_name(side))
+                          f"{self.roads.depot_sources.get(side)}): it may not be removed", p, old, side=self.roads._org_name(side))
             else:
                 self.depot_cut_off(side)
             return
         self.find("7.15", f"a depot leaves the map only when cut off, in its Depot Removal segment (7.13), or "
                   f"captured by an enemy combat unit (7.14); removed from {old} in {self.phase}", p, old,
-                  side=self._org_name(side))
+                  side=self.roads._org_name(side))
 
     def _depot_placed(self, side: str, p: Piece, old: str | None, new: str) -> None:
-        kind, name = self.phase_kind, self._org_name(side)
+        kind, name = self.phase_kind, self.roads._org_name(side)
         if kind == "depot-placement" and self.active_side == side:
             pass
         elif kind == "exploitation-movement" and self.active_side == side:
@@ -233,8 +143,8 @@ class DepotRules(PhaseState):
 
     def _exploitation_relocation(self, side: str, p: Piece, old: str | None, new: str) -> None:
         """7.16: only during a Major Offensive, only if not Moved, within its zone or the next."""
-        name = self._org_name(side)
-        if not self.offensive_declared(side):
+        name = self.roads._org_name(side)
+        if not self.roads.offensive_declared(side):
             self.find("7.16", "a depot relocates in Exploitation Movement only during a Major Offensive",
                       p, old, new, side=name)
         elif p.layer_level("Face") == MOVED:
@@ -244,27 +154,27 @@ class DepotRules(PhaseState):
             self.find("7.16", "a depot off the map returns only in its Depot Placement segment (7.15)", p, old, new,
                       side=name)
         else:
-            d = self.zone_distance(side, old, new)
+            d = self.roads.zone_distance(side, old, new)
             if d is not None and d > 1:
-                zones = self.road_zones[side]
+                zones = self.roads.road_zones[side]
                 self.find("7.16", f"from zone {zones[old]} the depot may relocate within its zone or to "
-                          f"an adjacent one, not to zone {zones[new]}{self.table_note('road-zones')}",
+                          f"an adjacent one, not to zone {zones[new]}{self.roads.table_note('road-zones')}",
                           p, old, new, side=name)
 
     def depot_site_problems(self, side: str, hex_id: str) -> list[tuple[str, str]]:
         """What makes `hex_id` no place for the side's depot (7.11, 7.12); empty when legal."""
         out: list[tuple[str, str]] = []
-        if hex_id not in self.road_links:
+        if hex_id not in self.roads.road_links:
             out.append(("7.11", f"{hex_id} is not a road hex"))
-        elif self.road_zones[side] and hex_id not in self.road_zones[side]:
-            out.append(("7.12", (f"{hex_id} is in none of the {self._org_name(side)} road zones A-F"
-                        f"{self.table_note('road-zones')}")))
-        enemies = self.enemy_hexes(side)
+        elif self.roads.road_zones[side] and hex_id not in self.roads.road_zones[side]:
+            out.append(("7.12", (f"{hex_id} is in none of the {self.roads._org_name(side)} road zones A-F"
+                        f"{self.roads.table_note('road-zones')}")))
+        enemies = self.roads.enemy_hexes(side)
         near = sorted(n for n in self.game.geometry.neighbours(hex_id) if n in enemies)
         if near:
             out.append(("7.11", f"{hex_id} is adjacent to an enemy unit, leader or depot in {', '.join(near)}"))
-        if hex_id in self.road_links and hex_id not in self.road_reach(side):
-            out.append(("7.11", (f"no road path from {hex_id} to {self.depot_sources.get(side)} free of enemy units, "
+        if hex_id in self.roads.road_links and hex_id not in self.roads.road_reach(side):
+            out.append(("7.11", (f"no road path from {hex_id} to {self.roads.depot_sources.get(side)} free of enemy units, "
                         "leaders, depot and un-negated enemy ZOC")))
         return out
 
@@ -274,7 +184,7 @@ class DepotRules(PhaseState):
         elif e.old == MOVED and self.phase_kind not in (None, "end-of-turn") and e.where.label in self.game.geometry \
                 and self.depot_moved_turn[side] == self.turn:
             self.find("4.0", "a depot on its Moved side flips back only at the end of the turn "
-                      f"(flipped in {self.phase})", e.piece, e.where.label, side=self._org_name(side))
+                      f"(flipped in {self.phase})", e.piece, e.where.label, side=self.roads._org_name(side))
 
     # -- segments -------------------------------------------------------------------------
     def phase_started(self, pid: str) -> None:
@@ -289,7 +199,7 @@ class DepotRules(PhaseState):
         if kind == "depot-removal":
             self.removal_checked.add((self.turn, side))
         elif kind == "depot-placement":
-            h = self.depot_hex(side)
+            h = self.roads.depot_hex(side)
             self.depot_segment[side] = (h, h is not None)
         elif kind == "attack-points":
             self._moved_since(side)
@@ -309,19 +219,19 @@ class DepotRules(PhaseState):
 
     def _check_cut_off(self, side: str) -> None:
         """7.13: a depot cut off when its Organization Phase begins is removed."""
-        h = self.depot_hex(side)
-        if h is not None and h not in self.road_reach(side):
-            self.find("7.13", f"the depot in {h} is cut off from {self.depot_sources.get(side)} (no clear road path) "
+        h = self.roads.depot_hex(side)
+        if h is not None and h not in self.roads.road_reach(side):
+            self.find("7.13", f"the depot in {h} is cut off from {self.roads.depot_sources.get(side)} (no clear road path) "
                       "at the start of its Organization Phase: it must be removed and its AP total set to 0",
-                      self.one_marker(DEPOT.format(side=side)), h, side=self._org_name(side))
+                      self.roads.one_marker(DEPOT.format(side=side)), h, side=self.roads._org_name(side))
 
     def _moved_since(self, side: str) -> None:
         """4.0: Moved depots flip back at the end of the turn."""
         since = self.depot_moved_turn.get(side)
-        if self.depot_is_moved(side) and since is not None and since < (self.turn or 0):
+        if self.roads.depot_is_moved(side) and since is not None and since < (self.turn or 0):
             self.find("4.0", f"the depot has been on its Moved side since Turn {since}: it flips back at the end "
-                      "of the turn", self.one_marker(DEPOT.format(side=side)), self.depot_hex(side),
-                      side=self._org_name(side))
+                      "of the turn", self.roads.one_marker(DEPOT.format(side=side)), self.roads.depot_hex(side),
+                      side=self.roads._org_name(side))
             self.depot_moved_turn[side] = self.turn
 
     def phase_ended(self, pid: str) -> None:
@@ -331,20 +241,20 @@ class DepotRules(PhaseState):
         elif kind == "depot-placement" and side is not None:
             self._placement_ended(side)
         for s, capturer in list(self.depot_captured.items()):
-            h = self.depot_hex(s)
+            h = self.roads.depot_hex(s)
             if h is not None:
-                who = self._org_name(capturer)
+                who = self.roads._org_name(capturer)
                 self.find("7.14", f"the depot in {h} was captured by a {who} combat unit: it must be removed from "
-                          "the map", self.one_marker(DEPOT.format(side=s)), h, side=who)
+                          "the map", self.roads.one_marker(DEPOT.format(side=s)), h, side=who)
             del self.depot_captured[s]
         super().phase_ended(pid)
 
     def _placement_ended(self, side: str) -> None:
         """7.12, 7.15: Moved side up after a jump of two or more zones, or on return."""
-        p = self.one_marker(DEPOT.format(side=side))
-        h = self.depot_hex(side)
+        p = self.roads.one_marker(DEPOT.format(side=side))
+        h = self.roads.depot_hex(side)
         was, was_on = self.depot_segment.pop(side, (h, h is not None))
-        name = self._org_name(side)
+        name = self.roads._org_name(side)
         if h is None:
             self.find("7.15", "a removed depot is placed back on the map in the next Depot Placement segment",
                       p, was, side=name)
@@ -354,11 +264,9 @@ class DepotRules(PhaseState):
         if not was_on:
             self.find("7.15", f"a depot placed back on the map ({h}) goes Moved side up", p, None, h, side=name)
             return
-        d = self.zone_distance(side, was, h)
+        d = self.roads.zone_distance(side, was, h)
         if d is not None and d >= 2:
-            zones = self.road_zones[side]
+            zones = self.roads.road_zones[side]
             self.find("7.12", f"the depot moved from zone {zones[was]} ({was}) to zone {zones[h]} ({h}), {d} zones: "
-                      f"it is placed Moved side up{self.table_note('road-zones')}", p, was, h, side=name)
+                      f"it is placed Moved side up{self.roads.table_note('road-zones')}", p, was, h, side=name)
 
-    def _org_name(self, side: str | None) -> str | None:
-        return self.game.sides[side].name if side in self.game.sides else None

@@ -99,7 +99,7 @@ class PointsRules(DepotRules):
     def start(self) -> None:
         super().start()
         self.ap_table = self.tables.get("attack-points", {})
-        self.ap_reconstructed = self.table_note("attack-points")
+        self.ap_reconstructed = self.roads.table_note("attack-points")
         self.ap_order: list[str] = list(self.ap_table.get("order", "ABCDEF"))
         self.ap_now = {s: self.ap_box(s) for s in self.game.sides}
         self.ap_due: dict[str, list[Expected]] = {s: [] for s in self.game.sides}
@@ -110,24 +110,13 @@ class PointsRules(DepotRules):
 
     # -- reading the track --------------------------------------------------------------------
     def ap_box(self, side: str) -> int | None:
-        p = self.one_marker(f"ap-{side}")
+        p = self.roads.one_marker(f"ap-{side}")
         m = POINTS.match(self.board.replayer.piece_where(p).label) if p is not None else None
         return int(m[1]) if m else None
 
-    def asp_holding(self) -> tuple[str | None, int]:
-        """(side holding the ASPs, how many): the ASP marker's face and box (6.1)."""
-        p = self.one_marker("asp")
-        if p is None:
-            return None, 0
-        m = POINTS.match(self.board.replayer.piece_where(p).label)
-        faces = self.game.markers["asp"].faces if "asp" in self.game.markers else []
-        level = max(1, p.layer_level("Face"))
-        side = faces[level - 1].side if level <= len(faces) else None
-        return side, int(m[1]) if m else 0
-
     def row_for(self, side: str, moved: bool, tobruk: bool) -> str | None:
         """7.31, 7.32: the row of the depot's zone, one lower when Moved, one higher with Tobruk."""
-        zone = self.depot_zone(side)
+        zone = self.roads.depot_zone(side)
         if zone not in self.ap_order:
             return None
         i = self.ap_order.index(zone) + (1 if moved else 0) - (1 if tobruk else 0)
@@ -135,11 +124,11 @@ class PointsRules(DepotRules):
 
     def tobruk_shift(self, side: str, reach: set[str]) -> bool:
         h = self.place_hex.get("Tobruk")
-        return h is not None and self.place_controller(h) == side and self.on_road_path(side, h, reach)
+        return h is not None and self.place_controller(h) == side and self.roads.on_road_path(side, h, reach)
 
     def benghazi_bonus(self, side: str, reach: set[str]) -> int:
         h = self.place_hex.get("Benghazi")
-        return 1 if h is not None and self.place_controller(h) == side and self.on_road_path(side, h, reach) else 0
+        return 1 if h is not None and self.place_controller(h) == side and self.roads.on_road_path(side, h, reach) else 0
 
     # -- the ledger ---------------------------------------------------------------------------
     def expect_ap(self, side: str, rule: str, why: str, *, to: int | None = None, by: int = 0) -> None:
@@ -182,7 +171,7 @@ class PointsRules(DepotRules):
         self.ap_now[side] = new
         if self.phase_kind is None or old == new:
             return
-        name = self._org_name(side)
+        name = self.roads._org_name(side)
         if new is None:
             self.find("7.3", f"the {name} AP marker left the Air & Attack Points track (0-12) for {new_label}", p,
                       side=name)
@@ -226,7 +215,7 @@ class PointsRules(DepotRules):
         if seg.roll is not None:
             self.find("7.2", f"the ASP marker moved from {old_label} to {new_label} after the Organization die: the "
                       "ASPs spent are declared before the roll and cannot be changed", p,
-                      side=self._org_name(self.enemy_of.get(self.active_side or "")))
+                      side=self.roads._org_name(self.roads.enemy_of.get(self.active_side or "")))
 
     def _ip_built(self, old_label: str | None, new_label: str) -> None:
         """12.1: an IP placed on the map in the Regular Movement Phase costs 1 AP."""
@@ -248,7 +237,7 @@ class PointsRules(DepotRules):
         stays up for its whole player turn (7.91)."""
         if self.phase_kind is None:
             return
-        name, own = self._org_name(side), self.active_side == side
+        name, own = self.roads._org_name(side), self.active_side == side
         if e.new == 2 and not (own and self.phase_kind == "major-offensive"):
             self.find("7.9", f"a Major Offensive is declared only in the side's Major Offensive Declaration segment "
                       f"(flipped in {self.phase})", e.piece, side=name)
@@ -266,12 +255,12 @@ class PointsRules(DepotRules):
                 self._surprise_die(side, e.dice[0])
             elif e.button == f"{x.name} 1d6" and side in self.capture_roll_due:
                 taken = self.capture_roll_due.pop(side)
-                self.expect_ap(side, "7.14", f"it captured the {self._org_name(taken)} depot and rolled {e.dice[0]}: "
+                self.expect_ap(side, "7.14", f"it captured the {self.roads._org_name(taken)} depot and rolled {e.dice[0]}: "
                                "that many APs are added (at most 12)", by=e.dice[0])
         super().rolled(e)
 
     def _organization_die(self, side: str, die: int) -> None:
-        seg, name = self.org_segment, self._org_name(side)
+        seg, name = self.org_segment, self.roads._org_name(side)
         if not (self.phase_kind == "attack-points" and self.active_side == side) or seg is None:
             self.find("7.31", f"the {name} Organization die is rolled in its Attack Points segment, not in "
                       f"{self.phase}", side=name)
@@ -281,8 +270,8 @@ class PointsRules(DepotRules):
                       side=name)
             return
         seg.roll = die
-        enemy_side, held = self.asp_holding()
-        seg.spent = max(0, seg.asp - held) if enemy_side == self.enemy_of[side] else 0
+        enemy_side, held = self.roads.asp_holding()
+        seg.spent = max(0, seg.asp - held) if enemy_side == self.roads.enemy_of[side] else 0
         plain = min(6, max(1, die - seg.spent))
         self.org_result[side] = {"die": die, "spent": seg.spent, "modified": plain, "turn": self.turn}
         self._expect_new_points(side, die, seg)
@@ -292,11 +281,11 @@ class PointsRules(DepotRules):
     def _expect_new_points(self, side: str, die: int, seg: Segment) -> None:
         """7.31, 7.32: the APs the table gives, added to the total (at most 12, 7.3)."""
         now = self.ap_now.get(side)
-        if now is None or self.depot_hex(side) is None:
+        if now is None or self.roads.depot_hex(side) is None:
             seg.expected, seg.why = now, "no depot on the map, no new APs"
             return
-        reach = self.road_reach(side)
-        moved, tobruk = self.depot_is_moved(side), self.tobruk_shift(side, reach)
+        reach = self.roads.road_reach(side)
+        moved, tobruk = self.roads.depot_is_moved(side), self.tobruk_shift(side, reach)
         row = self.row_for(side, moved, tobruk)
         bonus = self.benghazi_bonus(side, reach)
         modified = min(6, max(1, die - seg.spent + bonus))
@@ -306,7 +295,7 @@ class PointsRules(DepotRules):
             return
         seg.expected = min(12, now + gain)
         shifts = ", ".join(s for s, on in (("Moved: one row lower", moved), ("Tobruk: one row higher", tobruk)) if on)
-        seg.why = (f"depot zone {self.depot_zone(side)}{f' ({shifts})' if shifts else ''} -> row {row}; die {die}"
+        seg.why = (f"depot zone {self.roads.depot_zone(side)}{f' ({shifts})' if shifts else ''} -> row {row}; die {die}"
                    f" - {seg.spent} ASP{' + 1 Benghazi' if bonus else ''} = {modified} -> {gain} AP")
 
     def _supply_level(self, modified: int) -> str | None:
@@ -316,9 +305,9 @@ class PointsRules(DepotRules):
 
     def _surprise_die(self, side: str, die: int) -> None:
         """7.92: one roll, on declaring a Major Offensive; +1 per 3 APs over 6 before the cost."""
-        seg, name = self.org_segment, self._org_name(side)
+        seg, name = self.org_segment, self.roads._org_name(side)
         if not (self.phase_kind == "major-offensive" and self.active_side == side and seg is not None
-                and self.offensive_declared(side)):
+                and self.roads.offensive_declared(side)):
             self.find("7.92", "the Surprise die is rolled when a Major Offensive is declared, in the Major "
                       f"Offensive Declaration segment (rolled in {self.phase})", side=name)
             return
@@ -336,7 +325,7 @@ class PointsRules(DepotRules):
         super().phase_started(pid)
         self.org_segment = None
         if side is not None and kind in ("attack-points", "major-offensive", "movement"):
-            self.org_segment = Segment(self.ap_now.get(side), asp=self.asp_holding()[1])
+            self.org_segment = Segment(self.ap_now.get(side), asp=self.roads.asp_holding()[1])
         if kind == "major-offensive" and side is not None:
             self.surprise_won[side] = False
 
@@ -350,23 +339,23 @@ class PointsRules(DepotRules):
                 self._offensive_segment_ended(side, seg)
             elif kind == "movement" and seg.drops != seg.ips:
                 self.find("12.1", f"{seg.ips} IP(s) built or upgraded cost {seg.ips} AP; the AP marker went down by "
-                          f"{seg.drops} in {self.phase}", self.one_marker(f"ap-{side}"), side=self._org_name(side))
+                          f"{seg.drops} in {self.phase}", self.roads.one_marker(f"ap-{side}"), side=self.roads._org_name(side))
         self.org_segment = None
         for s, due in self.ap_due.items():
             for x in due:
-                self.find(x.rule, f"the {self._org_name(s)} AP total is still {self.ap_now.get(s)}: {x.why}",
-                          self.one_marker(f"ap-{s}"), side=self._org_name(s))
+                self.find(x.rule, f"the {self.roads._org_name(s)} AP total is still {self.ap_now.get(s)}: {x.why}",
+                          self.roads.one_marker(f"ap-{s}"), side=self.roads._org_name(s))
             due.clear()
         for capturer, taken in list(self.capture_roll_due.items()):
-            who = self._org_name(capturer)
-            self.find("7.14", f"the {who} player captured the {self._org_name(taken)} depot: he rolls one die "
+            who = self.roads._org_name(capturer)
+            self.find("7.14", f"the {who} player captured the {self.roads._org_name(taken)} depot: he rolls one die "
                       f"({who} 1d6) and adds it to his AP total", side=who)
         self.capture_roll_due.clear()
         super().phase_ended(pid)
 
     def _points_segment_ended(self, side: str, seg: Segment) -> None:
-        name, now = self._org_name(side), self.ap_now.get(side)
-        p = self.one_marker(f"ap-{side}")
+        name, now = self.roads._org_name(side), self.ap_now.get(side)
+        p = self.roads.one_marker(f"ap-{side}")
         if seg.roll is None:
             if now != seg.ap:
                 self.find("7.31", f"the {name} AP marker moved from {seg.ap} to {now} without an Organization die "
@@ -376,26 +365,26 @@ class PointsRules(DepotRules):
             self.find("7.31", f"the {name} AP total should go from {seg.ap} to {seg.expected} ({seg.why}); it is "
                       f"{now}{self.ap_reconstructed}", p, side=name)
         if seg.level is not None:
-            marker = self.one_marker("supply-level")
+            marker = self.roads.one_marker("supply-level")
             where = self.board.replayer.piece_where(marker).label if marker else None
             want = self.game.zone_name("supply", seg.level) if "supply" in self.game.tracks else seg.level
             if where != want:
-                note = self.table_note("supply-level")
+                note = self.roads.table_note("supply-level")
                 self.find("7.5", f"Turn {self.turn}, modified die {self.org_result[side]['modified']}: the Axis Supply "
                           f"Level is {seg.level}; the marker is in {where}{note}", marker, side=name)
 
     def _offensive_segment_ended(self, side: str, seg: Segment) -> None:
         """7.9: the cost of the depot's row (Tobruk shift only) is paid at once and must be there."""
-        name, now, p = self._org_name(side), self.ap_now.get(side), self.one_marker(f"ap-{side}")
-        if not self.offensive_declared(side):
+        name, now, p = self.roads._org_name(side), self.ap_now.get(side), self.roads.one_marker(f"ap-{side}")
+        if not self.roads.offensive_declared(side):
             if now != seg.ap:
                 self.find("7.9", f"the {name} AP marker moved from {seg.ap} to {now} in the Major Offensive "
                           "segment without a declaration (the marker's Major Offensive face)", p, side=name)
             return
-        row = self.row_for(side, False, self.tobruk_shift(side, self.road_reach(side)))
+        row = self.row_for(side, False, self.tobruk_shift(side, self.roads.road_reach(side)))
         cost = self.ap_table.get("rows", {}).get(row, {}).get("mo_cost") if row else None
         if cost is not None and seg.ap is not None:
-            why = f"zone {self.depot_zone(side)}, row {row}: cost {cost}"
+            why = f"zone {self.roads.depot_zone(side)}, row {row}: cost {cost}"
             if seg.ap < cost:
                 self.find("7.9", f"a Major Offensive costs {cost} AP ({why}); the {name} player has {seg.ap}: it may "
                           f"not be declared{self.ap_reconstructed}", p, side=name)

@@ -33,7 +33,7 @@ class TurnRules(PointsRules, VictoryRules):
     def start(self) -> None:
         super().start()
         self.events = self.ctx.get(RandomEvents)
-        self.events_note = self.table_note("random-events")
+        self.events_note = self.roads.table_note("random-events")
 
     # -- the order of phases (4.0) -------------------------------------------------------------
     def phase_started(self, pid: str) -> None:
@@ -63,17 +63,17 @@ class TurnRules(PointsRules, VictoryRules):
         for side, want in self.ap_table.get("start", {}).items():
             have = self.ap_now.get(side)
             if have != want:
-                self.find("3.1", f"the {self._org_name(side)} player begins with {want} Attack Points; the AP marker "
-                          f"shows {have}", self.one_marker(f"ap-{side}"), side=self._org_name(side))
+                self.find("3.1", f"the {self.roads._org_name(side)} player begins with {want} Attack Points; the AP marker "
+                          f"shows {have}", self.roads.one_marker(f"ap-{side}"), side=self.roads._org_name(side))
         air = self.tables.get("air-superiority", {}).get("start", {})
         if air:
-            holder, count = self.asp_holding()
+            holder, count = self.roads.asp_holding()
             if (holder, count) != (air.get("side"), air.get("asp")):
-                self.find("3.1", f"the game begins with {air.get('asp')} {self._org_name(air.get('side'))} ASPs; "
-                          f"the ASP marker shows {count} for {self._org_name(holder)}", self.one_marker("asp"))
+                self.find("3.1", f"the game begins with {air.get('asp')} {self.roads._org_name(air.get('side'))} ASPs; "
+                          f"the ASP marker shows {count} for {self.roads._org_name(holder)}", self.roads.one_marker("asp"))
             if air.get("naval_support") and not self.supply.naval_support():
                 self.find("3.1", "the Allies begin with Naval Support; its marker is not in play",
-                          self.one_marker(self.tables.get("supply", {}).get("naval_support", {}).get("marker", "")))
+                          self.roads.one_marker(self.tables.get("supply", {}).get("naval_support", {}).get("marker", "")))
 
     # -- dice -------------------------------------------------------------------------------------
     def rolled(self, e: Rolled) -> None:
@@ -107,8 +107,8 @@ class TurnRules(PointsRules, VictoryRules):
             self.fortress_event(marker, int(n))  # fortress.py: the status may rise (16.1)
 
     def _describe(self, effect: dict) -> str:
-        parts = [f"{self._org_name(s)} {n:+d} AP (7.3)" for s, n in effect.get("ap", {}).items()]
-        parts += [f"{self._org_name(s)} {n:+d} replacement point(s) this turn (7.6)"
+        parts = [f"{self.roads._org_name(s)} {n:+d} AP (7.3)" for s, n in effect.get("ap", {}).items()]
+        parts += [f"{self.roads._org_name(s)} {n:+d} replacement point(s) this turn (7.6)"
                   for s, n in effect.get("replacements", {}).items()]
         if "leader_casualty" in effect:
             parts.append(f"{effect['leader_casualty']} becomes a casualty (13.6)")

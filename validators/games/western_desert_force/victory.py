@@ -56,14 +56,14 @@ class VictoryRules(DepotRules):
 
     def _automatic_victory(self, turn: int) -> None:
         """17.1: a supplied combat unit on the opponent's supply source (never Tobruk)."""
-        for side, enemy in self.enemy_of.items():
-            target = self.depot_sources.get(enemy)
-            holders = [p for p in self.board.units_in(target, self._org_name(side))] if target else []
+        for side, enemy in self.roads.enemy_of.items():
+            target = self.roads.depot_sources.get(enemy)
+            holders = [p for p in self.board.units_in(target, self.roads._org_name(side))] if target else []
             supplied = [p for p in holders if self.supply.supplied(target, side)]
             if supplied:
-                why = (f"{self._org_name(side)} Automatic Victory: {supplied[0].name} is in supply on the "
-                       f"{self._org_name(enemy)} supply source {target} at the end of Turn {turn}")
-                self.find("17.1", why, supplied[0], to_hex=target, kind="event", side=self._org_name(side))
+                why = (f"{self.roads._org_name(side)} Automatic Victory: {supplied[0].name} is in supply on the "
+                       f"{self.roads._org_name(enemy)} supply source {target} at the end of Turn {turn}")
+                self.find("17.1", why, supplied[0], to_hex=target, kind="event", side=self.roads._org_name(side))
                 self.game_over = (turn, "17.1", why)
 
     def _victory_by_points(self, turn: int) -> None:
@@ -74,16 +74,16 @@ class VictoryRules(DepotRules):
         a, b = sorted(self.game.sides)
         leader = a if score[a] > score[b] else b if score[b] > score[a] else None
         winner = leader if leader is not None and leader == held else None
-        tally = "; ".join(f"{self._org_name(s)} {score[s]} VP ({detail[s] or 'nothing'})" for s in sorted(score))
+        tally = "; ".join(f"{self.roads._org_name(s)} {score[s]} VP ({detail[s] or 'nothing'})" for s in sorted(score))
         if winner:
-            outcome = f"{self._org_name(winner)} victory: more points and Tobruk"
+            outcome = f"{self.roads._org_name(winner)} victory: more points and Tobruk"
         elif leader is None:
             outcome = "a draw: equal points (choice, 17.2)"
         else:
-            outcome = (f"a draw: {self._org_name(leader)} has more points but Tobruk is held by {self._org_name(held)} "
+            outcome = (f"a draw: {self.roads._org_name(leader)} has more points but Tobruk is held by {self.roads._org_name(held)} "
                        "(choice, 17.2)")
-        why = f"end of Turn {turn}: {tally}; Tobruk controlled by {self._org_name(held)}; {outcome}"
-        self.find("17.2", why, kind="event", side=self._org_name(winner) if winner else None)
+        why = f"end of Turn {turn}: {tally}; Tobruk controlled by {self.roads._org_name(held)}; {outcome}"
+        self.find("17.2", why, kind="event", side=self.roads._org_name(winner) if winner else None)
         self.game_over = (turn, "4.0", f"the game ended after Turn {turn}")
 
     def victory_points(self) -> tuple[dict[str, int], dict[str, str]]:
@@ -94,7 +94,7 @@ class VictoryRules(DepotRules):
         pieces = list(self.board.replayer.board.pieces.values()) + list(self.gone_pieces.values())
         for p in pieces:
             side = self.board.side_id(p)
-            if side not in self.enemy_of:
+            if side not in self.roads.enemy_of:
                 continue
             unit = self.board.unit_of(p)
             gone = p.id in self.gone_pieces or self.board.replayer.piece_where(p).label in self.eliminated_zones
@@ -110,7 +110,7 @@ class VictoryRules(DepotRules):
                 what = "eliminated_leader"
             else:
                 continue
-            tally = counts[self.enemy_of[side]]
+            tally = counts[self.roads.enemy_of[side]]
             tally[what] = tally.get(what, 0) + 1
         failures = getattr(self, "reserve_failures", None)
         if failures:
