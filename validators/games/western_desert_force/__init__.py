@@ -25,14 +25,14 @@ from validators.games.western_desert_force.turns import TurnRules
 from validators.kernel.engine import RulesAuditor
 
 
-class Families(TurnRules, AirRules, ImprovedPositionRules, ReserveRules, LeaderRules,
+class Families(TurnRules, ImprovedPositionRules, ReserveRules, LeaderRules,
                MandatoryAttackRules, FortressRules, BombardmentRules, CombatRules, MovementRules):
     """The families still chained."""
 
-    ids = tuple(n for n in ALL if n not in ("9.2", "8.3", "7.61", "7.62", "7.63"))
+    ids = tuple(n for n in ALL if n not in ("9.2", "8.3", "7.61", "7.62", "7.63", "6.1", "6.2"))
 
 
-RULES = (Families, ReplacementRules, StackingRules, AttritionRules)
+RULES = (Families, AirRules, ReplacementRules, StackingRules, AttritionRules)
 
 
 class Auditor(RulesAuditor):

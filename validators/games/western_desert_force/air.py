@@ -13,17 +13,24 @@ Choice (6.2): Naval Support shows as the naval-support marker out of its idle bo
 """
 from __future__ import annotations
 
-from validators.games.western_desert_force.points import PointsRules, by_turn, column_for
+from validators.games.western_desert_force.legacy import WdfRule
+from validators.games.western_desert_force.points import by_turn, column_for
+from validators.games.western_desert_force.roads import Roads
 from validators.replay.replayer import Rolled
 
 AIR = "air-naval"
 
 
-class AirRules(PointsRules):
-    """Part of the Western Desert Force auditor; see __init__.py."""
+class AirRules(WdfRule):
+    """6.1, 6.2: the Air Superiority dice give the higher scorer the difference as ASPs; an Allied
+    unmodified 6 with the ASPs brings Naval Support."""
+
+    ids = ("6.1", "6.2")
+    needs = WdfRule.needs + (Roads,)
 
     def start(self) -> None:
         super().start()
+        self.roads = self.ctx.get(Roads)
         self.air_table = self.tables.get("air-superiority", {})
         self._air_dice: dict[str, int] = {}
 
@@ -31,10 +38,8 @@ class AirRules(PointsRules):
         kind, side = self.phase_kind, self.active_side
         if kind == AIR:
             self._air_dice = {}
-        super().phase_started(pid)
 
     def rolled(self, e: Rolled) -> None:
-        super().rolled(e)
         if self.phase_kind == AIR and e.button.endswith(" Air Superiority die") and len(e.dice) == 1:
             side = self.board.side_ids.get(e.button[: -len(" Air Superiority die")])
             if side and side not in self._air_dice:
@@ -44,7 +49,6 @@ class AirRules(PointsRules):
         kind, side = self.phase_kind, self.active_side
         if kind == AIR and len(self._air_dice) == 2 and self.air_table:
             self._award()
-        super().phase_ended(pid)
 
     def air_score(self, side: str, die: int) -> int | None:
         mods = self.air_table.get("zone_modifiers", {}).get(side, {})
