@@ -78,7 +78,7 @@ class BombardmentRules(CombatRules):
             self.find("14.2", f"an air bombardment takes at least {self.bomb_min} ASPs (a die each): {n} rolled on "
                       f"{where}", side=name)
         friends = set(self.supply.unit_hexes(c.attacker))
-        depot = self.roads.depot_hex(c.attacker) if hasattr(self, "depot_hex") else None
+        depot = self.roads.depot_hex(c.attacker)
         if depot:
             friends.add(depot)
         geo = self.game.geometry

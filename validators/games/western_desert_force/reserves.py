@@ -178,7 +178,7 @@ class ReserveRules(SupplyRules):
             return
         on_map = sum(len(ps) for ps in self.supply.unit_hexes(side).values())
         floor = int(self.reserve_spec.get("map_floor", 6))
-        note = self.roads.table_note("reserves") if hasattr(self, "table_note") else ""
+        note = self.roads.table_note("reserves")
         name = self.supply.side_name(side)
         if on_map > floor:
             self.find(self.reserve_spec.get("rule", "7.4"), f"Turn {self.turn}: the {name} Reserve Box holds "
