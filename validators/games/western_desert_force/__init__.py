@@ -13,26 +13,30 @@ from validators.games.western_desert_force.bombardment import BombardmentRules
 from validators.games.western_desert_force.combat import CombatRules
 from validators.games.western_desert_force.fortress import FortressRules
 from validators.games.western_desert_force.ip import ImprovedPositionRules
-from validators.games.western_desert_force.leaders import LeaderRules
+from validators.games.western_desert_force.events import RandomEvents
+from validators.games.western_desert_force.leaders import CasualtyChecks, LeaderRules
 from validators.games.western_desert_force.legacy import ALL
 from validators.games.western_desert_force.mandatory import MandatoryAttackRules
 from validators.games.western_desert_force.movement import MovementRules
 from validators.games.western_desert_force.replacements import ReplacementRules
 from validators.games.western_desert_force.reserves import ReserveRules
 from validators.games.western_desert_force.stacking import StackingRules
-from validators.games.western_desert_force.state import WdfState
+from validators.games.western_desert_force.roads import Roads
+from validators.games.western_desert_force.state import Places, WdfState
+from validators.games.western_desert_force.supply import Supply
 from validators.games.western_desert_force.turns import TurnRules
 from validators.kernel.engine import RulesAuditor
 
 
-class Families(TurnRules, ImprovedPositionRules, ReserveRules, LeaderRules,
+class Families(TurnRules, ImprovedPositionRules, ReserveRules,
                MandatoryAttackRules, FortressRules, BombardmentRules, CombatRules, MovementRules):
     """The families still chained."""
 
-    ids = tuple(n for n in ALL if n not in ("9.2", "8.3", "7.61", "7.62", "7.63", "6.1", "6.2"))
+    ids = tuple(n for n in ALL if n not in ("9.2", "8.3", "7.61", "7.62", "7.63", "6.1", "6.2", "13.1", "13.6"))
+    needs = (Places, Supply, Roads, RandomEvents, CasualtyChecks)
 
 
-RULES = (Families, AirRules, ReplacementRules, StackingRules, AttritionRules)
+RULES = (Families, AirRules, LeaderRules, ReplacementRules, StackingRules, AttritionRules)
 
 
 class Auditor(RulesAuditor):

@@ -23,7 +23,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from validators.games.western_desert_force.legacy import SupplyRules
+from validators.games.western_desert_force.events import RandomEvents
+from validators.games.western_desert_force.legacy import WdfRule
+from validators.kernel.rule import Tracker
 from validators.replay.replayer import Moved, Removed, Rolled
 
 LEADER_LAYER = "Leader"
@@ -40,49 +42,55 @@ class Check:
     roll: int | None = None
 
 
-class LeaderRules(SupplyRules):
-    """Part of the Western Desert Force auditor; see __init__.py."""
+class CasualtyChecks(Tracker):
+    """13.6: the leaders' casualty checks of the phase, by leader piece id, and the rolls given
+    to them (a random event's casualty, 5.0, is a check failed for certain)."""
+
+    needs = (RandomEvents,)
 
     def start(self) -> None:
-        super().start()
-        self._checks: dict[str, Check] = {}  # leader piece id -> its check this phase
-        self._too_many: dict[str, frozenset] = {}  # 13.1: the group over its limit, as reported
+        self.events = self.ctx.get(RandomEvents)
+        self.checks: dict[str, Check] = {}  # leader piece id -> his check this phase
+
+    def phase_started(self, pid: str) -> None:
+        self.checks = {}  # the phase before was judged when it ended
+
+    def displaced(self, p) -> bool:
+        """A leader who rolled his casualty check this phase: his placement is not movement (13.6)."""
+        c = self.checks.get(p.id)
+        return c is not None and c.roll is not None
 
     def _leaders_in(self, hex_id: str, side: str | None) -> list:
-        return [p for p in self.board.pieces_in(hex_id) if self.leader_of(p) and self.board.side_id(p) == side]
+        return [p for p in self.board.pieces_in(hex_id) if self.game.leaders.get(p.properties().get("LeaderId", ""))
+                and self.board.side_id(p) == side]
 
     def _need(self, leader, hex_id: str, worst: int) -> None:
-        c = self._checks.get(leader.id)
+        c = self.checks.get(leader.id)
         if c is None:
             face = max(1, leader.layer_level(LEADER_LAYER))
-            self._checks[leader.id] = Check(leader, hex_id, face, worst)
+            self.checks[leader.id] = Check(leader, hex_id, face, worst)
         elif c.roll is None:
             c.worst = max(c.worst, worst)
 
-    def leader_event_casualty(self, face_name: str) -> None:
+    def _event_casualty(self, face_name: str) -> None:
         """5.0: a random event makes the leader on the map showing this face a casualty (13.6)."""
         for h, pieces in self.board.by_hex().items():
             for p in pieces:
-                leader = self.leader_of(p)
+                leader = self.game.leaders.get(p.properties().get("LeaderId", ""))
                 if leader is None:
                     continue
                 face = max(1, p.layer_level(LEADER_LAYER))
                 if leader.faces[min(face, len(leader.faces)) - 1].name == face_name:
-                    self._checks[p.id] = Check(p, h, face, 6, roll=1)  # a casualty for certain
-
-    def leader_displaced(self, p) -> bool:
-        """A leader who rolled his casualty check this phase: his placement is not movement (13.6)."""
-        c = self._checks.get(p.id)
-        return (c is not None and c.roll is not None) or getattr(super(), "leader_displaced", lambda q: False)(p)
+                    self.checks[p.id] = Check(p, h, face, 6, roll=1)  # a casualty for certain
 
     # -- triggers -------------------------------------------------------------------------------
     def moved(self, e: Moved) -> None:
-        super().moved(e)
-        if self.phase_kind is None or not self.board.unit_of(e.piece):
+        kind = self.state.phase_kind
+        if kind is None or not self.board.unit_of(e.piece):
             return
         geo, side = self.game.geometry, self.board.side_id(e.piece)
         old, new = e.old.label, e.new.label
-        if old in geo and new not in geo and self.phase_kind in ("combat", "exploitation-combat"):
+        if old in geo and new not in geo and kind in ("combat", "exploitation-combat"):
             self._lost_from(old, side)
         if new in geo and new != old:
             enemy = self.board.other_side.get(side)
@@ -90,8 +98,8 @@ class LeaderRules(SupplyRules):
                 self._need(leader, new, 3)  # an enemy unit enters the leader's hex
 
     def removed(self, e: Removed) -> None:
-        super().removed(e)
-        if self.phase_kind in ("combat", "exploitation-combat") and self.board.unit_of(e.piece) and e.where.label in self.game.geometry:
+        if self.state.phase_kind in ("combat", "exploitation-combat") and self.board.unit_of(e.piece) \
+                and e.where.label in self.game.geometry:
             self._lost_from(e.where.label, self.board.side_id(e.piece))
 
     def _lost_from(self, hex_id: str, side: str | None) -> None:
@@ -103,19 +111,30 @@ class LeaderRules(SupplyRules):
             self._need(leader, hex_id, 1 if left else 3)
 
     def rolled(self, e: Rolled) -> None:
-        super().rolled(e)
+        if self.events.just is not None and "leader_casualty" in self.events.just[1].get("effect", {}):
+            self._event_casualty(self.events.just[1]["effect"]["leader_casualty"])
         if e.button.endswith(" 1d6") and len(e.dice) == 1:
             side = self.board.side_ids.get(e.button[:-4])
-            c = next((c for c in self._checks.values() if c.roll is None and self.board.side_id(c.leader) == side), None)
+            c = next((c for c in self.checks.values() if c.roll is None and self.board.side_id(c.leader) == side), None)
             if c is not None:
                 c.roll = e.dice[0]
 
+
+class LeaderRules(WdfRule):
+    """13.1: one Allied, one German and one Italian leader on the map at most; 13.6: a leader's
+    casualty check rolled and its result carried out."""
+
+    ids = ("13.1", "13.6")
+    needs = WdfRule.needs + (CasualtyChecks,)
+
+    def start(self) -> None:
+        super().start()
+        self.casualties = self.ctx.get(CasualtyChecks)
+        self._too_many: dict[str, frozenset] = {}  # 13.1: the group over its limit, as reported
+
     # -- judged when the phase ends -------------------------------------------------------------------
     def phase_ended(self, pid: str) -> None:
-        kind, side = self.phase_kind, self.active_side
-        super().phase_ended(pid)
-        checks, self._checks = self._checks, {}
-        for c in checks.values():
+        for c in self.casualties.checks.values():
             self._judge_check(c)
         self._count_leaders()
 

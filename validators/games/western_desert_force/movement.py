@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 
 from validators.games.western_desert_force.state import ROLES
 from validators.kernel.declarations import Declared
+from validators.games.western_desert_force.leaders import CasualtyChecks
 from validators.games.western_desert_force.legacy import SupplyRules
 from validators.kernel.movement import Blocked, search, show_mp
 from validators.kernel.zoc import ZocMove
@@ -93,10 +94,6 @@ class MovementRules(SupplyRules):
         self._tobruk_at_step_start = self.place_controller(tobruk) if tobruk else None
         super().before_step(step)
 
-    def leader_displaced(self, p: Piece) -> bool:
-        """Whether a leader is being placed after a casualty check (leaders.py overrides)."""
-        return False
-
     # -- which moves are checked --------------------------------------------------------------
     def _movement(self, p: Piece, old: str, new: str) -> None:
         geo = self.game.geometry
@@ -105,7 +102,7 @@ class MovementRules(SupplyRules):
         unit, leader = self.board.unit_of(p), self.leader_of(p)
         if unit is None and leader is None:
             return
-        if leader is not None and self.leader_displaced(p):
+        if leader is not None and self.ctx.get(CasualtyChecks).displaced(p):
             return  # 13.6: a leader placed with the nearest friendly unit after his casualty check
         side = self.board.side_id(p)
         if self.phase_kind not in (MOVEMENT, EXPLOITATION):

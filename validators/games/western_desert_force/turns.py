@@ -101,8 +101,6 @@ class TurnRules(PointsRules, VictoryRules):
                   f"{self._describe(effect)}{self.events_note}", kind="event")
         for side, n in effect.get("ap", {}).items():
             self.expect_ap(side, "5.0", f"random event {code}, {ev['name']}: {n:+d} AP{self.events_note}", by=int(n))
-        if "leader_casualty" in effect:
-            self.leader_event_casualty(effect["leader_casualty"])  # leaders.py: judged as 13.6
         for marker, n in effect.get("fortress_status", {}).items():
             self.fortress_event(marker, int(n))  # fortress.py: the status may rise (16.1)
 
@@ -112,8 +110,6 @@ class TurnRules(PointsRules, VictoryRules):
                   for s, n in effect.get("replacements", {}).items()]
         if "leader_casualty" in effect:
             parts.append(f"{effect['leader_casualty']} becomes a casualty (13.6)")
-        if "leader_casualty" in effect:
-            self.leader_event_casualty(effect["leader_casualty"])  # leaders.py: judged as 13.6
         for marker, n in effect.get("fortress_status", {}).items():
             name = self.game.markers[marker].name if marker in self.game.markers else marker
             parts.append(f"{name} up {n} level (16.1)")
