@@ -18,6 +18,7 @@ from validators.games.western_desert_force.leaders import CasualtyChecks, Leader
 from validators.games.western_desert_force.legacy import ALL
 from validators.games.western_desert_force.mandatory import MandatoryAttackRules
 from validators.games.western_desert_force.movement import MovementRules
+from validators.games.western_desert_force.points import Organization
 from validators.games.western_desert_force.replacements import ReplacementRules
 from validators.games.western_desert_force.reserves import ReserveRules
 from validators.games.western_desert_force.stacking import StackingRules
@@ -25,18 +26,19 @@ from validators.games.western_desert_force.roads import Roads
 from validators.games.western_desert_force.state import Places, WdfState
 from validators.games.western_desert_force.supply import Supply
 from validators.games.western_desert_force.turns import TurnRules
+from validators.games.western_desert_force.victory import VictoryRules
 from validators.kernel.engine import RulesAuditor
 
 
-class Families(TurnRules, ImprovedPositionRules, ReserveRules,
+class Families(TurnRules, ImprovedPositionRules,
                MandatoryAttackRules, FortressRules, BombardmentRules, CombatRules, MovementRules):
     """The families still chained."""
 
-    ids = tuple(n for n in ALL if n not in ("9.2", "8.3", "7.61", "7.62", "7.63", "6.1", "6.2", "13.1", "13.6"))
-    needs = (Places, Supply, Roads, RandomEvents, CasualtyChecks)
+    ids = tuple(n for n in ALL if n not in ("9.2", "8.3", "7.61", "7.62", "7.63", "6.1", "6.2", "13.1", "13.6", "7.4", "7.7", "7.8", "17.1", "17.2"))
+    needs = (Places, Supply, Roads, RandomEvents, CasualtyChecks, Organization)
 
 
-RULES = (Families, AirRules, LeaderRules, ReplacementRules, StackingRules, AttritionRules)
+RULES = (Families, VictoryRules, ReserveRules, AirRules, LeaderRules, ReplacementRules, StackingRules, AttritionRules)
 
 
 class Auditor(RulesAuditor):

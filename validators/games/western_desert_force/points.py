@@ -32,6 +32,8 @@ import re
 from dataclasses import dataclass, field
 
 from validators.games.western_desert_force.depot import DepotRules
+from validators.games.western_desert_force.roads import Roads
+from validators.kernel.rule import Tracker
 from validators.replay.board import Piece
 from validators.replay.replayer import Added, Flipped, Moved, Rolled
 
@@ -93,6 +95,37 @@ class Segment:
     extra: dict = field(default_factory=dict)
 
 
+class Organization(Tracker):
+    """7.31, 7.2: each side's Organization die of the turn, less the enemy ASPs spent against it
+    (the ASP marker moved down since its Attack Points segment began): {side: {"die", "spent",
+    "modified" (clamped 1-6), "turn"}}; only the segment's first roll counts."""
+
+    needs = (Roads,)
+
+    def start(self) -> None:
+        self.roads = self.ctx.get(Roads)
+        self.result: dict[str, dict] = {}
+        self._asp: int | None = None  # ASPs when the side's Attack Points segment began
+        self._rolled = False
+
+    def phase_started(self, pid: str) -> None:
+        st = self.state
+        self._asp = self.roads.asp_holding()[1] if st.phase_kind == "attack-points" and st.phase_side else None
+        self._rolled = False
+
+    def rolled(self, e: Rolled) -> None:
+        side = self.state.phase_side
+        if (self._asp is None or self._rolled or self.state.phase_kind != "attack-points"
+                or e.button != f"{self.game.sides[side].name} Organization die"):
+            return
+        self._rolled = True
+        enemy_side, held = self.roads.asp_holding()
+        spent = max(0, self._asp - held) if enemy_side == self.roads.enemy_of[side] else 0
+        die = e.dice[0]
+        self.result[side] = {"die": die, "spent": spent, "modified": min(6, max(1, die - spent)),
+                             "turn": self.state.turn}
+
+
 class PointsRules(DepotRules):
     """Part of the Western Desert Force auditor; see __init__.py."""
 
@@ -105,7 +138,6 @@ class PointsRules(DepotRules):
         self.ap_due: dict[str, list[Expected]] = {s: [] for s in self.game.sides}
         self.capture_roll_due: dict[str, str] = {}  # capturer -> side whose depot it took
         self.org_segment: Segment | None = None
-        self.org_result: dict[str, dict] = {}  # side -> the Organization die and its uses, this turn
         self.surprise_won: dict[str, bool] = {}  # side -> a surprise Major Offensive this player turn (7.92)
 
     # -- reading the track --------------------------------------------------------------------
@@ -270,10 +302,8 @@ class PointsRules(DepotRules):
                       side=name)
             return
         seg.roll = die
-        enemy_side, held = self.roads.asp_holding()
-        seg.spent = max(0, seg.asp - held) if enemy_side == self.roads.enemy_of[side] else 0
-        plain = min(6, max(1, die - seg.spent))
-        self.org_result[side] = {"die": die, "spent": seg.spent, "modified": plain, "turn": self.turn}
+        org = self.ctx.get(Organization).result[side]
+        seg.spent, plain = org["spent"], org["modified"]
         self._expect_new_points(side, die, seg)
         if side == "axis":
             seg.level = self._supply_level(plain)
@@ -370,7 +400,7 @@ class PointsRules(DepotRules):
             want = self.game.zone_name("supply", seg.level) if "supply" in self.game.tracks else seg.level
             if where != want:
                 note = self.roads.table_note("supply-level")
-                self.find("7.5", f"Turn {self.turn}, modified die {self.org_result[side]['modified']}: the Axis Supply "
+                self.find("7.5", f"Turn {self.turn}, modified die {self.ctx.get(Organization).result[side]['modified']}: the Axis Supply "
                           f"Level is {seg.level}; the marker is in {where}{note}", marker, side=name)
 
     def _offensive_segment_ended(self, side: str, seg: Segment) -> None:

@@ -20,12 +20,11 @@ from __future__ import annotations
 
 from validators.games.western_desert_force.events import D66, RandomEvents
 from validators.games.western_desert_force.points import PointsRules
-from validators.games.western_desert_force.victory import VictoryRules
 from validators.replay.replayer import Rolled
 
 
 
-class TurnRules(PointsRules, VictoryRules):
+class TurnRules(PointsRules):
     """Part of the Western Desert Force auditor; see __init__.py."""
 
     needs = PointsRules.needs + (RandomEvents,)

@@ -15,16 +15,23 @@ Choices:
 """
 from __future__ import annotations
 
-from validators.games.western_desert_force.depot import DepotRules
+from validators.games.western_desert_force.legacy import WdfRule
+from validators.games.western_desert_force.reserves import Reserve
+from validators.games.western_desert_force.roads import Roads
 from validators.replay.board import Piece
 from validators.replay.replayer import Added, Moved, Removed, Rolled
 
 
-class VictoryRules(DepotRules):
-    """Part of the Western Desert Force auditor; see __init__.py."""
+class VictoryRules(WdfRule):
+    """17.1: a supplied combat unit on the enemy's supply source at the end of a turn wins; 17.2: victory
+    points at the end of the last turn, Tobruk deciding; 4.0: no play after the end."""
+
+    ids = ('17.1', '17.2', '4.0')
+    needs = WdfRule.needs + (Roads, Reserve)
 
     def start(self) -> None:
         super().start()
+        self.roads, self.reserve = self.ctx.get(Roads), self.ctx.get(Reserve)
         self.victory_table = self.tables.get("victory", {})
         self.last_turn = int(self.victory_table.get("last_turn", self.game.info.turns.last))
         g = self.game
@@ -38,12 +45,10 @@ class VictoryRules(DepotRules):
     # -- the end of a turn ------------------------------------------------------------------
     def phase_started(self, pid: str) -> None:
         kind, side = self.phase_kind, self.active_side
-        super().phase_started(pid)
         if kind == "end-of-turn" and self.turn is not None:
             self._turn_over(self.turn)
 
     def turn_ended(self, turn: int) -> None:
-        super().turn_ended(turn)
         self._turn_over(turn)
 
     def _turn_over(self, turn: int) -> None:
@@ -112,7 +117,7 @@ class VictoryRules(DepotRules):
                 continue
             tally = counts[self.roads.enemy_of[side]]
             tally[what] = tally.get(what, 0) + 1
-        failures = getattr(self, "reserve_failures", None)
+        failures = self.reserve.failures
         if failures:
             counts["axis"]["reserve_failure"] = len(failures) if not isinstance(failures, int) else failures
         score = {s: sum(pts.get(k, 0) * n for k, n in c.items()) for s, c in counts.items()}
@@ -126,24 +131,20 @@ class VictoryRules(DepotRules):
         swap = is_leader and self.phase_kind == "reinforcements"  # 13.7: O'Connor/Ritchie replaced
         if (self.board.unit_of(p) is not None or is_leader) and not swap and self.phase_kind is not None:
             self.gone_pieces[p.id] = p
-        super().removed(e)
 
     def added(self, e: Added) -> None:
         key = e.piece.properties().get("UnitId") or e.piece.properties().get("LeaderId")
         for pid, q in list(self.gone_pieces.items()):
             if key and key in (q.properties().get("UnitId"), q.properties().get("LeaderId")):
                 del self.gone_pieces[pid]  # back in the game
-        super().added(e)
 
     # -- play after the end ----------------------------------------------------------------
     def moved(self, e: Moved) -> None:
         if e.old.label != e.new.label and e.piece.properties().get("Kind") in ("unit", "leader"):
             self._play_after_end(e.piece)
-        super().moved(e)
 
     def rolled(self, e: Rolled) -> None:
         self._play_after_end(None)
-        super().rolled(e)
 
     def _play_after_end(self, p: Piece | None) -> None:
         if self.game_over is None or self.play_after_end_reported:
