@@ -12,6 +12,7 @@ combat unit of the bombarding side, or its depot, when the combat closes.
 from __future__ import annotations
 
 from validators.games.western_desert_force.combat import CombatRules
+from validators.games.western_desert_force.roads import Roads
 from validators.replay.replayer import Rolled
 
 AIR_BOMBARDMENT = " bombardment dice"
@@ -78,7 +79,7 @@ class BombardmentRules(CombatRules):
             self.find("14.2", f"an air bombardment takes at least {self.bomb_min} ASPs (a die each): {n} rolled on "
                       f"{where}", side=name)
         friends = set(self.supply.unit_hexes(c.attacker))
-        depot = self.roads.depot_hex(c.attacker)
+        depot = self.ctx.get(Roads).depot_hex(c.attacker)
         if depot:
             friends.add(depot)
         geo = self.game.geometry

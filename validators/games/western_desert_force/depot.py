@@ -26,29 +26,85 @@ Choices:
 from __future__ import annotations
 
 
-from validators.games.western_desert_force.legacy import PhaseState
+from validators.games.western_desert_force.legacy import WdfRule
 from validators.games.western_desert_force.roads import DEPOT, MOVED, Roads
+from validators.kernel.rule import Tracker
 from validators.replay.board import Piece
 from validators.replay.replayer import Added, Flipped, Moved, Removed
 
 
 
-class DepotRules(PhaseState):
-    """Part of the Western Desert Force auditor; see __init__.py."""
+class DepotLosses(Tracker):
+    """7.13, 7.14: a depot captured (an enemy combat unit entered its hex) or removed as cut off;
+    `captured` side -> capturer until the phase ends, `taken` ((side, capturer)) and `cut_off`
+    (side) for the event being heard."""
 
-    needs = PhaseState.needs + (Roads,)
+    needs = (Roads,)
+
+    def start(self) -> None:
+        self.roads = self.ctx.get(Roads)
+        self.captured: dict[str, str] = {}
+        self.taken: tuple[str, str] | None = None
+        self.cut_off: str | None = None
+
+    def phase_started(self, pid: str) -> None:
+        self.captured = {}  # each phase's captures are judged when it ends
+
+    def moved(self, e: Moved) -> None:
+        self.taken = self.cut_off = None
+        mid, geo = e.piece.properties().get("MarkerId", ""), self.game.geometry
+        if e.old.label == e.new.label:
+            return
+        if mid.startswith("depot-"):
+            if e.new.label not in geo:
+                self._removed(mid[len("depot-"):], e.old.label if e.old.label in geo else None)
+        elif e.new.label in geo:
+            self._entered(e.piece, e.new.label)
+
+    def added(self, e: Added) -> None:
+        self.taken = self.cut_off = None
+        if not e.piece.properties().get("MarkerId", "").startswith("depot-") and e.where.label in self.game.geometry:
+            self._entered(e.piece, e.where.label)
+
+    def removed(self, e: Removed) -> None:
+        self.taken = self.cut_off = None
+        mid = e.piece.properties().get("MarkerId", "")
+        if mid.startswith("depot-") and e.where and e.where.label in self.game.geometry:
+            self._removed(mid[len("depot-"):], e.where.label)
+
+    def _entered(self, p: Piece, hex_id: str) -> None:
+        """7.14: an enemy combat unit entering the depot's hex captures it."""
+        side = self.board.side_id(p)
+        if self.board.unit_of(p) is None or side is None or self.state.phase_kind is None:
+            return
+        other = self.roads.enemy_of.get(side)
+        if other and other not in self.captured and self.roads.depot_hex(other) == hex_id:
+            self.captured[other] = side
+            self.taken = (other, side)
+
+    def _removed(self, side: str, old: str | None) -> None:
+        """7.13: removed in its own Depot Removal segment with no clear road path to its source."""
+        st = self.state
+        if (st.phase_kind == "depot-removal" and st.phase_side == side and side not in self.captured
+                and old not in self.roads.road_reach(side)):
+            self.cut_off = side
+
+
+class DepotRules(WdfRule):
+    """7.11-7.16: where a depot may stand, when it moves, leaves and returns; 4.0: a Moved depot
+    flips back at the end of the turn."""
+
+    ids = ("7.11", "7.12", "7.13", "7.14", "7.15", "7.16", "4.0")
+    needs = WdfRule.needs + (Roads, DepotLosses)
 
     def start(self) -> None:
         super().start()
         g = self.game
         self.roads = self.ctx.get(Roads)
         self.depot_moved_turn: dict[str, int | None] = {s: None for s in g.sides}
-        self.depot_captured: dict[str, str] = {}  # side -> the capturing side, until the depot is off
+        self.losses = self.ctx.get(DepotLosses)
         self.depot_segment: dict[str, tuple[str | None, bool]] = {}  # side -> (hex, on map) at placement start
         self.removal_checked: set[tuple[int | None, str]] = set()
-        self.phase_names = [x["name"] for x in self.phase_specs]
-        self.phase_pos: tuple[int | None, int] | None = None  # (turn, index in the sequence) now
-        self.prev_phase_pos: tuple[int | None, int] | None = None  # ... and in the phase before
         for s in g.sides:
             p = self.roads.one_marker(DEPOT.format(side=s))
             if p is not None and p.layer_level("Face") == MOVED:
@@ -63,46 +119,22 @@ class DepotRules(PhaseState):
         if mid.startswith("depot-") and e.old.label != e.new.label:
             old = e.old.label if e.old.label in self.game.geometry else None
             self._depot_moved(mid[len("depot-"):], e.piece, old, new)
-        elif new is not None and e.old.label != e.new.label:
-            self._dep_entered(e.piece, new)
-        super().moved(e)
 
     def added(self, e: Added) -> None:
         mid = e.piece.properties().get("MarkerId", "")
         new = e.where.label if e.where.label in self.game.geometry else None
         if mid.startswith("depot-") and new:
             self._depot_moved(mid[len("depot-"):], e.piece, None, new)
-        elif new:
-            self._dep_entered(e.piece, new)
-        super().added(e)
 
     def removed(self, e: Removed) -> None:
         mid = e.piece.properties().get("MarkerId", "")
         if mid.startswith("depot-") and e.where and e.where.label in self.game.geometry:
             self._depot_moved(mid[len("depot-"):], e.piece, e.where.label, None)
-        super().removed(e)
 
     def flipped(self, e: Flipped) -> None:
         mid = e.piece.properties().get("MarkerId", "")
         if mid.startswith("depot-") and e.layer == "Face":
             self._depot_flipped(mid[len("depot-"):], e)
-        super().flipped(e)
-
-    def _dep_entered(self, p: Piece, hex_id: str) -> None:
-        """7.14: an enemy combat unit entering the depot's hex captures it."""
-        side = self.board.side_id(p)
-        if self.board.unit_of(p) is None or side is None or self.phase_kind is None:
-            return
-        other = self.roads.enemy_of.get(side)
-        if other and other not in self.depot_captured and self.roads.depot_hex(other) == hex_id:
-            self.depot_captured[other] = side
-            self.depot_taken(other, side)
-
-    def depot_taken(self, side: str, capturer: str) -> None:
-        """Hook: `side`'s depot was captured (7.14); the AP ledger settles the points."""
-
-    def depot_cut_off(self, side: str) -> None:
-        """Hook: `side`'s depot was removed as cut off (7.13); its AP total goes to 0."""
 
     def _depot_moved(self, side: str, p: Piece, old: str | None, new: str | None) -> None:
         if self.phase_kind is None:
@@ -114,15 +146,12 @@ class DepotRules(PhaseState):
 
     def _depot_removed(self, side: str, p: Piece, old: str | None) -> None:
         """7.15: a depot leaves the map only when cut off (7.13) or captured (7.14)."""
-        if side in self.depot_captured:
+        if side in self.losses.captured:
             return
         if self.phase_kind == "depot-removal" and self.active_side == side:
-            reach = self.roads.road_reach(side)
-            if old in reach:
+            if self.losses.cut_off != side:
                 self.find("7.13", f"the depot in {old} is not cut off (a clear road path leads to "
                           f"{self.roads.depot_sources.get(side)}): it may not be removed", p, old, side=self.roads._org_name(side))
-            else:
-                self.depot_cut_off(side)
             return
         self.find("7.15", f"a depot leaves the map only when cut off, in its Depot Removal segment (7.13), or "
                   f"captured by an enemy combat unit (7.14); removed from {old} in {self.phase}", p, old,
@@ -189,9 +218,6 @@ class DepotRules(PhaseState):
     # -- segments -------------------------------------------------------------------------
     def phase_started(self, pid: str) -> None:
         kind, side = self.phase_kind, self.active_side
-        here = self.phase_names.index(self.phase) if self.phase in self.phase_names else -1
-        self.prev_phase_pos, self.phase_pos = self.phase_pos, (self.turn, here)
-        super().phase_started(pid)
         if side is None:
             return
         if kind != "depot-removal" and self._after_removal_segment(side):
@@ -207,11 +233,11 @@ class DepotRules(PhaseState):
     def _after_removal_segment(self, side: str) -> bool:
         """Whether the log just skipped the side's Depot Removal segment of this turn (a log that
         begins later in the turn skipped nothing)."""
-        if (self.turn, side) in self.removal_checked or self.prev_phase_pos is None:
+        if (self.turn, side) in self.removal_checked or self.state.prev_phase_pos is None:
             return False
         removal = next((i for i, p in enumerate(self.phase_specs)
                         if p.get("kind") == "depot-removal" and p.get("side") == side), None)
-        (turn0, before), (_, here) = self.prev_phase_pos, self.phase_pos
+        (turn0, before), (_, here) = self.state.prev_phase_pos, self.state.phase_pos
         if removal is None or here < removal or (turn0 == self.turn and before >= removal):
             return False
         self.removal_checked.add((self.turn, side))
@@ -240,14 +266,12 @@ class DepotRules(PhaseState):
             self._check_cut_off(side)
         elif kind == "depot-placement" and side is not None:
             self._placement_ended(side)
-        for s, capturer in list(self.depot_captured.items()):
+        for s, capturer in self.losses.captured.items():
             h = self.roads.depot_hex(s)
             if h is not None:
                 who = self.roads._org_name(capturer)
                 self.find("7.14", f"the depot in {h} was captured by a {who} combat unit: it must be removed from "
                           "the map", self.roads.one_marker(DEPOT.format(side=s)), h, side=who)
-            del self.depot_captured[s]
-        super().phase_ended(pid)
 
     def _placement_ended(self, side: str) -> None:
         """7.12, 7.15: Moved side up after a jump of two or more zones, or on return."""

@@ -16,7 +16,8 @@ Choices (16.1):
 from __future__ import annotations
 
 from validators.games.western_desert_force.combat import CombatRules
-from validators.replay.replayer import Moved
+from validators.games.western_desert_force.events import RandomEvents
+from validators.replay.replayer import Moved, Rolled
 from validators.vlog.reader import Step
 
 
@@ -48,10 +49,13 @@ class FortressRules(CombatRules):
         face = max(1, m.layer_level("Face"))
         return floor if face in f.get("destroyed_faces", ()) else min(face - 1, floor)
 
-    def fortress_event(self, marker: str, levels_up: int) -> None:
+    def rolled(self, e: Rolled) -> None:
         """A random event raises the status (5.0, Tobruk Reconstruction)."""
-        if marker in self.fort_due:
-            self.fort_due[marker] -= levels_up
+        super().rolled(e)
+        just = self.ctx.get(RandomEvents).just
+        for marker, n in (just[1].get("effect", {}).get("fortress_status", {}) if just else {}).items():
+            if marker in self.fort_due:
+                self.fort_due[marker] -= int(n)
 
     def moved(self, e: Moved) -> None:
         super().moved(e)

@@ -17,6 +17,7 @@ from __future__ import annotations
 from validators.games.western_desert_force.state import ROLES
 from validators.kernel.declarations import Declared
 from validators.games.western_desert_force.combat import CombatRules
+from validators.games.western_desert_force.points import Organization
 
 
 class MandatoryAttackRules(CombatRules):
@@ -48,7 +49,7 @@ class MandatoryAttackRules(CombatRules):
         if kind not in self.combat_table.get("phases", ()) or not side or not self._owed:
             return
         owed, self._owed = self._owed, {}
-        if getattr(self, "surprise_won", {}).get(side):
+        if self.ctx.get(Organization).surprise_won.get(side):
             return
         attacked = {h for c in self.combats for h in c.attacked_hexes if c.attackers}
         enemy = self.supply.side_name(self.board.other_side[side])

@@ -31,11 +31,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from validators.games.western_desert_force.depot import DepotRules
+from validators.games.western_desert_force.depot import DepotLosses
+from validators.games.western_desert_force.events import RandomEvents
+from validators.games.western_desert_force.legacy import WdfRule
 from validators.games.western_desert_force.roads import Roads
 from validators.kernel.rule import Tracker
 from validators.replay.board import Piece
-from validators.replay.replayer import Added, Flipped, Moved, Rolled
+from validators.replay.replayer import Added, Flipped, Moved, Removed, Rolled
 
 POINTS = re.compile(r"^Points (\d+)$")
 
@@ -97,8 +99,10 @@ class Segment:
 
 class Organization(Tracker):
     """7.31, 7.2: each side's Organization die of the turn, less the enemy ASPs spent against it
-    (the ASP marker moved down since its Attack Points segment began): {side: {"die", "spent",
-    "modified" (clamped 1-6), "turn"}}; only the segment's first roll counts."""
+    (the ASP marker moved down since its Attack Points segment began): `result` {side: {"die",
+    "spent", "modified" (clamped 1-6), "turn"}}; only the segment's first roll counts.  7.92:
+    `surprise_won` {side: its Major Offensive of this player turn is a surprise}, from the
+    Surprise die (+1 per 3 APs over 6 before the cost; one roll)."""
 
     needs = (Roads,)
 
@@ -107,14 +111,31 @@ class Organization(Tracker):
         self.result: dict[str, dict] = {}
         self._asp: int | None = None  # ASPs when the side's Attack Points segment began
         self._rolled = False
+        self.surprise_won: dict[str, bool] = {}
+        self._mo_ap: int | None = None  # APs when the side's Major Offensive segment began
+        self._surprised = False
 
     def phase_started(self, pid: str) -> None:
         st = self.state
         self._asp = self.roads.asp_holding()[1] if st.phase_kind == "attack-points" and st.phase_side else None
         self._rolled = False
+        self._mo_ap, self._surprised = None, False
+        if st.phase_kind == "major-offensive" and st.phase_side:
+            self.surprise_won[st.phase_side] = False
+            self._mo_ap = self.roads.ap_box(st.phase_side)
+
+    def _surprise(self, side: str, die: int) -> None:
+        if self._surprised or self.state.phase_kind != "major-offensive" or not self.roads.offensive_declared(side):
+            return
+        self._surprised = True
+        s = self.tables.get("attack-points", {}).get("surprise", {})
+        plus = max(0, (self._mo_ap or 0) - s.get("per_points_over", 6)) // s.get("points_per_plus", 3)
+        self.surprise_won[side] = die + plus in s.get("success", [1, 2])
 
     def rolled(self, e: Rolled) -> None:
         side = self.state.phase_side
+        if side is not None and e.button == f"{self.game.sides[side].name} Surprise die":
+            self._surprise(side, e.dice[0])
         if (self._asp is None or self._rolled or self.state.phase_kind != "attack-points"
                 or e.button != f"{self.game.sides[side].name} Organization die"):
             return
@@ -126,26 +147,28 @@ class Organization(Tracker):
                              "turn": self.state.turn}
 
 
-class PointsRules(DepotRules):
-    """Part of the Western Desert Force auditor; see __init__.py."""
+class PointsRules(WdfRule):
+    """The Attack Point ledger: every move of an AP marker is one the rules allow at that moment
+    (7.3, 7.31, 7.32, 7.5, 7.9-7.92, 12.1; a lost or captured depot 7.13, 7.14; an event 5.0),
+    the ASPs spent before the Organization die (7.2)."""
+
+    ids = ("7.2", "7.3", "7.31", "7.5", "7.9", "7.91", "7.92", "7.13", "7.14", "12.1", "5.0")
+    needs = WdfRule.needs + (Roads, DepotLosses, RandomEvents, Organization)
 
     def start(self) -> None:
         super().start()
+        self.roads, self.losses = self.ctx.get(Roads), self.ctx.get(DepotLosses)
+        self.events = self.ctx.get(RandomEvents)
+        self.events_note = self.roads.table_note("random-events")
         self.ap_table = self.tables.get("attack-points", {})
         self.ap_reconstructed = self.roads.table_note("attack-points")
         self.ap_order: list[str] = list(self.ap_table.get("order", "ABCDEF"))
-        self.ap_now = {s: self.ap_box(s) for s in self.game.sides}
+        self.ap_now = {s: self.roads.ap_box(s) for s in self.game.sides}
         self.ap_due: dict[str, list[Expected]] = {s: [] for s in self.game.sides}
         self.capture_roll_due: dict[str, str] = {}  # capturer -> side whose depot it took
         self.org_segment: Segment | None = None
-        self.surprise_won: dict[str, bool] = {}  # side -> a surprise Major Offensive this player turn (7.92)
 
     # -- reading the track --------------------------------------------------------------------
-    def ap_box(self, side: str) -> int | None:
-        p = self.roads.one_marker(f"ap-{side}")
-        m = POINTS.match(self.board.replayer.piece_where(p).label) if p is not None else None
-        return int(m[1]) if m else None
-
     def row_for(self, side: str, moved: bool, tobruk: bool) -> str | None:
         """7.31, 7.32: the row of the depot's zone, one lower when Moved, one higher with Tobruk."""
         zone = self.roads.depot_zone(side)
@@ -172,14 +195,14 @@ class PointsRules(DepotRules):
             return
         self.ap_due[side].append(Expected(rule, why, to, by))
 
-    def depot_taken(self, side: str, capturer: str) -> None:
-        super().depot_taken(side, capturer)
-        self.expect_ap(side, "7.14", "its depot was captured: the AP total goes to 0", to=0)
-        self.capture_roll_due[capturer] = side
-
-    def depot_cut_off(self, side: str) -> None:
-        super().depot_cut_off(side)
-        self.expect_ap(side, "7.13", "its depot was removed as cut off: the AP total goes to 0", to=0)
+    def _depot_losses(self) -> None:
+        """7.13, 7.14: a depot lost takes the AP total to 0; its capturer rolls a die for APs."""
+        if self.losses.taken is not None:
+            side, capturer = self.losses.taken
+            self.expect_ap(side, "7.14", "its depot was captured: the AP total goes to 0", to=0)
+            self.capture_roll_due[capturer] = side
+        if self.losses.cut_off is not None:
+            self.expect_ap(self.losses.cut_off, "7.13", "its depot was removed as cut off: the AP total goes to 0", to=0)
 
     def moved(self, e: Moved) -> None:
         mid = e.piece.properties().get("MarkerId", "")
@@ -189,12 +212,15 @@ class PointsRules(DepotRules):
             self._asp_moved(e.piece, e.old.label, e.new.label)
         elif mid == "ip":
             self._ip_built(e.old.label, e.new.label)
-        super().moved(e)
+        self._depot_losses()
 
     def added(self, e: Added) -> None:
         if e.piece.properties().get("MarkerId") == "ip":
             self._ip_built(None, e.where.label)
-        super().added(e)
+        self._depot_losses()
+
+    def removed(self, e: Removed) -> None:
+        self._depot_losses()
 
     def _ap_moved(self, side: str, p: Piece, old_label: str, new_label: str) -> None:
         m = POINTS.match(new_label)
@@ -262,7 +288,6 @@ class PointsRules(DepotRules):
         elif mid == "ip" and e.new == 2 and e.where.label in self.game.geometry \
                 and self.org_segment is not None and self.phase_kind == "movement":
             self.org_segment.ips += 1  # 12.1: an upgrade to IP-2 costs 1 AP
-        super().flipped(e)
 
     def _ap_flipped(self, side: str, e: Flipped) -> None:
         """7.9: the Major Offensive face goes up only in the side's declaration segment, and
@@ -280,6 +305,10 @@ class PointsRules(DepotRules):
 
     # -- dice -----------------------------------------------------------------------------------
     def rolled(self, e: Rolled) -> None:
+        if self.events.just is not None:  # 5.0: a random event's AP effect
+            code, ev = self.events.just
+            for side, n in ev.get("effect", {}).get("ap", {}).items():
+                self.expect_ap(side, "5.0", f"random event {code}, {ev['name']}: {n:+d} AP{self.events_note}", by=int(n))
         for side, x in self.game.sides.items():
             if e.button == f"{x.name} Organization die":
                 self._organization_die(side, e.dice[0])
@@ -289,7 +318,6 @@ class PointsRules(DepotRules):
                 taken = self.capture_roll_due.pop(side)
                 self.expect_ap(side, "7.14", f"it captured the {self.roads._org_name(taken)} depot and rolled {e.dice[0]}: "
                                "that many APs are added (at most 12)", by=e.dice[0])
-        super().rolled(e)
 
     def _organization_die(self, side: str, die: int) -> None:
         seg, name = self.org_segment, self.roads._org_name(side)
@@ -345,19 +373,13 @@ class PointsRules(DepotRules):
             self.find("7.92", f"one Surprise die roll a Major Offensive, not a second ({die})", side=name)
             return
         seg.surprise_rolled = True
-        s = self.ap_table.get("surprise", {})
-        plus = max(0, (seg.ap or 0) - s.get("per_points_over", 6)) // s.get("points_per_plus", 3)
-        self.surprise_won[side] = die + plus in s.get("success", [1, 2])
 
     # -- segments -------------------------------------------------------------------------------
     def phase_started(self, pid: str) -> None:
         kind, side = self.phase_kind, self.active_side
-        super().phase_started(pid)
         self.org_segment = None
         if side is not None and kind in ("attack-points", "major-offensive", "movement"):
             self.org_segment = Segment(self.ap_now.get(side), asp=self.roads.asp_holding()[1])
-        if kind == "major-offensive" and side is not None:
-            self.surprise_won[side] = False
 
     def phase_ended(self, pid: str) -> None:
         kind, side = self.phase_kind, self.active_side
@@ -381,7 +403,6 @@ class PointsRules(DepotRules):
             self.find("7.14", f"the {who} player captured the {self.roads._org_name(taken)} depot: he rolls one die "
                       f"({who} 1d6) and adds it to his AP total", side=who)
         self.capture_roll_due.clear()
-        super().phase_ended(pid)
 
     def _points_segment_ended(self, side: str, seg: Segment) -> None:
         name, now = self.roads._org_name(side), self.ap_now.get(side)

@@ -131,3 +131,8 @@ class Roads(Tracker):
         level = max(1, p.layer_level("Face"))
         side = faces[level - 1].side if level <= len(faces) else None
         return side, int(m[1]) if m else 0
+
+    def ap_box(self, side: str) -> int | None:
+        p = self.one_marker(f"ap-{side}")
+        m = re.match(r"^Points (\d+)$", self.board.replayer.piece_where(p).label) if p is not None else None
+        return int(m[1]) if m else None

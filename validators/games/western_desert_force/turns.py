@@ -19,26 +19,31 @@ Choices:
 from __future__ import annotations
 
 from validators.games.western_desert_force.events import D66, RandomEvents
-from validators.games.western_desert_force.points import PointsRules
+from validators.games.western_desert_force.legacy import WdfRule
+from validators.games.western_desert_force.roads import Roads
 from validators.replay.replayer import Rolled
 
 
 
-class TurnRules(PointsRules):
-    """Part of the Western Desert Force auditor; see __init__.py."""
+class TurnRules(WdfRule):
+    """4.0: the phases in order, every turn played; 3.1: the starting markers, no Random Events or
+    Air/Naval roll on Turn 1; 5.0: one Random Events roll a turn, in its phase, and its event."""
 
-    needs = PointsRules.needs + (RandomEvents,)
+    ids = ("3.1", "4.0", "5.0")
+    needs = WdfRule.needs + (Roads, RandomEvents)
 
     def start(self) -> None:
         super().start()
+        self.roads = self.ctx.get(Roads)
+        self.ap_table = self.tables.get("attack-points", {})
+        self.phase_names = [x["name"] for x in self.phase_specs]
         self.events = self.ctx.get(RandomEvents)
         self.events_note = self.roads.table_note("random-events")
 
     # -- the order of phases (4.0) -------------------------------------------------------------
     def phase_started(self, pid: str) -> None:
         kind, side = self.phase_kind, self.active_side
-        super().phase_started(pid)
-        before, now = self.prev_phase_pos, self.phase_pos
+        before, now = self.state.prev_phase_pos, self.state.phase_pos
         if before is None:
             if self.turn == self.game.info.turns.first and now[1] <= self._first_points_segment():
                 self._starting_markers()
@@ -60,7 +65,7 @@ class TurnRules(PointsRules):
     def _starting_markers(self) -> None:
         """3.1: Allies 4 AP, Axis 2 AP, 4 Allied ASPs and Allied Naval Support."""
         for side, want in self.ap_table.get("start", {}).items():
-            have = self.ap_now.get(side)
+            have = self.roads.ap_box(side)
             if have != want:
                 self.find("3.1", f"the {self.roads._org_name(side)} player begins with {want} Attack Points; the AP marker "
                           f"shows {have}", self.roads.one_marker(f"ap-{side}"), side=self.roads._org_name(side))
@@ -82,7 +87,6 @@ class TurnRules(PointsRules):
                 self.find("3.1", f"Turn 1 skips the Random Events and the Air/Naval Support Phase: no {e.button} roll")
             elif e.button == D66:
                 self._random_event(e.dice)
-        super().rolled(e)
 
     def _random_event(self, dice: tuple[int, ...]) -> None:
         """5.0: the Allied die is the tens digit, the Axis die the ones."""
@@ -98,10 +102,6 @@ class TurnRules(PointsRules):
         effect = ev.get("effect", {})
         self.find("5.0", f"random event {code} (Allied {dice[0]}, Axis {dice[1]}): {ev['name']} - "
                   f"{self._describe(effect)}{self.events_note}", kind="event")
-        for side, n in effect.get("ap", {}).items():
-            self.expect_ap(side, "5.0", f"random event {code}, {ev['name']}: {n:+d} AP{self.events_note}", by=int(n))
-        for marker, n in effect.get("fortress_status", {}).items():
-            self.fortress_event(marker, int(n))  # fortress.py: the status may rise (16.1)
 
     def _describe(self, effect: dict) -> str:
         parts = [f"{self.roads._org_name(s)} {n:+d} AP (7.3)" for s, n in effect.get("ap", {}).items()]
