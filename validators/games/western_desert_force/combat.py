@@ -68,6 +68,7 @@ from validators.games.western_desert_force.state import ROLES
 from validators.kernel.declarations import Declared
 from validators.games.western_desert_force.combat_results import ATTACK_GROUPS, CombatResults
 from validators.games.western_desert_force.combat_state import CombatView, DesertCombat
+from validators.games.western_desert_force.movement import Moves
 from validators.kernel.combat import hits, retreat_path, steps_left
 from validators.kernel.stacking import StackingTable
 from validators.replay.board import Piece
@@ -79,7 +80,7 @@ class CombatRules(CombatResults):
 
     def start(self) -> None:
         super().start()
-        self.combat_view = CombatView(self)
+        self.combat_view = self.ctx.get(CombatView)
         self.combat_table = self.combat_view.ct
         self.combat_now: DesertCombat | None = None
         self.combats: list[DesertCombat] = []  # the phase's closed combats (other rules may read them)
@@ -256,7 +257,7 @@ class CombatRules(CombatResults):
 
     # -- eligibility (10.0, 10.1, 9.4, 11.2) ------------------------------------------------------
     def _check_participants(self, c: DesertCombat) -> None:
-        geo, strategic = self.game.geometry, getattr(self, "strategic_movers", set())
+        geo, strategic = self.game.geometry, self.ctx.get(Moves).strategic_movers
         for pid, h in sorted(c.attackers.items()):
             p = self.board.replayer.board.pieces[pid]
             if pid in self._cb_attackers:
@@ -290,7 +291,7 @@ class CombatRules(CombatResults):
 
     def _may_attack(self, p: Piece, c: DesertCombat) -> bool:
         if c.phase_kind == "combat":
-            return p.id not in getattr(self, "strategic_movers", set())
+            return p.id not in self.ctx.get(Moves).strategic_movers
         return self._can_exploit(p, c.major)
 
     def _escarpment_bars(self, a: str, b: str) -> bool:

@@ -16,15 +16,15 @@ A unit that retreated into a hex attacked later in the phase adds nothing (10.26
 """
 from __future__ import annotations
 
-import weakref
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from builder.geometry.hexmap import hexside_key
-from validators.games.western_desert_force.legacy import PhaseState
+from validators.games.western_desert_force.supply import Supply
 from validators.kernel.combat import Combat
 from validators.kernel.movement import Blocked, TerrainChart
+from validators.kernel.rule import Tracker
 from validators.replay.board import Piece
 
 if TYPE_CHECKING:  # the schema is for annotations: an audit runs on the plain model (plain.py)
@@ -92,18 +92,17 @@ class DesertCombat(Combat):
         return not self.attackers
 
 
-class CombatView:
+class CombatView(Tracker):
     """Final CS, hit numbers and the map facts combat needs (terrain, fortress, IP, AP range),
-    read from the auditor's board; a separate object so that its names never meet another
-    rules mixin's."""
+    read from the board."""
 
-    def __init__(self, auditor: PhaseState):
-        # A weak reference back: the auditor holds this view, and a strong one each way would
-        # be a cycle that only the cycle collector frees, paused while a log is audited.
-        self.a, self.game = weakref.proxy(auditor), auditor.game
-        self.ct = auditor.tables.get("combat", {})
-        self.unit_classes = auditor.tables.get("unit-classes", {}).get("types", {})
-        effects = auditor.tables.get("terrain-effects")
+    needs = (Supply,)
+
+    def start(self) -> None:
+        self.supply = self.ctx.get(Supply)
+        self.ct = self.tables.get("combat", {})
+        self.unit_classes = self.tables.get("unit-classes", {}).get("types", {})
+        effects = self.tables.get("terrain-effects")
         self.chart = TerrainChart(self.game, effects) if effects else None
         self.points = {}
         if "points" in self.game.tracks:
@@ -113,7 +112,7 @@ class CombatView:
     # -- map facts ------------------------------------------------------------------------
     def marker(self, marker_id: str) -> Piece | None:
         """The (first) piece of a marker now on the board, None when none is."""
-        board = self.a.board.replayer.board
+        board = self.board.replayer.board
         if self._markers[0] != board.version:
             found: dict[str, Piece] = {}
             for p in board.pieces.values():
@@ -122,7 +121,7 @@ class CombatView:
         return self._markers[1].get(marker_id)
 
     def where_label(self, p: Piece) -> str:
-        return self.a.board.replayer.piece_where(p).label
+        return self.board.replayer.piece_where(p).label
 
     def fortress_destroyed(self, hex_id: str) -> str | None:
         """The terrain a fortress hex counts as once it lost its status (16.1), else None."""
@@ -149,7 +148,7 @@ class CombatView:
     def ip_level(self, p: Piece) -> int:
         """12.2: a unit is in an IP when it lies below the IP marker in its stack (Face 1: IP-1, 2: IP-2)."""
         spec = self.ct.get("improved_positions", {})
-        board = self.a.board.replayer.board
+        board = self.board.replayer.board
         stack = board.stacks.get(p.stack or "")
         if stack is None or p.id not in stack.children:
             return 0
@@ -179,21 +178,24 @@ class CombatView:
         return all(attrs.get(k) == v for k, v in rule.items() if k in ("nationality", "type", "size", "formation"))
 
     # -- leaders and attack points ----------------------------------------------------------
+    def leader_of(self, p: Piece):
+        return self.game.leaders.get(p.properties().get("LeaderId", ""))
+
     def leader_face(self, p: Piece) -> s.LeaderFace | None:
-        ld = self.a.leader_of(p)
+        ld = self.leader_of(p)
         if ld is None:
             return None
         return ld.faces[min(len(ld.faces), max(1, p.layer_level("Leader") or 1)) - 1]
 
     def leaders_in(self, hex_id: str, side: str) -> list[Piece]:
         name = self.game.sides[side].name
-        return [p for p in self.a.board.pieces_in(hex_id) if self.a.leader_of(p) is not None and self.a.board.side_of(p) == name]
+        return [p for p in self.board.pieces_in(hex_id) if self.leader_of(p) is not None and self.board.side_of(p) == name]
 
     def in_ap_range(self, hex_id: str, side: str) -> bool:
         """10.31, 13.5: within 4 hexes of the depot, or of a leader's AP range (with the depot or the unit)."""
         ap = self.ct["attack_points"]
         depot = self.marker(ap["depots"][side])
-        home = self.a.board.hex_of(depot) if depot else None
+        home = self.board.hex_of(depot) if depot else None
         if home is None:
             return False
         reach = max([ap["range"]] + [f.range for q in self.leaders_in(home, side) if (f := self.leader_face(q))])
@@ -201,7 +203,7 @@ class CombatView:
         return d <= reach or any(d <= f.range for q in self.leaders_in(hex_id, side) if (f := self.leader_face(q)))
 
     def major_offensive(self, side: str) -> bool:
-        mo = self.a.tables.get("movement", {}).get("major_offensive")
+        mo = self.tables.get("movement", {}).get("major_offensive")
         m = self.marker(mo["markers"][side]) if mo else self.marker(self.ct["attack_points"]["markers"][side])
         return bool(m) and m.layer_level(mo["layer"] if mo else "Face") == (mo["level"] if mo else 2)
 
@@ -224,9 +226,9 @@ class CombatView:
         return min(best)
 
     def unit_cs(self, c: DesertCombat, p: Piece, hex_id: str, attacking: bool) -> UnitCS:
-        unit = self.a.board.unit_of(p)
+        unit = self.board.unit_of(p)
         side = c.attacker if attacking else c.defender
-        printed = (unit.cs_reduced if self.a.board.reduced(p) and unit.cs_reduced is not None else unit.cs) or 0
+        printed = (unit.cs_reduced if self.board.reduced(p) and unit.cs_reduced is not None else unit.cs) or 0
         mods: list[tuple[int, str]] = []
         if attacking:
             ap = self.ct["attack_points"]
@@ -236,7 +238,7 @@ class CombatView:
                 mods.append((ap["penalty"], "out of AP range"))
         mods += self.unit_modifiers(c, p, unit, hex_id, attacking)
         value = max(self.ct["floor"]["value"], printed + sum(v for v, _ in mods))
-        unsupplied = not self.a.supply.supplied(hex_id, side)
+        unsupplied = not self.supply.supplied(hex_id, side)
         if unsupplied:
             value = -(-value // self.ct["unsupplied"]["divide"])
         hit = self.hit_on(c, p, unit, hex_id, attacking)
@@ -290,21 +292,21 @@ class CombatView:
         st = SideStrength()
         by_hex: dict[str, list[s.Unit]] = {}
         for pid, hex_id in sorted(c.members(side).items(), key=lambda x: (x[1], x[0])):
-            p = self.a.board.replayer.board.pieces.get(pid)
-            if p is None or self.a.board.unit_of(p) is None:
+            p = self.board.replayer.board.pieces.get(pid)
+            if p is None or self.board.unit_of(p) is None:
                 continue
             if pid in c.passengers:
                 st.units.append(UnitCS(pid, p.name, hex_id, 0, [(0, "retreated here this phase")], False, 0,
                                        self.ct["hit_on"]["normal"]))
                 continue
             st.units.append(self.unit_cs(c, p, hex_id, attacking))
-            by_hex.setdefault(hex_id, []).append(self.a.board.unit_of(p))
-            st.reconstructed |= self.a.board.unit_of(p).provenance == "reconstructed"
+            by_hex.setdefault(hex_id, []).append(self.board.unit_of(p))
+            st.reconstructed |= self.board.unit_of(p).provenance == "reconstructed"
         for hex_id, units in sorted(by_hex.items()):
             st.stacks += self.stack_modifiers(hex_id, units, not attacking)
             for q in self.leaders_in(hex_id, side):
                 f = self.leader_face(q)
                 if f is not None:
                     st.leaders[f.name] = f.attack if attacking else f.defence
-                    st.reconstructed |= self.a.leader_of(q).provenance == "reconstructed"
+                    st.reconstructed |= self.leader_of(q).provenance == "reconstructed"
         return st

@@ -23,11 +23,12 @@ Choices:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from fractions import Fraction
 
 from validators.games.western_desert_force.state import ROLES
 from validators.kernel.declarations import Declared
-from validators.games.western_desert_force.movement import MOVEMENT, MoveRecord, MovementRules
+from validators.games.western_desert_force.combat_state import CombatView
+from validators.games.western_desert_force.legacy import WdfRule
+from validators.games.western_desert_force.movement import MOVEMENT, Moves
 from validators.replay.board import Piece
 from validators.replay.replayer import Added, Flipped, Moved
 
@@ -44,8 +45,12 @@ class IPRecord:
     holders: set[str] = field(default_factory=set)  # units that built or upgraded it this phase: may not move
 
 
-class ImprovedPositionRules(MovementRules):
-    """Part of the Western Desert Force auditor; see __init__.py."""
+class ImprovedPositionRules(WdfRule):
+    """12.1-12.3: who may build or upgrade an IP, where and when, and when it goes; 12.2: a unit
+    that moved put under an IP marker pays 1 MP more."""
+
+    ids = ("12.1", "12.2", "12.3", "2.0", "4.0", "8.2", "9.0", "9.1", "9.31", "9.5", "9.6", "11.1", "11.2")
+    needs = WdfRule.needs + (Moves, CombatView)
 
     def start(self) -> None:
         super().start()
@@ -55,7 +60,7 @@ class ImprovedPositionRules(MovementRules):
         self.ip_marker_id = self.ip_spec.get("marker", "ip")
         self.ips: dict[str, IPRecord] = {}  # marker piece id -> record
         self._ip1_attacked: set[str] = set()  # IP-1 markers whose units attacked this phase (12.3)
-        self._entering_ip = False  # the move being costed ends under an IP marker (12.2)
+        self.moves = self.ctx.get(Moves)
 
     # -- the board ------------------------------------------------------------------------------
     def _is_ip(self, p: Piece) -> bool:
@@ -70,25 +75,12 @@ class ImprovedPositionRules(MovementRules):
         below = stack.children[: stack.children.index(marker.id)]
         return [board.pieces[i] for i in below if i in board.pieces and self.board.unit_of(board.pieces[i])]
 
-    def ip_over(self, p: Piece) -> Piece | None:
-        """The IP marker above a unit in its stack, if any."""
-        board = self.board.replayer.board
-        stack = board.stacks.get(p.stack or "")
-        if stack is None or p.id not in stack.children:
-            return None
-        for i in stack.children[stack.children.index(p.id) + 1:]:
-            q = board.pieces.get(i)
-            if q is not None and self._is_ip(q):
-                return q
-        return None
-
     def _moved_this_phase(self, p: Piece, hex_id: str) -> bool:
-        rec = self._moves.get(p.id)
+        rec = self.moves.records.get(p.id)
         return rec is not None and rec.start != hex_id
 
     # -- events ---------------------------------------------------------------------------------
     def moved(self, e: Moved) -> None:
-        super().moved(e)
         geo = self.game.geometry
         old, new = e.old.label, e.new.label
         if self._is_ip(e.piece):
@@ -109,20 +101,17 @@ class ImprovedPositionRules(MovementRules):
                               "the unit does not move in it", e.piece, old, new)
 
     def added(self, e: Added) -> None:
-        super().added(e)
         if self._is_ip(e.piece) and e.where.label in self.game.geometry:
             self._built(e.piece, e.where.label)
 
     def flipped(self, e: Flipped) -> None:
-        super().flipped(e)
         if self._is_ip(e.piece) and e.new == 2 and e.old != 2 and e.where.label in self.game.geometry:
             self._upgraded(e.piece, e.where.label)
 
     def declared(self, d: Declared) -> None:
         role, piece, hex_id = ROLES[d.name], d.piece, d.where
-        super().declared(d)
         if role == "attacker" and self.phase_kind in COMBAT_KINDS:
-            m = self.ip_over(piece)
+            m = self.moves.ip_over(piece)
             if m is not None and m.layer_level(self.ip_spec.get("layer", "Face")) != 2:
                 self._ip1_attacked.add(m.id)
 
@@ -132,30 +121,15 @@ class ImprovedPositionRules(MovementRules):
         for rec in self.ips.values():
             rec.holders.clear()
         self._ip1_attacked = set()
-        super().phase_ended(pid)
-
-    # -- the 1 MP to enter an IP (12.2) ---------------------------------------------------------
-    def allowance(self, unit, side: str, supplied: bool) -> list[tuple[Fraction, str, str]]:
-        stages = super().allowance(unit, side, supplied)
-        if self._entering_ip:
-            stages.append((max(Fraction(0), stages[-1][0] - 1), "12.2", "1 MP to enter the IP under its marker"))
-        return stages
-
-    def _normal_problem(self, p: Piece, unit, side: str, rec: MoveRecord, new: str):
-        self._entering_ip = self.phase_kind == MOVEMENT and rec.start != new and self.ip_over(p) is not None
-        try:
-            return super()._normal_problem(p, unit, side, rec, new)
-        finally:
-            self._entering_ip = False
 
     def _reordered_into_ip(self, p: Piece, hex_id: str) -> None:
         """A unit that moved this phase put under the IP marker by a drop in its own hex (12.2)."""
-        unit, side, rec = self.board.unit_of(p), self.board.side_id(p), self._moves.get(p.id)
-        if unit is None or side != self.active_side or rec is None or rec.start == hex_id or self.ip_over(p) is None:
+        unit, side, rec = self.board.unit_of(p), self.board.side_id(p), self.moves.records.get(p.id)
+        if unit is None or side != self.active_side or rec is None or rec.start == hex_id or self.moves.ip_over(p) is None:
             return
-        if p.id in self.strategic_movers:
+        if p.id in self.moves.strategic_movers:
             return
-        problem = self._normal_problem(p, unit, side, rec, hex_id)
+        problem = self.moves.normal_problem(p, unit, side, rec, hex_id)
         if problem:
             rule, message, path = problem
             self.find(rule, message, p, rec.start, hex_id, path)
@@ -199,7 +173,7 @@ class ImprovedPositionRules(MovementRules):
             return set()
         for p in units:
             if self._moved_this_phase(p, hex_id):
-                self.find("12.1", f"{p.name} moved in this Regular Movement Phase (from {self._moves[p.id].start}): "
+                self.find("12.1", f"{p.name} moved in this Regular Movement Phase (from {self.moves.records[p.id].start}): "
                           f"only a unit that does not move may have its IP {act}", marker, to_hex=hex_id)
             elif not self.supply.supplied(hex_id, side):
                 self.find("12.1", f"{p.name} is unsupplied in {hex_id}: only a supplied unit may have its IP {act}",
@@ -217,8 +191,7 @@ class ImprovedPositionRules(MovementRules):
         terrain = self.game.hex_terrain.get(hex_id, "")
         if terrain in f.get("terrain", ()):
             return f"no IP may be built in {terrain.replace('-', ' ')} ({hex_id})"
-        view = getattr(self, "combat_view", None)
-        if names.get(hex_id) in f.get("intact_fortresses", ()) and view is not None and view.terrain_at(hex_id) == "fortress":
+        if names.get(hex_id) in f.get("intact_fortresses", ()) and self.ctx.get(CombatView).terrain_at(hex_id) == "fortress":
             return f"no IP may be built in {names[hex_id]} while its fortress is intact"
         others = [p for p in self.board.pieces_in(hex_id) if self._is_ip(p) and p.id != marker.id]
         if others:

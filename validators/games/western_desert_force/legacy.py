@@ -13,11 +13,9 @@ ALL = ("2.0 3.1 3.2 4.0 5.0 6.0 6.1 6.2 7.11 7.12 7.13 7.14 7.15 7.16 7.2 7.3 7.
        "12.2 12.3 13.1 13.2 13.3 13.4 13.5 13.6 13.7 14.0 14.1 14.2 15.0 16.0 16.1 16.2 17.1 17.2").split()
 
 
-class PhaseState(Rule):
-    """Turn and phase read from the game state; places from `Places`."""
-
-    ids = tuple(ALL)
-    needs = (Places, Supply)
+class Reads:
+    """What every part of the game reads of the state by name: turn, phase, its kind, the active
+    side (a side id) and its name, the sequence of play; and what a leader is."""
 
     @property
     def turn(self):
@@ -43,6 +41,16 @@ class PhaseState(Rule):
     def phase_specs(self):
         return self.state.phase_specs
 
+    def leader_of(self, p: Piece):
+        return self.game.leaders.get(p.properties().get("LeaderId", ""))
+
+
+class PhaseState(Reads, Rule):
+    """A rule of the game: it reads places (`Places`) and supply (`Supply`)."""
+
+    ids = tuple(ALL)
+    needs = (Places, Supply)
+
     def start(self) -> None:
         self.places = self.ctx.get(Places)
         self.supply = self.ctx.get(Supply)
@@ -50,9 +58,6 @@ class PhaseState(Rule):
 
     def place_controller(self, hex_id: str) -> str | None:
         return self.places.controller(hex_id)
-
-    def leader_of(self, p: Piece):
-        return self.game.leaders.get(p.properties().get("LeaderId", ""))
 
 
 

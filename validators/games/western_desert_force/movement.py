@@ -28,7 +28,10 @@ from typing import TYPE_CHECKING
 from validators.games.western_desert_force.state import ROLES
 from validators.kernel.declarations import Declared
 from validators.games.western_desert_force.leaders import CasualtyChecks
-from validators.games.western_desert_force.legacy import SupplyRules
+from validators.games.western_desert_force.legacy import Reads, WdfRule
+from validators.games.western_desert_force.state import Places
+from validators.games.western_desert_force.supply import Supply
+from validators.kernel.rule import Tracker
 from validators.kernel.movement import Blocked, search, show_mp
 from validators.kernel.zoc import ZocMove
 from validators.replay.board import Piece
@@ -51,15 +54,24 @@ class MoveRecord:
     supplied: bool  # when it began to move (8.2)
 
 
-class MovementRules(SupplyRules):
-    """Part of the Western Desert Force auditor; see __init__.py."""
+class Moves(Reads, Tracker):
+    """The moves of the Movement Phase being played, judged: `records` (each unit's move from where
+    it stood when the phase began), `strategic_movers` and `sea_transferred` (this player turn),
+    and `problem`, what is wrong with the move being heard ((rule, message, piece, from, to, path),
+    else None).  Combat reads who moved strategically (9.4), the IP rules who moved (12.1)."""
+
+    needs = (Places, Supply, CasualtyChecks)
 
     def start(self) -> None:
-        super().start()
+        self.places, self.supply = self.ctx.get(Places), self.ctx.get(Supply)
+        self.casualties = self.ctx.get(CasualtyChecks)
+        self.place_hex = self.places.hex
+        self.problem: tuple | None = None
+        self._entering_ip = False  # the move being costed ends under an IP marker (12.2)
         self.move_table = self.tables["movement"]
         self.strategic_movers: set[str] = set()  # piece ids that moved strategically this player turn (9.4)
         self.sea_transferred: set[str] = set()  # piece ids moved by Sea Transfer this player turn (9.7)
-        self._moves: dict[str, MoveRecord] = {}
+        self.records: dict[str, MoveRecord] = {}
         self._declared: dict[str, str] = {}  # piece id -> "strategic movement" | "sea transfer"
         self._tobruk_at_step_start: str | None = None
 
@@ -67,32 +79,31 @@ class MovementRules(SupplyRules):
     def phase_started(self, pid: str) -> None:
         kind, side = self.phase_kind, self.active_side
         if kind in (MOVEMENT, EXPLOITATION):
-            self._moves = {}
+            self.records = {}
         if kind == MOVEMENT:
             self.strategic_movers, self.sea_transferred = set(), set()
-        super().phase_started(pid)
 
     def phase_ended(self, pid: str) -> None:
         kind, side = self.phase_kind, self.active_side
         if kind in (MOVEMENT, EXPLOITATION):
             self._declared = {}
-        super().phase_ended(pid)
 
     def declared(self, d: Declared) -> None:
         role, piece, hex_id = ROLES[d.name], d.piece, d.where
         if role in ("strategic movement", "sea transfer"):
             self._declared[piece.id] = role
-        super().declared(d)
 
     def moved(self, e: Moved) -> None:
-        super().moved(e)
+        self.problem = None
         self._movement(e.piece, e.old.label, e.new.label)
+
+    def find(self, rule: str, message: str, p: Piece, old: str, new: str, path=()) -> None:
+        self.problem = (rule, message, p, old, new, tuple(path))
 
     def before_step(self, step) -> None:
         """Who held Tobruk before this step's moves (a unit landing there takes it, 8.4; 9.7)."""
         tobruk = self.place_hex.get("Tobruk")
-        self._tobruk_at_step_start = self.place_controller(tobruk) if tobruk else None
-        super().before_step(step)
+        self._tobruk_at_step_start = self.places.controller(tobruk) if tobruk else None
 
     # -- which moves are checked --------------------------------------------------------------
     def _movement(self, p: Piece, old: str, new: str) -> None:
@@ -102,7 +113,7 @@ class MovementRules(SupplyRules):
         unit, leader = self.board.unit_of(p), self.leader_of(p)
         if unit is None and leader is None:
             return
-        if leader is not None and self.ctx.get(CasualtyChecks).displaced(p):
+        if leader is not None and self.casualties.displaced(p):
             return  # 13.6: a leader placed with the nearest friendly unit after his casualty check
         side = self.board.side_id(p)
         if self.phase_kind not in (MOVEMENT, EXPLOITATION):
@@ -113,9 +124,9 @@ class MovementRules(SupplyRules):
             active = self.supply.side_name(self.active_side)
             self.find("9.0", f"only {active} units move in the {self.phase} Phase", p, old, new)
             return
-        rec = self._moves.get(p.id)
+        rec = self.records.get(p.id)
         if rec is None:
-            rec = self._moves[p.id] = MoveRecord(old, self.supply.supplied(old, side))
+            rec = self.records[p.id] = MoveRecord(old, self.supply.supplied(old, side))
         problem = self._move_problem(p, unit, leader, side, rec, new)
         if problem:
             rule, message, path = problem
@@ -139,7 +150,7 @@ class MovementRules(SupplyRules):
         if declared == "strategic movement" and self.phase_kind == MOVEMENT:
             self.strategic_movers.add(p.id)
             return self._strategic_problem(p, unit, side, rec, new)
-        normal = self._normal_problem(p, unit, side, rec, new)
+        normal = self.normal_problem(p, unit, side, rec, new)
         if normal and self.phase_kind == MOVEMENT and self._strategic_problem(p, unit, side, rec, new) is None:
             self.strategic_movers.add(p.id)  # detected: only a Strategic Movement fits (9.4)
             return None
@@ -224,6 +235,8 @@ class MovementRules(SupplyRules):
         if not supplied:
             ma = Fraction(math.ceil(ma * Fraction(str(self.move_table["unsupplied"]["factor"]))))
             stages.append((ma, self.move_table["unsupplied"]["rule"], "unsupplied: halved, rounded up"))
+        if self._entering_ip:
+            stages.append((max(Fraction(0), stages[-1][0] - 1), "12.2", "1 MP to enter the IP under its marker"))
         return stages
 
     @staticmethod
@@ -246,6 +259,27 @@ class MovementRules(SupplyRules):
         if isinstance(exempt, bool):
             return exempt
         return self.game.formations[unit.formation].nationality in exempt
+
+    def normal_problem(self, p: Piece, unit: s.Unit | None, side: str, rec: MoveRecord, new: str) -> Problem | None:
+        """9.0, 9.1, 9.31, 9.5, 9.6, 8.2, 12.2: what is wrong with a normal move (None: nothing)."""
+        self._entering_ip = self.phase_kind == MOVEMENT and rec.start != new and self.ip_over(p) is not None
+        try:
+            return self._normal_problem(p, unit, side, rec, new)
+        finally:
+            self._entering_ip = False
+
+    def ip_over(self, p: Piece) -> Piece | None:
+        """The IP marker above a unit in its stack, if any (12.2: the units under it are in the IP)."""
+        board = self.board.replayer.board
+        stack = board.stacks.get(p.stack or "")
+        if stack is None or p.id not in stack.children:
+            return None
+        marker = self.tables.get("combat", {}).get("improved_positions", {}).get("marker", "ip")
+        for i in stack.children[stack.children.index(p.id) + 1:]:
+            q = board.pieces.get(i)
+            if q is not None and q.properties().get("MarkerId") == marker:
+                return q
+        return None
 
     def _normal_problem(self, p: Piece, unit: s.Unit | None, side: str, rec: MoveRecord, new: str) -> Problem | None:
         stages = self.allowance(unit, side, rec.supplied)
@@ -353,3 +387,20 @@ class MovementRules(SupplyRules):
                        f"{show_mp(allowance)} ({why}){self.state.reconstructed('terrain-effects')}")
             return rule, message, tuple(path)
         return None
+
+
+class MovementRules(WdfRule):
+    """9.0-9.7, 13.4: who moves in which phase, along which path, how far (the `Moves` tracker
+    judges each move; this rule reports it)."""
+
+    ids = ("2.0", "4.0", "8.2", "9.0", "9.1", "9.31", "9.4", "9.5", "9.6", "9.7", "11.1", "11.2", "12.2", "13.4")
+    needs = WdfRule.needs + (Moves,)
+
+    def start(self) -> None:
+        super().start()
+        self.moves = self.ctx.get(Moves)
+
+    def moved(self, e: Moved) -> None:
+        if self.moves.problem is not None:
+            rule, message, p, old, new, path = self.moves.problem
+            self.find(rule, message, p, old, new, path)
