@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from validators.games.western_desert_force.legacy import WdfRule
+from validators.games.western_desert_force.base import WdfRule
 from validators.replay.board import Piece
 
 ATTRITION = "attrition"
@@ -35,6 +35,7 @@ class AttritionRules(WdfRule):
     """8.3: in his Attrition Phase every unsupplied unit of the active player loses one step, no supplied one any."""
 
     ids = ('8.3',)
+    covers = ('8.1', '8.4')
 
     def start(self) -> None:
         super().start()

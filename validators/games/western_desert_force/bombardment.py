@@ -11,7 +11,7 @@ combat unit of the bombarding side, or its depot, when the combat closes.
 """
 from __future__ import annotations
 
-from validators.games.western_desert_force.combat import CombatRules
+from validators.games.western_desert_force.combat import CombatResolution
 from validators.games.western_desert_force.roads import Roads
 from validators.replay.replayer import Rolled
 
@@ -19,7 +19,7 @@ AIR_BOMBARDMENT = " bombardment dice"
 NAVAL = "naval"
 
 
-class BombardmentRules(CombatRules):
+class BombardmentRules(CombatResolution):
     """Part of the Western Desert Force auditor; see __init__.py."""
 
     def start(self) -> None:

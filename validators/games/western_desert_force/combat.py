@@ -75,7 +75,7 @@ from validators.replay.board import Piece
 from validators.replay.replayer import Flipped, Moved, Removed, Rolled
 
 
-class CombatRules(CombatResults):
+class CombatResolution(CombatResults):
     """Part of the Western Desert Force auditor; see __init__.py."""
 
     def start(self) -> None:

@@ -7,14 +7,14 @@ from __future__ import annotations
 import math
 
 from validators.games.western_desert_force.combat_state import DesertCombat
-from validators.games.western_desert_force.legacy import PhaseState
+from validators.games.western_desert_force.base import WdfRule
 from validators.kernel.combat import distance_from, ratio_threshold, retreat_ends
 from validators.replay.board import Piece
 
 ATTACK_GROUPS = ("5-6", "6", "leader", "support")  # dice that score a combat's hits (not bombardment)
 
 
-class CombatResults(PhaseState):
+class CombatResults(WdfRule):
     """Closing checks of a combat: dice, overwhelming, losses, retreats, advances, stacking."""
 
     # -- retreat geometry (10.26, 9.32) ---------------------------------------------------------------

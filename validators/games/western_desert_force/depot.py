@@ -26,7 +26,7 @@ Choices:
 from __future__ import annotations
 
 
-from validators.games.western_desert_force.legacy import WdfRule
+from validators.games.western_desert_force.base import WdfRule
 from validators.games.western_desert_force.roads import DEPOT, MOVED, Roads
 from validators.kernel.rule import Tracker
 from validators.replay.board import Piece

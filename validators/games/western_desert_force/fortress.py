@@ -15,17 +15,24 @@ Choices (16.1):
 """
 from __future__ import annotations
 
-from validators.games.western_desert_force.combat import CombatRules
+from validators.games.western_desert_force.combat_state import CombatView
+from validators.games.western_desert_force.base import WdfRule
 from validators.games.western_desert_force.events import RandomEvents
 from validators.replay.replayer import Moved, Rolled
 from validators.vlog.reader import Step
 
 
-class FortressRules(CombatRules):
-    """Part of the Western Desert Force auditor; see __init__.py."""
+class FortressRules(WdfRule):
+    """16.1: a fortress's status drops one level each time it changes hands because of combat, and
+    only then (or by a random event, 5.0)."""
+
+    ids = ("16.1",)
+    needs = WdfRule.needs + (CombatView, RandomEvents)
 
     def start(self) -> None:
         super().start()
+        self.combat_view = self.ctx.get(CombatView)
+        self.combat_table = self.combat_view.ct
         places = {p.name: p.hex for p in self.game.map.places}
         self.fortress_specs = {f["marker"]: dict(f, hex=places.get(f["place"]))
                                for f in self.combat_table.get("fortresses", ()) if f["marker"] in self.game.markers}
@@ -51,25 +58,22 @@ class FortressRules(CombatRules):
 
     def rolled(self, e: Rolled) -> None:
         """A random event raises the status (5.0, Tobruk Reconstruction)."""
-        super().rolled(e)
-        just = self.ctx.get(RandomEvents).just
+        just = self.ctx.get(RandomEvents).just  # heard before this rule
         for marker, n in (just[1].get("effect", {}).get("fortress_status", {}) if just else {}).items():
             if marker in self.fort_due:
                 self.fort_due[marker] -= int(n)
 
     def moved(self, e: Moved) -> None:
-        super().moved(e)
         new = e.new.label
         for marker, f in self.fortress_specs.items():
             if new != f["hex"] or e.old.label == new or not self.board.unit_of(e.piece):
                 continue
             side, held = self.board.side_id(e.piece), self.fort_control.get(marker)
             self.fort_control[marker] = side
-            if held is not None and held != side and side == self.active_side and self.in_combat_phase():
+            if held is not None and held != side and side == self.active_side and self.phase_kind in self.combat_table.get("phases", ()):
                 self.fort_due[marker] += 1
 
     def after_step(self, step: Step) -> None:
-        super().after_step(step)
         for marker in self.fortress_specs:
             now, before = self.fortress_level(marker), self.fort_level[marker]
             self.fort_level[marker] = now
@@ -95,7 +99,6 @@ class FortressRules(CombatRules):
 
     def phase_ended(self, pid: str) -> None:
         kind, side = self.phase_kind, self.active_side
-        super().phase_ended(pid)
         for marker, due in self.fort_due.items():
             level, floor = self.fortress_level(marker), self._floor(marker)
             if due > 0 and level < floor:

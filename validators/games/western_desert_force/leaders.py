@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from validators.games.western_desert_force.events import RandomEvents
-from validators.games.western_desert_force.legacy import WdfRule
+from validators.games.western_desert_force.base import WdfRule
 from validators.kernel.rule import Tracker
 from validators.replay.replayer import Moved, Removed, Rolled
 
@@ -125,6 +125,7 @@ class LeaderRules(WdfRule):
     casualty check rolled and its result carried out."""
 
     ids = ("13.1", "13.6")
+    covers = ('13.2',)
     needs = WdfRule.needs + (CasualtyChecks,)
 
     def start(self) -> None:

@@ -16,11 +16,11 @@ from __future__ import annotations
 
 from validators.games.western_desert_force.state import ROLES
 from validators.kernel.declarations import Declared
-from validators.games.western_desert_force.combat import CombatRules
+from validators.games.western_desert_force.combat import CombatResolution
 from validators.games.western_desert_force.points import Organization
 
 
-class MandatoryAttackRules(CombatRules):
+class MandatoryAttackRules(CombatResolution):
     """Part of the Western Desert Force auditor; see __init__.py."""
 
     def start(self) -> None:

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 from validators.games.western_desert_force.state import ROLES
 from validators.kernel.declarations import Declared
 from validators.games.western_desert_force.leaders import CasualtyChecks
-from validators.games.western_desert_force.legacy import Reads, WdfRule
+from validators.games.western_desert_force.base import Reads, WdfRule
 from validators.games.western_desert_force.state import Places
 from validators.games.western_desert_force.supply import Supply
 from validators.kernel.rule import Tracker
@@ -394,6 +394,7 @@ class MovementRules(WdfRule):
     judges each move; this rule reports it)."""
 
     ids = ("2.0", "4.0", "8.2", "9.0", "9.1", "9.31", "9.4", "9.5", "9.6", "9.7", "11.1", "11.2", "12.2", "13.4")
+    covers = ('8.1', '8.4', '9.3', '13.5')
     needs = WdfRule.needs + (Moves,)
 
     def start(self) -> None:

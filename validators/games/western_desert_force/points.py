@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 
 from validators.games.western_desert_force.depot import DepotLosses
 from validators.games.western_desert_force.events import RandomEvents
-from validators.games.western_desert_force.legacy import WdfRule
+from validators.games.western_desert_force.base import WdfRule
 from validators.games.western_desert_force.roads import Roads
 from validators.kernel.rule import Tracker
 from validators.replay.board import Piece
@@ -153,6 +153,7 @@ class PointsRules(WdfRule):
     the ASPs spent before the Organization die (7.2)."""
 
     ids = ("7.2", "7.3", "7.31", "7.5", "7.9", "7.91", "7.92", "7.13", "7.14", "12.1", "5.0")
+    covers = ('7.32',)
     needs = WdfRule.needs + (Roads, DepotLosses, RandomEvents, Organization)
 
     def start(self) -> None:

@@ -23,7 +23,7 @@ import math
 from dataclasses import dataclass
 
 from validators.games.western_desert_force.events import RandomEvents
-from validators.games.western_desert_force.legacy import WdfRule
+from validators.games.western_desert_force.base import WdfRule
 from validators.replay.board import Piece
 from validators.replay.replayer import Flipped, Moved
 

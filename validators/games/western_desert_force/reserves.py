@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from validators.games.western_desert_force.legacy import WdfRule
+from validators.games.western_desert_force.base import WdfRule
 from validators.games.western_desert_force.points import Organization
 from validators.games.western_desert_force.roads import Roads
 from validators.games.western_desert_force.supply import Supply
@@ -93,6 +93,7 @@ class ReserveRules(WdfRule):
     Reserve Box only in the Allied Reinforcement-Withdrawal segment; 7.4: the reserve requirement."""
 
     ids = ('7.4', '7.7', '7.8')
+    covers = ('13.7',)
     needs = WdfRule.needs + (Roads, Reserve)
 
     def start(self) -> None:

@@ -11,7 +11,7 @@ of its side's next Regular Movement Phase.
 """
 from __future__ import annotations
 
-from validators.games.western_desert_force.legacy import WdfRule
+from validators.games.western_desert_force.base import WdfRule
 from validators.kernel.stacking import StackingTable
 from validators.replay.board import Piece
 from validators.replay.replayer import Added, Moved

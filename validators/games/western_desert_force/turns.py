@@ -19,7 +19,7 @@ Choices:
 from __future__ import annotations
 
 from validators.games.western_desert_force.events import D66, RandomEvents
-from validators.games.western_desert_force.legacy import WdfRule
+from validators.games.western_desert_force.base import WdfRule
 from validators.games.western_desert_force.roads import Roads
 from validators.replay.replayer import Rolled
 

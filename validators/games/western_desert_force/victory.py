@@ -15,7 +15,7 @@ Choices:
 """
 from __future__ import annotations
 
-from validators.games.western_desert_force.legacy import WdfRule
+from validators.games.western_desert_force.base import WdfRule
 from validators.games.western_desert_force.reserves import Reserve
 from validators.games.western_desert_force.roads import Roads
 from validators.replay.board import Piece
