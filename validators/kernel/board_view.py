@@ -35,6 +35,7 @@ class BoardView:
         self._whos: dict[str, tuple] = {}  # piece id -> _who()
         self.step_moves: list[Moved] = []  # the moves of the step being audited, in log order
         self._step_start: dict[str, str] = {}  # piece id -> where it stood when the step began
+        self._marker_ids: dict[str, str | None] = {}  # marker id -> the piece last found for it (marker())
 
     def begin_step(self, events) -> None:
         """A new step: its moves, and where each moving piece stood before it."""
@@ -169,6 +170,20 @@ class BoardView:
     def where(self, p: Piece) -> str:
         """A piece's location name: its hex, box or track name, or "offboard"."""
         return self.replayer.piece_where(p).label
+
+    def marker(self, marker_id: str) -> Piece | None:
+        """The piece of a one-off marker (a depot, a points marker), wherever it is; None when
+        none is on the board."""
+        pieces = self.replayer.board.pieces
+        p = pieces.get(self._marker_ids.get(marker_id) or "")
+        if p is None or p.properties().get("MarkerId") != marker_id:
+            p = next((q for q in pieces.values() if q.properties().get("MarkerId") == marker_id), None)
+            self._marker_ids[marker_id] = p.id if p else None
+        return p
+
+    def leader_of(self, p: Piece):
+        """The leader a piece is (game.yaml `leaders`), None for any other piece."""
+        return self.game.leaders.get(p.properties().get("LeaderId", ""))
 
     def marker_id(self, p: Piece) -> str | None:
         return p.properties().get("MarkerId")

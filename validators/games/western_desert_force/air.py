@@ -35,7 +35,7 @@ class AirRules(WdfRule):
         self._air_dice: dict[str, int] = {}
 
     def phase_started(self, pid: str) -> None:
-        kind, side = self.phase_kind, self.active_side
+        kind = self.phase_kind
         if kind == AIR:
             self._air_dice = {}
 
@@ -46,7 +46,7 @@ class AirRules(WdfRule):
                 self._air_dice[side] = e.dice[0]
 
     def phase_ended(self, pid: str) -> None:
-        kind, side = self.phase_kind, self.active_side
+        kind = self.phase_kind
         if kind == AIR and len(self._air_dice) == 2 and self.air_table:
             self._award()
 
@@ -65,13 +65,13 @@ class AirRules(WdfRule):
         winner = None if sa == sb else (a if sa > sb else b)
         want = (winner, abs(sa - sb)) if winner else (None, 0)
         holder, count = self.roads.asp_holding()
-        note = self.roads.table_note("air-superiority")
-        told = ", ".join(f"{self.roads._org_name(s)} {self._air_dice[s]} scores {scores[s]}" for s in sorted(scores))
-        marker = self.roads.one_marker("asp")
+        note = self.state.reconstructed("air-superiority")
+        told = ", ".join(f"{self.board.side_name(s)} {self._air_dice[s]} scores {scores[s]}" for s in sorted(scores))
+        marker = self.board.marker("asp")
         if count != want[1] or (want[1] and holder != want[0]):
-            who = f"{want[1]} {self.roads._org_name(want[0])} ASPs" if want[1] else "no ASPs (Points 0)"
+            who = f"{want[1]} {self.board.side_name(want[0])} ASPs" if want[1] else "no ASPs (Points 0)"
             self.find("6.1", f"Turn {self.turn}: {told}: {who}; the ASP marker shows {count} for "
-                      f"{self.roads._org_name(holder)}{note}", marker)
+                      f"{self.board.side_name(holder)}{note}", marker)
         naval = winner == "allied" and self._air_dice.get("allied") == self.air_table.get("naval_support_die", 6)
         has = self.supply.naval_support()
         if has != naval:
@@ -79,4 +79,4 @@ class AirRules(WdfRule):
             why = ("the Allies rolled a 6 and receive the ASPs: they have Naval Support" if naval else
                    "Naval Support comes only with an Allied unmodified 6 and the Allies receiving the ASPs")
             self.find("6.2", f"Turn {self.turn}: {why}; the naval support marker is "
-                      f"{'not ' if not has else ''}in play", self.roads.one_marker(spec.get("marker", "")))
+                      f"{'not ' if not has else ''}in play", self.board.marker(spec.get("marker", "")))

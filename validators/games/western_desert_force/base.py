@@ -6,39 +6,17 @@ from __future__ import annotations
 from validators.games.western_desert_force.state import Places
 from validators.games.western_desert_force.supply import Supply
 from validators.kernel.rule import Rule
-from validators.replay.board import Piece
-
 
 class Reads:
     """What every part of the game reads of the state by name: turn, phase, its kind, the active
-    side (a side id) and its name, the sequence of play; and what a leader is."""
+    side (a side id) and its name, the sequence of play."""
 
-    @property
-    def turn(self):
-        return self.state.turn
-
-    @property
-    def phase(self):
-        return self.state.phase
-
-    @property
-    def phase_kind(self):
-        return self.state.phase_kind
-
-    @property
-    def active_side(self):
-        return self.state.phase_side
-
-    @property
-    def side_acting(self):
-        return self.state.side_acting
-
-    @property
-    def phase_specs(self):
-        return self.state.phase_specs
-
-    def leader_of(self, p: Piece):
-        return self.game.leaders.get(p.properties().get("LeaderId", ""))
+    turn = property(lambda self: self.state.turn)
+    phase = property(lambda self: self.state.phase)
+    phase_kind = property(lambda self: self.state.phase_kind)
+    active_side = property(lambda self: self.state.phase_side)
+    side_acting = property(lambda self: self.state.side_acting)
+    phase_specs = property(lambda self: self.state.phase_specs)
 
 
 class WdfRule(Reads, Rule):

@@ -31,7 +31,7 @@ class BombardmentRules(CombatResolution):
         self._bombarded: set[str] = set()  # units bombarded this phase
 
     def phase_started(self, pid: str) -> None:
-        kind, side = self.phase_kind, self.active_side
+        kind = self.phase_kind
         if kind in self.combat_table.get("phases", ()):
             self._bombarded = set()
         super().phase_started(pid)

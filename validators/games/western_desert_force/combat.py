@@ -107,13 +107,13 @@ class CombatResolution(CombatResults):
 
     # -- hooks ------------------------------------------------------------------------------
     def phase_started(self, pid: str) -> None:
-        kind, side = self.phase_kind, self.active_side
+        kind = self.phase_kind
         if kind in self.combat_table.get("phases", ()):
             self._cb_phase_reset()
         super().phase_started(pid)
 
     def phase_ended(self, pid: str) -> None:
-        kind, side = self.phase_kind, self.active_side
+        kind = self.phase_kind
         self._close()
         if kind in self.combat_table.get("phases", ()) and self._cb_pending[0]:
             self.find(self.combat_table["attack_points"]["rule"].split(",")[0],
@@ -266,7 +266,7 @@ class CombatResolution(CombatResults):
                 self.find("9.4", f"{p.name} used Strategic Movement this turn: no attack in the Regular Combat Phase", p, h)
             if c.phase_kind == "exploitation-combat" and not self._can_exploit(p, c.major):
                 self.find("10.0", f"only units able to exploit attack in the Exploitation Combat Phase; {p.name} is "
-                          f"{self.board.unit_of(p).type}{self._recon_table('unit-classes')}", p, h)
+                          f"{self.board.unit_of(p).type}{self.state.reconstructed('unit-classes')}", p, h)
             for d in sorted(c.attacked_hexes):
                 if not geo.adjacent(h, d):
                     self.find("10.1", f"{p.name} in {h} is not next to the attacked hex {d}: every attacker of a combat "
@@ -342,7 +342,7 @@ class CombatResolution(CombatResults):
                 return f"the second hex of an advance is next to the attacked hex {first}; {second} is not"
             why = self.combat_view.blocked_step(unit, first, second)
             if why:
-                return f"no move from {first} into {second}: {why}{self._recon_table('terrain-effects')}"
+                return f"no move from {first} into {second}: {why}{self.state.reconstructed('terrain-effects')}"
         return None
 
     # -- retreats (10.25, 10.26, 9.32, 3.2) -----------------------------------------------------------

@@ -25,7 +25,7 @@ class CombatResults(WdfRule):
     def _retreat_blocked(self, p: Piece, side: str, a: str, b: str) -> str | None:
         why = self.combat_view.blocked_step(self.board.unit_of(p), a, b)
         if why:
-            return f"terrain prohibits {a}-{b}: {why}{self._recon_table('terrain-effects')}"
+            return f"terrain prohibits {a}-{b}: {why}{self.state.reconstructed('terrain-effects')}"
         mine = self.game.sides[side].name
         here = [q for q in self.board.units_in(b) if q.id != p.id]
         if any(self.board.side_of(q) != mine for q in here):
@@ -60,10 +60,6 @@ class CombatResults(WdfRule):
         if (rule, message) not in c.reported:
             c.reported.add((rule, message))
             self.find(rule, message, **kw)
-
-    def _recon_table(self, name: str) -> str:
-        t = self.game.tables.get(name)
-        return " (reconstructed table)" if t is not None and t.provenance == "reconstructed" else ""
 
     def _attack_hits(self, c: DesertCombat) -> int:
         return c.hits_by(c.attacker, ATTACK_GROUPS)
@@ -136,7 +132,7 @@ class CombatResults(WdfRule):
         nv = self.combat_table["naval_support"]
         geo = self.game.geometry
         coastal = any(self.game.hex_terrain.get(n) == nv["coast"] for h in c.attacked_hexes for n in geo.neighbours(h))
-        m = self.combat_view.marker(nv["marker"]) if nv["marker"] in self.game.markers else None
+        m = self.board.marker(nv["marker"]) if nv["marker"] in self.game.markers else None
         held = m is not None and self.combat_view.where_label(m) in self.combat_view.points
         unused = self._cb_naval_turn != self.turn
         return c.attacker == nv["side"] and c.phase_kind in nv["phases"] and coastal and held and unused

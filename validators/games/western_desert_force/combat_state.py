@@ -107,19 +107,8 @@ class CombatView(Tracker):
         self.points = {}
         if "points" in self.game.tracks:
             self.points = {self.game.zone_name("points", b): int(b) for b in self.game.tracks["points"].boxes}
-        self._markers: tuple[int, dict[str, Piece]] = (-1, {})
 
     # -- map facts ------------------------------------------------------------------------
-    def marker(self, marker_id: str) -> Piece | None:
-        """The (first) piece of a marker now on the board, None when none is."""
-        board = self.board.replayer.board
-        if self._markers[0] != board.version:
-            found: dict[str, Piece] = {}
-            for p in board.pieces.values():
-                found.setdefault(p.properties().get("MarkerId", ""), p)
-            self._markers = (board.version, found)
-        return self._markers[1].get(marker_id)
-
     def where_label(self, p: Piece) -> str:
         return self.board.replayer.piece_where(p).label
 
@@ -131,7 +120,7 @@ class CombatView(Tracker):
                 continue
             if f["marker"] not in self.game.markers:
                 return None  # no status marker in this game: the fortress stands
-            m = self.marker(f["marker"])
+            m = self.board.marker(f["marker"])
             if m is None:
                 return f["destroyed"]  # its marker was taken off: destroyed (16.1)
             in_box = self.where_label(m) == self.game.zone_name(f["track"], f["box"])
@@ -178,23 +167,20 @@ class CombatView(Tracker):
         return all(attrs.get(k) == v for k, v in rule.items() if k in ("nationality", "type", "size", "formation"))
 
     # -- leaders and attack points ----------------------------------------------------------
-    def leader_of(self, p: Piece):
-        return self.game.leaders.get(p.properties().get("LeaderId", ""))
-
     def leader_face(self, p: Piece) -> s.LeaderFace | None:
-        ld = self.leader_of(p)
+        ld = self.board.leader_of(p)
         if ld is None:
             return None
         return ld.faces[min(len(ld.faces), max(1, p.layer_level("Leader") or 1)) - 1]
 
     def leaders_in(self, hex_id: str, side: str) -> list[Piece]:
         name = self.game.sides[side].name
-        return [p for p in self.board.pieces_in(hex_id) if self.leader_of(p) is not None and self.board.side_of(p) == name]
+        return [p for p in self.board.pieces_in(hex_id) if self.board.leader_of(p) is not None and self.board.side_of(p) == name]
 
     def in_ap_range(self, hex_id: str, side: str) -> bool:
         """10.31, 13.5: within 4 hexes of the depot, or of a leader's AP range (with the depot or the unit)."""
         ap = self.ct["attack_points"]
-        depot = self.marker(ap["depots"][side])
+        depot = self.board.marker(ap["depots"][side])
         home = self.board.hex_of(depot) if depot else None
         if home is None:
             return False
@@ -204,7 +190,7 @@ class CombatView(Tracker):
 
     def major_offensive(self, side: str) -> bool:
         mo = self.tables.get("movement", {}).get("major_offensive")
-        m = self.marker(mo["markers"][side]) if mo else self.marker(self.ct["attack_points"]["markers"][side])
+        m = self.board.marker(mo["markers"][side]) if mo else self.board.marker(self.ct["attack_points"]["markers"][side])
         return bool(m) and m.layer_level(mo["layer"] if mo else "Face") == (mo["level"] if mo else 2)
 
     # -- hit numbers and strengths ------------------------------------------------------------
@@ -308,5 +294,5 @@ class CombatView(Tracker):
                 f = self.leader_face(q)
                 if f is not None:
                     st.leaders[f.name] = f.attack if attacking else f.defence
-                    st.reconstructed |= self.leader_of(q).provenance == "reconstructed"
+                    st.reconstructed |= self.board.leader_of(q).provenance == "reconstructed"
         return st

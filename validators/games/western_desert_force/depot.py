@@ -106,7 +106,7 @@ class DepotRules(WdfRule):
         self.depot_segment: dict[str, tuple[str | None, bool]] = {}  # side -> (hex, on map) at placement start
         self.removal_checked: set[tuple[int | None, str]] = set()
         for s in g.sides:
-            p = self.roads.one_marker(DEPOT.format(side=s))
+            p = self.board.marker(DEPOT.format(side=s))
             if p is not None and p.layer_level("Face") == MOVED:
                 self.depot_moved_turn[s] = self.turn
 
@@ -151,14 +151,14 @@ class DepotRules(WdfRule):
         if self.phase_kind == "depot-removal" and self.active_side == side:
             if self.losses.cut_off != side:
                 self.find("7.13", f"the depot in {old} is not cut off (a clear road path leads to "
-                          f"{self.roads.depot_sources.get(side)}): it may not be removed", p, old, side=self.roads._org_name(side))
+                          f"{self.roads.depot_sources.get(side)}): it may not be removed", p, old, side=self.board.side_name(side))
             return
         self.find("7.15", f"a depot leaves the map only when cut off, in its Depot Removal segment (7.13), or "
                   f"captured by an enemy combat unit (7.14); removed from {old} in {self.phase}", p, old,
-                  side=self.roads._org_name(side))
+                  side=self.board.side_name(side))
 
     def _depot_placed(self, side: str, p: Piece, old: str | None, new: str) -> None:
-        kind, name = self.phase_kind, self.roads._org_name(side)
+        kind, name = self.phase_kind, self.board.side_name(side)
         if kind == "depot-placement" and self.active_side == side:
             pass
         elif kind == "exploitation-movement" and self.active_side == side:
@@ -172,7 +172,7 @@ class DepotRules(WdfRule):
 
     def _exploitation_relocation(self, side: str, p: Piece, old: str | None, new: str) -> None:
         """7.16: only during a Major Offensive, only if not Moved, within its zone or the next."""
-        name = self.roads._org_name(side)
+        name = self.board.side_name(side)
         if not self.roads.offensive_declared(side):
             self.find("7.16", "a depot relocates in Exploitation Movement only during a Major Offensive",
                       p, old, new, side=name)
@@ -187,7 +187,7 @@ class DepotRules(WdfRule):
             if d is not None and d > 1:
                 zones = self.roads.road_zones[side]
                 self.find("7.16", f"from zone {zones[old]} the depot may relocate within its zone or to "
-                          f"an adjacent one, not to zone {zones[new]}{self.roads.table_note('road-zones')}",
+                          f"an adjacent one, not to zone {zones[new]}{self.state.reconstructed('road-zones')}",
                           p, old, new, side=name)
 
     def depot_site_problems(self, side: str, hex_id: str) -> list[tuple[str, str]]:
@@ -196,8 +196,8 @@ class DepotRules(WdfRule):
         if hex_id not in self.roads.road_links:
             out.append(("7.11", f"{hex_id} is not a road hex"))
         elif self.roads.road_zones[side] and hex_id not in self.roads.road_zones[side]:
-            out.append(("7.12", (f"{hex_id} is in none of the {self.roads._org_name(side)} road zones A-F"
-                        f"{self.roads.table_note('road-zones')}")))
+            out.append(("7.12", (f"{hex_id} is in none of the {self.board.side_name(side)} road zones A-F"
+                        f"{self.state.reconstructed('road-zones')}")))
         enemies = self.roads.enemy_hexes(side)
         near = sorted(n for n in self.game.geometry.neighbours(hex_id) if n in enemies)
         if near:
@@ -213,7 +213,7 @@ class DepotRules(WdfRule):
         elif e.old == MOVED and self.phase_kind not in (None, "end-of-turn") and e.where.label in self.game.geometry \
                 and self.depot_moved_turn[side] == self.turn:
             self.find("4.0", "a depot on its Moved side flips back only at the end of the turn "
-                      f"(flipped in {self.phase})", e.piece, e.where.label, side=self.roads._org_name(side))
+                      f"(flipped in {self.phase})", e.piece, e.where.label, side=self.board.side_name(side))
 
     # -- segments -------------------------------------------------------------------------
     def phase_started(self, pid: str) -> None:
@@ -249,15 +249,15 @@ class DepotRules(WdfRule):
         if h is not None and h not in self.roads.road_reach(side):
             self.find("7.13", f"the depot in {h} is cut off from {self.roads.depot_sources.get(side)} (no clear road path) "
                       "at the start of its Organization Phase: it must be removed and its AP total set to 0",
-                      self.roads.one_marker(DEPOT.format(side=side)), h, side=self.roads._org_name(side))
+                      self.board.marker(DEPOT.format(side=side)), h, side=self.board.side_name(side))
 
     def _moved_since(self, side: str) -> None:
         """4.0: Moved depots flip back at the end of the turn."""
         since = self.depot_moved_turn.get(side)
         if self.roads.depot_is_moved(side) and since is not None and since < (self.turn or 0):
             self.find("4.0", f"the depot has been on its Moved side since Turn {since}: it flips back at the end "
-                      "of the turn", self.roads.one_marker(DEPOT.format(side=side)), self.roads.depot_hex(side),
-                      side=self.roads._org_name(side))
+                      "of the turn", self.board.marker(DEPOT.format(side=side)), self.roads.depot_hex(side),
+                      side=self.board.side_name(side))
             self.depot_moved_turn[side] = self.turn
 
     def phase_ended(self, pid: str) -> None:
@@ -269,16 +269,16 @@ class DepotRules(WdfRule):
         for s, capturer in self.losses.captured.items():
             h = self.roads.depot_hex(s)
             if h is not None:
-                who = self.roads._org_name(capturer)
+                who = self.board.side_name(capturer)
                 self.find("7.14", f"the depot in {h} was captured by a {who} combat unit: it must be removed from "
-                          "the map", self.roads.one_marker(DEPOT.format(side=s)), h, side=who)
+                          "the map", self.board.marker(DEPOT.format(side=s)), h, side=who)
 
     def _placement_ended(self, side: str) -> None:
         """7.12, 7.15: Moved side up after a jump of two or more zones, or on return."""
-        p = self.roads.one_marker(DEPOT.format(side=side))
+        p = self.board.marker(DEPOT.format(side=side))
         h = self.roads.depot_hex(side)
         was, was_on = self.depot_segment.pop(side, (h, h is not None))
-        name = self.roads._org_name(side)
+        name = self.board.side_name(side)
         if h is None:
             self.find("7.15", "a removed depot is placed back on the map in the next Depot Placement segment",
                       p, was, side=name)
@@ -292,5 +292,5 @@ class DepotRules(WdfRule):
         if d is not None and d >= 2:
             zones = self.roads.road_zones[side]
             self.find("7.12", f"the depot moved from zone {zones[was]} ({was}) to zone {zones[h]} ({h}), {d} zones: "
-                      f"it is placed Moved side up{self.roads.table_note('road-zones')}", p, was, h, side=name)
+                      f"it is placed Moved side up{self.state.reconstructed('road-zones')}", p, was, h, side=name)
 

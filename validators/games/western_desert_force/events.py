@@ -54,18 +54,14 @@ class RandomEvents(Tracker):
         if "leader_on_map" in need and not self._leader_on_map(need["leader_on_map"]):
             return False
         if "fortress_below_intact" in need:
-            p = self._marker(need["fortress_below_intact"])
+            p = self.board.marker(need["fortress_below_intact"])
             if p is not None and p.map is not None and p.layer_level("Face") in (0, 1):
                 return False
         return True
 
-    def _marker(self, marker_id: str):
-        return next((p for p in self.board.replayer.board.pieces.values()
-                     if p.properties().get("MarkerId") == marker_id), None)
-
     def _leader_on_map(self, name: str) -> bool:
         for p in self.board.replayer.board.pieces.values():
-            leader = self.game.leaders.get(p.properties().get("LeaderId", ""))
+            leader = self.board.leader_of(p)
             if leader is None or self.board.hex_of(p) is None:
                 continue
             if leader.faces[max(1, p.layer_level("Leader")) - 1].name == name:

@@ -49,7 +49,7 @@ class FortressRules(WdfRule):
 
     def fortress_level(self, marker: str) -> int:
         """0 intact, 1 reduced, ..., `_floor` destroyed (16.1)."""
-        f, m = self.fortress_specs[marker], self.combat_view.marker(marker)
+        f, m = self.fortress_specs[marker], self.board.marker(marker)
         floor = self._floor(marker)
         if m is None or self.combat_view.where_label(m) != self.game.zone_name(f["track"], f["box"]):
             return floor
@@ -89,7 +89,7 @@ class FortressRules(WdfRule):
             f = self.fortress_specs[marker]
             self.find("16.1", f"{f['place']}'s fortress status went {'down' if change > 0 else 'up'} "
                       f"{abs(change)} level(s) with no cause: it drops one level each time the fortress changes "
-                      "hands because of combat (a random event may raise it)", self.combat_view.marker(marker))
+                      "hands because of combat (a random event may raise it)", self.board.marker(marker))
 
     def _set_up_control(self, marker: str) -> None:
         h = self.fortress_specs[marker]["hex"]
@@ -98,11 +98,10 @@ class FortressRules(WdfRule):
             self.fort_control[marker] = sides.pop()
 
     def phase_ended(self, pid: str) -> None:
-        kind, side = self.phase_kind, self.active_side
         for marker, due in self.fort_due.items():
             level, floor = self.fortress_level(marker), self._floor(marker)
             if due > 0 and level < floor:
                 f = self.fortress_specs[marker]
                 self.find("16.1", f"{f['place']} changed hands because of combat in {self.phase}: its fortress "
-                          f"status drops one level (the marker in the {f['box']} box)", self.combat_view.marker(marker))
+                          f"status drops one level (the marker in the {f['box']} box)", self.board.marker(marker))
             self.fort_due[marker] = 0

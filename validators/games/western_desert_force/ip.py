@@ -109,14 +109,13 @@ class ImprovedPositionRules(WdfRule):
             self._upgraded(e.piece, e.where.label)
 
     def declared(self, d: Declared) -> None:
-        role, piece, hex_id = ROLES[d.name], d.piece, d.where
+        role, piece = ROLES[d.name], d.piece
         if role == "attacker" and self.phase_kind in COMBAT_KINDS:
             m = self.moves.ip_over(piece)
             if m is not None and m.layer_level(self.ip_spec.get("layer", "Face")) != 2:
                 self._ip1_attacked.add(m.id)
 
     def phase_ended(self, pid: str) -> None:
-        kind, side = self.phase_kind, self.active_side
         self._check_removals()
         for rec in self.ips.values():
             rec.holders.clear()

@@ -61,7 +61,7 @@ class CasualtyChecks(Tracker):
         return c is not None and c.roll is not None
 
     def _leaders_in(self, hex_id: str, side: str | None) -> list:
-        return [p for p in self.board.pieces_in(hex_id) if self.game.leaders.get(p.properties().get("LeaderId", ""))
+        return [p for p in self.board.pieces_in(hex_id) if self.board.leader_of(p)
                 and self.board.side_id(p) == side]
 
     def _need(self, leader, hex_id: str, worst: int) -> None:
@@ -76,7 +76,7 @@ class CasualtyChecks(Tracker):
         """5.0: a random event makes the leader on the map showing this face a casualty (13.6)."""
         for h, pieces in self.board.by_hex().items():
             for p in pieces:
-                leader = self.game.leaders.get(p.properties().get("LeaderId", ""))
+                leader = self.board.leader_of(p)
                 if leader is None:
                     continue
                 face = max(1, p.layer_level(LEADER_LAYER))
@@ -152,7 +152,7 @@ class LeaderRules(WdfRule):
         where = self.board.replayer.piece_where(p).label if p is not None and p.map else None
         if c.roll <= c.worst:
             nxt = f"Turn {(self.turn or 0) + 1}"
-            if c.face == 1 and len(self.leader_of(c.leader).faces) > 1:
+            if c.face == 1 and len(self.board.leader_of(c.leader).faces) > 1:
                 if p is None or where != nxt or max(1, p.layer_level(LEADER_LAYER)) != 2:
                     self.find("13.6", f"{name} is a casualty (rolled {c.roll}): he turns to his secondary face and goes "
                               f"to the {nxt} box as a reinforcement, not {where or 'out of play'}", c.leader, c.hex, where)
@@ -183,7 +183,7 @@ class LeaderRules(WdfRule):
         groups: dict[str, list] = {}
         for h, pieces in self.board.by_hex().items():
             for p in pieces:
-                leader = self.leader_of(p)
+                leader = self.board.leader_of(p)
                 if leader is None:
                     continue
                 side = self.board.side_id(p)

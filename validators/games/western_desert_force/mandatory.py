@@ -28,7 +28,7 @@ class MandatoryAttackRules(CombatResolution):
         self._owed: dict[str, set[str]] = {}  # enemy hex -> attacking hexes next to it
 
     def phase_started(self, pid: str) -> None:
-        kind, side = self.phase_kind, self.active_side
+        kind = self.phase_kind
         if kind in self.combat_table.get("phases", ()):
             self._owed = {}
         super().phase_started(pid)

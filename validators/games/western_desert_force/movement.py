@@ -77,19 +77,19 @@ class Moves(Reads, Tracker):
 
     # -- hooks ------------------------------------------------------------------------------
     def phase_started(self, pid: str) -> None:
-        kind, side = self.phase_kind, self.active_side
+        kind = self.phase_kind
         if kind in (MOVEMENT, EXPLOITATION):
             self.records = {}
         if kind == MOVEMENT:
             self.strategic_movers, self.sea_transferred = set(), set()
 
     def phase_ended(self, pid: str) -> None:
-        kind, side = self.phase_kind, self.active_side
+        kind = self.phase_kind
         if kind in (MOVEMENT, EXPLOITATION):
             self._declared = {}
 
     def declared(self, d: Declared) -> None:
-        role, piece, hex_id = ROLES[d.name], d.piece, d.where
+        role, piece = ROLES[d.name], d.piece
         if role in ("strategic movement", "sea transfer"):
             self._declared[piece.id] = role
 
@@ -110,7 +110,7 @@ class Moves(Reads, Tracker):
         geo = self.game.geometry
         if old not in geo or new not in geo or old == new or self.phase_kind is None or self.phase_kind in COMBAT_KINDS:
             return
-        unit, leader = self.board.unit_of(p), self.leader_of(p)
+        unit, leader = self.board.unit_of(p), self.board.leader_of(p)
         if unit is None and leader is None:
             return
         if leader is not None and self.casualties.displaced(p):
@@ -191,9 +191,9 @@ class Moves(Reads, Tracker):
         enemy = self.board.other_side[side]
         out = {}
         for q in self.board.replayer.board.pieces.values():
-            if self.leader_of(q) and self.board.side_id(q) == enemy and (h := self.board.hex_of(q)):
+            if self.board.leader_of(q) and self.board.side_id(q) == enemy and (h := self.board.hex_of(q)):
                 out[h] = "the enemy leader's hex"
-        depot = self.supply.marker(self.move_table["leader_entry"]["depots"][enemy])
+        depot = self.board.marker(self.move_table["leader_entry"]["depots"][enemy])
         if depot is not None and (h := self.board.hex_of(depot)):
             out[h] = "the enemy depot's hex"
         return out
@@ -207,7 +207,7 @@ class Moves(Reads, Tracker):
 
     def major_offensive(self, side: str) -> bool:
         spec = self.move_table["major_offensive"]
-        p = self.supply.marker(spec["markers"][side])
+        p = self.board.marker(spec["markers"][side])
         return p is not None and p.layer_level(spec["layer"]) == spec["level"]
 
     def _level_spec(self, unit: s.Unit | None, side: str) -> tuple[str, dict] | None:

@@ -160,9 +160,9 @@ class PointsRules(WdfRule):
         super().start()
         self.roads, self.losses = self.ctx.get(Roads), self.ctx.get(DepotLosses)
         self.events = self.ctx.get(RandomEvents)
-        self.events_note = self.roads.table_note("random-events")
+        self.events_note = self.state.reconstructed("random-events")
         self.ap_table = self.tables.get("attack-points", {})
-        self.ap_reconstructed = self.roads.table_note("attack-points")
+        self.ap_reconstructed = self.state.reconstructed("attack-points")
         self.ap_order: list[str] = list(self.ap_table.get("order", "ABCDEF"))
         self.ap_now = {s: self.roads.ap_box(s) for s in self.game.sides}
         self.ap_due: dict[str, list[Expected]] = {s: [] for s in self.game.sides}
@@ -230,7 +230,7 @@ class PointsRules(WdfRule):
         self.ap_now[side] = new
         if self.phase_kind is None or old == new:
             return
-        name = self.roads._org_name(side)
+        name = self.board.side_name(side)
         if new is None:
             self.find("7.3", f"the {name} AP marker left the Air & Attack Points track (0-12) for {new_label}", p,
                       side=name)
@@ -274,7 +274,7 @@ class PointsRules(WdfRule):
         if seg.roll is not None:
             self.find("7.2", f"the ASP marker moved from {old_label} to {new_label} after the Organization die: the "
                       "ASPs spent are declared before the roll and cannot be changed", p,
-                      side=self.roads._org_name(self.roads.enemy_of.get(self.active_side or "")))
+                      side=self.board.side_name(self.roads.enemy_of.get(self.active_side or "")))
 
     def _ip_built(self, old_label: str | None, new_label: str) -> None:
         """12.1: an IP placed on the map in the Regular Movement Phase costs 1 AP."""
@@ -295,7 +295,7 @@ class PointsRules(WdfRule):
         stays up for its whole player turn (7.91)."""
         if self.phase_kind is None:
             return
-        name, own = self.roads._org_name(side), self.active_side == side
+        name, own = self.board.side_name(side), self.active_side == side
         if e.new == 2 and not (own and self.phase_kind == "major-offensive"):
             self.find("7.9", f"a Major Offensive is declared only in the side's Major Offensive Declaration segment "
                       f"(flipped in {self.phase})", e.piece, side=name)
@@ -317,11 +317,11 @@ class PointsRules(WdfRule):
                 self._surprise_die(side, e.dice[0])
             elif e.button == f"{x.name} 1d6" and side in self.capture_roll_due:
                 taken = self.capture_roll_due.pop(side)
-                self.expect_ap(side, "7.14", f"it captured the {self.roads._org_name(taken)} depot and rolled {e.dice[0]}: "
+                self.expect_ap(side, "7.14", f"it captured the {self.board.side_name(taken)} depot and rolled {e.dice[0]}: "
                                "that many APs are added (at most 12)", by=e.dice[0])
 
     def _organization_die(self, side: str, die: int) -> None:
-        seg, name = self.org_segment, self.roads._org_name(side)
+        seg, name = self.org_segment, self.board.side_name(side)
         if not (self.phase_kind == "attack-points" and self.active_side == side) or seg is None:
             self.find("7.31", f"the {name} Organization die is rolled in its Attack Points segment, not in "
                       f"{self.phase}", side=name)
@@ -364,7 +364,7 @@ class PointsRules(WdfRule):
 
     def _surprise_die(self, side: str, die: int) -> None:
         """7.92: one roll, on declaring a Major Offensive; +1 per 3 APs over 6 before the cost."""
-        seg, name = self.org_segment, self.roads._org_name(side)
+        seg, name = self.org_segment, self.board.side_name(side)
         if not (self.phase_kind == "major-offensive" and self.active_side == side and seg is not None
                 and self.roads.offensive_declared(side)):
             self.find("7.92", "the Surprise die is rolled when a Major Offensive is declared, in the Major "
@@ -392,22 +392,22 @@ class PointsRules(WdfRule):
                 self._offensive_segment_ended(side, seg)
             elif kind == "movement" and seg.drops != seg.ips:
                 self.find("12.1", f"{seg.ips} IP(s) built or upgraded cost {seg.ips} AP; the AP marker went down by "
-                          f"{seg.drops} in {self.phase}", self.roads.one_marker(f"ap-{side}"), side=self.roads._org_name(side))
+                          f"{seg.drops} in {self.phase}", self.board.marker(f"ap-{side}"), side=self.board.side_name(side))
         self.org_segment = None
         for s, due in self.ap_due.items():
             for x in due:
-                self.find(x.rule, f"the {self.roads._org_name(s)} AP total is still {self.ap_now.get(s)}: {x.why}",
-                          self.roads.one_marker(f"ap-{s}"), side=self.roads._org_name(s))
+                self.find(x.rule, f"the {self.board.side_name(s)} AP total is still {self.ap_now.get(s)}: {x.why}",
+                          self.board.marker(f"ap-{s}"), side=self.board.side_name(s))
             due.clear()
         for capturer, taken in list(self.capture_roll_due.items()):
-            who = self.roads._org_name(capturer)
-            self.find("7.14", f"the {who} player captured the {self.roads._org_name(taken)} depot: he rolls one die "
+            who = self.board.side_name(capturer)
+            self.find("7.14", f"the {who} player captured the {self.board.side_name(taken)} depot: he rolls one die "
                       f"({who} 1d6) and adds it to his AP total", side=who)
         self.capture_roll_due.clear()
 
     def _points_segment_ended(self, side: str, seg: Segment) -> None:
-        name, now = self.roads._org_name(side), self.ap_now.get(side)
-        p = self.roads.one_marker(f"ap-{side}")
+        name, now = self.board.side_name(side), self.ap_now.get(side)
+        p = self.board.marker(f"ap-{side}")
         if seg.roll is None:
             if now != seg.ap:
                 self.find("7.31", f"the {name} AP marker moved from {seg.ap} to {now} without an Organization die "
@@ -417,17 +417,17 @@ class PointsRules(WdfRule):
             self.find("7.31", f"the {name} AP total should go from {seg.ap} to {seg.expected} ({seg.why}); it is "
                       f"{now}{self.ap_reconstructed}", p, side=name)
         if seg.level is not None:
-            marker = self.roads.one_marker("supply-level")
+            marker = self.board.marker("supply-level")
             where = self.board.replayer.piece_where(marker).label if marker else None
             want = self.game.zone_name("supply", seg.level) if "supply" in self.game.tracks else seg.level
             if where != want:
-                note = self.roads.table_note("supply-level")
+                note = self.state.reconstructed("supply-level")
                 self.find("7.5", f"Turn {self.turn}, modified die {self.ctx.get(Organization).result[side]['modified']}: the Axis Supply "
                           f"Level is {seg.level}; the marker is in {where}{note}", marker, side=name)
 
     def _offensive_segment_ended(self, side: str, seg: Segment) -> None:
         """7.9: the cost of the depot's row (Tobruk shift only) is paid at once and must be there."""
-        name, now, p = self.roads._org_name(side), self.ap_now.get(side), self.roads.one_marker(f"ap-{side}")
+        name, now, p = self.board.side_name(side), self.ap_now.get(side), self.board.marker(f"ap-{side}")
         if not self.roads.offensive_declared(side):
             if now != seg.ap:
                 self.find("7.9", f"the {name} AP marker moved from {seg.ap} to {now} in the Major Offensive "

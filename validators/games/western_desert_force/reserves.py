@@ -136,7 +136,7 @@ class ReserveRules(WdfRule):
                 self._requirement(side, *self.reserve.verdict)
 
     def moved(self, e: Moved) -> None:
-        if self.phase_kind is None or not (self.board.unit_of(e.piece) or self.leader_of(e.piece)):
+        if self.phase_kind is None or not (self.board.unit_of(e.piece) or self.board.leader_of(e.piece)):
             return
         old, new, box = e.old.label, e.new.label, self._box()
         waiting = self._waiting_turn(old)
@@ -207,7 +207,7 @@ class ReserveRules(WdfRule):
 
     def _requirement(self, side: str, required: int, have: Fraction, on_map: int) -> None:
         floor = int(self.reserve_spec.get("map_floor", 6))
-        note = self.roads.table_note("reserves")
+        note = self.state.reconstructed("reserves")
         name = self.supply.side_name(side)
         if on_map > floor:
             self.find(self.reserve_spec.get("rule", "7.4"), f"Turn {self.turn}: the {name} Reserve Box holds "

@@ -18,7 +18,6 @@ from validators.replay.board import Piece
 
 DEPOT = "depot-{side}"
 MOVED = 2  # the depot's "Face" layer level of its Moved side (7.12)
-RECONSTRUCTED = " (reconstructed table)"
 
 
 class Roads(Tracker):
@@ -37,12 +36,6 @@ class Roads(Tracker):
             if "road" in features:
                 self.road_links.setdefault(a, set()).add(b)
                 self.road_links.setdefault(b, set()).add(a)
-        self._marker_ids: dict[str, str | None] = {}
-
-    def table_note(self, name: str) -> str:
-        """The suffix of a finding that rests on a table marked reconstructed."""
-        t = self.game.tables.get(name)
-        return RECONSTRUCTED if t is not None and t.provenance == "reconstructed" else ""
 
     def _read_zones(self) -> dict[str, dict[str, str]]:
         """side -> {road hex: zone letter} (7.12)."""
@@ -53,21 +46,12 @@ class Roads(Tracker):
             out[side] = {h: letter for letter, hexes in (data.get(side) or {}).items() for h in hexes}
         return out
 
-    def one_marker(self, marker_id: str) -> Piece | None:
-        """The piece of a one-off marker (depot, AP marker, ASP marker), wherever it is."""
-        pieces = self.board.replayer.board.pieces
-        p = pieces.get(self._marker_ids.get(marker_id) or "")
-        if p is None or p.properties().get("MarkerId") != marker_id:
-            p = next((q for q in pieces.values() if q.properties().get("MarkerId") == marker_id), None)
-            self._marker_ids[marker_id] = p.id if p else None
-        return p
-
     def depot_hex(self, side: str) -> str | None:
-        p = self.one_marker(DEPOT.format(side=side))
+        p = self.board.marker(DEPOT.format(side=side))
         return self.board.hex_of(p) if p is not None else None
 
     def depot_is_moved(self, side: str) -> bool:
-        p = self.one_marker(DEPOT.format(side=side))
+        p = self.board.marker(DEPOT.format(side=side))
         return p is not None and p.layer_level("Face") == MOVED
 
     def depot_zone(self, side: str) -> str | None:
@@ -76,7 +60,7 @@ class Roads(Tracker):
 
     def offensive_declared(self, side: str) -> bool:
         """7.9: the side's AP marker shows its Major Offensive face."""
-        p = self.one_marker(f"ap-{side}")
+        p = self.board.marker(f"ap-{side}")
         return p is not None and p.layer_level("Face") == 2
 
     def owner(self, p: Piece) -> str | None:
@@ -119,11 +103,9 @@ class Roads(Tracker):
         za, zb = self.road_zones[side].get(a or ""), self.road_zones[side].get(b or "")
         return abs(ord(za) - ord(zb)) if za and zb else None
 
-    def _org_name(self, side: str | None) -> str | None:
-        return self.game.sides[side].name if side in self.game.sides else None
     def asp_holding(self) -> tuple[str | None, int]:
         """(side holding the ASPs, how many): the ASP marker's face and box (6.1)."""
-        p = self.one_marker("asp")
+        p = self.board.marker("asp")
         if p is None:
             return None, 0
         m = re.match(r"^Points (\d+)$", self.board.replayer.piece_where(p).label)
@@ -133,6 +115,6 @@ class Roads(Tracker):
         return side, int(m[1]) if m else 0
 
     def ap_box(self, side: str) -> int | None:
-        p = self.one_marker(f"ap-{side}")
+        p = self.board.marker(f"ap-{side}")
         m = re.match(r"^Points (\d+)$", self.board.replayer.piece_where(p).label) if p is not None else None
         return int(m[1]) if m else None

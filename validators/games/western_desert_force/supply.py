@@ -17,9 +17,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 from validators.games.western_desert_force.state import Places
-from validators.games.western_desert_force.supply_paths import TypedSupplyNet
 from validators.kernel.movement import TerrainChart, mp
-from validators.kernel.supply import Leg, connected
+from validators.kernel.supply import Leg, TypedSupplyNet, connected
 from validators.kernel.rule import Tracker
 from validators.kernel.zoc import zone_of_control
 from validators.replay.board import Piece
@@ -41,7 +40,6 @@ class Supply(Tracker):
                         if spec["place"] in self.place_hex]
         self._cache: dict[tuple, object] = {}
         self._cache_version = -1
-        self._markers: dict[str, str] = {}
 
     # -- pieces -----------------------------------------------------------------------------
     def sid(self, side: str | None) -> str | None:
@@ -55,17 +53,6 @@ class Supply(Tracker):
         u = self.board.unit_of(p)
         f = self.game.formations[u.formation]
         return {"nationality": f.nationality, "size": u.size, "type": u.type, "formation": u.formation}
-
-    def marker(self, marker_id: str) -> Piece | None:
-        """The piece of a one-off marker (depot, AP marker, supply level...)."""
-        board = self.board.replayer.board.pieces
-        pid = self._markers.get(marker_id)
-        if pid not in board:
-            pid = next((p.id for p in board.values() if p.properties().get("MarkerId") == marker_id), None)
-            if pid is None:
-                return None
-            self._markers[marker_id] = pid
-        return board[pid]
 
     def zone_of(self, p: Piece) -> str:
         return self.board.replayer.piece_where(p).label
@@ -116,7 +103,7 @@ class Supply(Tracker):
         return self._cached(("blocked", side), make)
 
     def _net(self, side: str, sources: tuple[str, ...]) -> TypedSupplyNet:
-        """The side's supply legs now; path types never come back (8.1, 8.3 Ex 3: supply_paths.py)."""
+        """The side's supply legs now; path types never come back (8.1, 8.3 Ex 3: kernel.supply.TypedSupplyNet)."""
         data = self.supply_table
         legs = [Leg(leg["feature"], leg.get("max_hexes")) for leg in data["legs"]]
 
@@ -130,7 +117,7 @@ class Supply(Tracker):
         leaders who left the hex in this very step (a stack moved together)."""
         best = mp(self.supply_table["overland"]["mp"])
         for p in self.board.pieces_in(hex_id) + self.board.stood_in(hex_id):
-            leader = self.leader_of(p)
+            leader = self.board.leader_of(p)
             if leader and self.board.side_id(p) == side:
                 face = leader.faces[min(max(p.layer_level("Leader"), 1), len(leader.faces)) - 1]
                 best = max(best, Fraction(face.range))
@@ -149,9 +136,6 @@ class Supply(Tracker):
             return "limited"
         return None
 
-    def leader_of(self, p: Piece):
-        return self.game.leaders.get(p.properties().get("LeaderId", ""))
-
     def supplied(self, hex_id: str, side: str) -> bool:
         """Whether a unit of `side` in `hex_id` is in supply now (8.1, 8.4)."""
         return self.supply_status(hex_id, side) is not None
@@ -169,7 +153,7 @@ class Supply(Tracker):
     def supply_level(self) -> str | None:
         """The Axis Supply Level: the box of the supply-level marker (7.5)."""
         spec = self.tables["movement"]["supply_level"]
-        p = self.marker(spec["marker"])
+        p = self.board.marker(spec["marker"])
         zone = self.zone_of(p) if p is not None else ""
         level = zone[len(spec["zone_prefix"]):] if zone.startswith(spec["zone_prefix"]) else None
         return level if level in spec["levels"] else None
@@ -177,7 +161,7 @@ class Supply(Tracker):
     def naval_support(self) -> bool:
         """Whether the Allies have Naval Support this turn (6.2; marker convention in supply.yaml)."""
         spec = self.supply_table.get("naval_support", {})
-        p = self.marker(spec.get("marker", ""))
+        p = self.board.marker(spec.get("marker", ""))
         return p is not None and p.map is not None and self.zone_of(p) not in spec.get("idle_zones", ())
 
     def source_connected(self, side: str) -> set[str]:

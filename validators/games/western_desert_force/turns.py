@@ -38,11 +38,10 @@ class TurnRules(WdfRule):
         self.ap_table = self.tables.get("attack-points", {})
         self.phase_names = [x["name"] for x in self.phase_specs]
         self.events = self.ctx.get(RandomEvents)
-        self.events_note = self.roads.table_note("random-events")
+        self.events_note = self.state.reconstructed("random-events")
 
     # -- the order of phases (4.0) -------------------------------------------------------------
     def phase_started(self, pid: str) -> None:
-        kind, side = self.phase_kind, self.active_side
         before, now = self.state.prev_phase_pos, self.state.phase_pos
         if before is None:
             if self.turn == self.game.info.turns.first and now[1] <= self._first_points_segment():
@@ -67,17 +66,17 @@ class TurnRules(WdfRule):
         for side, want in self.ap_table.get("start", {}).items():
             have = self.roads.ap_box(side)
             if have != want:
-                self.find("3.1", f"the {self.roads._org_name(side)} player begins with {want} Attack Points; the AP marker "
-                          f"shows {have}", self.roads.one_marker(f"ap-{side}"), side=self.roads._org_name(side))
+                self.find("3.1", f"the {self.board.side_name(side)} player begins with {want} Attack Points; the AP marker "
+                          f"shows {have}", self.board.marker(f"ap-{side}"), side=self.board.side_name(side))
         air = self.tables.get("air-superiority", {}).get("start", {})
         if air:
             holder, count = self.roads.asp_holding()
             if (holder, count) != (air.get("side"), air.get("asp")):
-                self.find("3.1", f"the game begins with {air.get('asp')} {self.roads._org_name(air.get('side'))} ASPs; "
-                          f"the ASP marker shows {count} for {self.roads._org_name(holder)}", self.roads.one_marker("asp"))
+                self.find("3.1", f"the game begins with {air.get('asp')} {self.board.side_name(air.get('side'))} ASPs; "
+                          f"the ASP marker shows {count} for {self.board.side_name(holder)}", self.board.marker("asp"))
             if air.get("naval_support") and not self.supply.naval_support():
                 self.find("3.1", "the Allies begin with Naval Support; its marker is not in play",
-                          self.roads.one_marker(self.tables.get("supply", {}).get("naval_support", {}).get("marker", "")))
+                          self.board.marker(self.tables.get("supply", {}).get("naval_support", {}).get("marker", "")))
 
     # -- dice -------------------------------------------------------------------------------------
     def rolled(self, e: Rolled) -> None:
@@ -104,8 +103,8 @@ class TurnRules(WdfRule):
                   f"{self._describe(effect)}{self.events_note}", kind="event")
 
     def _describe(self, effect: dict) -> str:
-        parts = [f"{self.roads._org_name(s)} {n:+d} AP (7.3)" for s, n in effect.get("ap", {}).items()]
-        parts += [f"{self.roads._org_name(s)} {n:+d} replacement point(s) this turn (7.6)"
+        parts = [f"{self.board.side_name(s)} {n:+d} AP (7.3)" for s, n in effect.get("ap", {}).items()]
+        parts += [f"{self.board.side_name(s)} {n:+d} replacement point(s) this turn (7.6)"
                   for s, n in effect.get("replacements", {}).items()]
         if "leader_casualty" in effect:
             parts.append(f"{effect['leader_casualty']} becomes a casualty (13.6)")

@@ -44,7 +44,7 @@ class VictoryRules(WdfRule):
 
     # -- the end of a turn ------------------------------------------------------------------
     def phase_started(self, pid: str) -> None:
-        kind, side = self.phase_kind, self.active_side
+        kind = self.phase_kind
         if kind == "end-of-turn" and self.turn is not None:
             self._turn_over(self.turn)
 
@@ -63,12 +63,12 @@ class VictoryRules(WdfRule):
         """17.1: a supplied combat unit on the opponent's supply source (never Tobruk)."""
         for side, enemy in self.roads.enemy_of.items():
             target = self.roads.depot_sources.get(enemy)
-            holders = [p for p in self.board.units_in(target, self.roads._org_name(side))] if target else []
+            holders = [p for p in self.board.units_in(target, self.board.side_name(side))] if target else []
             supplied = [p for p in holders if self.supply.supplied(target, side)]
             if supplied:
-                why = (f"{self.roads._org_name(side)} Automatic Victory: {supplied[0].name} is in supply on the "
-                       f"{self.roads._org_name(enemy)} supply source {target} at the end of Turn {turn}")
-                self.find("17.1", why, supplied[0], to_hex=target, kind="event", side=self.roads._org_name(side))
+                why = (f"{self.board.side_name(side)} Automatic Victory: {supplied[0].name} is in supply on the "
+                       f"{self.board.side_name(enemy)} supply source {target} at the end of Turn {turn}")
+                self.find("17.1", why, supplied[0], to_hex=target, kind="event", side=self.board.side_name(side))
                 self.game_over = (turn, "17.1", why)
 
     def _victory_by_points(self, turn: int) -> None:
@@ -79,16 +79,16 @@ class VictoryRules(WdfRule):
         a, b = sorted(self.game.sides)
         leader = a if score[a] > score[b] else b if score[b] > score[a] else None
         winner = leader if leader is not None and leader == held else None
-        tally = "; ".join(f"{self.roads._org_name(s)} {score[s]} VP ({detail[s] or 'nothing'})" for s in sorted(score))
+        tally = "; ".join(f"{self.board.side_name(s)} {score[s]} VP ({detail[s] or 'nothing'})" for s in sorted(score))
         if winner:
-            outcome = f"{self.roads._org_name(winner)} victory: more points and Tobruk"
+            outcome = f"{self.board.side_name(winner)} victory: more points and Tobruk"
         elif leader is None:
             outcome = "a draw: equal points (choice, 17.2)"
         else:
-            outcome = (f"a draw: {self.roads._org_name(leader)} has more points but Tobruk is held by {self.roads._org_name(held)} "
+            outcome = (f"a draw: {self.board.side_name(leader)} has more points but Tobruk is held by {self.board.side_name(held)} "
                        "(choice, 17.2)")
-        why = f"end of Turn {turn}: {tally}; Tobruk controlled by {self.roads._org_name(held)}; {outcome}"
-        self.find("17.2", why, kind="event", side=self.roads._org_name(winner) if winner else None)
+        why = f"end of Turn {turn}: {tally}; Tobruk controlled by {self.board.side_name(held)}; {outcome}"
+        self.find("17.2", why, kind="event", side=self.board.side_name(winner) if winner else None)
         self.game_over = (turn, "4.0", f"the game ended after Turn {turn}")
 
     def victory_points(self) -> tuple[dict[str, int], dict[str, str]]:
@@ -111,7 +111,7 @@ class VictoryRules(WdfRule):
                     what = f"reduced_{kind}"
                 else:
                     continue
-            elif self.leader_of(p) is not None and gone:
+            elif self.board.leader_of(p) is not None and gone:
                 what = "eliminated_leader"
             else:
                 continue
@@ -127,7 +127,7 @@ class VictoryRules(WdfRule):
     # -- pieces leaving the game -------------------------------------------------------------
     def removed(self, e: Removed) -> None:
         p = e.piece
-        is_leader = self.leader_of(p) is not None
+        is_leader = self.board.leader_of(p) is not None
         swap = is_leader and self.phase_kind == "reinforcements"  # 13.7: O'Connor/Ritchie replaced
         if (self.board.unit_of(p) is not None or is_leader) and not swap and self.phase_kind is not None:
             self.gone_pieces[p.id] = p
