@@ -146,6 +146,10 @@ class TerrainChart:
                     acc.setdefault(h, set()).add(feature)
         self.on_feature = {h: frozenset(v) for h, v in acc.items()}
         self._memo: dict[tuple[str, str, str], Fraction | Blocked] = {}
+        values = [c for c, _ in self.connected.values()]
+        for spec in [*self.hex.values(), *self.hexside.values()]:
+            values += list(spec.get("mp", {}).values())
+        self.scale = mp_scale(values)  # units per MP in which every cost of the chart is whole
 
     def _column(self, costs: Mapping, cls: str):
         for column in self.classes[cls]:

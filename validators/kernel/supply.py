@@ -124,9 +124,14 @@ class TypedSupplyNet:
     each unit then needs only a short search of its overland leg (`traces`)."""
 
     def __init__(self, neighbours: Callable[[str], Iterable[str]], chart: TerrainChart, movement_class: str,
-                 sources: Iterable[str], blocked: Iterable[str], legs: Sequence[Leg]):
+                 sources: Iterable[str], blocked: Iterable[str], legs: Sequence[Leg], steps: dict | None = None):
+        """`steps`: a dict kept by the caller for the ways to take each step (they depend on the
+        chart and the class only, so nets of one class may share it)."""
         self.neighbours, self.chart, self.cls = neighbours, chart, movement_class
         self.blocked = frozenset(blocked)
+        self._ways = {} if steps is None else steps
+        self._traced: dict[tuple[str, Fraction], bool] = {}
+        self.scale = chart.scale
         # hex -> the type runs from it to a source along the legs (empty: the source itself)
         self.rest: dict[str, set[Types]] = {s: {()} for s in sources}
         for i in range(len(legs) - 1, -1, -1):  # the leg nearest the source first
@@ -156,8 +161,14 @@ class TypedSupplyNet:
                     if b not in self.blocked:
                         queue.append(b)
 
-    def _steps(self, a: str, b: str) -> list[tuple[str, Fraction]]:
-        """(type, cost) of each way to take the step a -> b on the overland leg."""
+    def _steps(self, a: str, b: str) -> list[tuple[str, int | Fraction]]:
+        """(type, cost in 1/`scale` MP) of each way to take the step a -> b on the overland leg."""
+        found = self._ways.get((a, b))
+        if found is None:
+            found = self._ways[(a, b)] = [(kind, _whole(c * self.scale)) for kind, c in self._ways_mp(a, b)]
+        return found
+
+    def _ways_mp(self, a: str, b: str) -> list[tuple[str, Fraction]]:
         cost = self.chart.step(a, b, self.cls)
         if isinstance(cost, Blocked):
             return []
@@ -175,9 +186,15 @@ class TypedSupplyNet:
 
     def traces(self, hex_id: str, range_mp: Fraction) -> bool:
         """Whether a unit in `hex_id` traces supply with an overland leg of `range_mp` MP."""
-        allowance = Fraction(range_mp)
-        best: dict[tuple[str, Types], Fraction] = {(hex_id, ()): Fraction(0)}
-        queue: list[tuple[Fraction, str, Types]] = [(Fraction(0), hex_id, ())]
+        key = (hex_id, range_mp)
+        found = self._traced.get(key)
+        if found is None:
+            found = self._traced[key] = self._trace(hex_id, _whole(Fraction(range_mp) * self.scale))
+        return found
+
+    def _trace(self, hex_id: str, allowance: int | Fraction) -> bool:
+        best: dict[tuple[str, Types], int | Fraction] = {(hex_id, ()): 0}
+        queue: list[tuple[int | Fraction, str, Types]] = [(0, hex_id, ())]
         while queue:
             cost, a, runs = heapq.heappop(queue)
             if best.get((a, runs), cost) < cost:
@@ -194,3 +211,8 @@ class TypedSupplyNet:
                     best[(b, now)] = new
                     heapq.heappush(queue, (new, b, now))
         return False
+
+
+def _whole(x: Fraction) -> int | Fraction:
+    """A cost in scale units as an int when it is whole (the fast case), else the Fraction."""
+    return x.numerator if x.denominator == 1 else x

@@ -39,6 +39,8 @@ class Supply(Tracker):
         self.limited = [dict(spec, hex=self.place_hex[spec["place"]]) for spec in self.supply_table.get("limited", ())
                         if spec["place"] in self.place_hex]
         self._cache: dict[tuple, object] = {}
+        self._nets: dict[tuple, TypedSupplyNet] = {}  # (sources, blocked) -> the supply net
+        self._ways: dict = {}  # the overland steps' ways, shared by the nets
         self._cache_version = -1
 
     # -- pieces -----------------------------------------------------------------------------
@@ -107,10 +109,15 @@ class Supply(Tracker):
         data = self.supply_table
         legs = [Leg(leg["feature"], leg.get("max_hexes")) for leg in data["legs"]]
 
-        def make():
-            return TypedSupplyNet(self.game.geometry.neighbours, self.chart, data["overland"]["movement_class"],
-                                  sources, self.blocked_for_supply(side), legs)
-        return self._cached(("net", side, sources), make)
+        blocked = self.blocked_for_supply(side)
+        key = (sources, blocked)  # a net depends on nothing else: kept while the board changes elsewhere
+        net = self._nets.get(key)
+        if net is None:
+            if len(self._nets) >= 16:
+                self._nets.pop(next(iter(self._nets)))
+            net = self._nets[key] = TypedSupplyNet(self.game.geometry.neighbours, self.chart,
+                                                   data["overland"]["movement_class"], sources, blocked, legs, self._ways)
+        return net
 
     def supply_range(self, hex_id: str, side: str) -> Fraction:
         """4 MP, or the best supply range of a friendly leader in the hex (8.1, 13.5), counting
