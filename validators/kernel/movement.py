@@ -101,6 +101,14 @@ def mp_scale(values) -> int:
     return 2 * scale
 
 
+_UNKNOWN = object()
+
+
+def _whole(x: Fraction) -> int | Fraction:
+    """A cost in scale units as an int when it is whole (the fast case), else the Fraction."""
+    return x.numerator if x.denominator == 1 else x
+
+
 def show_mp(x: Fraction) -> str:
     """7 1/3, 1/2, 4."""
     x = Fraction(x)
@@ -150,6 +158,7 @@ class TerrainChart:
         for spec in [*self.hex.values(), *self.hexside.values()]:
             values += list(spec.get("mp", {}).values())
         self.scale = mp_scale(values)  # units per MP in which every cost of the chart is whole
+        self._units: dict[str, dict] = {}  # class -> (a, b) -> the step's cost in scale units
 
     def _column(self, costs: Mapping, cls: str):
         for column in self.classes[cls]:
@@ -202,6 +211,19 @@ class TerrainChart:
         def step(a: str, b: str) -> Fraction | None:
             c = self.step(a, b, cls)
             return None if isinstance(c, Blocked) else c
+        return step
+
+    def units(self, cls: str) -> StepCost:
+        """`cost(cls)` in whole units of `scale` (an int where whole, which every table cost is):
+        the fast step callback for `search`; `Reach.cost` values divided by `scale` are MP."""
+        memo = self._units.setdefault(cls, {})
+
+        def step(a: str, b: str) -> int | Fraction | None:
+            c = memo.get((a, b), _UNKNOWN)
+            if c is _UNKNOWN:
+                found = self.step(a, b, cls)
+                c = memo[(a, b)] = None if isinstance(found, Blocked) else _whole(found * self.scale)
+            return c
         return step
 
     def passable(self, a: str, b: str) -> bool:

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from validators.kernel.movement import Blocked, StepCost, TerrainChart, search
+from validators.kernel.movement import Blocked, StepCost, TerrainChart, _whole, search
 
 
 @dataclass(frozen=True)
@@ -211,8 +211,3 @@ class TypedSupplyNet:
                     best[(b, now)] = new
                     heapq.heappush(queue, (new, b, now))
         return False
-
-
-def _whole(x: Fraction) -> int | Fraction:
-    """A cost in scale units as an int when it is whole (the fast case), else the Fraction."""
-    return x.numerator if x.denominator == 1 else x

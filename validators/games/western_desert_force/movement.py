@@ -21,7 +21,7 @@ Choices:
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
@@ -32,7 +32,7 @@ from validators.games.western_desert_force.base import Reads, WdfRule
 from validators.games.western_desert_force.state import Places
 from validators.games.western_desert_force.supply import Supply
 from validators.kernel.rule import Tracker
-from validators.kernel.movement import Blocked, search, show_mp
+from validators.kernel.movement import Blocked, Reach, search, show_mp
 from validators.kernel.zoc import ZocMove
 from validators.replay.board import Piece
 from validators.replay.replayer import Moved
@@ -44,6 +44,20 @@ MOVEMENT, EXPLOITATION = "movement", "exploitation-movement"
 COMBAT_KINDS = ("combat", "exploitation-combat")
 
 Problem = tuple  # (rule, message, path)
+
+
+class _InMP(dict):
+    """Path costs found in a chart's units, read in MP."""
+
+    def __init__(self, units: dict, scale: int):
+        super().__init__(units)
+        self.scale = scale
+
+    def __getitem__(self, hex_id: str) -> Fraction:
+        return Fraction(super().__getitem__(hex_id), self.scale)
+
+    def get(self, hex_id: str, default=None):
+        return self[hex_id] if hex_id in self else default
 
 
 @dataclass
@@ -292,9 +306,10 @@ class Moves(Reads, Tracker):
         zoc, blocked, start = self.zoc_move(p, unit, side), self._blocked(unit, side), rec.start
         if isinstance(self.supply.chart.entry_cost(new, cls), Blocked):
             return self._no_path(unit, cls, start, new, zoc, blocked)  # no search proves what the hex says
-        step = zoc.wrap(self.supply.chart.cost(cls)) if zoc else self.supply.chart.cost(cls)
+        units = self.supply.chart.units(cls)
+        step = replace(zoc, exempt_cost=zoc.exempt_cost * self.supply.chart.scale).wrap(units) if zoc else units
         geo = self.game.geometry
-        found = search(geo.neighbours, start, step, stop=zoc.stops() if zoc else (), blocked=blocked, goal=new)
+        found = self._search(start, step, stop=zoc.stops() if zoc else (), blocked=blocked, goal=new)
         if new not in found:
             return self._no_path(unit, cls, start, new, zoc, blocked)
         one_hex = allowance > 0 and geo.adjacent(start, new) and step(start, new) is not None
@@ -309,7 +324,7 @@ class Moves(Reads, Tracker):
         start, new, allowance = path[0], path[-1], stages[-1][0]
         limit = f"allowance {show_mp(allowance)} ({self._explain(stages)}){self.state.reconstructed('terrain-effects', 'unit-classes')}"
         if zoc is not None and not zoc.exempt:
-            free = search(self.game.geometry.neighbours, start, self.supply.chart.cost(cls), blocked=blocked, goal=new)
+            free = self._search(start, self.supply.chart.units(cls), blocked=blocked, goal=new)
             if free.cost.get(new, cost) <= allowance:
                 via = free.path(new)
                 why = (f"the paths within the allowance enter enemy ZOC hexes where the unit must stop, or go from "
@@ -321,6 +336,11 @@ class Moves(Reads, Tracker):
         surcharge = f" ({extra} enemy-ZOC hexes at +{show_mp(zoc.exempt_cost)} MP each, 9.31)" if extra else ""
         return rule, f"cost {show_mp(cost)} MP via {'-'.join(path)}{surcharge} > {limit}", tuple(path)
 
+    def _search(self, start: str, step, **kw) -> Reach:
+        """`search` on the chart's whole units (fast); the costs found are given back in MP."""
+        found = search(self.game.geometry.neighbours, start, step, **kw)
+        return Reach(found.start, _InMP(found.cost, self.supply.chart.scale), found.prev)
+
     def _blocked(self, unit: s.Unit | None, side: str) -> frozenset[str]:
         hexes = set(self.supply.unit_hexes(self.board.other_side[side]))
         if unit is None:
@@ -329,19 +349,19 @@ class Moves(Reads, Tracker):
 
     def _no_path(self, unit: s.Unit | None, cls: str, start: str, new: str, zoc: ZocMove | None, blocked) -> Problem:
         """Why no path exists: the enemy ZOC (9.31), enemy units (9.0), or terrain (11.1, 11.2)."""
-        nb, plain, note = self.game.geometry.neighbours, self.supply.chart.cost(cls), self.state.reconstructed('terrain-effects', 'unit-classes')
+        plain, note = self.supply.chart.units(cls), self.state.reconstructed('terrain-effects', 'unit-classes')
         what = unit.type if unit else "leader"
         entry = self.supply.chart.entry_cost(new, cls)
         if isinstance(entry, Blocked):  # nothing of this class enters the hex: no path to search for
             return entry.rule, f"{new} is {entry.why} terrain: prohibited to {what} units{note}", ()
         if zoc is not None:
-            free = search(nb, start, plain, blocked=blocked, goal=new)
+            free = self._search(start, plain, blocked=blocked, goal=new)
             if new in free:
                 via = free.path(new)
                 why = (f"every path from {start} to {new} enters an enemy ZOC hex where the unit must stop, or moves "
                        f"from one enemy ZOC hex into another (e.g. {'-'.join(via)}){note}")
                 return self.move_table["ezoc"]["rule"], why, tuple(via)
-        if new in search(nb, start, plain, goal=new):
+        if new in self._search(start, plain, goal=new):
             return "9.0", f"every path from {start} to {new} passes a hex holding enemy combat units", ()
         b = self.supply.chart.step(start, new, cls) if self.game.geometry.adjacent(start, new) else None
         if isinstance(b, Blocked) and b.why in self.supply.chart.hexside:
@@ -372,12 +392,12 @@ class Moves(Reads, Tracker):
             return rule, f"Strategic Movement: the unit may not start in an enemy ZOC ({start})", ()
         if not self.supply.chart.on_feature.get(start, frozenset()) & along:
             return rule, f"Strategic Movement: the unit must start on a road or track hex; {start} has none", ()
-        base = self.supply.chart.cost(self.class_spec(unit)["movement_class"])
+        base = self.supply.chart.units(self.class_spec(unit)["movement_class"])
 
         def step(a: str, b: str) -> Fraction | None:
             return base(a, b) if self.supply.chart.features(a, b) & along else None
         blocked = ezoc | frozenset(self.supply.unit_hexes(self.board.other_side[side]))
-        found = search(self.game.geometry.neighbours, start, step, blocked=blocked, goal=new)
+        found = self._search(start, step, blocked=blocked, goal=new)
         if new not in found:
             return rule, f"Strategic Movement: no road or track path from {start} to {new} clear of enemy ZOCs", ()
         allowance, why = self.strategic_allowance(unit, side)

@@ -9,7 +9,6 @@ depot-source path when a clear road path joins it to the source.
 from __future__ import annotations
 
 import re
-from fractions import Fraction
 
 from validators.games.western_desert_force.supply import Supply
 from validators.kernel.movement import search
@@ -86,7 +85,7 @@ class Roads(Tracker):
         blocked = self.enemy_hexes(side) | self.live_ezoc(side)
         if src is None or src in blocked:
             return set()
-        found = search(lambda h: self.road_links.get(h, ()), src, lambda a, b: Fraction(1), blocked=blocked)
+        found = search(lambda h: self.road_links.get(h, ()), src, lambda a, b: 1, blocked=blocked)
         return set(found.cost)
 
     def on_road_path(self, side: str, hex_id: str, reach: set[str] | None = None) -> bool:
