@@ -51,12 +51,13 @@ class Reach:
 
 def search(neighbours: Callable[[str], Iterable[str]], start: str, step: StepCost, *,
            allowance: Fraction | None = None, stop: Container[str] | Iterable[str] = (), blocked: Iterable[str] = (),
-           goal: str | None = None) -> Reach:
+           goal: str | None = None, scale: int | None = None) -> Reach:
     """Cheapest paths from `start` (Dijkstra) within `allowance` (None: any length).
 
     A `stop` hex may be entered but not left (the start excepted): any container (a set, or an
     object that answers `in` hex by hex); a `blocked` hex cannot be entered.  With a `goal` the
-    search ends as soon as the goal's cost is final.
+    search ends as soon as the goal's cost is final.  With a `scale`, the steps cost whole units
+    of 1/scale MP (`TerrainChart.units`) and the Reach's costs are read in MP.
     """
     stop = stop if isinstance(stop, Container) and not isinstance(stop, (list, tuple, str)) else frozenset(stop)
     blocked = frozenset(blocked)
@@ -83,7 +84,22 @@ def search(neighbours: Callable[[str], Iterable[str]], start: str, step: StepCos
             if (allowance is None or new <= allowance) and new < best.get(b, new + 1):
                 best[b], prev[b] = new, a
                 heapq.heappush(queue, (new, b))
-    return Reach(start, {h: c for h, c in best.items() if h in done}, prev)
+    cost = {h: c for h, c in best.items() if h in done}
+    return Reach(start, cost if scale is None else _InMP(cost, scale), prev)
+
+
+class _InMP(dict):
+    """Path costs found in whole units, read in MP."""
+
+    def __init__(self, units: dict, scale: int):
+        super().__init__(units)
+        self.scale = scale
+
+    def __getitem__(self, hex_id: str) -> Fraction:
+        return Fraction(super().__getitem__(hex_id), self.scale)
+
+    def get(self, hex_id: str, default=None):
+        return self[hex_id] if hex_id in self else default
 
 
 # -- a Terrain Effects Chart -------------------------------------------------------------------

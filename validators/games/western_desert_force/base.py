@@ -3,7 +3,7 @@ supply (the `Places` and `Supply` trackers).  A base of convenience: rules share
 through it."""
 from __future__ import annotations
 
-from validators.games.western_desert_force.state import Places
+from validators.kernel.places import Places
 from validators.games.western_desert_force.supply import Supply
 from validators.kernel.rule import Rule
 

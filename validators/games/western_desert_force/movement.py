@@ -29,7 +29,7 @@ from validators.games.western_desert_force.state import ROLES
 from validators.kernel.declarations import Declared
 from validators.games.western_desert_force.leaders import CasualtyChecks
 from validators.games.western_desert_force.base import Reads, WdfRule
-from validators.games.western_desert_force.state import Places
+from validators.kernel.places import Places
 from validators.games.western_desert_force.supply import Supply
 from validators.kernel.rule import Tracker
 from validators.kernel.movement import Blocked, Reach, search, show_mp
@@ -44,20 +44,6 @@ MOVEMENT, EXPLOITATION = "movement", "exploitation-movement"
 COMBAT_KINDS = ("combat", "exploitation-combat")
 
 Problem = tuple  # (rule, message, path)
-
-
-class _InMP(dict):
-    """Path costs found in a chart's units, read in MP."""
-
-    def __init__(self, units: dict, scale: int):
-        super().__init__(units)
-        self.scale = scale
-
-    def __getitem__(self, hex_id: str) -> Fraction:
-        return Fraction(super().__getitem__(hex_id), self.scale)
-
-    def get(self, hex_id: str, default=None):
-        return self[hex_id] if hex_id in self else default
 
 
 @dataclass
@@ -338,8 +324,7 @@ class Moves(Reads, Tracker):
 
     def _search(self, start: str, step, **kw) -> Reach:
         """`search` on the chart's whole units (fast); the costs found are given back in MP."""
-        found = search(self.game.geometry.neighbours, start, step, **kw)
-        return Reach(found.start, _InMP(found.cost, self.supply.chart.scale), found.prev)
+        return search(self.game.geometry.neighbours, start, step, scale=self.supply.chart.scale, **kw)
 
     def _blocked(self, unit: s.Unit | None, side: str) -> frozenset[str]:
         hexes = set(self.supply.unit_hexes(self.board.other_side[side]))

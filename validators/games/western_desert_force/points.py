@@ -29,7 +29,7 @@ Choices:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from validators.games.western_desert_force.depot import DepotLosses
 from validators.games.western_desert_force.events import RandomEvents
@@ -85,7 +85,6 @@ class Segment:
     """What an Organization segment saw: the AP total when it began, the roll, the ASPs."""
 
     ap: int | None
-    asp: int = 0
     spent: int = 0
     roll: int | None = None
     expected: int | None = None
@@ -94,7 +93,6 @@ class Segment:
     surprise_rolled: bool = False
     ips: int = 0
     drops: int = 0
-    extra: dict = field(default_factory=dict)
 
 
 class Organization(Tracker):
@@ -380,7 +378,7 @@ class PointsRules(WdfRule):
         kind, side = self.phase_kind, self.active_side
         self.org_segment = None
         if side is not None and kind in ("attack-points", "major-offensive", "movement"):
-            self.org_segment = Segment(self.ap_now.get(side), asp=self.roads.asp_holding()[1])
+            self.org_segment = Segment(self.ap_now.get(side))
 
     def phase_ended(self, pid: str) -> None:
         kind, side = self.phase_kind, self.active_side

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from validators.games.western_desert_force.state import Places
+from validators.kernel.places import Places
 from validators.kernel.movement import TerrainChart, mp
 from validators.kernel.supply import Leg, TypedSupplyNet, connected
 from validators.kernel.rule import Tracker
