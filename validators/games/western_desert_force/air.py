@@ -14,7 +14,8 @@ Choice (6.2): Naval Support shows as the naval-support marker out of its idle bo
 from __future__ import annotations
 
 from validators.games.western_desert_force.base import WdfRule
-from validators.games.western_desert_force.points import by_turn, column_for
+from validators.games.western_desert_force.points import column_for
+from validators.kernel.tables import by_turn
 from validators.games.western_desert_force.roads import Roads
 from validators.replay.replayer import Rolled
 

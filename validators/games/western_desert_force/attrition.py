@@ -72,7 +72,7 @@ class AttritionRules(WdfRule):
         p = self.board.replayer.board.pieces.get(a.piece.id)
         if p is None:
             return 0, None
-        zone = self.supply.zone_of(p)
+        zone = self.board.where(p)
         return (self.steps_left(p), zone) if zone in self.game.geometry else (0, zone)
 
     def _check_attrition(self, side: str) -> None:

@@ -134,18 +134,20 @@ class CombatView(Tracker):
     def features(self, a: str, b: str) -> frozenset[str]:
         return self.game.hexside_features.get(hexside_key(a, b), frozenset())
 
-    def ip_level(self, p: Piece) -> int:
-        """12.2: a unit is in an IP when it lies below the IP marker in its stack (Face 1: IP-1, 2: IP-2)."""
-        spec = self.ct.get("improved_positions", {})
+    def ip_over(self, p: Piece) -> Piece | None:
+        """The IP marker above a unit in its stack, if any (12.2: the units under it are in the IP)."""
         board = self.board.replayer.board
         stack = board.stacks.get(p.stack or "")
         if stack is None or p.id not in stack.children:
-            return 0
-        for i in stack.children[stack.children.index(p.id) + 1:]:
-            q = board.pieces.get(i)
-            if q is not None and q.properties().get("MarkerId") == spec.get("marker", "ip"):
-                return max(1, q.layer_level(spec.get("layer", "Face")))
-        return 0
+            return None
+        marker = self.ct.get("improved_positions", {}).get("marker", "ip")
+        return next((q for i in stack.children[stack.children.index(p.id) + 1:]
+                     if (q := board.pieces.get(i)) is not None and q.properties().get("MarkerId") == marker), None)
+
+    def ip_level(self, p: Piece) -> int:
+        """12.2: 0 out of an IP, else the IP marker's face (1: IP-1, 2: IP-2)."""
+        m = self.ip_over(p)
+        return max(1, m.layer_level(self.ct.get("improved_positions", {}).get("layer", "Face"))) if m else 0
 
     def points_box(self, label: str) -> int | None:
         return self.points.get(label)
@@ -189,9 +191,10 @@ class CombatView(Tracker):
         return d <= reach or any(d <= f.range for q in self.leaders_in(hex_id, side) if (f := self.leader_face(q)))
 
     def major_offensive(self, side: str) -> bool:
-        mo = self.tables.get("movement", {}).get("major_offensive")
-        m = self.board.marker(mo["markers"][side]) if mo else self.board.marker(self.ct["attack_points"]["markers"][side])
-        return bool(m) and m.layer_level(mo["layer"] if mo else "Face") == (mo["level"] if mo else 2)
+        """7.9: the side's marker shows its Major Offensive face (tables/movement.yaml)."""
+        spec = self.tables["movement"]["major_offensive"]
+        p = self.board.marker(spec["markers"][side])
+        return p is not None and p.layer_level(spec["layer"]) == spec["level"]
 
     # -- hit numbers and strengths ------------------------------------------------------------
     def hit_on(self, c: DesertCombat, p: Piece, unit: s.Unit, hex_id: str, attacking: bool) -> int:

@@ -33,7 +33,6 @@ from validators.replay.board import Piece
 from validators.replay.replayer import Added, Flipped, Moved, Removed
 
 
-
 class DepotLosses(Tracker):
     """7.13, 7.14: a depot captured (an enemy combat unit entered its hex) or removed as cut off;
     `captured` side -> capturer until the phase ends, `taken` ((side, capturer)) and `cut_off`
@@ -110,8 +109,6 @@ class DepotRules(WdfRule):
             if p is not None and p.layer_level("Face") == MOVED:
                 self.depot_moved_turn[s] = self.turn
 
-    # -- the board: markers, owners, places ------------------------------------------------
-    # -- road paths (7.11) -------------------------------------------------------------------
     # -- events ---------------------------------------------------------------------------
     def moved(self, e: Moved) -> None:
         mid = e.piece.properties().get("MarkerId", "")

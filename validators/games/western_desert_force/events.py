@@ -60,10 +60,6 @@ class RandomEvents(Tracker):
         return True
 
     def _leader_on_map(self, name: str) -> bool:
-        for p in self.board.replayer.board.pieces.values():
-            leader = self.board.leader_of(p)
-            if leader is None or self.board.hex_of(p) is None:
-                continue
-            if leader.faces[max(1, p.layer_level("Leader")) - 1].name == name:
-                return True
-        return False
+        board = self.board
+        return any(board.hex_of(p) is not None and leader.faces[max(1, p.layer_level("Leader")) - 1].name == name
+                   for p in board.replayer.board.pieces.values() if (leader := board.leader_of(p)) is not None)

@@ -60,7 +60,7 @@ class ImprovedPositionRules(WdfRule):
         self.ip_marker_id = self.ip_spec.get("marker", "ip")
         self.ips: dict[str, IPRecord] = {}  # marker piece id -> record
         self._ip1_attacked: set[str] = set()  # IP-1 markers whose units attacked this phase (12.3)
-        self.moves = self.ctx.get(Moves)
+        self.moves, self.view = self.ctx.get(Moves), self.ctx.get(CombatView)
 
     # -- the board ------------------------------------------------------------------------------
     def _is_ip(self, p: Piece) -> bool:
@@ -111,7 +111,7 @@ class ImprovedPositionRules(WdfRule):
     def declared(self, d: Declared) -> None:
         role, piece = ROLES[d.name], d.piece
         if role == "attacker" and self.phase_kind in COMBAT_KINDS:
-            m = self.moves.ip_over(piece)
+            m = self.view.ip_over(piece)
             if m is not None and m.layer_level(self.ip_spec.get("layer", "Face")) != 2:
                 self._ip1_attacked.add(m.id)
 
@@ -124,7 +124,7 @@ class ImprovedPositionRules(WdfRule):
     def _reordered_into_ip(self, p: Piece, hex_id: str) -> None:
         """A unit that moved this phase put under the IP marker by a drop in its own hex (12.2)."""
         unit, side, rec = self.board.unit_of(p), self.board.side_id(p), self.moves.records.get(p.id)
-        if unit is None or side != self.active_side or rec is None or rec.start == hex_id or self.moves.ip_over(p) is None:
+        if unit is None or side != self.active_side or rec is None or rec.start == hex_id or self.view.ip_over(p) is None:
             return
         if p.id in self.moves.strategic_movers:
             return
@@ -190,7 +190,7 @@ class ImprovedPositionRules(WdfRule):
         terrain = self.game.hex_terrain.get(hex_id, "")
         if terrain in f.get("terrain", ()):
             return f"no IP may be built in {terrain.replace('-', ' ')} ({hex_id})"
-        if names.get(hex_id) in f.get("intact_fortresses", ()) and self.ctx.get(CombatView).terrain_at(hex_id) == "fortress":
+        if names.get(hex_id) in f.get("intact_fortresses", ()) and self.view.terrain_at(hex_id) == "fortress":
             return f"no IP may be built in {names[hex_id]} while its fortress is intact"
         others = [p for p in self.board.pieces_in(hex_id) if self._is_ip(p) and p.id != marker.id]
         if others:

@@ -29,6 +29,7 @@ from validators.games.western_desert_force.state import ROLES
 from validators.kernel.declarations import Declared
 from validators.games.western_desert_force.leaders import CasualtyChecks
 from validators.games.western_desert_force.base import Reads, WdfRule
+from validators.games.western_desert_force.combat_state import CombatView
 from validators.kernel.places import Places
 from validators.games.western_desert_force.supply import Supply
 from validators.kernel.rule import Tracker
@@ -60,11 +61,11 @@ class Moves(Reads, Tracker):
     and `problem`, what is wrong with the move being heard ((rule, message, piece, from, to, path),
     else None).  Combat reads who moved strategically (9.4), the IP rules who moved (12.1)."""
 
-    needs = (Places, Supply, CasualtyChecks)
+    needs = (Places, Supply, CasualtyChecks, CombatView)
 
     def start(self) -> None:
         self.places, self.supply = self.ctx.get(Places), self.ctx.get(Supply)
-        self.casualties = self.ctx.get(CasualtyChecks)
+        self.casualties, self.view = self.ctx.get(CasualtyChecks), self.ctx.get(CombatView)
         self.place_hex = self.places.hex
         self.problem: tuple | None = None
         self._entering_ip = False  # the move being costed ends under an IP marker (12.2)
@@ -205,11 +206,6 @@ class Moves(Reads, Tracker):
     def printed_ma(self, unit: s.Unit | None) -> int:
         return unit.ma if unit else int(self.supply.classes["leader"]["ma"])
 
-    def major_offensive(self, side: str) -> bool:
-        spec = self.move_table["major_offensive"]
-        p = self.board.marker(spec["markers"][side])
-        return p is not None and p.layer_level(spec["layer"]) == spec["level"]
-
     def _level_spec(self, unit: s.Unit | None, side: str) -> tuple[str, dict] | None:
         spec = self.move_table["supply_level"]
         if side != spec["side"] or not self.class_spec(unit).get("supply_level_penalty"):
@@ -226,7 +222,7 @@ class Moves(Reads, Tracker):
             ma = max(Fraction(0), ma + level[1]["ma"])
             stages.append((ma, self.move_table["supply_level"]["rule"], f"Supply {level[0]} {level[1]['ma']:+d}"))
         if self.phase_kind == EXPLOITATION:
-            offensive = "major" if self.major_offensive(side) else "normal"
+            offensive = "major" if self.view.major_offensive(side) else "normal"
             frac = Fraction(str(self.class_spec(unit)["exploitation"][offensive]))
             if frac != 1:
                 ma = Fraction(math.ceil(ma * frac))
@@ -262,24 +258,11 @@ class Moves(Reads, Tracker):
 
     def normal_problem(self, p: Piece, unit: s.Unit | None, side: str, rec: MoveRecord, new: str) -> Problem | None:
         """9.0, 9.1, 9.31, 9.5, 9.6, 8.2, 12.2: what is wrong with a normal move (None: nothing)."""
-        self._entering_ip = self.phase_kind == MOVEMENT and rec.start != new and self.ip_over(p) is not None
+        self._entering_ip = self.phase_kind == MOVEMENT and rec.start != new and self.view.ip_over(p) is not None
         try:
             return self._normal_problem(p, unit, side, rec, new)
         finally:
             self._entering_ip = False
-
-    def ip_over(self, p: Piece) -> Piece | None:
-        """The IP marker above a unit in its stack, if any (12.2: the units under it are in the IP)."""
-        board = self.board.replayer.board
-        stack = board.stacks.get(p.stack or "")
-        if stack is None or p.id not in stack.children:
-            return None
-        marker = self.tables.get("combat", {}).get("improved_positions", {}).get("marker", "ip")
-        for i in stack.children[stack.children.index(p.id) + 1:]:
-            q = board.pieces.get(i)
-            if q is not None and q.properties().get("MarkerId") == marker:
-                return q
-        return None
 
     def _normal_problem(self, p: Piece, unit: s.Unit | None, side: str, rec: MoveRecord, new: str) -> Problem | None:
         stages = self.allowance(unit, side, rec.supplied)

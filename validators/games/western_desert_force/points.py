@@ -37,18 +37,10 @@ from validators.games.western_desert_force.base import WdfRule
 from validators.games.western_desert_force.roads import Roads
 from validators.kernel.rule import Tracker
 from validators.replay.board import Piece
+from validators.kernel.tables import by_turn, parse_range
 from validators.replay.replayer import Added, Flipped, Moved, Removed, Rolled
 
 POINTS = re.compile(r"^Points (\d+)$")
-
-
-def parse_range(text: str) -> tuple[int, int] | None:
-    """ "3-5" -> (3, 5); "6" -> (6, 6); "-" -> None."""
-    text = text.strip()
-    if text in ("-", ""):
-        return None
-    lo, _, hi = text.partition("-")
-    return int(lo), int(hi or lo)
 
 
 def column_for(columns: list[dict], side: str, value: int, heading: str) -> int | None:
@@ -58,15 +50,6 @@ def column_for(columns: list[dict], side: str, value: int, heading: str) -> int 
         r = parse_range(axis if side == "axis" else allied)
         if r and r[0] <= value <= r[1]:
             return int(c[heading])
-    return None
-
-
-def by_turn(rows: list[dict], turn: int) -> dict | None:
-    """The row of a table whose "turns" range ("4-8") holds `turn`."""
-    for r in rows:
-        lo, hi = parse_range(str(r["turns"])) or (0, -1)
-        if lo <= turn <= hi:
-            return r
     return None
 
 

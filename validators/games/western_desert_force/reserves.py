@@ -30,6 +30,7 @@ from validators.games.western_desert_force.points import Organization
 from validators.games.western_desert_force.roads import Roads
 from validators.games.western_desert_force.supply import Supply
 from validators.kernel.rule import Tracker
+from validators.kernel.tables import by_turn
 from validators.replay.replayer import Moved
 
 REINFORCEMENTS = "reinforcements"
@@ -80,12 +81,8 @@ class Reserve(Tracker):
         org = self.ctx.get(Organization).result.get(self.reserve_spec.get("side"))
         if not org or org.get("turn") != self.state.turn:
             return None
-        die = min(6, max(1, int(org["modified"])))
-        for row in self.reserve_spec.get("rows", ()):
-            lo, _, hi = str(row["turns"]).partition("-")
-            if int(lo) <= (self.state.turn or 0) <= int(hi or lo):
-                return int(row["required"][die - 1])
-        return None
+        row = by_turn(self.reserve_spec.get("rows", ()), self.state.turn or 0)
+        return int(row["required"][min(6, max(1, int(org["modified"]))) - 1]) if row else None
 
 
 class ReserveRules(WdfRule):

@@ -35,13 +35,10 @@ class Supply(Tracker):
         self.chart = TerrainChart(self.game, t["terrain-effects"])
         self.classes = t["unit-classes"]
         self.supply_table = t["supply"]
-        self.place_hex = {p.name: p.hex for p in self.game.map.places}
-        self.limited = [dict(spec, hex=self.place_hex[spec["place"]]) for spec in self.supply_table.get("limited", ())
-                        if spec["place"] in self.place_hex]
-        self._cache: dict[tuple, object] = {}
+        self.limited = [dict(spec, hex=self.places.hex[spec["place"]]) for spec in self.supply_table.get("limited", ())
+                        if spec["place"] in self.places.hex]
         self._nets: dict[tuple, TypedSupplyNet] = {}  # (sources, blocked) -> the supply net
         self._ways: dict = {}  # the overland steps' ways, shared by the nets
-        self._cache_version = -1
 
     # -- pieces -----------------------------------------------------------------------------
     def sid(self, side: str | None) -> str | None:
@@ -56,29 +53,9 @@ class Supply(Tracker):
         f = self.game.formations[u.formation]
         return {"nationality": f.nationality, "size": u.size, "type": u.type, "formation": u.formation}
 
-    def zone_of(self, p: Piece) -> str:
-        return self.board.replayer.piece_where(p).label
-
-    def _cached(self, key: tuple, make):
-        version = self.board.replayer.board.version
-        if version != self._cache_version:
-            self._cache.clear()
-            self._cache_version = version
-        if key not in self._cache:
-            self._cache[key] = make()
-        return self._cache[key]
-
     def unit_hexes(self, side: str) -> dict[str, list[Piece]]:
-        """Combat units of `side` on the map, by hex."""
-        side = self.sid(side)
-
-        def make():
-            out: dict[str, list[Piece]] = {}
-            for p in self.board.units_on_map():
-                if self.board.side_id(p) == side:
-                    out.setdefault(self.board.hex_of(p), []).append(p)
-            return out
-        return self._cached(("units", side), make)
+        """Combat units of `side` (id or name) on the map, by hex."""
+        return self.board.unit_hexes(self.sid(side))
 
     def has_zoc(self, p: Piece) -> bool:
         """9.3: every combat unit but battalions (leaders and depots are not units)."""
@@ -92,7 +69,7 @@ class Supply(Tracker):
             enemies = self.unit_hexes(self.board.other_side[side])
             holders = [h for h, ps in enemies.items() if any(self.has_zoc(p) for p in ps)]
             return zone_of_control(holders, self.game.geometry.neighbours, self.chart.passable)
-        return self._cached(("ezoc", side), make)
+        return self.board.cached(("ezoc", side), make)
 
     # -- supply paths (8.1) -------------------------------------------------------------------
     def blocked_for_supply(self, side: str) -> frozenset[str]:
@@ -102,7 +79,7 @@ class Supply(Tracker):
         def make():
             enemy = set(self.unit_hexes(self.board.other_side[side]))
             return frozenset(enemy | (self.ezoc(side) - set(self.unit_hexes(side))))
-        return self._cached(("blocked", side), make)
+        return self.board.cached(("blocked", side), make)
 
     def _net(self, side: str, sources: tuple[str, ...]) -> TypedSupplyNet:
         """The side's supply legs now; path types never come back (8.1, 8.3 Ex 3: kernel.supply.TypedSupplyNet)."""
@@ -161,7 +138,7 @@ class Supply(Tracker):
         """The Axis Supply Level: the box of the supply-level marker (7.5)."""
         spec = self.tables["movement"]["supply_level"]
         p = self.board.marker(spec["marker"])
-        zone = self.zone_of(p) if p is not None else ""
+        zone = self.board.where(p) if p is not None else ""
         level = zone[len(spec["zone_prefix"]):] if zone.startswith(spec["zone_prefix"]) else None
         return level if level in spec["levels"] else None
 
@@ -169,7 +146,7 @@ class Supply(Tracker):
         """Whether the Allies have Naval Support this turn (6.2; marker convention in supply.yaml)."""
         spec = self.supply_table.get("naval_support", {})
         p = self.board.marker(spec.get("marker", ""))
-        return p is not None and p.map is not None and self.zone_of(p) not in spec.get("idle_zones", ())
+        return p is not None and p.map is not None and self.board.where(p) not in spec.get("idle_zones", ())
 
     def source_connected(self, side: str) -> set[str]:
         """Hexes with a path of any length to the side's own source free of enemy units and
@@ -177,7 +154,7 @@ class Supply(Tracker):
         side = self.sid(side)
         cls = self.supply_table["overland"]["movement_class"]
         step = self.chart.cost(cls)
-        return self._cached(("connected", side), lambda: connected(
+        return self.board.cached(("connected", side), lambda: connected(
             self.game.geometry.neighbours, [self.supply_table["sources"][side]],
             lambda a, b: step(a, b) is not None, self.blocked_for_supply(side)))
 

@@ -24,7 +24,6 @@ from validators.games.western_desert_force.roads import Roads
 from validators.replay.replayer import Rolled
 
 
-
 class TurnRules(WdfRule):
     """4.0: the phases in order, every turn played; 3.1: the starting markers, no Random Events or
     Air/Naval roll on Turn 1; 5.0: one Random Events roll a turn, in its phase, and its event."""
