@@ -28,6 +28,3 @@ class WdfRule(Reads, Rule):
         self.places = self.ctx.get(Places)
         self.supply = self.ctx.get(Supply)
         self.place_hex = self.places.hex
-
-    def place_controller(self, hex_id: str) -> str | None:
-        return self.places.controller(hex_id)

@@ -161,11 +161,11 @@ class PointsRules(WdfRule):
 
     def tobruk_shift(self, side: str, reach: set[str]) -> bool:
         h = self.place_hex.get("Tobruk")
-        return h is not None and self.place_controller(h) == side and self.roads.on_road_path(side, h, reach)
+        return h is not None and self.places.controller(h) == side and self.roads.on_road_path(side, h, reach)
 
     def benghazi_bonus(self, side: str, reach: set[str]) -> int:
         h = self.place_hex.get("Benghazi")
-        return 1 if h is not None and self.place_controller(h) == side and self.roads.on_road_path(side, h, reach) else 0
+        return 1 if h is not None and self.places.controller(h) == side and self.roads.on_road_path(side, h, reach) else 0
 
     # -- the ledger ---------------------------------------------------------------------------
     def expect_ap(self, side: str, rule: str, why: str, *, to: int | None = None, by: int = 0) -> None:

@@ -98,6 +98,7 @@ class ReserveRules(WdfRule):
         self.roads = self.ctx.get(Roads)
         self.reserve_spec = self.tables.get("reserves", {})
         self.reserve = self.ctx.get(Reserve)
+        self.box = self.reserve_spec.get("reserve_box", "Allied Reserve")
         self.arrivals: dict[str, tuple[int, str | None]] = {}  # unit id -> (turn, entry hex or box)
         scenarios = list(self.game.scenarios.values())
         scenario = self.game.scenarios.get("campaign") or (scenarios[0] if len(scenarios) == 1 else None)
@@ -105,9 +106,6 @@ class ReserveRules(WdfRule):
             for u in r.units:
                 self.arrivals[u] = (r.turn, r.hex or r.box)
         self._withdrawable: dict[str, bool] = {}  # piece id -> supplied when the segment began (7.8)
-
-    def _box(self) -> str:
-        return self.reserve_spec.get("reserve_box", "Allied Reserve")
 
     @staticmethod
     def _waiting_turn(label: str) -> int | None:
@@ -135,7 +133,7 @@ class ReserveRules(WdfRule):
     def moved(self, e: Moved) -> None:
         if self.phase_kind is None or not (self.board.unit_of(e.piece) or self.board.leader_of(e.piece)):
             return
-        old, new, box = e.old.label, e.new.label, self._box()
+        old, new, box = e.old.label, e.new.label, self.box
         waiting = self._waiting_turn(old)
         if waiting is not None and new != old:
             self._arrival(e, waiting)  # units and leaders (13.7: Montgomery on Turn 21)
@@ -160,7 +158,7 @@ class ReserveRules(WdfRule):
         entry = self.arrivals.get(props.get("UnitId") or props.get("LeaderId", ""), (None, None))[1]
         allowed = {entry} if entry else set()
         if side == self.reserve_spec.get("side"):
-            allowed.add(self._box())
+            allowed.add(self.box)
         if allowed and e.new.label not in allowed:
             self.find("7.7", f"{p.name} enters at {' or '.join(sorted(allowed))}, not {e.new.label}", p)
 
@@ -180,7 +178,7 @@ class ReserveRules(WdfRule):
     def _enters_reserve(self, e: Moved) -> None:
         p, side = e.piece, self.board.side_id(e.piece)
         if side != self.reserve_spec.get("side"):
-            self.find("7.8", f"only Allied units go into the {self._box()}", p)
+            self.find("7.8", f"only Allied units go into the {self.box}", p)
             return
         if self.phase_kind != REINFORCEMENTS or self.active_side != side:
             self.find("7.8", f"units go into the Reserve Box only in the Allied Reinforcement-Withdrawal segment, "

@@ -26,6 +26,9 @@ class StackingRules(WdfRule):
         super().start()
         spec = self.tables["movement"]["stacking"]
         self.stacking = StackingTable.from_data(spec)
+        rules = self.stacking.points
+        self._most = (None if any("sp" not in r for r in rules) or self.stacking.default_per_step is not None
+                      else max([self.stacking.default] + [int(r["sp"]) for r in rules]))  # the most points of a unit
         self.stacking_rule = str(spec.get("rule", "9.2"))
         self.overstack_rule = str(self.tables["movement"]["reinforcement_overstack"]["rule"])
         self._entered: dict[str, str] = {}  # reinforcement piece id -> its entry hex (7.7)
@@ -58,6 +61,8 @@ class StackingRules(WdfRule):
         limit, free = self.stacking.limit, self.stacking.free
         for side in self.game.sides:
             for hex_id, pieces in sorted(self.supply.unit_hexes(side).items()):
+                if self._most is not None and len(pieces) * self._most <= limit:
+                    continue  # too few units to be over, whatever they are
                 counted = [p for p in pieces if self._entered.get(p.id) != hex_id]
                 total = self.stacking.total(self.supply.unit_attrs(p) for p in counted)
                 if total <= limit:

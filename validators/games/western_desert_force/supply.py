@@ -37,7 +37,7 @@ class Supply(Tracker):
         self.supply_table = t["supply"]
         self.limited = [dict(spec, hex=self.places.hex[spec["place"]]) for spec in self.supply_table.get("limited", ())
                         if spec["place"] in self.places.hex]
-        self._nets: dict[tuple, TypedSupplyNet] = {}  # (sources, blocked) -> the supply net
+        self._kept: dict[tuple, object] = {}  # answers by what they depend on: kept while the board changes elsewhere
         self._ways: dict = {}  # the overland steps' ways, shared by the nets
 
     # -- pieces -----------------------------------------------------------------------------
@@ -57,18 +57,17 @@ class Supply(Tracker):
         """Combat units of `side` (id or name) on the map, by hex."""
         return self.board.unit_hexes(self.sid(side))
 
-    def has_zoc(self, p: Piece) -> bool:
-        """9.3: every combat unit but battalions (leaders and depots are not units)."""
-        return self.board.unit_of(p).size not in self.classes.get("no_zoc_sizes", ())
-
     def ezoc(self, side: str) -> set[str]:
-        """Hexes in the zone of control of the enemies of `side` (9.3)."""
+        """Hexes in the zone of control of the enemies of `side` (9.3: every combat unit's but
+        battalions'; leaders and depots are not units)."""
         side = self.sid(side)
 
         def make():
             enemies = self.unit_hexes(self.board.other_side[side])
-            holders = [h for h, ps in enemies.items() if any(self.has_zoc(p) for p in ps)]
-            return zone_of_control(holders, self.game.geometry.neighbours, self.chart.passable)
+            no_zoc = self.classes.get("no_zoc_sizes", ())
+            holders = frozenset(h for h, ps in enemies.items() if any(self.board.unit_of(p).size not in no_zoc for p in ps))
+            return _kept(self._kept, ("ezoc", holders), lambda: zone_of_control(
+                holders, self.game.geometry.neighbours, self.chart.passable))
         return self.board.cached(("ezoc", side), make)
 
     # -- supply paths (8.1) -------------------------------------------------------------------
@@ -87,14 +86,10 @@ class Supply(Tracker):
         legs = [Leg(leg["feature"], leg.get("max_hexes")) for leg in data["legs"]]
 
         blocked = self.blocked_for_supply(side)
-        key = (sources, blocked)  # a net depends on nothing else: kept while the board changes elsewhere
-        net = self._nets.get(key)
-        if net is None:
-            if len(self._nets) >= 16:
-                self._nets.pop(next(iter(self._nets)))
-            net = self._nets[key] = TypedSupplyNet(self.game.geometry.neighbours, self.chart,
-                                                   data["overland"]["movement_class"], sources, blocked, legs, self._ways)
-        return net
+        key = ("net", sources, blocked)  # a net depends on nothing else
+        return _kept(self._kept, key, lambda: TypedSupplyNet(
+            self.game.geometry.neighbours, self.chart, data["overland"]["movement_class"], sources, blocked, legs,
+            self._ways))
 
     def supply_range(self, hex_id: str, side: str) -> Fraction:
         """4 MP, or the best supply range of a friendly leader in the hex (8.1, 13.5), counting
@@ -154,7 +149,16 @@ class Supply(Tracker):
         side = self.sid(side)
         cls = self.supply_table["overland"]["movement_class"]
         step = self.chart.cost(cls)
-        return self.board.cached(("connected", side), lambda: connected(
+        blocked = self.blocked_for_supply(side)
+        return _kept(self._kept, ("connected", side, blocked), lambda: connected(
             self.game.geometry.neighbours, [self.supply_table["sources"][side]],
-            lambda a, b: step(a, b) is not None, self.blocked_for_supply(side)))
+            lambda a, b: step(a, b) is not None, blocked))
 
+
+def _kept(store: dict, key: tuple, make):
+    """`make()` by `key`, the few latest kept (a step and back leaves the blocking hexes as they were)."""
+    if key not in store:
+        if len(store) >= 32:
+            store.pop(next(iter(store)))
+        store[key] = make()
+    return store[key]

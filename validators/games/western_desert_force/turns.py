@@ -43,7 +43,8 @@ class TurnRules(WdfRule):
     def phase_started(self, pid: str) -> None:
         before, now = self.state.prev_phase_pos, self.state.phase_pos
         if before is None:
-            if self.turn == self.game.info.turns.first and now[1] <= self._first_points_segment():
+            first_points = next((i for i, p in enumerate(self.phase_specs) if p.get("kind") == "attack-points"), -1)
+            if self.turn == self.game.info.turns.first and now[1] <= first_points:  # until then the 3.1 totals stand
                 self._starting_markers()
             return
         (t0, i0), (t1, i1) = before, now
@@ -55,10 +56,6 @@ class TurnRules(WdfRule):
                       "phases are played in order")
         elif t1 > t0 + 1:
             self.find("4.0", f"the turn tracker jumped from Turn {t0} to Turn {t1}: every turn is played")
-
-    def _first_points_segment(self) -> int:
-        """Index of the first Attack Points segment: until it, the 3.1 totals stand."""
-        return next((i for i, p in enumerate(self.phase_specs) if p.get("kind") == "attack-points"), -1)
 
     def _starting_markers(self) -> None:
         """3.1: Allies 4 AP, Axis 2 AP, 4 Allied ASPs and Allied Naval Support."""

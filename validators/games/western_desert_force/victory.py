@@ -75,7 +75,7 @@ class VictoryRules(WdfRule):
         """17.2: points for reduced and eliminated enemy units and leaders; Tobruk decides."""
         score, detail = self.victory_points()
         tobruk = self.place_hex.get(self.victory_table.get("tobruk", "Tobruk"))
-        held = self.place_controller(tobruk) if tobruk else None
+        held = self.places.controller(tobruk) if tobruk else None
         a, b = sorted(self.game.sides)
         leader = a if score[a] > score[b] else b if score[b] > score[a] else None
         winner = leader if leader is not None and leader == held else None
