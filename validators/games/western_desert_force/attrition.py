@@ -46,11 +46,6 @@ class AttritionRules(WdfRule):
     def steps_left(self, p: Piece) -> int:
         return 1 if self.board.unit_of(p).steps == 1 or self.board.reduced(p) else 2
 
-    def eliminated_box(self, hex_id: str, side: str) -> str:
-        """The box of a unit of `side` eliminated in `hex_id` now (10.21, 8.3)."""
-        kind = "recoverable" if hex_id in self.supply.source_connected(side) else "permanent"
-        return self.elim[kind].format(side=self.supply.side_name(side))
-
     def phase_started(self, pid: str) -> None:
         kind, side = self.phase_kind, self.active_side
         if kind == ATTRITION and side:

@@ -149,9 +149,6 @@ class CombatView(Tracker):
         m = self.ip_over(p)
         return max(1, m.layer_level(self.ct.get("improved_positions", {}).get("layer", "Face"))) if m else 0
 
-    def points_box(self, label: str) -> int | None:
-        return self.points.get(label)
-
     def blocked_step(self, unit: s.Unit | None, a: str, b: str) -> str | None:
         """Why terrain prohibits a unit from moving a -> b (11.1, 11.2), from the Terrain Effects Chart."""
         if self.chart is None or unit is None:

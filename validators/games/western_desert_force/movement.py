@@ -152,7 +152,7 @@ class Moves(Reads, Tracker):
             self.strategic_movers.add(p.id)
             return self._strategic_problem(p, unit, side, rec, new)
         normal = self.normal_problem(p, unit, side, rec, new)
-        if normal and self.phase_kind == MOVEMENT and self._strategic_problem(p, unit, side, rec, new) is None:
+        if normal and self.phase_kind == MOVEMENT and self._strategic_problem(p, unit, side, rec, new, True) is None:
             self.strategic_movers.add(p.id)  # detected: only a Strategic Movement fits (9.4)
             return None
         return normal
@@ -350,7 +350,9 @@ class Moves(Reads, Tracker):
             why = f"{multiple} x {'printed ' if ma == printed else ''}MA {ma} at Supply {name}"
         return multiple * ma, why
 
-    def _strategic_problem(self, p: Piece, unit: s.Unit | None, side: str, rec: MoveRecord, new: str) -> Problem | None:
+    def _strategic_problem(self, p: Piece, unit: s.Unit | None, side: str, rec: MoveRecord, new: str,
+                           whether: bool = False) -> Problem | None:
+        """9.4's problem with the move (None: none); `whether`: only if it fits (a bounded search)."""
         spec = self.move_table["strategic"]
         rule, start, along = spec["rule"], rec.start, frozenset(spec["along"])
         ezoc = frozenset(self.supply.ezoc(side))
@@ -365,10 +367,13 @@ class Moves(Reads, Tracker):
         def step(a: str, b: str) -> Fraction | None:
             return base(a, b) if self.supply.chart.features(a, b) & along else None
         blocked = ezoc | frozenset(self.supply.unit_hexes(self.board.other_side[side]))
-        found = self._search(start, step, blocked=blocked, goal=new)
+        allowance, why = self.strategic_allowance(unit, side)
+        bound = allowance * self.supply.chart.scale if whether else None
+        found = self._search(start, step, blocked=blocked, goal=new, allowance=bound)
+        if whether:
+            return None if new in found else (rule, "", ())
         if new not in found:
             return rule, f"Strategic Movement: no road or track path from {start} to {new} clear of enemy ZOCs", ()
-        allowance, why = self.strategic_allowance(unit, side)
         cost, path = found.cost[new], found.path(new)
         if cost > allowance:
             message = (f"Strategic Movement: cost {show_mp(cost)} MP via {'-'.join(path)} > allowance "
