@@ -15,11 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from validators.audit import audit_file, module_grids
-from validators.games import rules_for
-from validators.replay.replayer import Replayer
-from validators.vlog.reader import read_record
+from validators.audit import audit_file
 from validators.replay.writer import LogWriter
+from tests.rules.wdf_probe import audited
 
 SLUG = "western-desert-force"
 PLAYERS = {"Allied": ("allied-user", "Bob"), "Axis": ("axis-user", "Alice")}
@@ -97,8 +95,7 @@ def supplied(wdf, folder: Path, setup, *where: tuple[str, str]) -> list[bool]:
     setup(w)
     w.turn(3, COMBAT)
     w.write(folder / "setup.vlog")
-    auditor = rules_for(SLUG)(game, Replayer(read_record(folder / "setup.vlog"), module_grids(game)))
-    auditor.run()
+    auditor = audited(game, folder / "setup.vlog")
     return [auditor.supplied(h, side) for h, side in where]
 
 

@@ -15,11 +15,9 @@ from pathlib import Path
 import pytest
 
 from builder.geometry.hexmap import hexside_key
-from validators.audit import audit_file, module_grids
-from validators.games import rules_for
-from validators.replay.replayer import Replayer
-from validators.vlog.reader import read_record
+from validators.audit import audit_file
 from validators.replay.writer import LogWriter
+from tests.rules.wdf_probe import audited
 
 SLUG = "western-desert-force"
 PLAYERS = {"Allied": ("allied-user", "Al"), "Axis": ("axis-user", "Ax")}
@@ -38,9 +36,7 @@ def run_log(wdf, script, path: Path, auditor: bool = False):
     script(w)
     w.write(path)
     if auditor:
-        a = rules_for(SLUG)(game, Replayer(read_record(path), module_grids(game)))
-        a.run()
-        return a
+        return audited(game, path)
     return [f for f in audit_file(game, path).findings if f.kind == "violation"]
 
 

@@ -137,13 +137,13 @@ def test_7_4_six_units_on_the_map_a_failure_worth_3_vp(wdf, tmp_path):
         arrive(w, "Allied Reserve")  # 1 + 1 + 1/2 = 2.5
         end(w)
     a = run_log(wdf, script, tmp_path / "g.vlog", auditor=True)
-    assert a.reserve_failures == [3]
+    assert a.failures == [3]
     assert [f for f in a.findings if f.kind == "violation"] == []
     assert [f.rule for f in a.findings if f.kind == "event" and "reserve" in f.message] == ["7.4"]
     assert "Axis gain 3 VP" in next(f.message for f in a.findings if f.rule == "7.4")
     score, detail = a.victory_points()  # 17.2: the failure turn counts for the Axis
     assert "1 reserve failure" in detail["axis"]
-    a.reserve_failures.clear()
+    a.failures.clear()
     assert a.victory_points()[0]["axis"] == score["axis"] - 3
 
 

@@ -77,7 +77,7 @@ def test_8_3_example_3_road_track_road_is_no_supply_path(after, wdf):
     10 hexes: only the path types forbid it, and the auditor must see that."""
     tobruk = next(p.hex for p in wdf[0].map.places if p.name == "Tobruk")
     a = after(lambda w: axis_off(w, keep=("61sir",)))  # 61sir holds Tobruk in the set-up
-    assert a.place_controller(tobruk) == "axis" and {"3309", "3409"} <= a.ezoc("allied")
+    assert a.controller(tobruk) == "axis" and {"3309", "3409"} <= a.ezoc("allied")
     assert a.supply_status("1709", "allied") is None  # the example's own hex
     road_track_road = [h for h in ("2306", "2406", "2507", "2606") if _untyped(a, "allied").traces(h, 4)]
     assert road_track_road, "a road hex whose only supply path is road-track-road"
@@ -111,7 +111,7 @@ def test_8_4_tobruk_supplies_its_holder(after, wdf):
         w.move("64cat", "6508")  # Alexandria taken: only Tobruk is left
         w.move("4ind-5", tobruk)
     a = after(script)
-    assert a.tobruk_controller == "allied" and a.supply_status(tobruk, "allied") == "limited"
+    assert a.controller(tobruk) == "allied" and a.supply_status(tobruk, "allied") == "limited"
     assert a.limited_capacity("allied") == 6 and a.limited_capacity("axis") == 0
 
 

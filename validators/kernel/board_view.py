@@ -35,6 +35,8 @@ class BoardView:
         self._whos: dict[str, tuple] = {}  # piece id -> _who()
         self.step_moves: list[Moved] = []  # the moves of the step being audited, in log order
         self._step_start: dict[str, str] = {}  # piece id -> where it stood when the step began
+        self._marker_ids: dict[str, str | None] = {}  # marker id -> the piece last found for it (marker())
+        self._cache: tuple[int, dict] = (-1, {})  # (board version, key -> answer) for cached()
 
     def begin_step(self, events) -> None:
         """A new step: its moves, and where each moving piece stood before it."""
@@ -154,6 +156,27 @@ class BoardView:
             self._on_map = (version, self._units(p for ps in self.by_hex().values() for p in ps))
         return list(self._on_map[1])
 
+    def cached(self, key, make):
+        """`make()`, kept until the board changes: rules ask the same question several times a
+        step (zones of control, supply); `key` names the question (a tuple, its kind first)."""
+        version = self.replayer.board.version
+        if self._cache[0] != version:
+            self._cache = (version, {})
+        answers = self._cache[1]
+        if key not in answers:
+            answers[key] = make()
+        return answers[key]
+
+    def unit_hexes(self, side: str) -> dict[str, list[Piece]]:
+        """The units of a side (its id) on the map, by hex."""
+        def make():
+            out: dict[str, list[Piece]] = {}
+            for p in self.units_on_map():
+                if self.side_id(p) == side:
+                    out.setdefault(self.hex_of(p), []).append(p)
+            return out
+        return self.cached(("unit_hexes", side), make)
+
     def occupied_by_enemy(self, side: str) -> set[str]:
         """Hexes holding units of another side than `side`."""
         return {h for h, ps in self.by_hex().items() if self._units(ps, side, enemy=True)}
@@ -169,6 +192,20 @@ class BoardView:
     def where(self, p: Piece) -> str:
         """A piece's location name: its hex, box or track name, or "offboard"."""
         return self.replayer.piece_where(p).label
+
+    def marker(self, marker_id: str) -> Piece | None:
+        """The piece of a one-off marker (a depot, a points marker), wherever it is; None when
+        none is on the board."""
+        pieces = self.replayer.board.pieces
+        p = pieces.get(self._marker_ids.get(marker_id) or "")
+        if p is None or p.properties().get("MarkerId") != marker_id:
+            p = next((q for q in pieces.values() if q.properties().get("MarkerId") == marker_id), None)
+            self._marker_ids[marker_id] = p.id if p else None
+        return p
+
+    def leader_of(self, p: Piece):
+        """The leader a piece is (game.yaml `leaders`), None for any other piece."""
+        return self.game.leaders.get(p.properties().get("LeaderId", ""))
 
     def marker_id(self, p: Piece) -> str | None:
         return p.properties().get("MarkerId")

@@ -51,12 +51,13 @@ class Reach:
 
 def search(neighbours: Callable[[str], Iterable[str]], start: str, step: StepCost, *,
            allowance: Fraction | None = None, stop: Container[str] | Iterable[str] = (), blocked: Iterable[str] = (),
-           goal: str | None = None) -> Reach:
+           goal: str | None = None, scale: int | None = None) -> Reach:
     """Cheapest paths from `start` (Dijkstra) within `allowance` (None: any length).
 
     A `stop` hex may be entered but not left (the start excepted): any container (a set, or an
     object that answers `in` hex by hex); a `blocked` hex cannot be entered.  With a `goal` the
-    search ends as soon as the goal's cost is final.
+    search ends as soon as the goal's cost is final.  With a `scale`, the steps cost whole units
+    of 1/scale MP (`TerrainChart.units`) and the Reach's costs are read in MP.
     """
     stop = stop if isinstance(stop, Container) and not isinstance(stop, (list, tuple, str)) else frozenset(stop)
     blocked = frozenset(blocked)
@@ -83,7 +84,22 @@ def search(neighbours: Callable[[str], Iterable[str]], start: str, step: StepCos
             if (allowance is None or new <= allowance) and new < best.get(b, new + 1):
                 best[b], prev[b] = new, a
                 heapq.heappush(queue, (new, b))
-    return Reach(start, {h: c for h, c in best.items() if h in done}, prev)
+    cost = {h: c for h, c in best.items() if h in done}
+    return Reach(start, cost if scale is None else _InMP(cost, scale), prev)
+
+
+class _InMP(dict):
+    """Path costs found in whole units, read in MP."""
+
+    def __init__(self, units: dict, scale: int):
+        super().__init__(units)
+        self.scale = scale
+
+    def __getitem__(self, hex_id: str) -> Fraction:
+        return Fraction(super().__getitem__(hex_id), self.scale)
+
+    def get(self, hex_id: str, default=None):
+        return self[hex_id] if hex_id in self else default
 
 
 # -- a Terrain Effects Chart -------------------------------------------------------------------
@@ -99,6 +115,14 @@ def mp_scale(values) -> int:
     for v in values:
         scale = math.lcm(scale, mp(v).denominator)
     return 2 * scale
+
+
+_UNKNOWN = object()
+
+
+def _whole(x: Fraction) -> int | Fraction:
+    """A cost in scale units as an int when it is whole (the fast case), else the Fraction."""
+    return x.numerator if x.denominator == 1 else x
 
 
 def show_mp(x: Fraction) -> str:
@@ -146,6 +170,11 @@ class TerrainChart:
                     acc.setdefault(h, set()).add(feature)
         self.on_feature = {h: frozenset(v) for h, v in acc.items()}
         self._memo: dict[tuple[str, str, str], Fraction | Blocked] = {}
+        values = [c for c, _ in self.connected.values()]
+        for spec in [*self.hex.values(), *self.hexside.values()]:
+            values += list(spec.get("mp", {}).values())
+        self.scale = mp_scale(values)  # units per MP in which every cost of the chart is whole
+        self._units: dict[str, dict] = {}  # class -> (a, b) -> the step's cost in scale units
 
     def _column(self, costs: Mapping, cls: str):
         for column in self.classes[cls]:
@@ -198,6 +227,19 @@ class TerrainChart:
         def step(a: str, b: str) -> Fraction | None:
             c = self.step(a, b, cls)
             return None if isinstance(c, Blocked) else c
+        return step
+
+    def units(self, cls: str) -> StepCost:
+        """`cost(cls)` in whole units of `scale` (an int where whole, which every table cost is):
+        the fast step callback for `search`; `Reach.cost` values divided by `scale` are MP."""
+        memo = self._units.setdefault(cls, {})
+
+        def step(a: str, b: str) -> int | Fraction | None:
+            c = memo.get((a, b), _UNKNOWN)
+            if c is _UNKNOWN:
+                found = self.step(a, b, cls)
+                c = memo[(a, b)] = None if isinstance(found, Blocked) else _whole(found * self.scale)
+            return c
         return step
 
     def passable(self, a: str, b: str) -> bool:

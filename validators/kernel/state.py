@@ -23,6 +23,9 @@ class GameState:
     """Turn, phase, phasing side and scenario; phase changes are announced through `notify`."""
 
     learns_first_player = False  # the 1st player is claimed by play (see the module's docstring)
+    # the phase is unknown until the tracker first moves (its first phase is where the log begins),
+    # the turn is the game's first until then, and a turn ends only once a phase of it has begun
+    phases_from_first_move = False
     claim_kinds = ("movement", "combat")  # phase kinds in which a first act claims the role
 
     def __init__(self, board: BoardView, notify: Callable[..., None]):
@@ -31,7 +34,8 @@ class GameState:
         self.phase_specs: list[dict] = list(self.tables.get("sequence", {}).get("phases", []))
         self.step = 0  # the log step being replayed (0: the log's beginning)
         # the turn: the tracker's when it has phases to follow (unknown until it is seen), else the first
-        self.turn: int | None = None if self.phase_specs else self.game.info.turns.first
+        self.turn: int | None = (None if self.phase_specs and not self.phases_from_first_move
+                                 else self.game.info.turns.first)
         self.phase: str | None = None  # the phase's name
         self.phase_id: str | None = None  # its `id` (a rulebook numeral), else None
         self.phase_kind: str | None = None
@@ -71,7 +75,8 @@ class GameState:
         """The phase to enter before the first step: where the log's turn tracker stands when it
         begins (None: the phase is unknown until the tracker first moves)."""
         first = self.board.replayer.initial_turn
-        return first if first.phase_index is not None and self.phase_specs else None
+        known = first.phase_index is not None and self.phase_specs and not self.phases_from_first_move
+        return first if known else None
 
     # -- the turn tracker ------------------------------------------------------------------------
     def follow(self, e: TurnChanged) -> None:
@@ -81,11 +86,11 @@ class GameState:
         if self.phase_id is not None:
             self.notify("phase_ended", self.phase_id)
         new_turn = e.turn if e.turn is not None else self.turn
-        if self.turn is not None and new_turn != self.turn:
+        if self.turn is not None and new_turn != self.turn and (self.phase_id is not None or not self.phases_from_first_move):
             self.notify("turn_ended", self.turn)
-        self.prev_phase_pos = self.phase_pos
+        if index is not None or not self.phases_from_first_move:
+            self.prev_phase_pos, self.phase_pos = self.phase_pos, (new_turn or 0, index if index is not None else -1)
         self.turn = new_turn
-        self.phase_pos = (new_turn or 0, index if index is not None else -1)
         spec = specs[index] if index is not None else None
         self.phase = spec["name"] if spec else None
         self.phase_id = spec.get("id", spec["name"]) if spec else None

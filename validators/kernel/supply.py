@@ -14,12 +14,13 @@ a short search of its overland leg (`traces`).
 """
 from __future__ import annotations
 
+import heapq
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from validators.kernel.movement import StepCost, search
+from validators.kernel.movement import Blocked, StepCost, TerrainChart, _whole, search
 
 
 @dataclass(frozen=True)
@@ -92,3 +93,121 @@ def connected(neighbours: Callable[[str], Iterable[str]], sources: Iterable[str]
             if a not in blocked:
                 queue.append(a)
     return seen
+
+
+CROSS = "cross-country"
+Types = tuple[str, ...]
+
+
+def joined(a: Types, b: Types) -> Types | None:
+    """The runs of `a` then `b` (a run continuing across the join is one run); None when a type comes back."""
+    out = list(a)
+    for t in b:
+        if out and out[-1] == t:
+            continue
+        if t in out:
+            return None
+        out.append(t)
+    return tuple(out)
+
+
+class TypedSupplyNet:
+    """Supply legs whose path types never come back: every part of a path has a type
+    (cross-country, or the feature it runs along, a track or a road), consecutive parts of one
+    type are one run, and no type may come back (road-track-road is no supply path), while the
+    overland leg's hexes along a track join the track leg's as one run.
+
+    Choices: a step along a road or track may also be counted as cross-country, at the cost of
+    the hex's terrain (a player is never held to the type that happens to be cheapest); a step
+    whose hexside feature only the road or track makes passable (an escarpment) has no
+    cross-country option.  The legs are found backwards from the sources once per board state;
+    each unit then needs only a short search of its overland leg (`traces`)."""
+
+    def __init__(self, neighbours: Callable[[str], Iterable[str]], chart: TerrainChart, movement_class: str,
+                 sources: Iterable[str], blocked: Iterable[str], legs: Sequence[Leg], steps: dict | None = None):
+        """`steps`: a dict kept by the caller for the ways to take each step (they depend on the
+        chart and the class only, so nets of one class may share it)."""
+        self.neighbours, self.chart, self.cls = neighbours, chart, movement_class
+        self.blocked = frozenset(blocked)
+        self._ways = {} if steps is None else steps
+        self._traced: dict[tuple[str, Fraction], bool] = {}
+        self.scale = chart.scale
+        # hex -> the type runs from it to a source along the legs (empty: the source itself)
+        self.rest: dict[str, set[Types]] = {s: {()} for s in sources}
+        for i in range(len(legs) - 1, -1, -1):  # the leg nearest the source first
+            self._leg(legs[i])
+
+    def _leg(self, leg: Leg) -> None:
+        seeds: dict[Types, list[str]] = {}
+        for h, rests in self.rest.items():
+            if h in self.blocked:
+                continue  # a path may start in a blocked hex, never pass through one
+            for r in rests:
+                if not r or r[0] != leg.feature:
+                    seeds.setdefault(r, []).append(h)
+        for r, hexes in seeds.items():
+            tail = (leg.feature,) + r
+            dist = {h: 0 for h in hexes}
+            queue = deque(hexes)
+            while queue:
+                a = queue.popleft()
+                if leg.max_steps is not None and dist[a] >= leg.max_steps:
+                    continue
+                for b in self.neighbours(a):
+                    if b in dist or leg.feature not in self.chart.features(a, b):
+                        continue
+                    dist[b] = dist[a] + 1
+                    self.rest.setdefault(b, set()).add(tail)
+                    if b not in self.blocked:
+                        queue.append(b)
+
+    def _steps(self, a: str, b: str) -> list[tuple[str, int | Fraction]]:
+        """(type, cost in 1/`scale` MP) of each way to take the step a -> b on the overland leg."""
+        found = self._ways.get((a, b))
+        if found is None:
+            found = self._ways[(a, b)] = [(kind, _whole(c * self.scale)) for kind, c in self._ways_mp(a, b)]
+        return found
+
+    def _ways_mp(self, a: str, b: str) -> list[tuple[str, Fraction]]:
+        cost = self.chart.step(a, b, self.cls)
+        if isinstance(cost, Blocked):
+            return []
+        base = self.chart.entry_cost(b, self.cls)
+        side = self.chart.features(a, b)
+        through = self.chart.on_feature.get(b, frozenset())
+        rates = {f: c for f, (c, _) in self.chart.connected.items() if f in side and f in through}
+        extra = cost - (min(rates.values()) if rates else base)
+        out = [(f, c + extra) for f, c in rates.items()]
+        exempted = any(side & set(self.chart.hexside.get(f, {}).get("unless", ()))
+                       for f in side if self.chart.hexside.get(f, {}).get("prohibited"))
+        if not isinstance(base, Blocked) and not exempted:
+            out.append((CROSS, base + extra))
+        return out
+
+    def traces(self, hex_id: str, range_mp: Fraction) -> bool:
+        """Whether a unit in `hex_id` traces supply with an overland leg of `range_mp` MP."""
+        key = (hex_id, range_mp)
+        found = self._traced.get(key)
+        if found is None:
+            found = self._traced[key] = self._trace(hex_id, _whole(Fraction(range_mp) * self.scale))
+        return found
+
+    def _trace(self, hex_id: str, allowance: int | Fraction) -> bool:
+        best: dict[tuple[str, Types], int | Fraction] = {(hex_id, ()): 0}
+        queue: list[tuple[int | Fraction, str, Types]] = [(0, hex_id, ())]
+        while queue:
+            cost, a, runs = heapq.heappop(queue)
+            if best.get((a, runs), cost) < cost:
+                continue
+            if any(joined(runs, r) is not None for r in self.rest.get(a, ())):
+                return True
+            for b in self.neighbours(a):
+                if b in self.blocked:
+                    continue
+                for kind, c in self._steps(a, b):
+                    new, now = cost + c, joined(runs, (kind,))
+                    if now is None or new > allowance or best.get((b, now), new + 1) <= new:
+                        continue
+                    best[(b, now)] = new
+                    heapq.heappush(queue, (new, b, now))
+        return False

@@ -13,40 +13,47 @@ Choice (6.2): Naval Support shows as the naval-support marker out of its idle bo
 """
 from __future__ import annotations
 
-from validators.games.western_desert_force.points import PointsRules, by_turn, column_for
+from validators.games.western_desert_force.base import WdfRule
+from validators.games.western_desert_force.points import column_for
+from validators.kernel.tables import by_turn
+from validators.games.western_desert_force.roads import Roads
 from validators.replay.replayer import Rolled
 
 AIR = "air-naval"
 
 
-class AirRules(PointsRules):
-    """Part of the Western Desert Force auditor; see __init__.py."""
+class AirRules(WdfRule):
+    """6.1, 6.2: the Air Superiority dice give the higher scorer the difference as ASPs; an Allied
+    unmodified 6 with the ASPs brings Naval Support."""
+
+    ids = ("6.1", "6.2")
+    needs = WdfRule.needs + (Roads,)
 
     def start(self) -> None:
         super().start()
+        self.roads = self.ctx.get(Roads)
         self.air_table = self.tables.get("air-superiority", {})
         self._air_dice: dict[str, int] = {}
 
-    def phase_started(self, kind: str, side: str | None) -> None:
+    def phase_started(self, pid: str) -> None:
+        kind = self.phase_kind
         if kind == AIR:
             self._air_dice = {}
-        super().phase_started(kind, side)
 
-    def on_rolled(self, e: Rolled) -> None:
-        super().on_rolled(e)
+    def rolled(self, e: Rolled) -> None:
         if self.phase_kind == AIR and e.button.endswith(" Air Superiority die") and len(e.dice) == 1:
-            side = self.side_ids.get(e.button[: -len(" Air Superiority die")])
+            side = self.board.side_ids.get(e.button[: -len(" Air Superiority die")])
             if side and side not in self._air_dice:
                 self._air_dice[side] = e.dice[0]
 
-    def phase_ended(self, kind: str, side: str | None) -> None:
+    def phase_ended(self, pid: str) -> None:
+        kind = self.phase_kind
         if kind == AIR and len(self._air_dice) == 2 and self.air_table:
             self._award()
-        super().phase_ended(kind, side)
 
     def air_score(self, side: str, die: int) -> int | None:
         mods = self.air_table.get("zone_modifiers", {}).get(side, {})
-        zone = self.depot_zone(side)
+        zone = self.roads.depot_zone(side)
         mod = mods.get(zone, 0) if zone else self.air_table.get("no_depot_modifier", 0)
         row = by_turn(self.air_table.get("rows", []), self.turn or 0)
         return column_for(row["columns"], side, min(6, max(1, die + mod)), "score") if row else None
@@ -58,19 +65,19 @@ class AirRules(PointsRules):
         (a, sa), (b, sb) = sorted(scores.items())
         winner = None if sa == sb else (a if sa > sb else b)
         want = (winner, abs(sa - sb)) if winner else (None, 0)
-        holder, count = self.asp_holding()
-        note = self.table_note("air-superiority")
-        told = ", ".join(f"{self._org_name(s)} {self._air_dice[s]} scores {scores[s]}" for s in sorted(scores))
-        marker = self.one_marker("asp")
+        holder, count = self.roads.asp_holding()
+        note = self.state.reconstructed("air-superiority")
+        told = ", ".join(f"{self.board.side_name(s)} {self._air_dice[s]} scores {scores[s]}" for s in sorted(scores))
+        marker = self.board.marker("asp")
         if count != want[1] or (want[1] and holder != want[0]):
-            who = f"{want[1]} {self._org_name(want[0])} ASPs" if want[1] else "no ASPs (Points 0)"
+            who = f"{want[1]} {self.board.side_name(want[0])} ASPs" if want[1] else "no ASPs (Points 0)"
             self.find("6.1", f"Turn {self.turn}: {told}: {who}; the ASP marker shows {count} for "
-                      f"{self._org_name(holder)}{note}", marker)
+                      f"{self.board.side_name(holder)}{note}", marker)
         naval = winner == "allied" and self._air_dice.get("allied") == self.air_table.get("naval_support_die", 6)
-        has = self.naval_support() if hasattr(self, "naval_support") else naval
+        has = self.supply.naval_support()
         if has != naval:
             spec = self.tables.get("supply", {}).get("naval_support", {})
             why = ("the Allies rolled a 6 and receive the ASPs: they have Naval Support" if naval else
                    "Naval Support comes only with an Allied unmodified 6 and the Allies receiving the ASPs")
             self.find("6.2", f"Turn {self.turn}: {why}; the naval support marker is "
-                      f"{'not ' if not has else ''}in play", self.one_marker(spec.get("marker", "")))
+                      f"{'not ' if not has else ''}in play", self.board.marker(spec.get("marker", "")))

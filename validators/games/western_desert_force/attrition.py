@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from validators.games.western_desert_force.supply import SupplyRules
+from validators.games.western_desert_force.base import WdfRule
 from validators.replay.board import Piece
 
 ATTRITION = "attrition"
@@ -31,45 +31,43 @@ class Attrited:
     connected: bool  # a path of any length to its source (8.3)
 
 
-class AttritionRules(SupplyRules):
-    """Part of the Western Desert Force auditor; see __init__.py."""
+class AttritionRules(WdfRule):
+    """8.3: in his Attrition Phase every unsupplied unit of the active player loses one step, no supplied one any."""
+
+    ids = ('8.3',)
+    covers = ('8.1', '8.4')
 
     def start(self) -> None:
         super().start()
-        self.elim = self.supply_table["eliminated"]
+        self.elim = self.supply.supply_table["eliminated"]
         self._attrition: list[Attrited] = []
         self._excess = 0
 
     def steps_left(self, p: Piece) -> int:
-        return 1 if self.unit_of(p).steps == 1 or self.reduced(p) else 2
+        return 1 if self.board.unit_of(p).steps == 1 or self.board.reduced(p) else 2
 
-    def eliminated_box(self, hex_id: str, side: str) -> str:
-        """The box of a unit of `side` eliminated in `hex_id` now (10.21, 8.3)."""
-        kind = "recoverable" if hex_id in self.source_connected(side) else "permanent"
-        return self.elim[kind].format(side=self.side_name(side))
-
-    def phase_started(self, kind: str, side: str | None) -> None:
+    def phase_started(self, pid: str) -> None:
+        kind, side = self.phase_kind, self.active_side
         if kind == ATTRITION and side:
             self._attrition = []
-            for hex_id, pieces in self.unit_hexes(side).items():
-                status, linked = self.supply_status(hex_id, side), hex_id in self.source_connected(side)
+            for hex_id, pieces in self.supply.unit_hexes(side).items():
+                status, linked = self.supply.supply_status(hex_id, side), hex_id in self.supply.source_connected(side)
                 self._attrition += [Attrited(p, hex_id, self.steps_left(p), status, linked) for p in pieces]
             dependent = sum(1 for a in self._attrition if a.status == "limited")
-            self._excess = max(0, dependent - self.limited_capacity(side))
-        super().phase_started(kind, side)
+            self._excess = max(0, dependent - self.supply.limited_capacity(side))
 
-    def phase_ended(self, kind: str, side: str | None) -> None:
+    def phase_ended(self, pid: str) -> None:
+        kind, side = self.phase_kind, self.active_side
         if kind == ATTRITION and side:
             self._check_attrition(side)
             self._attrition = []
-        super().phase_ended(kind, side)
 
     def _after(self, a: Attrited) -> tuple[int, str | None]:
         """Steps left and, when off the map, the zone it went to (None: out of play)."""
-        p = self.replayer.board.pieces.get(a.piece.id)
+        p = self.board.replayer.board.pieces.get(a.piece.id)
         if p is None:
             return 0, None
-        zone = self.zone_of(p)
+        zone = self.board.where(p)
         return (self.steps_left(p), zone) if zone in self.game.geometry else (0, zone)
 
     def _check_attrition(self, side: str) -> None:
@@ -83,7 +81,7 @@ class AttritionRules(SupplyRules):
                           a.piece, a.hex, zone)
             elif a.status is None and loss != 1:
                 self.find(rule, f"unsupplied in {a.hex} when the Attrition Phase began (no supply path within "
-                          f"{self.supply_range(a.hex, side)} MP overland): loses exactly one step, lost {loss}",
+                          f"{self.supply.supply_range(a.hex, side)} MP overland): loses exactly one step, lost {loss}",
                           a.piece, a.hex, zone)
             elif a.status == "limited":
                 limited_losses += loss == 1
@@ -92,12 +90,12 @@ class AttritionRules(SupplyRules):
             if after == 0 and loss >= 1 and a.status != "main":
                 self._check_box(a, side, zone)
         if limited_losses != self._excess:
-            self.find(rule, f"Tobruk supplies at most {self.limited_capacity(side)} units: exactly {self._excess} of "
-                      f"the units only Tobruk can supply lose a step, {limited_losses} did", side=self.side_name(side))
+            self.find(rule, f"Tobruk supplies at most {self.supply.limited_capacity(side)} units: exactly {self._excess} of "
+                      f"the units only Tobruk can supply lose a step, {limited_losses} did", side=self.supply.side_name(side))
 
     def _check_box(self, a: Attrited, side: str, zone: str | None) -> None:
         kind = "recoverable" if a.connected else "permanent"
-        box = self.elim[kind].format(side=self.side_name(side))
+        box = self.elim[kind].format(side=self.supply.side_name(side))
         if zone != box:
             why = ("it has a path to its source" if a.connected else
                    "no path of any length joins it to its source free of enemy units and enemy ZOCs")

@@ -11,14 +11,15 @@ combat unit of the bombarding side, or its depot, when the combat closes.
 """
 from __future__ import annotations
 
-from validators.games.western_desert_force.combat import CombatRules
+from validators.games.western_desert_force.combat import CombatResolution
+from validators.games.western_desert_force.roads import Roads
 from validators.replay.replayer import Rolled
 
 AIR_BOMBARDMENT = " bombardment dice"
 NAVAL = "naval"
 
 
-class BombardmentRules(CombatRules):
+class BombardmentRules(CombatResolution):
     """Part of the Western Desert Force auditor; see __init__.py."""
 
     def start(self) -> None:
@@ -29,15 +30,16 @@ class BombardmentRules(CombatRules):
         self._bomb_dice: dict[int, int] = {}  # id(combat) -> air bombardment dice
         self._bombarded: set[str] = set()  # units bombarded this phase
 
-    def phase_started(self, kind: str, side: str | None) -> None:
+    def phase_started(self, pid: str) -> None:
+        kind = self.phase_kind
         if kind in self.combat_table.get("phases", ()):
             self._bombarded = set()
-        super().phase_started(kind, side)
+        super().phase_started(pid)
 
-    def on_rolled(self, e: Rolled) -> None:
+    def rolled(self, e: Rolled) -> None:
         if NAVAL in e.button and e.button.endswith(AIR_BOMBARDMENT) and self.in_combat_phase():
             self._naval_bombardment(e)
-        super().on_rolled(e)
+        super().rolled(e)
         c = self.combat_now
         if c is not None and e.button.endswith(AIR_BOMBARDMENT) and NAVAL not in e.button and self.in_combat_phase():
             self._bomb_dice[id(c)] = self._bomb_dice.get(id(c), 0) + len(e.dice)
@@ -47,7 +49,7 @@ class BombardmentRules(CombatRules):
         on a coastal hex, apart from any air bombardment."""
         spec, c = self.combat_table.get("naval_support", {}), self.combat_now
         why = []
-        if not self.naval_support():
+        if not self.supply.naval_support():
             why.append("the Allies have no Naval Support this turn")
         if self.phase_kind not in spec.get("phases", ("combat",)):
             why.append(f"the naval attack is made in the Regular Combat Phase only, not {self.phase}")
@@ -76,8 +78,8 @@ class BombardmentRules(CombatRules):
         if n < self.bomb_min:
             self.find("14.2", f"an air bombardment takes at least {self.bomb_min} ASPs (a die each): {n} rolled on "
                       f"{where}", side=name)
-        friends = set(self.unit_hexes(c.attacker))
-        depot = self.depot_hex(c.attacker) if hasattr(self, "depot_hex") else None
+        friends = set(self.supply.unit_hexes(c.attacker))
+        depot = self.ctx.get(Roads).depot_hex(c.attacker)
         if depot:
             friends.add(depot)
         geo = self.game.geometry
@@ -94,5 +96,5 @@ class BombardmentRules(CombatRules):
         self._bombarded |= set(c.defenders)
 
     def game_piece_name(self, pid: str) -> str:
-        p = self.replayer.board.pieces.get(pid)
+        p = self.board.replayer.board.pieces.get(pid)
         return p.name if p is not None else pid

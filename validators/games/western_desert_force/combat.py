@@ -64,20 +64,23 @@ its constraints are checked.
 """
 from __future__ import annotations
 
+from validators.games.western_desert_force.state import ROLES
+from validators.kernel.declarations import Declared
 from validators.games.western_desert_force.combat_results import ATTACK_GROUPS, CombatResults
 from validators.games.western_desert_force.combat_state import CombatView, DesertCombat
+from validators.games.western_desert_force.movement import Moves
 from validators.kernel.combat import hits, retreat_path, steps_left
 from validators.kernel.stacking import StackingTable
 from validators.replay.board import Piece
 from validators.replay.replayer import Flipped, Moved, Removed, Rolled
 
 
-class CombatRules(CombatResults):
+class CombatResolution(CombatResults):
     """Part of the Western Desert Force auditor; see __init__.py."""
 
     def start(self) -> None:
         super().start()
-        self.combat_view = CombatView(self)
+        self.combat_view = self.ctx.get(CombatView)
         self.combat_table = self.combat_view.ct
         self.combat_now: DesertCombat | None = None
         self.combats: list[DesertCombat] = []  # the phase's closed combats (other rules may read them)
@@ -103,24 +106,27 @@ class CombatRules(CombatResults):
         return self.phase_kind in self.combat_table.get("phases", ())
 
     # -- hooks ------------------------------------------------------------------------------
-    def phase_started(self, kind: str, side: str | None) -> None:
+    def phase_started(self, pid: str) -> None:
+        kind = self.phase_kind
         if kind in self.combat_table.get("phases", ()):
             self._cb_phase_reset()
-        super().phase_started(kind, side)
+        super().phase_started(pid)
 
-    def phase_ended(self, kind: str, side: str | None) -> None:
+    def phase_ended(self, pid: str) -> None:
+        kind = self.phase_kind
         self._close()
         if kind in self.combat_table.get("phases", ()) and self._cb_pending[0]:
             self.find(self.combat_table["attack_points"]["rule"].split(",")[0],
                       "an AP was spent in the combat phase with no attack declared after it", side=self.side_acting)
-        super().phase_ended(kind, side)
+        super().phase_ended(pid)
 
     def finish(self) -> None:
         self._close()
         super().finish()
 
-    def declared(self, role: str, piece: Piece, hex_id: str) -> None:
-        if role in ("attacker", "target") and self.in_combat_phase() and self.active_side and self.unit_of(piece):
+    def declared(self, d: Declared) -> None:
+        role, piece, hex_id = ROLES[d.name], d.piece, d.where
+        if role in ("attacker", "target") and self.in_combat_phase() and self.active_side and self.board.unit_of(piece):
             c = self.combat_now
             if c is not None and c.resolved_at is not None:
                 self._close()
@@ -128,17 +134,17 @@ class CombatRules(CombatResults):
             if c is None:
                 other = next(x for x in self.game.sides if x != self.active_side)
                 c = self.combat_now = DesertCombat(len(self.combats) + 1, self.active_side, other,
-                                                   declared_at=self.step_index, phase_kind=self.phase_kind)
+                                                   declared_at=self.state.step, phase_kind=self.phase_kind)
                 (c.ap_spent, c.asp_spent), self._cb_pending = self._cb_pending, [False, 0]
             want = c.attacker if role == "attacker" else c.defender
-            if self.side_id(piece) != want:
+            if self.board.side_id(piece) != want:
                 self.find("10.0", f"only the active player ({self.game.sides[c.attacker].name}) attacks, and only enemy "
                           f"units: {piece.name} cannot be declared {role} in {hex_id}", piece, hex_id)
             else:
                 c.members(want)[piece.id] = hex_id
-        super().declared(role, piece, hex_id)
+        super().declared(d)
 
-    def on_rolled(self, e: Rolled) -> None:
+    def rolled(self, e: Rolled) -> None:
         found = self._cb_dice.get(e.button)
         if found and self.in_combat_phase():
             c = self.combat_now
@@ -151,9 +157,9 @@ class CombatRules(CombatResults):
                 if c.resolved_at is None:
                     self._resolve(c)
                 self._roll(c, found[0], found[1], e)
-        super().on_rolled(e)
+        super().rolled(e)
 
-    def on_moved(self, e: Moved) -> None:
+    def moved(self, e: Moved) -> None:
         c = self.combat_now
         if self.in_combat_phase() and self.active_side:
             marker = e.piece.properties().get("MarkerId")
@@ -161,28 +167,28 @@ class CombatRules(CombatResults):
                 self._marker_moved(c, marker, e)
             elif c is not None and c.resolved_at is not None and c.side_of(e.piece.id):
                 self._result_move(c, e)
-        super().on_moved(e)
+        super().moved(e)
 
-    def on_flipped(self, e: Flipped) -> None:
+    def flipped(self, e: Flipped) -> None:
         c = self.combat_now
         if c is not None and c.resolved_at is not None and e.layer == "Step" and c.side_of(e.piece.id):
             c.lose(e.piece.id, e.new - e.old)  # 1 -> 2: a step lost; 2 -> 1: taken back
-        super().on_flipped(e)
+        super().flipped(e)
 
-    def on_removed(self, e: Removed) -> None:
+    def removed(self, e: Removed) -> None:
         c = self.combat_now
         if c is not None and c.resolved_at is not None and c.side_of(e.piece.id) and e.piece.id not in c.eliminated:
             self._eliminated(c, e.piece)
-        super().on_removed(e)
+        super().removed(e)
 
     # -- the combat's course ---------------------------------------------------------------------
     def _resolve(self, c: DesertCombat) -> None:
         """The first die: participants fixed, eligibility checked, final CS worked out."""
-        c.resolved_at = self.step_index
+        c.resolved_at = self.state.step
         c.major = self.combat_view.major_offensive(c.attacker)
         name = self.game.sides[c.defender].name
         for h in sorted(c.attacked_hexes):
-            for p in self.units_in(h, name):
+            for p in self.board.units_in(h, name):
                 c.defenders.setdefault(p.id, h)
                 if p.id in self._cb_retreated:
                     c.passengers.add(p.id)
@@ -246,21 +252,21 @@ class CombatRules(CombatResults):
             self._retreat(c, p, side, old, new)
 
     def _eliminated(self, c: DesertCombat, p: Piece) -> None:
-        unit = self.unit_of(p)
-        c.lose(p.id, steps_left(self.reduced(p), unit.steps if unit else 1), eliminated=True)
+        unit = self.board.unit_of(p)
+        c.lose(p.id, steps_left(self.board.reduced(p), unit.steps if unit else 1), eliminated=True)
 
     # -- eligibility (10.0, 10.1, 9.4, 11.2) ------------------------------------------------------
     def _check_participants(self, c: DesertCombat) -> None:
-        geo, strategic = self.game.geometry, getattr(self, "strategic_movers", set())
+        geo, strategic = self.game.geometry, self.ctx.get(Moves).strategic_movers
         for pid, h in sorted(c.attackers.items()):
-            p = self.replayer.board.pieces[pid]
+            p = self.board.replayer.board.pieces[pid]
             if pid in self._cb_attackers:
                 self.find("10.1", f"{p.name} already attacked in this combat phase: a unit attacks once", p, h)
             if c.phase_kind == "combat" and pid in strategic:
                 self.find("9.4", f"{p.name} used Strategic Movement this turn: no attack in the Regular Combat Phase", p, h)
             if c.phase_kind == "exploitation-combat" and not self._can_exploit(p, c.major):
                 self.find("10.0", f"only units able to exploit attack in the Exploitation Combat Phase; {p.name} is "
-                          f"{self.unit_of(p).type}{self._recon_table('unit-classes')}", p, h)
+                          f"{self.board.unit_of(p).type}{self.state.reconstructed('unit-classes')}", p, h)
             for d in sorted(c.attacked_hexes):
                 if not geo.adjacent(h, d):
                     self.find("10.1", f"{p.name} in {h} is not next to the attacked hex {d}: every attacker of a combat "
@@ -270,7 +276,7 @@ class CombatRules(CombatResults):
         for d in sorted(c.attacked_hexes & self._cb_defended):
             self.find("10.1", f"{d} was already attacked in this combat phase: a hex is attacked once", to_hex=d)
         for h in sorted(c.attacking_hexes):
-            for q in self.units_in(h, self.game.sides[c.attacker].name):
+            for q in self.board.units_in(h, self.game.sides[c.attacker].name):
                 if q.id not in c.attackers and q.id not in self._cb_attackers and self._may_attack(q, c) \
                         and not self.combat_view.ip_level(q):
                     self.find("10.1", f"{q.name} stays out of the attack from {h}: a stack attacks as a whole "
@@ -280,12 +286,12 @@ class CombatRules(CombatResults):
 
     def _can_exploit(self, p: Piece, major: bool) -> bool:
         """9.5, 10.0: a unit able to move in the Exploitation Movement Phase (tables/unit-classes.yaml)."""
-        spec = self.combat_view.unit_classes.get(self.unit_of(p).type, {}).get("exploitation")
+        spec = self.combat_view.unit_classes.get(self.board.unit_of(p).type, {}).get("exploitation")
         return spec is None or str(spec.get("major" if major else "normal", 0)) not in ("0", "")
 
     def _may_attack(self, p: Piece, c: DesertCombat) -> bool:
         if c.phase_kind == "combat":
-            return p.id not in getattr(self, "strategic_movers", set())
+            return p.id not in self.ctx.get(Moves).strategic_movers
         return self._can_exploit(p, c.major)
 
     def _escarpment_bars(self, a: str, b: str) -> bool:
@@ -297,7 +303,7 @@ class CombatRules(CombatResults):
     # -- advances (10.27) ---------------------------------------------------------------------------
     def _emptied(self, c: DesertCombat) -> set[str]:
         name = self.game.sides[c.defender].name
-        return {h for h in c.attacked_hexes if not self.units_in(h, name)}
+        return {h for h in c.attacked_hexes if not self.board.units_in(h, name)}
 
     def _advancing(self, c: DesertCombat, old: str, new: str) -> bool:
         geo = self.game.geometry
@@ -317,7 +323,7 @@ class CombatRules(CombatResults):
             self.find("10.27", problem, p, trail[0], trail[-1], path=trail)
 
     def _advance_problem(self, c: DesertCombat, p: Piece, trail: list[str], emptied: set[str]) -> str | None:
-        unit, adv = self.unit_of(p), self.combat_table["advance"]
+        unit, adv = self.board.unit_of(p), self.combat_table["advance"]
         most = adv["hexes"] + (adv["extra_hexes"] if unit.type in adv["extra_types"] else 0)
         first = trail[1]
         if first not in c.attacked_hexes:
@@ -329,14 +335,14 @@ class CombatRules(CombatResults):
                     f"({'-'.join(trail)})")
         if len(trail) == 3:
             second = trail[2]
-            others = [q for q in self.units_in(second) if q.id != p.id and q.id not in c.advances]
+            others = [q for q in self.board.units_in(second) if q.id != p.id and q.id not in c.advances]
             if others:
                 return f"the second hex of an advance is an empty hex; {second} holds {others[0].name}"
             if not self.game.geometry.adjacent(first, second):
                 return f"the second hex of an advance is next to the attacked hex {first}; {second} is not"
             why = self.combat_view.blocked_step(unit, first, second)
             if why:
-                return f"no move from {first} into {second}: {why}{self._recon_table('terrain-effects')}"
+                return f"no move from {first} into {second}: {why}{self.state.reconstructed('terrain-effects')}"
         return None
 
     # -- retreats (10.25, 10.26, 9.32, 3.2) -----------------------------------------------------------

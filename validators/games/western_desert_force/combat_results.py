@@ -7,14 +7,14 @@ from __future__ import annotations
 import math
 
 from validators.games.western_desert_force.combat_state import DesertCombat
-from validators.games.western_desert_force.state import PhaseState
+from validators.games.western_desert_force.base import WdfRule
 from validators.kernel.combat import distance_from, ratio_threshold, retreat_ends
 from validators.replay.board import Piece
 
 ATTACK_GROUPS = ("5-6", "6", "leader", "support")  # dice that score a combat's hits (not bombardment)
 
 
-class CombatResults(PhaseState):
+class CombatResults(WdfRule):
     """Closing checks of a combat: dice, overwhelming, losses, retreats, advances, stacking."""
 
     # -- retreat geometry (10.26, 9.32) ---------------------------------------------------------------
@@ -23,15 +23,14 @@ class CombatResults(PhaseState):
         return distance_from(self.game.geometry, sorted(c.attacked_hexes) if side == c.attacker else [start])
 
     def _retreat_blocked(self, p: Piece, side: str, a: str, b: str) -> str | None:
-        why = self.combat_view.blocked_step(self.unit_of(p), a, b)
+        why = self.combat_view.blocked_step(self.board.unit_of(p), a, b)
         if why:
-            return f"terrain prohibits {a}-{b}: {why}{self._recon_table('terrain-effects')}"
+            return f"terrain prohibits {a}-{b}: {why}{self.state.reconstructed('terrain-effects')}"
         mine = self.game.sides[side].name
-        here = [q for q in self.units_in(b) if q.id != p.id]
-        if any(self.side_of(q) != mine for q in here):
+        here = [q for q in self.board.units_in(b) if q.id != p.id]
+        if any(self.board.side_of(q) != mine for q in here):
             return f"{b} holds enemy units"
-        ezoc = getattr(self, "ezoc", None)
-        if callable(ezoc) and b in ezoc(side) and not any(self.side_of(q) == mine for q in here):
+        if b in self.supply.ezoc(side) and not any(self.board.side_of(q) == mine for q in here):
             return f"{b} is in an enemy ZOC and holds no friendly unit (9.32)"
         return None
 
@@ -62,10 +61,6 @@ class CombatResults(PhaseState):
             c.reported.add((rule, message))
             self.find(rule, message, **kw)
 
-    def _recon_table(self, name: str) -> str:
-        t = self.game.tables.get(name)
-        return " (reconstructed table)" if t is not None and t.provenance == "reconstructed" else ""
-
     def _attack_hits(self, c: DesertCombat) -> int:
         return c.hits_by(c.attacker, ATTACK_GROUPS)
 
@@ -78,8 +73,8 @@ class CombatResults(PhaseState):
         scored, need, name = self._attack_hits(c), self._threshold(c), self.game.sides[c.defender].name
         c.overwhelmed = scored >= need
         if c.overwhelmed:
-            left = [self.replayer.board.pieces[i].name for i in sorted(c.defenders)
-                    if i not in c.eliminated and i in self.replayer.board.pieces]
+            left = [self.board.replayer.board.pieces[i].name for i in sorted(c.defenders)
+                    if i not in c.eliminated and i in self.board.replayer.board.pieces]
             if left:
                 self.find("10.24", f"{scored} hits overwhelm a defence of final CS {c.strength[c.defender].total} (at least "
                           f"{need}) in {self._where(c)}: every defender is eliminated; {', '.join(left)} remain", side=name)
@@ -137,7 +132,7 @@ class CombatResults(PhaseState):
         nv = self.combat_table["naval_support"]
         geo = self.game.geometry
         coastal = any(self.game.hex_terrain.get(n) == nv["coast"] for h in c.attacked_hexes for n in geo.neighbours(h))
-        m = self.combat_view.marker(nv["marker"]) if nv["marker"] in self.game.markers else None
+        m = self.board.marker(nv["marker"]) if nv["marker"] in self.game.markers else None
         held = m is not None and self.combat_view.where_label(m) in self.combat_view.points
         unused = self._cb_naval_turn != self.turn
         return c.attacker == nv["side"] and c.phase_kind in nv["phases"] and coastal and held and unused
@@ -152,7 +147,7 @@ class CombatResults(PhaseState):
             combat_hits = c.hits_by(other, ATTACK_GROUPS)
             bombs = c.hits_by(c.attacker, ["bombardment"]) if side == c.defender else 0
             steps, back, name = c.steps.get(side, 0), retreat[side], self.game.sides[side].name
-            left = [i for i in c.members(side) if i not in c.eliminated and i in self.replayer.board.pieces]
+            left = [i for i in c.members(side) if i not in c.eliminated and i in self.board.replayer.board.pieces]
             due = combat_hits + bombs
             if (left and steps + back != due) or (not left and steps > due):
                 rolls = [f"{','.join(map(str, r.dice))} on the {r.group} dice" for r in c.rolls if r.side == other]
@@ -184,15 +179,15 @@ class CombatResults(PhaseState):
             self.find("10.23", f"the attacker did not retreat, so the defender takes at least half of {combat_hits} hits "
                       f"({need}) as steps before retreating; {name} lost {steps} in {where}", side=name)
         for i in sorted(left):
-            p = self.replayer.board.pieces[i]
+            p = self.board.replayer.board.pieces[i]
             if i in c.retreat_len or self._no_retreat(p) or not self._can_retreat(c, p, side, back):
                 continue
-            self.find("10.25", f"{name} retreated {back} hex(es) in {where} but {p.name} stayed in {self.hex_of(p)}: "
-                      "a side that retreats retreats all its units", p, self.hex_of(p))
+            self.find("10.25", f"{name} retreated {back} hex(es) in {where} but {p.name} stayed in {self.board.hex_of(p)}: "
+                      "a side that retreats retreats all its units", p, self.board.hex_of(p))
 
     def _no_retreat(self, p: Piece) -> dict | None:
         """3.2: the no-retreat order that holds this unit now, if any."""
-        attrs = self.combat_view.attrs(self.unit_of(p))
+        attrs = self.combat_view.attrs(self.board.unit_of(p))
         return next((r for r in self.combat_table.get("no_retreat", ())
                      if self.combat_view.matches(r, attrs) and self.turn in r["turns"]), None)
 
@@ -200,15 +195,15 @@ class CombatResults(PhaseState):
         """10.27: no advance after an attacker's retreat; 10.26, 10.27: stacking where they end."""
         if c.advances and self._retreat_hexes(c, c.attacker):
             for i in sorted(c.advances):
-                p = self.replayer.board.pieces.get(i)
+                p = self.board.replayer.board.pieces.get(i)
                 self.find("10.27", "an attacker that retreated may not advance", p, c.advances[i][0], c.advances[i][-1])
         if self._cb_stacking is None:
             return
-        ends = {(self.hex_of(p), "10.26" if i in c.retreat_len else "10.27", c.side_of(i))
+        ends = {(self.board.hex_of(p), "10.26" if i in c.retreat_len else "10.27", c.side_of(i))
                 for i in (set(c.retreat_len) | set(c.advances)) - c.eliminated
-                if (p := self.replayer.board.pieces.get(i)) and self.hex_of(p)}
+                if (p := self.board.replayer.board.pieces.get(i)) and self.board.hex_of(p)}
         for h, rule, side in sorted(ends):
-            units = [self.combat_view.attrs(self.unit_of(q)) for q in self.units_in(h, self.game.sides[side].name)]
+            units = [self.combat_view.attrs(self.board.unit_of(q)) for q in self.board.units_in(h, self.game.sides[side].name)]
             over = self._cb_stacking.over(units)
             if over:
                 what = "retreat" if rule == "10.26" else "advance"

@@ -16,15 +16,15 @@ A unit that retreated into a hex attacked later in the phase adds nothing (10.26
 """
 from __future__ import annotations
 
-import weakref
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from builder.geometry.hexmap import hexside_key
-from validators.games.western_desert_force.state import PhaseState
+from validators.games.western_desert_force.supply import Supply
 from validators.kernel.combat import Combat
 from validators.kernel.movement import Blocked, TerrainChart
+from validators.kernel.rule import Tracker
 from validators.replay.board import Piece
 
 if TYPE_CHECKING:  # the schema is for annotations: an audit runs on the plain model (plain.py)
@@ -92,37 +92,25 @@ class DesertCombat(Combat):
         return not self.attackers
 
 
-class CombatView:
+class CombatView(Tracker):
     """Final CS, hit numbers and the map facts combat needs (terrain, fortress, IP, AP range),
-    read from the auditor's board; a separate object so that its names never meet another
-    rules mixin's."""
+    read from the board."""
 
-    def __init__(self, auditor: PhaseState):
-        # A weak reference back: the auditor holds this view, and a strong one each way would
-        # be a cycle that only the cycle collector frees, paused while a log is audited.
-        self.a, self.game = weakref.proxy(auditor), auditor.game
-        self.ct = auditor.tables.get("combat", {})
-        self.unit_classes = auditor.tables.get("unit-classes", {}).get("types", {})
-        effects = auditor.tables.get("terrain-effects")
+    needs = (Supply,)
+
+    def start(self) -> None:
+        self.supply = self.ctx.get(Supply)
+        self.ct = self.tables.get("combat", {})
+        self.unit_classes = self.tables.get("unit-classes", {}).get("types", {})
+        effects = self.tables.get("terrain-effects")
         self.chart = TerrainChart(self.game, effects) if effects else None
         self.points = {}
         if "points" in self.game.tracks:
             self.points = {self.game.zone_name("points", b): int(b) for b in self.game.tracks["points"].boxes}
-        self._markers: tuple[int, dict[str, Piece]] = (-1, {})
 
     # -- map facts ------------------------------------------------------------------------
-    def marker(self, marker_id: str) -> Piece | None:
-        """The (first) piece of a marker now on the board, None when none is."""
-        board = self.a.replayer.board
-        if self._markers[0] != board.version:
-            found: dict[str, Piece] = {}
-            for p in board.pieces.values():
-                found.setdefault(p.properties().get("MarkerId", ""), p)
-            self._markers = (board.version, found)
-        return self._markers[1].get(marker_id)
-
     def where_label(self, p: Piece) -> str:
-        return self.a.replayer.piece_where(p).label
+        return self.board.replayer.piece_where(p).label
 
     def fortress_destroyed(self, hex_id: str) -> str | None:
         """The terrain a fortress hex counts as once it lost its status (16.1), else None."""
@@ -132,7 +120,7 @@ class CombatView:
                 continue
             if f["marker"] not in self.game.markers:
                 return None  # no status marker in this game: the fortress stands
-            m = self.marker(f["marker"])
+            m = self.board.marker(f["marker"])
             if m is None:
                 return f["destroyed"]  # its marker was taken off: destroyed (16.1)
             in_box = self.where_label(m) == self.game.zone_name(f["track"], f["box"])
@@ -146,21 +134,20 @@ class CombatView:
     def features(self, a: str, b: str) -> frozenset[str]:
         return self.game.hexside_features.get(hexside_key(a, b), frozenset())
 
-    def ip_level(self, p: Piece) -> int:
-        """12.2: a unit is in an IP when it lies below the IP marker in its stack (Face 1: IP-1, 2: IP-2)."""
-        spec = self.ct.get("improved_positions", {})
-        board = self.a.replayer.board
+    def ip_over(self, p: Piece) -> Piece | None:
+        """The IP marker above a unit in its stack, if any (12.2: the units under it are in the IP)."""
+        board = self.board.replayer.board
         stack = board.stacks.get(p.stack or "")
         if stack is None or p.id not in stack.children:
-            return 0
-        for i in stack.children[stack.children.index(p.id) + 1:]:
-            q = board.pieces.get(i)
-            if q is not None and q.properties().get("MarkerId") == spec.get("marker", "ip"):
-                return max(1, q.layer_level(spec.get("layer", "Face")))
-        return 0
+            return None
+        marker = self.ct.get("improved_positions", {}).get("marker", "ip")
+        return next((q for i in stack.children[stack.children.index(p.id) + 1:]
+                     if (q := board.pieces.get(i)) is not None and q.properties().get("MarkerId") == marker), None)
 
-    def points_box(self, label: str) -> int | None:
-        return self.points.get(label)
+    def ip_level(self, p: Piece) -> int:
+        """12.2: 0 out of an IP, else the IP marker's face (1: IP-1, 2: IP-2)."""
+        m = self.ip_over(p)
+        return max(1, m.layer_level(self.ct.get("improved_positions", {}).get("layer", "Face"))) if m else 0
 
     def blocked_step(self, unit: s.Unit | None, a: str, b: str) -> str | None:
         """Why terrain prohibits a unit from moving a -> b (11.1, 11.2), from the Terrain Effects Chart."""
@@ -180,20 +167,20 @@ class CombatView:
 
     # -- leaders and attack points ----------------------------------------------------------
     def leader_face(self, p: Piece) -> s.LeaderFace | None:
-        ld = self.a.leader_of(p)
+        ld = self.board.leader_of(p)
         if ld is None:
             return None
         return ld.faces[min(len(ld.faces), max(1, p.layer_level("Leader") or 1)) - 1]
 
     def leaders_in(self, hex_id: str, side: str) -> list[Piece]:
         name = self.game.sides[side].name
-        return [p for p in self.a.pieces_in(hex_id) if self.a.leader_of(p) is not None and self.a.side_of(p) == name]
+        return [p for p in self.board.pieces_in(hex_id) if self.board.leader_of(p) is not None and self.board.side_of(p) == name]
 
     def in_ap_range(self, hex_id: str, side: str) -> bool:
         """10.31, 13.5: within 4 hexes of the depot, or of a leader's AP range (with the depot or the unit)."""
         ap = self.ct["attack_points"]
-        depot = self.marker(ap["depots"][side])
-        home = self.a.hex_of(depot) if depot else None
+        depot = self.board.marker(ap["depots"][side])
+        home = self.board.hex_of(depot) if depot else None
         if home is None:
             return False
         reach = max([ap["range"]] + [f.range for q in self.leaders_in(home, side) if (f := self.leader_face(q))])
@@ -201,9 +188,10 @@ class CombatView:
         return d <= reach or any(d <= f.range for q in self.leaders_in(hex_id, side) if (f := self.leader_face(q)))
 
     def major_offensive(self, side: str) -> bool:
-        mo = self.a.tables.get("movement", {}).get("major_offensive")
-        m = self.marker(mo["markers"][side]) if mo else self.marker(self.ct["attack_points"]["markers"][side])
-        return bool(m) and m.layer_level(mo["layer"] if mo else "Face") == (mo["level"] if mo else 2)
+        """7.9: the side's marker shows its Major Offensive face (tables/movement.yaml)."""
+        spec = self.tables["movement"]["major_offensive"]
+        p = self.board.marker(spec["markers"][side])
+        return p is not None and p.layer_level(spec["layer"]) == spec["level"]
 
     # -- hit numbers and strengths ------------------------------------------------------------
     def hit_on(self, c: DesertCombat, p: Piece, unit: s.Unit, hex_id: str, attacking: bool) -> int:
@@ -224,9 +212,9 @@ class CombatView:
         return min(best)
 
     def unit_cs(self, c: DesertCombat, p: Piece, hex_id: str, attacking: bool) -> UnitCS:
-        unit = self.a.unit_of(p)
+        unit = self.board.unit_of(p)
         side = c.attacker if attacking else c.defender
-        printed = (unit.cs_reduced if self.a.reduced(p) and unit.cs_reduced is not None else unit.cs) or 0
+        printed = (unit.cs_reduced if self.board.reduced(p) and unit.cs_reduced is not None else unit.cs) or 0
         mods: list[tuple[int, str]] = []
         if attacking:
             ap = self.ct["attack_points"]
@@ -236,7 +224,7 @@ class CombatView:
                 mods.append((ap["penalty"], "out of AP range"))
         mods += self.unit_modifiers(c, p, unit, hex_id, attacking)
         value = max(self.ct["floor"]["value"], printed + sum(v for v, _ in mods))
-        unsupplied = not self.a.supplied(hex_id, side)
+        unsupplied = not self.supply.supplied(hex_id, side)
         if unsupplied:
             value = -(-value // self.ct["unsupplied"]["divide"])
         hit = self.hit_on(c, p, unit, hex_id, attacking)
@@ -290,21 +278,21 @@ class CombatView:
         st = SideStrength()
         by_hex: dict[str, list[s.Unit]] = {}
         for pid, hex_id in sorted(c.members(side).items(), key=lambda x: (x[1], x[0])):
-            p = self.a.replayer.board.pieces.get(pid)
-            if p is None or self.a.unit_of(p) is None:
+            p = self.board.replayer.board.pieces.get(pid)
+            if p is None or self.board.unit_of(p) is None:
                 continue
             if pid in c.passengers:
                 st.units.append(UnitCS(pid, p.name, hex_id, 0, [(0, "retreated here this phase")], False, 0,
                                        self.ct["hit_on"]["normal"]))
                 continue
             st.units.append(self.unit_cs(c, p, hex_id, attacking))
-            by_hex.setdefault(hex_id, []).append(self.a.unit_of(p))
-            st.reconstructed |= self.a.unit_of(p).provenance == "reconstructed"
+            by_hex.setdefault(hex_id, []).append(self.board.unit_of(p))
+            st.reconstructed |= self.board.unit_of(p).provenance == "reconstructed"
         for hex_id, units in sorted(by_hex.items()):
             st.stacks += self.stack_modifiers(hex_id, units, not attacking)
             for q in self.leaders_in(hex_id, side):
                 f = self.leader_face(q)
                 if f is not None:
                     st.leaders[f.name] = f.attack if attacking else f.defence
-                    st.reconstructed |= self.a.leader_of(q).provenance == "reconstructed"
+                    st.reconstructed |= self.board.leader_of(q).provenance == "reconstructed"
         return st

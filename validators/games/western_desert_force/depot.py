@@ -25,189 +25,113 @@ Choices:
 """
 from __future__ import annotations
 
-from fractions import Fraction
 
-from builder.geometry.hexmap import hexside_key
-from validators.games.western_desert_force.state import PhaseState
-from validators.kernel.movement import search
-from validators.kernel.zoc import zone_of_control
+from validators.games.western_desert_force.base import WdfRule
+from validators.games.western_desert_force.roads import DEPOT, MOVED, Roads
+from validators.kernel.rule import Tracker
 from validators.replay.board import Piece
 from validators.replay.replayer import Added, Flipped, Moved, Removed
 
-DEPOT = "depot-{side}"
-MOVED = 2  # the depot's "Face" layer level of its Moved side (7.12)
-RECONSTRUCTED = " (reconstructed table)"
+
+class DepotLosses(Tracker):
+    """7.13, 7.14: a depot captured (an enemy combat unit entered its hex) or removed as cut off;
+    `captured` side -> capturer until the phase ends, `taken` ((side, capturer)) and `cut_off`
+    (side) for the event being heard."""
+
+    needs = (Roads,)
+
+    def start(self) -> None:
+        self.roads = self.ctx.get(Roads)
+        self.captured: dict[str, str] = {}
+        self.taken: tuple[str, str] | None = None
+        self.cut_off: str | None = None
+
+    def phase_started(self, pid: str) -> None:
+        self.captured = {}  # each phase's captures are judged when it ends
+
+    def moved(self, e: Moved) -> None:
+        self.taken = self.cut_off = None
+        mid, geo = e.piece.properties().get("MarkerId", ""), self.game.geometry
+        if e.old.label == e.new.label:
+            return
+        if mid.startswith("depot-"):
+            if e.new.label not in geo:
+                self._removed(mid[len("depot-"):], e.old.label if e.old.label in geo else None)
+        elif e.new.label in geo:
+            self._entered(e.piece, e.new.label)
+
+    def added(self, e: Added) -> None:
+        self.taken = self.cut_off = None
+        if not e.piece.properties().get("MarkerId", "").startswith("depot-") and e.where.label in self.game.geometry:
+            self._entered(e.piece, e.where.label)
+
+    def removed(self, e: Removed) -> None:
+        self.taken = self.cut_off = None
+        mid = e.piece.properties().get("MarkerId", "")
+        if mid.startswith("depot-") and e.where and e.where.label in self.game.geometry:
+            self._removed(mid[len("depot-"):], e.where.label)
+
+    def _entered(self, p: Piece, hex_id: str) -> None:
+        """7.14: an enemy combat unit entering the depot's hex captures it."""
+        side = self.board.side_id(p)
+        if self.board.unit_of(p) is None or side is None or self.state.phase_kind is None:
+            return
+        other = self.roads.enemy_of.get(side)
+        if other and other not in self.captured and self.roads.depot_hex(other) == hex_id:
+            self.captured[other] = side
+            self.taken = (other, side)
+
+    def _removed(self, side: str, old: str | None) -> None:
+        """7.13: removed in its own Depot Removal segment with no clear road path to its source."""
+        st = self.state
+        if (st.phase_kind == "depot-removal" and st.phase_side == side and side not in self.captured
+                and old not in self.roads.road_reach(side)):
+            self.cut_off = side
 
 
-class DepotRules(PhaseState):
-    """Part of the Western Desert Force auditor; see __init__.py."""
+class DepotRules(WdfRule):
+    """7.11-7.16: where a depot may stand, when it moves, leaves and returns; 4.0: a Moved depot
+    flips back at the end of the turn."""
+
+    ids = ("7.11", "7.12", "7.13", "7.14", "7.15", "7.16", "4.0")
+    needs = WdfRule.needs + (Roads, DepotLosses)
 
     def start(self) -> None:
         super().start()
         g = self.game
-        self.depot_sources: dict[str, str] = dict(self.tables.get("supply", {}).get("sources", {}))
-        self.enemy_of = {a: b for a in g.sides for b in g.sides if a != b}
-        self.road_zones = self._read_zones()
-        self.road_links: dict[str, set[str]] = {}
-        for (a, b), features in g.hexside_features.items():
-            if "road" in features:
-                self.road_links.setdefault(a, set()).add(b)
-                self.road_links.setdefault(b, set()).add(a)
-        self._marker_ids: dict[str, str | None] = {}
+        self.roads = self.ctx.get(Roads)
         self.depot_moved_turn: dict[str, int | None] = {s: None for s in g.sides}
-        self.depot_captured: dict[str, str] = {}  # side -> the capturing side, until the depot is off
+        self.losses = self.ctx.get(DepotLosses)
         self.depot_segment: dict[str, tuple[str | None, bool]] = {}  # side -> (hex, on map) at placement start
         self.removal_checked: set[tuple[int | None, str]] = set()
-        self.phase_names = [x["name"] for x in self.phase_specs]
-        self.phase_pos: tuple[int | None, int] | None = None  # (turn, index in the sequence) now
-        self.prev_phase_pos: tuple[int | None, int] | None = None  # ... and in the phase before
         for s in g.sides:
-            p = self.one_marker(DEPOT.format(side=s))
+            p = self.board.marker(DEPOT.format(side=s))
             if p is not None and p.layer_level("Face") == MOVED:
                 self.depot_moved_turn[s] = self.turn
 
-    def table_note(self, name: str) -> str:
-        """The suffix of a finding that rests on a table marked reconstructed."""
-        t = self.game.tables.get(name)
-        return RECONSTRUCTED if t is not None and t.provenance == "reconstructed" else ""
-
-    def _read_zones(self) -> dict[str, dict[str, str]]:
-        """side -> {road hex: zone letter} (7.12)."""
-        data = self.tables.get("road-zones", {})
-        data = data.get("zones", data)
-        out: dict[str, dict[str, str]] = {}
-        for side in self.game.sides:
-            out[side] = {h: letter for letter, hexes in (data.get(side) or {}).items() for h in hexes}
-        return out
-
-    # -- the board: markers, owners, places ------------------------------------------------
-    def one_marker(self, marker_id: str) -> Piece | None:
-        """The piece of a one-off marker (depot, AP marker, ASP marker), wherever it is."""
-        pieces = self.replayer.board.pieces
-        p = pieces.get(self._marker_ids.get(marker_id) or "")
-        if p is None or p.properties().get("MarkerId") != marker_id:
-            p = next((q for q in pieces.values() if q.properties().get("MarkerId") == marker_id), None)
-            self._marker_ids[marker_id] = p.id if p else None
-        return p
-
-    def depot_hex(self, side: str) -> str | None:
-        p = self.one_marker(DEPOT.format(side=side))
-        return self.hex_of(p) if p is not None else None
-
-    def depot_is_moved(self, side: str) -> bool:
-        p = self.one_marker(DEPOT.format(side=side))
-        return p is not None and p.layer_level("Face") == MOVED
-
-    def depot_zone(self, side: str) -> str | None:
-        h = self.depot_hex(side)
-        return self.road_zones[side].get(h) if h else None
-
-    def offensive_declared(self, side: str) -> bool:
-        """7.9: the side's AP marker shows its Major Offensive face."""
-        p = self.one_marker(f"ap-{side}")
-        return p is not None and p.layer_level("Face") == 2
-
-    def owner(self, p: Piece) -> str | None:
-        """Side id of a unit, a leader or a depot; None for other markers."""
-        mid = p.properties().get("MarkerId", "")
-        if mid.startswith("depot-"):
-            return mid[len("depot-"):]
-        return self.side_id(p) if p.properties().get("Kind") in ("unit", "leader") else None
-
-    # -- road paths (7.11) -------------------------------------------------------------------
-    def live_ezoc(self, side: str) -> set[str]:
-        """Hexes in an enemy ZOC of `side` that no friendly combat unit occupies (7.11)."""
-        by_hex = self.by_hex()
-        zoc = getattr(self, "ezoc", None)
-        hexes = set(zoc(side)) if zoc is not None else self._adjacent_zoc(side)
-        return {h for h in hexes if not any(self.unit_of(p) and self.side_id(p) == side for p in by_hex.get(h, ()))}
-
-    def _adjacent_zoc(self, side: str) -> set[str]:
-        """Fallback when no movement rules give `ezoc`: enemy units but battalions (9.3) reach
-        the six hexes around, not across an escarpment no road or track crosses."""
-        holders = [h for h, ps in self.by_hex().items()
-                   if any((u := self.unit_of(p)) and self.side_id(p) != side and u.size != "II" for p in ps)]
-        features = self.game.hexside_features
-
-        def crosses(a: str, b: str) -> bool:
-            f = features.get(hexside_key(a, b), frozenset())
-            return "escarpment" not in f or bool(f & {"road", "track"})
-        return zone_of_control(holders, self.game.geometry.neighbours, crosses)
-
-    def enemy_hexes(self, side: str) -> set[str]:
-        """Hexes holding an enemy unit, leader or depot (7.11)."""
-        return {h for h, ps in self.by_hex().items() if any(self.owner(p) not in (None, side) for p in ps)}
-
-    def road_reach(self, side: str) -> set[str]:
-        """Road hexes joined to the side's source by a clear contiguous road path (7.11)."""
-        src = self.depot_sources.get(side)
-        blocked = self.enemy_hexes(side) | self.live_ezoc(side)
-        if src is None or src in blocked:
-            return set()
-        found = search(lambda h: self.road_links.get(h, ()), src, lambda a, b: Fraction(1), blocked=blocked)
-        return set(found.cost)
-
-    def on_road_path(self, side: str, hex_id: str, reach: set[str] | None = None) -> bool:
-        """7.32: a place is on the depot-source path when a clear road path joins it (or, off the
-        road, a road hex next to it) to the source.  Choice (digest §11 #17): the path may be any
-        walk along the road (7.11: any length), which fits 7.32 Ex, where Tobruk lies west of the
-        depot at 3709 and has a clear line to Alexandria."""
-        reach = self.road_reach(side) if reach is None else reach
-        if hex_id in self.road_links:
-            return hex_id in reach
-        return any(n in reach for n in self.game.geometry.neighbours(hex_id))
-
-    def zone_distance(self, side: str, a: str | None, b: str | None) -> int | None:
-        za, zb = self.road_zones[side].get(a or ""), self.road_zones[side].get(b or "")
-        return abs(ord(za) - ord(zb)) if za and zb else None
-
     # -- events ---------------------------------------------------------------------------
-    def on_moved(self, e: Moved) -> None:
+    def moved(self, e: Moved) -> None:
         mid = e.piece.properties().get("MarkerId", "")
         new = e.new.label if e.new.label in self.game.geometry else None
         if mid.startswith("depot-") and e.old.label != e.new.label:
             old = e.old.label if e.old.label in self.game.geometry else None
             self._depot_moved(mid[len("depot-"):], e.piece, old, new)
-        elif new is not None and e.old.label != e.new.label:
-            self._dep_entered(e.piece, new)
-        super().on_moved(e)
 
-    def on_added(self, e: Added) -> None:
+    def added(self, e: Added) -> None:
         mid = e.piece.properties().get("MarkerId", "")
         new = e.where.label if e.where.label in self.game.geometry else None
         if mid.startswith("depot-") and new:
             self._depot_moved(mid[len("depot-"):], e.piece, None, new)
-        elif new:
-            self._dep_entered(e.piece, new)
-        super().on_added(e)
 
-    def on_removed(self, e: Removed) -> None:
+    def removed(self, e: Removed) -> None:
         mid = e.piece.properties().get("MarkerId", "")
         if mid.startswith("depot-") and e.where and e.where.label in self.game.geometry:
             self._depot_moved(mid[len("depot-"):], e.piece, e.where.label, None)
-        super().on_removed(e)
 
-    def on_flipped(self, e: Flipped) -> None:
+    def flipped(self, e: Flipped) -> None:
         mid = e.piece.properties().get("MarkerId", "")
         if mid.startswith("depot-") and e.layer == "Face":
             self._depot_flipped(mid[len("depot-"):], e)
-        super().on_flipped(e)
-
-    def _dep_entered(self, p: Piece, hex_id: str) -> None:
-        """7.14: an enemy combat unit entering the depot's hex captures it."""
-        side = self.side_id(p)
-        if self.unit_of(p) is None or side is None or self.phase_kind is None:
-            return
-        other = self.enemy_of.get(side)
-        if other and other not in self.depot_captured and self.depot_hex(other) == hex_id:
-            self.depot_captured[other] = side
-            self.depot_taken(other, side)
-
-    def depot_taken(self, side: str, capturer: str) -> None:
-        """Hook: `side`'s depot was captured (7.14); the AP ledger settles the points."""
-
-    def depot_cut_off(self, side: str) -> None:
-        """Hook: `side`'s depot was removed as cut off (7.13); its AP total goes to 0."""
 
     def _depot_moved(self, side: str, p: Piece, old: str | None, new: str | None) -> None:
         if self.phase_kind is None:
@@ -219,22 +143,19 @@ class DepotRules(PhaseState):
 
     def _depot_removed(self, side: str, p: Piece, old: str | None) -> None:
         """7.15: a depot leaves the map only when cut off (7.13) or captured (7.14)."""
-        if side in self.depot_captured:
+        if side in self.losses.captured:
             return
         if self.phase_kind == "depot-removal" and self.active_side == side:
-            reach = self.road_reach(side)
-            if old in reach:
+            if self.losses.cut_off != side:
                 self.find("7.13", f"the depot in {old} is not cut off (a clear road path leads to "
-                          f"{self.depot_sources.get(side)}): it may not be removed", p, old, side=self._org_name(side))
-            else:
-                self.depot_cut_off(side)
+                          f"{self.roads.depot_sources.get(side)}): it may not be removed", p, old, side=self.board.side_name(side))
             return
         self.find("7.15", f"a depot leaves the map only when cut off, in its Depot Removal segment (7.13), or "
                   f"captured by an enemy combat unit (7.14); removed from {old} in {self.phase}", p, old,
-                  side=self._org_name(side))
+                  side=self.board.side_name(side))
 
     def _depot_placed(self, side: str, p: Piece, old: str | None, new: str) -> None:
-        kind, name = self.phase_kind, self._org_name(side)
+        kind, name = self.phase_kind, self.board.side_name(side)
         if kind == "depot-placement" and self.active_side == side:
             pass
         elif kind == "exploitation-movement" and self.active_side == side:
@@ -248,8 +169,8 @@ class DepotRules(PhaseState):
 
     def _exploitation_relocation(self, side: str, p: Piece, old: str | None, new: str) -> None:
         """7.16: only during a Major Offensive, only if not Moved, within its zone or the next."""
-        name = self._org_name(side)
-        if not self.offensive_declared(side):
+        name = self.board.side_name(side)
+        if not self.roads.offensive_declared(side):
             self.find("7.16", "a depot relocates in Exploitation Movement only during a Major Offensive",
                       p, old, new, side=name)
         elif p.layer_level("Face") == MOVED:
@@ -259,27 +180,27 @@ class DepotRules(PhaseState):
             self.find("7.16", "a depot off the map returns only in its Depot Placement segment (7.15)", p, old, new,
                       side=name)
         else:
-            d = self.zone_distance(side, old, new)
+            d = self.roads.zone_distance(side, old, new)
             if d is not None and d > 1:
-                zones = self.road_zones[side]
+                zones = self.roads.road_zones[side]
                 self.find("7.16", f"from zone {zones[old]} the depot may relocate within its zone or to "
-                          f"an adjacent one, not to zone {zones[new]}{self.table_note('road-zones')}",
+                          f"an adjacent one, not to zone {zones[new]}{self.state.reconstructed('road-zones')}",
                           p, old, new, side=name)
 
     def depot_site_problems(self, side: str, hex_id: str) -> list[tuple[str, str]]:
         """What makes `hex_id` no place for the side's depot (7.11, 7.12); empty when legal."""
         out: list[tuple[str, str]] = []
-        if hex_id not in self.road_links:
+        if hex_id not in self.roads.road_links:
             out.append(("7.11", f"{hex_id} is not a road hex"))
-        elif self.road_zones[side] and hex_id not in self.road_zones[side]:
-            out.append(("7.12", (f"{hex_id} is in none of the {self._org_name(side)} road zones A-F"
-                        f"{self.table_note('road-zones')}")))
-        enemies = self.enemy_hexes(side)
+        elif self.roads.road_zones[side] and hex_id not in self.roads.road_zones[side]:
+            out.append(("7.12", (f"{hex_id} is in none of the {self.board.side_name(side)} road zones A-F"
+                        f"{self.state.reconstructed('road-zones')}")))
+        enemies = self.roads.enemy_hexes(side)
         near = sorted(n for n in self.game.geometry.neighbours(hex_id) if n in enemies)
         if near:
             out.append(("7.11", f"{hex_id} is adjacent to an enemy unit, leader or depot in {', '.join(near)}"))
-        if hex_id in self.road_links and hex_id not in self.road_reach(side):
-            out.append(("7.11", (f"no road path from {hex_id} to {self.depot_sources.get(side)} free of enemy units, "
+        if hex_id in self.roads.road_links and hex_id not in self.roads.road_reach(side):
+            out.append(("7.11", (f"no road path from {hex_id} to {self.roads.depot_sources.get(side)} free of enemy units, "
                         "leaders, depot and un-negated enemy ZOC")))
         return out
 
@@ -289,13 +210,11 @@ class DepotRules(PhaseState):
         elif e.old == MOVED and self.phase_kind not in (None, "end-of-turn") and e.where.label in self.game.geometry \
                 and self.depot_moved_turn[side] == self.turn:
             self.find("4.0", "a depot on its Moved side flips back only at the end of the turn "
-                      f"(flipped in {self.phase})", e.piece, e.where.label, side=self._org_name(side))
+                      f"(flipped in {self.phase})", e.piece, e.where.label, side=self.board.side_name(side))
 
     # -- segments -------------------------------------------------------------------------
-    def phase_started(self, kind: str, side: str | None) -> None:
-        here = self.phase_names.index(self.phase) if self.phase in self.phase_names else -1
-        self.prev_phase_pos, self.phase_pos = self.phase_pos, (self.turn, here)
-        super().phase_started(kind, side)
+    def phase_started(self, pid: str) -> None:
+        kind, side = self.phase_kind, self.active_side
         if side is None:
             return
         if kind != "depot-removal" and self._after_removal_segment(side):
@@ -303,7 +222,7 @@ class DepotRules(PhaseState):
         if kind == "depot-removal":
             self.removal_checked.add((self.turn, side))
         elif kind == "depot-placement":
-            h = self.depot_hex(side)
+            h = self.roads.depot_hex(side)
             self.depot_segment[side] = (h, h is not None)
         elif kind == "attack-points":
             self._moved_since(side)
@@ -311,11 +230,11 @@ class DepotRules(PhaseState):
     def _after_removal_segment(self, side: str) -> bool:
         """Whether the log just skipped the side's Depot Removal segment of this turn (a log that
         begins later in the turn skipped nothing)."""
-        if (self.turn, side) in self.removal_checked or self.prev_phase_pos is None:
+        if (self.turn, side) in self.removal_checked or self.state.prev_phase_pos is None:
             return False
         removal = next((i for i, p in enumerate(self.phase_specs)
                         if p.get("kind") == "depot-removal" and p.get("side") == side), None)
-        (turn0, before), (_, here) = self.prev_phase_pos, self.phase_pos
+        (turn0, before), (_, here) = self.state.prev_phase_pos, self.state.phase_pos
         if removal is None or here < removal or (turn0 == self.turn and before >= removal):
             return False
         self.removal_checked.add((self.turn, side))
@@ -323,41 +242,40 @@ class DepotRules(PhaseState):
 
     def _check_cut_off(self, side: str) -> None:
         """7.13: a depot cut off when its Organization Phase begins is removed."""
-        h = self.depot_hex(side)
-        if h is not None and h not in self.road_reach(side):
-            self.find("7.13", f"the depot in {h} is cut off from {self.depot_sources.get(side)} (no clear road path) "
+        h = self.roads.depot_hex(side)
+        if h is not None and h not in self.roads.road_reach(side):
+            self.find("7.13", f"the depot in {h} is cut off from {self.roads.depot_sources.get(side)} (no clear road path) "
                       "at the start of its Organization Phase: it must be removed and its AP total set to 0",
-                      self.one_marker(DEPOT.format(side=side)), h, side=self._org_name(side))
+                      self.board.marker(DEPOT.format(side=side)), h, side=self.board.side_name(side))
 
     def _moved_since(self, side: str) -> None:
         """4.0: Moved depots flip back at the end of the turn."""
         since = self.depot_moved_turn.get(side)
-        if self.depot_is_moved(side) and since is not None and since < (self.turn or 0):
+        if self.roads.depot_is_moved(side) and since is not None and since < (self.turn or 0):
             self.find("4.0", f"the depot has been on its Moved side since Turn {since}: it flips back at the end "
-                      "of the turn", self.one_marker(DEPOT.format(side=side)), self.depot_hex(side),
-                      side=self._org_name(side))
+                      "of the turn", self.board.marker(DEPOT.format(side=side)), self.roads.depot_hex(side),
+                      side=self.board.side_name(side))
             self.depot_moved_turn[side] = self.turn
 
-    def phase_ended(self, kind: str, side: str | None) -> None:
+    def phase_ended(self, pid: str) -> None:
+        kind, side = self.phase_kind, self.active_side
         if kind == "depot-removal" and side is not None:
             self._check_cut_off(side)
         elif kind == "depot-placement" and side is not None:
             self._placement_ended(side)
-        for s, capturer in list(self.depot_captured.items()):
-            h = self.depot_hex(s)
+        for s, capturer in self.losses.captured.items():
+            h = self.roads.depot_hex(s)
             if h is not None:
-                who = self._org_name(capturer)
+                who = self.board.side_name(capturer)
                 self.find("7.14", f"the depot in {h} was captured by a {who} combat unit: it must be removed from "
-                          "the map", self.one_marker(DEPOT.format(side=s)), h, side=who)
-            del self.depot_captured[s]
-        super().phase_ended(kind, side)
+                          "the map", self.board.marker(DEPOT.format(side=s)), h, side=who)
 
     def _placement_ended(self, side: str) -> None:
         """7.12, 7.15: Moved side up after a jump of two or more zones, or on return."""
-        p = self.one_marker(DEPOT.format(side=side))
-        h = self.depot_hex(side)
+        p = self.board.marker(DEPOT.format(side=side))
+        h = self.roads.depot_hex(side)
         was, was_on = self.depot_segment.pop(side, (h, h is not None))
-        name = self._org_name(side)
+        name = self.board.side_name(side)
         if h is None:
             self.find("7.15", "a removed depot is placed back on the map in the next Depot Placement segment",
                       p, was, side=name)
@@ -367,11 +285,9 @@ class DepotRules(PhaseState):
         if not was_on:
             self.find("7.15", f"a depot placed back on the map ({h}) goes Moved side up", p, None, h, side=name)
             return
-        d = self.zone_distance(side, was, h)
+        d = self.roads.zone_distance(side, was, h)
         if d is not None and d >= 2:
-            zones = self.road_zones[side]
+            zones = self.roads.road_zones[side]
             self.find("7.12", f"the depot moved from zone {zones[was]} ({was}) to zone {zones[h]} ({h}), {d} zones: "
-                      f"it is placed Moved side up{self.table_note('road-zones')}", p, was, h, side=name)
+                      f"it is placed Moved side up{self.state.reconstructed('road-zones')}", p, was, h, side=name)
 
-    def _org_name(self, side: str | None) -> str | None:
-        return self.game.sides[side].name if side in self.game.sides else None

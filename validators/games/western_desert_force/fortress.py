@@ -15,16 +15,24 @@ Choices (16.1):
 """
 from __future__ import annotations
 
-from validators.games.western_desert_force.combat import CombatRules
-from validators.replay.replayer import Moved
+from validators.games.western_desert_force.combat_state import CombatView
+from validators.games.western_desert_force.base import WdfRule
+from validators.games.western_desert_force.events import RandomEvents
+from validators.replay.replayer import Moved, Rolled
 from validators.vlog.reader import Step
 
 
-class FortressRules(CombatRules):
-    """Part of the Western Desert Force auditor; see __init__.py."""
+class FortressRules(WdfRule):
+    """16.1: a fortress's status drops one level each time it changes hands because of combat, and
+    only then (or by a random event, 5.0)."""
+
+    ids = ("16.1",)
+    needs = WdfRule.needs + (CombatView, RandomEvents)
 
     def start(self) -> None:
         super().start()
+        self.combat_view = self.ctx.get(CombatView)
+        self.combat_table = self.combat_view.ct
         places = {p.name: p.hex for p in self.game.map.places}
         self.fortress_specs = {f["marker"]: dict(f, hex=places.get(f["place"]))
                                for f in self.combat_table.get("fortresses", ()) if f["marker"] in self.game.markers}
@@ -33,7 +41,7 @@ class FortressRules(CombatRules):
         self.fort_control: dict[str, str | None] = {}
         start = self.tables.get("victory", {}).get("control_at_start", {})
         for m, f in self.fortress_specs.items():
-            self.fort_control[m] = self.side_ids.get(start.get(f["place"], ""), start.get(f["place"]))
+            self.fort_control[m] = self.board.side_ids.get(start.get(f["place"], ""), start.get(f["place"]))
 
     def _floor(self, marker: str) -> int:
         """How many levels the fortress has below intact: Tobruk 2 (reduced, destroyed), Bardia 1."""
@@ -41,31 +49,31 @@ class FortressRules(CombatRules):
 
     def fortress_level(self, marker: str) -> int:
         """0 intact, 1 reduced, ..., `_floor` destroyed (16.1)."""
-        f, m = self.fortress_specs[marker], self.combat_view.marker(marker)
+        f, m = self.fortress_specs[marker], self.board.marker(marker)
         floor = self._floor(marker)
         if m is None or self.combat_view.where_label(m) != self.game.zone_name(f["track"], f["box"]):
             return floor
         face = max(1, m.layer_level("Face"))
         return floor if face in f.get("destroyed_faces", ()) else min(face - 1, floor)
 
-    def fortress_event(self, marker: str, levels_up: int) -> None:
+    def rolled(self, e: Rolled) -> None:
         """A random event raises the status (5.0, Tobruk Reconstruction)."""
-        if marker in self.fort_due:
-            self.fort_due[marker] -= levels_up
+        just = self.ctx.get(RandomEvents).just  # heard before this rule
+        for marker, n in (just[1].get("effect", {}).get("fortress_status", {}) if just else {}).items():
+            if marker in self.fort_due:
+                self.fort_due[marker] -= int(n)
 
-    def on_moved(self, e: Moved) -> None:
-        super().on_moved(e)
+    def moved(self, e: Moved) -> None:
         new = e.new.label
         for marker, f in self.fortress_specs.items():
-            if new != f["hex"] or e.old.label == new or not self.unit_of(e.piece):
+            if new != f["hex"] or e.old.label == new or not self.board.unit_of(e.piece):
                 continue
-            side, held = self.side_id(e.piece), self.fort_control.get(marker)
+            side, held = self.board.side_id(e.piece), self.fort_control.get(marker)
             self.fort_control[marker] = side
-            if held is not None and held != side and side == self.active_side and self.in_combat_phase():
+            if held is not None and held != side and side == self.active_side and self.phase_kind in self.combat_table.get("phases", ()):
                 self.fort_due[marker] += 1
 
     def after_step(self, step: Step) -> None:
-        super().after_step(step)
         for marker in self.fortress_specs:
             now, before = self.fortress_level(marker), self.fort_level[marker]
             self.fort_level[marker] = now
@@ -81,20 +89,19 @@ class FortressRules(CombatRules):
             f = self.fortress_specs[marker]
             self.find("16.1", f"{f['place']}'s fortress status went {'down' if change > 0 else 'up'} "
                       f"{abs(change)} level(s) with no cause: it drops one level each time the fortress changes "
-                      "hands because of combat (a random event may raise it)", self.combat_view.marker(marker))
+                      "hands because of combat (a random event may raise it)", self.board.marker(marker))
 
     def _set_up_control(self, marker: str) -> None:
         h = self.fortress_specs[marker]["hex"]
-        sides = {self.side_id(p) for p in self.units_in(h)} if h else set()
+        sides = {self.board.side_id(p) for p in self.board.units_in(h)} if h else set()
         if len(sides) == 1:
             self.fort_control[marker] = sides.pop()
 
-    def phase_ended(self, kind: str, side: str | None) -> None:
-        super().phase_ended(kind, side)
+    def phase_ended(self, pid: str) -> None:
         for marker, due in self.fort_due.items():
             level, floor = self.fortress_level(marker), self._floor(marker)
             if due > 0 and level < floor:
                 f = self.fortress_specs[marker]
                 self.find("16.1", f"{f['place']} changed hands because of combat in {self.phase}: its fortress "
-                          f"status drops one level (the marker in the {f['box']} box)", self.combat_view.marker(marker))
+                          f"status drops one level (the marker in the {f['box']} box)", self.board.marker(marker))
             self.fort_due[marker] = 0

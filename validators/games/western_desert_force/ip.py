@@ -23,9 +23,12 @@ Choices:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from fractions import Fraction
 
-from validators.games.western_desert_force.movement import MOVEMENT, MoveRecord, MovementRules
+from validators.games.western_desert_force.state import ROLES
+from validators.kernel.declarations import Declared
+from validators.games.western_desert_force.combat_state import CombatView
+from validators.games.western_desert_force.base import WdfRule
+from validators.games.western_desert_force.movement import MOVEMENT, Moves
 from validators.replay.board import Piece
 from validators.replay.replayer import Added, Flipped, Moved
 
@@ -42,8 +45,12 @@ class IPRecord:
     holders: set[str] = field(default_factory=set)  # units that built or upgraded it this phase: may not move
 
 
-class ImprovedPositionRules(MovementRules):
-    """Part of the Western Desert Force auditor; see __init__.py."""
+class ImprovedPositionRules(WdfRule):
+    """12.1-12.3: who may build or upgrade an IP, where and when, and when it goes; 12.2: a unit
+    that moved put under an IP marker pays 1 MP more."""
+
+    ids = ("12.1", "12.2", "12.3", "2.0", "4.0", "8.2", "9.0", "9.1", "9.31", "9.5", "9.6", "11.1", "11.2")
+    needs = WdfRule.needs + (Moves, CombatView)
 
     def start(self) -> None:
         super().start()
@@ -53,7 +60,7 @@ class ImprovedPositionRules(MovementRules):
         self.ip_marker_id = self.ip_spec.get("marker", "ip")
         self.ips: dict[str, IPRecord] = {}  # marker piece id -> record
         self._ip1_attacked: set[str] = set()  # IP-1 markers whose units attacked this phase (12.3)
-        self._entering_ip = False  # the move being costed ends under an IP marker (12.2)
+        self.moves, self.view = self.ctx.get(Moves), self.ctx.get(CombatView)
 
     # -- the board ------------------------------------------------------------------------------
     def _is_ip(self, p: Piece) -> bool:
@@ -61,32 +68,19 @@ class ImprovedPositionRules(MovementRules):
 
     def under_ip(self, marker: Piece) -> list[Piece]:
         """The units below the IP marker in its stack (12.2)."""
-        board = self.replayer.board
+        board = self.board.replayer.board
         stack = board.stacks.get(marker.stack or "")
         if stack is None or marker.id not in stack.children:
             return []
         below = stack.children[: stack.children.index(marker.id)]
-        return [board.pieces[i] for i in below if i in board.pieces and self.unit_of(board.pieces[i])]
-
-    def ip_over(self, p: Piece) -> Piece | None:
-        """The IP marker above a unit in its stack, if any."""
-        board = self.replayer.board
-        stack = board.stacks.get(p.stack or "")
-        if stack is None or p.id not in stack.children:
-            return None
-        for i in stack.children[stack.children.index(p.id) + 1:]:
-            q = board.pieces.get(i)
-            if q is not None and self._is_ip(q):
-                return q
-        return None
+        return [board.pieces[i] for i in below if i in board.pieces and self.board.unit_of(board.pieces[i])]
 
     def _moved_this_phase(self, p: Piece, hex_id: str) -> bool:
-        rec = self._moves.get(p.id)
+        rec = self.moves.records.get(p.id)
         return rec is not None and rec.start != hex_id
 
     # -- events ---------------------------------------------------------------------------------
-    def on_moved(self, e: Moved) -> None:
-        super().on_moved(e)
+    def moved(self, e: Moved) -> None:
         geo = self.game.geometry
         old, new = e.old.label, e.new.label
         if self._is_ip(e.piece):
@@ -99,59 +93,42 @@ class ImprovedPositionRules(MovementRules):
             return
         if old == new and new in geo and self.phase_kind == MOVEMENT:
             self._reordered_into_ip(e.piece, new)
-        if old in geo and new in geo and old != new and self.phase_kind == MOVEMENT and self.unit_of(e.piece):
+        if old in geo and new in geo and old != new and self.phase_kind == MOVEMENT and self.board.unit_of(e.piece):
             for rec in self.ips.values():
                 if e.piece.id in rec.holders:
                     rec.holders.discard(e.piece.id)
                     self.find("12.1", f"it built or upgraded the IP in {rec.hex} in this Regular Movement Phase: "
                               "the unit does not move in it", e.piece, old, new)
 
-    def on_added(self, e: Added) -> None:
-        super().on_added(e)
+    def added(self, e: Added) -> None:
         if self._is_ip(e.piece) and e.where.label in self.game.geometry:
             self._built(e.piece, e.where.label)
 
-    def on_flipped(self, e: Flipped) -> None:
-        super().on_flipped(e)
+    def flipped(self, e: Flipped) -> None:
         if self._is_ip(e.piece) and e.new == 2 and e.old != 2 and e.where.label in self.game.geometry:
             self._upgraded(e.piece, e.where.label)
 
-    def declared(self, role: str, piece: Piece, hex_id: str) -> None:
-        super().declared(role, piece, hex_id)
+    def declared(self, d: Declared) -> None:
+        role, piece = ROLES[d.name], d.piece
         if role == "attacker" and self.phase_kind in COMBAT_KINDS:
-            m = self.ip_over(piece)
+            m = self.view.ip_over(piece)
             if m is not None and m.layer_level(self.ip_spec.get("layer", "Face")) != 2:
                 self._ip1_attacked.add(m.id)
 
-    def phase_ended(self, kind: str, side: str | None) -> None:
+    def phase_ended(self, pid: str) -> None:
         self._check_removals()
         for rec in self.ips.values():
             rec.holders.clear()
         self._ip1_attacked = set()
-        super().phase_ended(kind, side)
-
-    # -- the 1 MP to enter an IP (12.2) ---------------------------------------------------------
-    def allowance(self, unit, side: str, supplied: bool) -> list[tuple[Fraction, str, str]]:
-        stages = super().allowance(unit, side, supplied)
-        if self._entering_ip:
-            stages.append((max(Fraction(0), stages[-1][0] - 1), "12.2", "1 MP to enter the IP under its marker"))
-        return stages
-
-    def _normal_problem(self, p: Piece, unit, side: str, rec: MoveRecord, new: str):
-        self._entering_ip = self.phase_kind == MOVEMENT and rec.start != new and self.ip_over(p) is not None
-        try:
-            return super()._normal_problem(p, unit, side, rec, new)
-        finally:
-            self._entering_ip = False
 
     def _reordered_into_ip(self, p: Piece, hex_id: str) -> None:
         """A unit that moved this phase put under the IP marker by a drop in its own hex (12.2)."""
-        unit, side, rec = self.unit_of(p), self.side_id(p), self._moves.get(p.id)
-        if unit is None or side != self.active_side or rec is None or rec.start == hex_id or self.ip_over(p) is None:
+        unit, side, rec = self.board.unit_of(p), self.board.side_id(p), self.moves.records.get(p.id)
+        if unit is None or side != self.active_side or rec is None or rec.start == hex_id or self.view.ip_over(p) is None:
             return
-        if p.id in self.strategic_movers:
+        if p.id in self.moves.strategic_movers:
             return
-        problem = self._normal_problem(p, unit, side, rec, hex_id)
+        problem = self.moves.normal_problem(p, unit, side, rec, hex_id)
         if problem:
             rule, message, path = problem
             self.find(rule, message, p, rec.start, hex_id, path)
@@ -188,16 +165,16 @@ class ImprovedPositionRules(MovementRules):
     def _builders(self, marker: Piece, hex_id: str, act: str) -> set[str]:
         """12.1: the units under the marker: supplied, not moved this phase; their ids."""
         side = self.active_side
-        units = [p for p in self.under_ip(marker) if self.side_id(p) == side]
+        units = [p for p in self.under_ip(marker) if self.board.side_id(p) == side]
         if not units:
-            self.find("12.1", f"an IP is {act} on a unit: no {self.side_name(side) if side else ''} unit lies under the "
+            self.find("12.1", f"an IP is {act} on a unit: no {self.supply.side_name(side) if side else ''} unit lies under the "
                       f"IP marker in {hex_id}", marker, to_hex=hex_id)
             return set()
         for p in units:
             if self._moved_this_phase(p, hex_id):
-                self.find("12.1", f"{p.name} moved in this Regular Movement Phase (from {self._moves[p.id].start}): "
+                self.find("12.1", f"{p.name} moved in this Regular Movement Phase (from {self.moves.records[p.id].start}): "
                           f"only a unit that does not move may have its IP {act}", marker, to_hex=hex_id)
-            elif not self.supplied(hex_id, side):
+            elif not self.supply.supplied(hex_id, side):
                 self.find("12.1", f"{p.name} is unsupplied in {hex_id}: only a supplied unit may have its IP {act}",
                           marker, to_hex=hex_id)
         return {p.id for p in units}
@@ -205,7 +182,7 @@ class ImprovedPositionRules(MovementRules):
     def _place_barred(self, hex_id: str, marker: Piece) -> str | None:
         """12.2: enemy ZOC (friendly units do not negate it), barred places and terrain, one IP a hex."""
         f = self.ip_forbidden
-        if self.active_side and hex_id in self.ezoc(self.active_side):
+        if self.active_side and hex_id in self.supply.ezoc(self.active_side):
             return f"{hex_id} is in an enemy zone of control: no IP there (friendly units do not negate it for IPs)"
         names = {pl.hex: pl.name for pl in self.game.map.places}
         if names.get(hex_id) in f.get("places", ()):
@@ -213,10 +190,9 @@ class ImprovedPositionRules(MovementRules):
         terrain = self.game.hex_terrain.get(hex_id, "")
         if terrain in f.get("terrain", ()):
             return f"no IP may be built in {terrain.replace('-', ' ')} ({hex_id})"
-        view = getattr(self, "combat_view", None)
-        if names.get(hex_id) in f.get("intact_fortresses", ()) and view is not None and view.terrain_at(hex_id) == "fortress":
+        if names.get(hex_id) in f.get("intact_fortresses", ()) and self.view.terrain_at(hex_id) == "fortress":
             return f"no IP may be built in {names[hex_id]} while its fortress is intact"
-        others = [p for p in self.pieces_in(hex_id) if self._is_ip(p) and p.id != marker.id]
+        others = [p for p in self.board.pieces_in(hex_id) if self._is_ip(p) and p.id != marker.id]
         if others:
             return f"one IP marker a hex: {hex_id} has one already"
         return None
@@ -225,10 +201,10 @@ class ImprovedPositionRules(MovementRules):
         """12.1, 12.3: an IP with no unit under it, or an IP-1 whose units attacked, is removed."""
         if self.phase_kind is None:
             return
-        board = self.replayer.board.pieces
+        board = self.board.replayer.board.pieces
         for pid, rec in list(self.ips.items()):
             m = board.get(pid)
-            if m is None or self.hex_of(m) is None:
+            if m is None or self.board.hex_of(m) is None:
                 continue
             if pid in self._ip1_attacked:
                 self.find("12.3", f"the units in the IP-1 in {rec.hex} attacked: the IP-1 marker is removed at once",

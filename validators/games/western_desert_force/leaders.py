@@ -23,7 +23,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from validators.games.western_desert_force.supply import SupplyRules
+from validators.games.western_desert_force.events import RandomEvents
+from validators.games.western_desert_force.base import WdfRule
+from validators.kernel.rule import Tracker
 from validators.replay.replayer import Moved, Removed, Rolled
 
 LEADER_LAYER = "Leader"
@@ -40,98 +42,117 @@ class Check:
     roll: int | None = None
 
 
-class LeaderRules(SupplyRules):
-    """Part of the Western Desert Force auditor; see __init__.py."""
+class CasualtyChecks(Tracker):
+    """13.6: the leaders' casualty checks of the phase, by leader piece id, and the rolls given
+    to them (a random event's casualty, 5.0, is a check failed for certain)."""
+
+    needs = (RandomEvents,)
 
     def start(self) -> None:
-        super().start()
-        self._checks: dict[str, Check] = {}  # leader piece id -> its check this phase
-        self._too_many: dict[str, frozenset] = {}  # 13.1: the group over its limit, as reported
+        self.events = self.ctx.get(RandomEvents)
+        self.checks: dict[str, Check] = {}  # leader piece id -> his check this phase
+
+    def phase_started(self, pid: str) -> None:
+        self.checks = {}  # the phase before was judged when it ended
+
+    def displaced(self, p) -> bool:
+        """A leader who rolled his casualty check this phase: his placement is not movement (13.6)."""
+        c = self.checks.get(p.id)
+        return c is not None and c.roll is not None
 
     def _leaders_in(self, hex_id: str, side: str | None) -> list:
-        return [p for p in self.pieces_in(hex_id) if self.leader_of(p) and self.side_id(p) == side]
+        return [p for p in self.board.pieces_in(hex_id) if self.board.leader_of(p)
+                and self.board.side_id(p) == side]
 
     def _need(self, leader, hex_id: str, worst: int) -> None:
-        c = self._checks.get(leader.id)
+        c = self.checks.get(leader.id)
         if c is None:
             face = max(1, leader.layer_level(LEADER_LAYER))
-            self._checks[leader.id] = Check(leader, hex_id, face, worst)
+            self.checks[leader.id] = Check(leader, hex_id, face, worst)
         elif c.roll is None:
             c.worst = max(c.worst, worst)
 
-    def leader_event_casualty(self, face_name: str) -> None:
+    def _event_casualty(self, face_name: str) -> None:
         """5.0: a random event makes the leader on the map showing this face a casualty (13.6)."""
-        for h, pieces in self.by_hex().items():
+        for h, pieces in self.board.by_hex().items():
             for p in pieces:
-                leader = self.leader_of(p)
+                leader = self.board.leader_of(p)
                 if leader is None:
                     continue
                 face = max(1, p.layer_level(LEADER_LAYER))
                 if leader.faces[min(face, len(leader.faces)) - 1].name == face_name:
-                    self._checks[p.id] = Check(p, h, face, 6, roll=1)  # a casualty for certain
-
-    def leader_displaced(self, p) -> bool:
-        """A leader who rolled his casualty check this phase: his placement is not movement (13.6)."""
-        c = self._checks.get(p.id)
-        return (c is not None and c.roll is not None) or getattr(super(), "leader_displaced", lambda q: False)(p)
+                    self.checks[p.id] = Check(p, h, face, 6, roll=1)  # a casualty for certain
 
     # -- triggers -------------------------------------------------------------------------------
-    def on_moved(self, e: Moved) -> None:
-        super().on_moved(e)
-        if self.phase_kind is None or not self.unit_of(e.piece):
+    def moved(self, e: Moved) -> None:
+        kind = self.state.phase_kind
+        if kind is None or not self.board.unit_of(e.piece):
             return
-        geo, side = self.game.geometry, self.side_id(e.piece)
+        geo, side = self.game.geometry, self.board.side_id(e.piece)
         old, new = e.old.label, e.new.label
-        if old in geo and new not in geo and self.phase_kind in ("combat", "exploitation-combat"):
+        if old in geo and new not in geo and kind in ("combat", "exploitation-combat"):
             self._lost_from(old, side)
         if new in geo and new != old:
-            enemy = self.other_side.get(side)
+            enemy = self.board.other_side.get(side)
             for leader in self._leaders_in(new, enemy):
                 self._need(leader, new, 3)  # an enemy unit enters the leader's hex
 
-    def on_removed(self, e: Removed) -> None:
-        super().on_removed(e)
-        if self.phase_kind in ("combat", "exploitation-combat") and self.unit_of(e.piece) and e.where.label in self.game.geometry:
-            self._lost_from(e.where.label, self.side_id(e.piece))
+    def removed(self, e: Removed) -> None:
+        if self.state.phase_kind in ("combat", "exploitation-combat") and self.board.unit_of(e.piece) \
+                and e.where.label in self.game.geometry:
+            self._lost_from(e.where.label, self.board.side_id(e.piece))
 
     def _lost_from(self, hex_id: str, side: str | None) -> None:
         leaders = self._leaders_in(hex_id, side)
         if not leaders:
             return
-        left = [p for p in self.units_in(hex_id) if self.side_id(p) == side]
+        left = [p for p in self.board.units_in(hex_id) if self.board.side_id(p) == side]
         for leader in leaders:
             self._need(leader, hex_id, 1 if left else 3)
 
-    def on_rolled(self, e: Rolled) -> None:
-        super().on_rolled(e)
+    def rolled(self, e: Rolled) -> None:
+        if self.events.just is not None and "leader_casualty" in self.events.just[1].get("effect", {}):
+            self._event_casualty(self.events.just[1]["effect"]["leader_casualty"])
         if e.button.endswith(" 1d6") and len(e.dice) == 1:
-            side = self.side_ids.get(e.button[:-4])
-            c = next((c for c in self._checks.values() if c.roll is None and self.side_id(c.leader) == side), None)
+            side = self.board.side_ids.get(e.button[:-4])
+            c = next((c for c in self.checks.values() if c.roll is None and self.board.side_id(c.leader) == side), None)
             if c is not None:
                 c.roll = e.dice[0]
 
+
+class LeaderRules(WdfRule):
+    """13.1: one Allied, one German and one Italian leader on the map at most; 13.6: a leader's
+    casualty check rolled and its result carried out."""
+
+    ids = ("13.1", "13.6")
+    covers = ('13.2',)
+    needs = WdfRule.needs + (CasualtyChecks,)
+
+    def start(self) -> None:
+        super().start()
+        self.casualties = self.ctx.get(CasualtyChecks)
+        self._too_many: dict[str, frozenset] = {}  # 13.1: the group over its limit, as reported
+
     # -- judged when the phase ends -------------------------------------------------------------------
-    def phase_ended(self, kind: str, side: str | None) -> None:
-        super().phase_ended(kind, side)
-        checks, self._checks = self._checks, {}
-        for c in checks.values():
+    def phase_ended(self, pid: str) -> None:
+        for c in self.casualties.checks.values():
             self._judge_check(c)
         self._count_leaders()
 
     def _judge_check(self, c: Check) -> None:
-        board = self.replayer.board.pieces
+        board = self.board.replayer.board.pieces
         p = board.get(c.leader.id)
         name = c.leader.name
         why = "a unit stacked with him was eliminated" if c.worst == 1 else \
             "all units stacked with him were eliminated, or an enemy unit entered his hex"
         if c.roll is None:
-            self.find("13.6", f"{why} in {c.hex}: {name} rolls for casualty ({self.side_name(self.side_id(c.leader))} "
+            self.find("13.6", f"{why} in {c.hex}: {name} rolls for casualty ({self.supply.side_name(self.board.side_id(c.leader))} "
                       f"1d6, a casualty on {'1' if c.worst == 1 else '1-3'})", c.leader, c.hex)
             return
-        where = self.replayer.piece_where(p).label if p is not None and p.map else None
+        where = self.board.replayer.piece_where(p).label if p is not None and p.map else None
         if c.roll <= c.worst:
             nxt = f"Turn {(self.turn or 0) + 1}"
-            if c.face == 1 and len(self.leader_of(c.leader).faces) > 1:
+            if c.face == 1 and len(self.board.leader_of(c.leader).faces) > 1:
                 if p is None or where != nxt or max(1, p.layer_level(LEADER_LAYER)) != 2:
                     self.find("13.6", f"{name} is a casualty (rolled {c.roll}): he turns to his secondary face and goes "
                               f"to the {nxt} box as a reinforcement, not {where or 'out of play'}", c.leader, c.hex, where)
@@ -143,9 +164,9 @@ class LeaderRules(SupplyRules):
             self._survivor(c, p, where)
 
     def _survivor(self, c: Check, p, where: str | None) -> None:
-        side = self.side_id(c.leader)
+        side = self.board.side_id(c.leader)
         geo = self.game.geometry
-        friends = [h for h, ps in self.unit_hexes(side).items() if ps]
+        friends = [h for h, ps in self.supply.unit_hexes(side).items() if ps]
         if not friends or p is None:
             return
         best = min(geo.distance(c.hex, h) for h in friends)
@@ -160,12 +181,12 @@ class LeaderRules(SupplyRules):
         if self.phase_kind is None:
             return
         groups: dict[str, list] = {}
-        for h, pieces in self.by_hex().items():
+        for h, pieces in self.board.by_hex().items():
             for p in pieces:
-                leader = self.leader_of(p)
+                leader = self.board.leader_of(p)
                 if leader is None:
                     continue
-                side = self.side_id(p)
+                side = self.board.side_id(p)
                 key = leader.nationality if side == "axis" else side
                 groups.setdefault(key or "", []).append(p)
         over = {k: ps for k, ps in groups.items() if len(ps) > 1}

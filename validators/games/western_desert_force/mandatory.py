@@ -14,44 +14,49 @@ Choices (10.1):
 """
 from __future__ import annotations
 
-from validators.games.western_desert_force.combat import CombatRules
-from validators.replay.board import Piece
+from validators.games.western_desert_force.state import ROLES
+from validators.kernel.declarations import Declared
+from validators.games.western_desert_force.combat import CombatResolution
+from validators.games.western_desert_force.points import Organization
 
 
-class MandatoryAttackRules(CombatRules):
+class MandatoryAttackRules(CombatResolution):
     """Part of the Western Desert Force auditor; see __init__.py."""
 
     def start(self) -> None:
         super().start()
         self._owed: dict[str, set[str]] = {}  # enemy hex -> attacking hexes next to it
 
-    def phase_started(self, kind: str, side: str | None) -> None:
+    def phase_started(self, pid: str) -> None:
+        kind = self.phase_kind
         if kind in self.combat_table.get("phases", ()):
             self._owed = {}
-        super().phase_started(kind, side)
+        super().phase_started(pid)
 
-    def declared(self, role: str, piece: Piece, hex_id: str) -> None:
-        super().declared(role, piece, hex_id)
-        if role != "attacker" or not self.in_combat_phase() or self.side_id(piece) != self.active_side:
+    def declared(self, d: Declared) -> None:
+        role, piece, hex_id = ROLES[d.name], d.piece, d.where
+        super().declared(d)
+        if role != "attacker" or not self.in_combat_phase() or self.board.side_id(piece) != self.active_side:
             return
-        enemy = self.side_name(self.other_side[self.active_side])
+        enemy = self.supply.side_name(self.board.other_side[self.active_side])
         for n in self.game.geometry.neighbours(hex_id):
-            if self.units_in(n, enemy) and not self._escarpment_bars(hex_id, n):
+            if self.board.units_in(n, enemy) and not self._escarpment_bars(hex_id, n):
                 self._owed.setdefault(n, set()).add(hex_id)
 
-    def phase_ended(self, kind: str, side: str | None) -> None:
-        super().phase_ended(kind, side)  # closes the phase's last combat first
+    def phase_ended(self, pid: str) -> None:
+        kind, side = self.phase_kind, self.active_side
+        super().phase_ended(pid)  # closes the phase's last combat first
         if kind not in self.combat_table.get("phases", ()) or not side or not self._owed:
             return
         owed, self._owed = self._owed, {}
-        if getattr(self, "surprise_won", {}).get(side):
+        if self.ctx.get(Organization).surprise_won.get(side):
             return
         attacked = {h for c in self.combats for h in c.attacked_hexes if c.attackers}
-        enemy = self.side_name(self.other_side[side])
+        enemy = self.supply.side_name(self.board.other_side[side])
         for h in sorted(owed):
-            if h in attacked or not self.units_in(h, enemy):
+            if h in attacked or not self.board.units_in(h, enemy):
                 continue
             froms = ", ".join(sorted(owed[h]))
             self.find("10.1", f"{enemy} units in {h}, next to the attack from {froms}, were not attacked in {self.phase}: "
                       "once a side attacks, every enemy-occupied hex next to an attacking unit must be attacked "
-                      "(unless a surprise Major Offensive, 7.92)", to_hex=h, side=self.side_name(side))
+                      "(unless a surprise Major Offensive, 7.92)", to_hex=h, side=self.supply.side_name(side))

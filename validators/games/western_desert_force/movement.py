@@ -21,12 +21,19 @@ Choices:
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from validators.games.western_desert_force.supply import SupplyRules
-from validators.kernel.movement import Blocked, search, show_mp
+from validators.games.western_desert_force.state import ROLES
+from validators.kernel.declarations import Declared
+from validators.games.western_desert_force.leaders import CasualtyChecks
+from validators.games.western_desert_force.base import Reads, WdfRule
+from validators.games.western_desert_force.combat_state import CombatView
+from validators.kernel.places import Places
+from validators.games.western_desert_force.supply import Supply
+from validators.kernel.rule import Tracker
+from validators.kernel.movement import Blocked, Reach, search, show_mp
 from validators.kernel.zoc import ZocMove
 from validators.replay.board import Piece
 from validators.replay.replayer import Moved
@@ -48,82 +55,79 @@ class MoveRecord:
     supplied: bool  # when it began to move (8.2)
 
 
-class MovementRules(SupplyRules):
-    """Part of the Western Desert Force auditor; see __init__.py."""
+class Moves(Reads, Tracker):
+    """The moves of the Movement Phase being played, judged: `records` (each unit's move from where
+    it stood when the phase began), `strategic_movers` and `sea_transferred` (this player turn),
+    and `problem`, what is wrong with the move being heard ((rule, message, piece, from, to, path),
+    else None).  Combat reads who moved strategically (9.4), the IP rules who moved (12.1)."""
+
+    needs = (Places, Supply, CasualtyChecks, CombatView)
 
     def start(self) -> None:
-        super().start()
+        self.places, self.supply = self.ctx.get(Places), self.ctx.get(Supply)
+        self.casualties, self.view = self.ctx.get(CasualtyChecks), self.ctx.get(CombatView)
+        self.place_hex = self.places.hex
+        self.problem: tuple | None = None
+        self._entering_ip = False  # the move being costed ends under an IP marker (12.2)
         self.move_table = self.tables["movement"]
         self.strategic_movers: set[str] = set()  # piece ids that moved strategically this player turn (9.4)
         self.sea_transferred: set[str] = set()  # piece ids moved by Sea Transfer this player turn (9.7)
-        self._moves: dict[str, MoveRecord] = {}
+        self.records: dict[str, MoveRecord] = {}
         self._declared: dict[str, str] = {}  # piece id -> "strategic movement" | "sea transfer"
         self._tobruk_at_step_start: str | None = None
 
     # -- hooks ------------------------------------------------------------------------------
-    def phase_started(self, kind: str, side: str | None) -> None:
+    def phase_started(self, pid: str) -> None:
+        kind = self.phase_kind
         if kind in (MOVEMENT, EXPLOITATION):
-            self._moves = {}
+            self.records = {}
         if kind == MOVEMENT:
             self.strategic_movers, self.sea_transferred = set(), set()
-        super().phase_started(kind, side)
 
-    def phase_ended(self, kind: str, side: str | None) -> None:
+    def phase_ended(self, pid: str) -> None:
+        kind = self.phase_kind
         if kind in (MOVEMENT, EXPLOITATION):
             self._declared = {}
-        super().phase_ended(kind, side)
 
-    def declared(self, role: str, piece: Piece, hex_id: str) -> None:
+    def declared(self, d: Declared) -> None:
+        role, piece = ROLES[d.name], d.piece
         if role in ("strategic movement", "sea transfer"):
             self._declared[piece.id] = role
-        super().declared(role, piece, hex_id)
 
-    def on_moved(self, e: Moved) -> None:
-        super().on_moved(e)
+    def moved(self, e: Moved) -> None:
+        self.problem = None
         self._movement(e.piece, e.old.label, e.new.label)
+
+    def find(self, rule: str, message: str, p: Piece, old: str, new: str, path=()) -> None:
+        self.problem = (rule, message, p, old, new, tuple(path))
 
     def before_step(self, step) -> None:
         """Who held Tobruk before this step's moves (a unit landing there takes it, 8.4; 9.7)."""
         tobruk = self.place_hex.get("Tobruk")
-        self._tobruk_at_step_start = self.place_controller(tobruk) if tobruk else None
-        super().before_step(step)
-
-    def leader_displaced(self, p: Piece) -> bool:
-        """Whether a leader is being placed after a casualty check (leaders.py overrides)."""
-        return False
-
-    def supply_range(self, hex_id: str, side: str) -> Fraction:
-        """8.1, 13.5, with leaders who left the hex in this very step (a stack moved together)."""
-        best = super().supply_range(hex_id, side)
-        for p in self.stood_in(hex_id):
-            leader = self.leader_of(p)
-            if leader and self.side_id(p) == side:
-                face = leader.faces[min(max(p.layer_level("Leader"), 1), len(leader.faces)) - 1]
-                best = max(best, Fraction(face.range))
-        return best
+        self._tobruk_at_step_start = self.places.controller(tobruk) if tobruk else None
 
     # -- which moves are checked --------------------------------------------------------------
     def _movement(self, p: Piece, old: str, new: str) -> None:
         geo = self.game.geometry
         if old not in geo or new not in geo or old == new or self.phase_kind is None or self.phase_kind in COMBAT_KINDS:
             return
-        unit, leader = self.unit_of(p), self.leader_of(p)
+        unit, leader = self.board.unit_of(p), self.board.leader_of(p)
         if unit is None and leader is None:
             return
-        if leader is not None and self.leader_displaced(p):
+        if leader is not None and self.casualties.displaced(p):
             return  # 13.6: a leader placed with the nearest friendly unit after his casualty check
-        side = self.side_id(p)
+        side = self.board.side_id(p)
         if self.phase_kind not in (MOVEMENT, EXPLOITATION):
             self.find("4.0", f"{self.phase} is not a Movement Phase: units move only in their side's Regular and "
                       "Exploitation Movement Phases", p, old, new)
             return
         if side != self.active_side:
-            active = self.side_name(self.active_side)
+            active = self.supply.side_name(self.active_side)
             self.find("9.0", f"only {active} units move in the {self.phase} Phase", p, old, new)
             return
-        rec = self._moves.get(p.id)
+        rec = self.records.get(p.id)
         if rec is None:
-            rec = self._moves[p.id] = MoveRecord(old, self.supplied(old, side))
+            rec = self.records[p.id] = MoveRecord(old, self.supply.supplied(old, side))
         problem = self._move_problem(p, unit, leader, side, rec, new)
         if problem:
             rule, message, path = problem
@@ -147,8 +151,8 @@ class MovementRules(SupplyRules):
         if declared == "strategic movement" and self.phase_kind == MOVEMENT:
             self.strategic_movers.add(p.id)
             return self._strategic_problem(p, unit, side, rec, new)
-        normal = self._normal_problem(p, unit, side, rec, new)
-        if normal and self.phase_kind == MOVEMENT and self._strategic_problem(p, unit, side, rec, new) is None:
+        normal = self.normal_problem(p, unit, side, rec, new)
+        if normal and self.phase_kind == MOVEMENT and self._strategic_problem(p, unit, side, rec, new, True) is None:
             self.strategic_movers.add(p.id)  # detected: only a Strategic Movement fits (9.4)
             return None
         return normal
@@ -160,7 +164,7 @@ class MovementRules(SupplyRules):
         self.sea_transferred.add(p.id)
         if tobruk and self._tobruk_at_step_start != side:
             return "9.7", "Sea Transfer runs between Tobruk and Alexandria only while the Allies control Tobruk", ()
-        limit = 2 if self.naval_support() else 1
+        limit = 2 if self.supply.naval_support() else 1
         if already >= limit:
             why = "with" if limit == 2 else "without"
             return "9.7", f"Sea Transfer moves {limit} unit(s) a turn {why} Allied Naval Support; this is one more", ()
@@ -173,8 +177,8 @@ class MovementRules(SupplyRules):
     def _entry_problem(self, p: Piece, leader, side: str, new: str) -> Problem | None:
         """9.0: no unit enters an enemy combat unit's hex; 13.4: no leader enters the enemy
         leader's or depot's hex."""
-        enemy = self.other_side[side]
-        units = self.unit_hexes(enemy).get(new)
+        enemy = self.board.other_side[side]
+        units = self.supply.unit_hexes(enemy).get(new)
         if units:
             names = ", ".join(q.name for q in units)
             return "9.0", f"{new} holds enemy combat units ({names}): no unit may enter it", ()
@@ -185,41 +189,28 @@ class MovementRules(SupplyRules):
         return None
 
     def _leader_bans(self, side: str) -> dict[str, str]:
-        enemy = self.other_side[side]
+        enemy = self.board.other_side[side]
         out = {}
-        for q in self.replayer.board.pieces.values():
-            if self.leader_of(q) and self.side_id(q) == enemy and (h := self.hex_of(q)):
+        for q in self.board.replayer.board.pieces.values():
+            if self.board.leader_of(q) and self.board.side_id(q) == enemy and (h := self.board.hex_of(q)):
                 out[h] = "the enemy leader's hex"
-        depot = self.marker(self.move_table["leader_entry"]["depots"][enemy])
-        if depot is not None and (h := self.hex_of(depot)):
+        depot = self.board.marker(self.move_table["leader_entry"]["depots"][enemy])
+        if depot is not None and (h := self.board.hex_of(depot)):
             out[h] = "the enemy depot's hex"
         return out
 
     # -- allowances ---------------------------------------------------------------------------
     def class_spec(self, unit: s.Unit | None) -> dict:
-        return self.classes["types"][unit.type] if unit else self.classes["leader"]
+        return self.supply.classes["types"][unit.type] if unit else self.supply.classes["leader"]
 
     def printed_ma(self, unit: s.Unit | None) -> int:
-        return unit.ma if unit else int(self.classes["leader"]["ma"])
-
-    def major_offensive(self, side: str) -> bool:
-        spec = self.move_table["major_offensive"]
-        p = self.marker(spec["markers"][side])
-        return p is not None and p.layer_level(spec["layer"]) == spec["level"]
-
-    def supply_level(self) -> str | None:
-        """The Axis Supply Level: the box of the supply-level marker (7.5)."""
-        spec = self.move_table["supply_level"]
-        p = self.marker(spec["marker"])
-        zone = self.zone_of(p) if p is not None else ""
-        level = zone[len(spec["zone_prefix"]):] if zone.startswith(spec["zone_prefix"]) else None
-        return level if level in spec["levels"] else None
+        return unit.ma if unit else int(self.supply.classes["leader"]["ma"])
 
     def _level_spec(self, unit: s.Unit | None, side: str) -> tuple[str, dict] | None:
         spec = self.move_table["supply_level"]
         if side != spec["side"] or not self.class_spec(unit).get("supply_level_penalty"):
             return None
-        level = self.supply_level()
+        level = self.supply.supply_level()
         return (level, spec["levels"][level]) if level else None
 
     def allowance(self, unit: s.Unit | None, side: str, supplied: bool) -> list[tuple[Fraction, str, str]]:
@@ -231,7 +222,7 @@ class MovementRules(SupplyRules):
             ma = max(Fraction(0), ma + level[1]["ma"])
             stages.append((ma, self.move_table["supply_level"]["rule"], f"Supply {level[0]} {level[1]['ma']:+d}"))
         if self.phase_kind == EXPLOITATION:
-            offensive = "major" if self.major_offensive(side) else "normal"
+            offensive = "major" if self.view.major_offensive(side) else "normal"
             frac = Fraction(str(self.class_spec(unit)["exploitation"][offensive]))
             if frac != 1:
                 ma = Fraction(math.ceil(ma * frac))
@@ -240,6 +231,8 @@ class MovementRules(SupplyRules):
         if not supplied:
             ma = Fraction(math.ceil(ma * Fraction(str(self.move_table["unsupplied"]["factor"]))))
             stages.append((ma, self.move_table["unsupplied"]["rule"], "unsupplied: halved, rounded up"))
+        if self._entering_ip:
+            stages.append((max(Fraction(0), stages[-1][0] - 1), "12.2", "1 MP to enter the IP under its marker"))
         return stages
 
     @staticmethod
@@ -252,8 +245,8 @@ class MovementRules(SupplyRules):
         """9.31 for this mover: friendly units other than itself negate; leaders ignore ZOCs."""
         if unit is None:
             return None
-        ezoc = frozenset(self.ezoc(side))
-        others = {h for h, ps in self.unit_hexes(side).items() if any(q.id != p.id for q in ps)}
+        ezoc = frozenset(self.supply.ezoc(side))
+        others = {h for h, ps in self.supply.unit_hexes(side).items() if any(q.id != p.id for q in ps)}
         return ZocMove(ezoc, ezoc & others, self.zoc_exempt(unit), Fraction(self.move_table["ezoc"]["exempt_cost"]))
 
     def zoc_exempt(self, unit: s.Unit) -> bool:
@@ -263,20 +256,29 @@ class MovementRules(SupplyRules):
             return exempt
         return self.game.formations[unit.formation].nationality in exempt
 
+    def normal_problem(self, p: Piece, unit: s.Unit | None, side: str, rec: MoveRecord, new: str) -> Problem | None:
+        """9.0, 9.1, 9.31, 9.5, 9.6, 8.2, 12.2: what is wrong with a normal move (None: nothing)."""
+        self._entering_ip = self.phase_kind == MOVEMENT and rec.start != new and self.view.ip_over(p) is not None
+        try:
+            return self._normal_problem(p, unit, side, rec, new)
+        finally:
+            self._entering_ip = False
+
     def _normal_problem(self, p: Piece, unit: s.Unit | None, side: str, rec: MoveRecord, new: str) -> Problem | None:
         stages = self.allowance(unit, side, rec.supplied)
         allowance = stages[-1][0]
         if allowance == 0 and self.phase_kind == EXPLOITATION:
             what = unit.type if unit else "leader"
             why = f"{what} units do not move in the Exploitation Movement Phase of a Normal Offensive"
-            return self.move_table["exploitation"]["rule"], why + self.reconstructed("unit-classes"), ()
+            return self.move_table["exploitation"]["rule"], why + self.state.reconstructed("unit-classes"), ()
         cls = self.class_spec(unit)["movement_class"]
         zoc, blocked, start = self.zoc_move(p, unit, side), self._blocked(unit, side), rec.start
-        if isinstance(self.chart.entry_cost(new, cls), Blocked):
+        if isinstance(self.supply.chart.entry_cost(new, cls), Blocked):
             return self._no_path(unit, cls, start, new, zoc, blocked)  # no search proves what the hex says
-        step = zoc.wrap(self.chart.cost(cls)) if zoc else self.chart.cost(cls)
+        units = self.supply.chart.units(cls)
+        step = replace(zoc, exempt_cost=zoc.exempt_cost * self.supply.chart.scale).wrap(units) if zoc else units
         geo = self.game.geometry
-        found = search(geo.neighbours, start, step, stop=zoc.stops() if zoc else (), blocked=blocked, goal=new)
+        found = self._search(start, step, stop=zoc.stops() if zoc else (), blocked=blocked, goal=new)
         if new not in found:
             return self._no_path(unit, cls, start, new, zoc, blocked)
         one_hex = allowance > 0 and geo.adjacent(start, new) and step(start, new) is not None
@@ -289,9 +291,9 @@ class MovementRules(SupplyRules):
         """The cheapest legal path costs too much: because of the enemy ZOC (9.31), or of the
         first stage of the allowance it exceeds (9.1 MA, 9.6 supply level, 9.5, 8.2)."""
         start, new, allowance = path[0], path[-1], stages[-1][0]
-        limit = f"allowance {show_mp(allowance)} ({self._explain(stages)}){self.reconstructed()}"
+        limit = f"allowance {show_mp(allowance)} ({self._explain(stages)}){self.state.reconstructed('terrain-effects', 'unit-classes')}"
         if zoc is not None and not zoc.exempt:
-            free = search(self.game.geometry.neighbours, start, self.chart.cost(cls), blocked=blocked, goal=new)
+            free = self._search(start, self.supply.chart.units(cls), blocked=blocked, goal=new)
             if free.cost.get(new, cost) <= allowance:
                 via = free.path(new)
                 why = (f"the paths within the allowance enter enemy ZOC hexes where the unit must stop, or go from "
@@ -303,30 +305,34 @@ class MovementRules(SupplyRules):
         surcharge = f" ({extra} enemy-ZOC hexes at +{show_mp(zoc.exempt_cost)} MP each, 9.31)" if extra else ""
         return rule, f"cost {show_mp(cost)} MP via {'-'.join(path)}{surcharge} > {limit}", tuple(path)
 
+    def _search(self, start: str, step, **kw) -> Reach:
+        """`search` on the chart's whole units (fast); the costs found are given back in MP."""
+        return search(self.game.geometry.neighbours, start, step, scale=self.supply.chart.scale, **kw)
+
     def _blocked(self, unit: s.Unit | None, side: str) -> frozenset[str]:
-        hexes = set(self.unit_hexes(self.other_side[side]))
+        hexes = set(self.supply.unit_hexes(self.board.other_side[side]))
         if unit is None:
             hexes |= set(self._leader_bans(side))
         return frozenset(hexes)
 
     def _no_path(self, unit: s.Unit | None, cls: str, start: str, new: str, zoc: ZocMove | None, blocked) -> Problem:
         """Why no path exists: the enemy ZOC (9.31), enemy units (9.0), or terrain (11.1, 11.2)."""
-        nb, plain, note = self.game.geometry.neighbours, self.chart.cost(cls), self.reconstructed()
+        plain, note = self.supply.chart.units(cls), self.state.reconstructed('terrain-effects', 'unit-classes')
         what = unit.type if unit else "leader"
-        entry = self.chart.entry_cost(new, cls)
+        entry = self.supply.chart.entry_cost(new, cls)
         if isinstance(entry, Blocked):  # nothing of this class enters the hex: no path to search for
             return entry.rule, f"{new} is {entry.why} terrain: prohibited to {what} units{note}", ()
         if zoc is not None:
-            free = search(nb, start, plain, blocked=blocked, goal=new)
+            free = self._search(start, plain, blocked=blocked, goal=new)
             if new in free:
                 via = free.path(new)
                 why = (f"every path from {start} to {new} enters an enemy ZOC hex where the unit must stop, or moves "
                        f"from one enemy ZOC hex into another (e.g. {'-'.join(via)}){note}")
                 return self.move_table["ezoc"]["rule"], why, tuple(via)
-        if new in search(nb, start, plain, goal=new):
+        if new in self._search(start, plain, goal=new):
             return "9.0", f"every path from {start} to {new} passes a hex holding enemy combat units", ()
-        b = self.chart.step(start, new, cls) if self.game.geometry.adjacent(start, new) else None
-        if isinstance(b, Blocked) and b.why in self.chart.hexside:
+        b = self.supply.chart.step(start, new, cls) if self.game.geometry.adjacent(start, new) else None
+        if isinstance(b, Blocked) and b.why in self.supply.chart.hexside:
             return b.rule, f"{start} to {new} crosses an {b.why} hexside with no road or track: prohibited{note}", ()
         return "9.1", f"no path from {start} to {new} is open to {what} units{note}", ()
 
@@ -344,28 +350,51 @@ class MovementRules(SupplyRules):
             why = f"{multiple} x {'printed ' if ma == printed else ''}MA {ma} at Supply {name}"
         return multiple * ma, why
 
-    def _strategic_problem(self, p: Piece, unit: s.Unit | None, side: str, rec: MoveRecord, new: str) -> Problem | None:
+    def _strategic_problem(self, p: Piece, unit: s.Unit | None, side: str, rec: MoveRecord, new: str,
+                           whether: bool = False) -> Problem | None:
+        """9.4's problem with the move (None: none); `whether`: only if it fits (a bounded search)."""
         spec = self.move_table["strategic"]
         rule, start, along = spec["rule"], rec.start, frozenset(spec["along"])
-        ezoc = frozenset(self.ezoc(side))
+        ezoc = frozenset(self.supply.ezoc(side))
         if not rec.supplied:
             return rule, f"Strategic Movement: the unit must start supplied; it is unsupplied in {start}", ()
         if start in ezoc:
             return rule, f"Strategic Movement: the unit may not start in an enemy ZOC ({start})", ()
-        if not self.chart.on_feature.get(start, frozenset()) & along:
+        if not self.supply.chart.on_feature.get(start, frozenset()) & along:
             return rule, f"Strategic Movement: the unit must start on a road or track hex; {start} has none", ()
-        base = self.chart.cost(self.class_spec(unit)["movement_class"])
+        base = self.supply.chart.units(self.class_spec(unit)["movement_class"])
 
         def step(a: str, b: str) -> Fraction | None:
-            return base(a, b) if self.chart.features(a, b) & along else None
-        blocked = ezoc | frozenset(self.unit_hexes(self.other_side[side]))
-        found = search(self.game.geometry.neighbours, start, step, blocked=blocked, goal=new)
+            return base(a, b) if self.supply.chart.features(a, b) & along else None
+        blocked = ezoc | frozenset(self.supply.unit_hexes(self.board.other_side[side]))
+        allowance, why = self.strategic_allowance(unit, side)
+        bound = allowance * self.supply.chart.scale if whether else None
+        found = self._search(start, step, blocked=blocked, goal=new, allowance=bound)
+        if whether:
+            return None if new in found else (rule, "", ())
         if new not in found:
             return rule, f"Strategic Movement: no road or track path from {start} to {new} clear of enemy ZOCs", ()
-        allowance, why = self.strategic_allowance(unit, side)
         cost, path = found.cost[new], found.path(new)
         if cost > allowance:
             message = (f"Strategic Movement: cost {show_mp(cost)} MP via {'-'.join(path)} > allowance "
-                       f"{show_mp(allowance)} ({why}){self.reconstructed('terrain-effects')}")
+                       f"{show_mp(allowance)} ({why}){self.state.reconstructed('terrain-effects')}")
             return rule, message, tuple(path)
         return None
+
+
+class MovementRules(WdfRule):
+    """9.0-9.7, 13.4: who moves in which phase, along which path, how far (the `Moves` tracker
+    judges each move; this rule reports it)."""
+
+    ids = ("2.0", "4.0", "8.2", "9.0", "9.1", "9.31", "9.4", "9.5", "9.6", "9.7", "11.1", "11.2", "12.2", "13.4")
+    covers = ('8.1', '8.4', '9.3', '13.5')
+    needs = WdfRule.needs + (Moves,)
+
+    def start(self) -> None:
+        super().start()
+        self.moves = self.ctx.get(Moves)
+
+    def moved(self, e: Moved) -> None:
+        if self.moves.problem is not None:
+            rule, message, p, old, new, path = self.moves.problem
+            self.find(rule, message, p, old, new, path)

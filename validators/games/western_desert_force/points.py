@@ -29,22 +29,18 @@ Choices:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-from validators.games.western_desert_force.depot import DepotRules
+from validators.games.western_desert_force.depot import DepotLosses
+from validators.games.western_desert_force.events import RandomEvents
+from validators.games.western_desert_force.base import WdfRule
+from validators.games.western_desert_force.roads import Roads
+from validators.kernel.rule import Tracker
 from validators.replay.board import Piece
-from validators.replay.replayer import Added, Flipped, Moved, Rolled
+from validators.kernel.tables import by_turn, parse_range
+from validators.replay.replayer import Added, Flipped, Moved, Removed, Rolled
 
 POINTS = re.compile(r"^Points (\d+)$")
-
-
-def parse_range(text: str) -> tuple[int, int] | None:
-    """ "3-5" -> (3, 5); "6" -> (6, 6); "-" -> None."""
-    text = text.strip()
-    if text in ("-", ""):
-        return None
-    lo, _, hi = text.partition("-")
-    return int(lo), int(hi or lo)
 
 
 def column_for(columns: list[dict], side: str, value: int, heading: str) -> int | None:
@@ -54,15 +50,6 @@ def column_for(columns: list[dict], side: str, value: int, heading: str) -> int 
         r = parse_range(axis if side == "axis" else allied)
         if r and r[0] <= value <= r[1]:
             return int(c[heading])
-    return None
-
-
-def by_turn(rows: list[dict], turn: int) -> dict | None:
-    """The row of a table whose "turns" range ("4-8") holds `turn`."""
-    for r in rows:
-        lo, hi = parse_range(str(r["turns"])) or (0, -1)
-        if lo <= turn <= hi:
-            return r
     return None
 
 
@@ -81,7 +68,6 @@ class Segment:
     """What an Organization segment saw: the AP total when it began, the roll, the ASPs."""
 
     ap: int | None
-    asp: int = 0
     spent: int = 0
     roll: int | None = None
     expected: int | None = None
@@ -90,44 +76,84 @@ class Segment:
     surprise_rolled: bool = False
     ips: int = 0
     drops: int = 0
-    extra: dict = field(default_factory=dict)
 
 
-class PointsRules(DepotRules):
-    """Part of the Western Desert Force auditor; see __init__.py."""
+class Organization(Tracker):
+    """7.31, 7.2: each side's Organization die of the turn, less the enemy ASPs spent against it
+    (the ASP marker moved down since its Attack Points segment began): `result` {side: {"die",
+    "spent", "modified" (clamped 1-6), "turn"}}; only the segment's first roll counts.  7.92:
+    `surprise_won` {side: its Major Offensive of this player turn is a surprise}, from the
+    Surprise die (+1 per 3 APs over 6 before the cost; one roll)."""
+
+    needs = (Roads,)
+
+    def start(self) -> None:
+        self.roads = self.ctx.get(Roads)
+        self.result: dict[str, dict] = {}
+        self._asp: int | None = None  # ASPs when the side's Attack Points segment began
+        self._rolled = False
+        self.surprise_won: dict[str, bool] = {}
+        self._mo_ap: int | None = None  # APs when the side's Major Offensive segment began
+        self._surprised = False
+
+    def phase_started(self, pid: str) -> None:
+        st = self.state
+        self._asp = self.roads.asp_holding()[1] if st.phase_kind == "attack-points" and st.phase_side else None
+        self._rolled = False
+        self._mo_ap, self._surprised = None, False
+        if st.phase_kind == "major-offensive" and st.phase_side:
+            self.surprise_won[st.phase_side] = False
+            self._mo_ap = self.roads.ap_box(st.phase_side)
+
+    def _surprise(self, side: str, die: int) -> None:
+        if self._surprised or self.state.phase_kind != "major-offensive" or not self.roads.offensive_declared(side):
+            return
+        self._surprised = True
+        s = self.tables.get("attack-points", {}).get("surprise", {})
+        plus = max(0, (self._mo_ap or 0) - s.get("per_points_over", 6)) // s.get("points_per_plus", 3)
+        self.surprise_won[side] = die + plus in s.get("success", [1, 2])
+
+    def rolled(self, e: Rolled) -> None:
+        side = self.state.phase_side
+        if side is not None and e.button == f"{self.game.sides[side].name} Surprise die":
+            self._surprise(side, e.dice[0])
+        if (self._asp is None or self._rolled or self.state.phase_kind != "attack-points"
+                or e.button != f"{self.game.sides[side].name} Organization die"):
+            return
+        self._rolled = True
+        enemy_side, held = self.roads.asp_holding()
+        spent = max(0, self._asp - held) if enemy_side == self.roads.enemy_of[side] else 0
+        die = e.dice[0]
+        self.result[side] = {"die": die, "spent": spent, "modified": min(6, max(1, die - spent)),
+                             "turn": self.state.turn}
+
+
+class PointsRules(WdfRule):
+    """The Attack Point ledger: every move of an AP marker is one the rules allow at that moment
+    (7.3, 7.31, 7.32, 7.5, 7.9-7.92, 12.1; a lost or captured depot 7.13, 7.14; an event 5.0),
+    the ASPs spent before the Organization die (7.2)."""
+
+    ids = ("7.2", "7.3", "7.31", "7.5", "7.9", "7.91", "7.92", "7.13", "7.14", "12.1", "5.0")
+    covers = ('7.32',)
+    needs = WdfRule.needs + (Roads, DepotLosses, RandomEvents, Organization)
 
     def start(self) -> None:
         super().start()
+        self.roads, self.losses = self.ctx.get(Roads), self.ctx.get(DepotLosses)
+        self.events = self.ctx.get(RandomEvents)
+        self.events_note = self.state.reconstructed("random-events")
         self.ap_table = self.tables.get("attack-points", {})
-        self.ap_reconstructed = self.table_note("attack-points")
+        self.ap_reconstructed = self.state.reconstructed("attack-points")
         self.ap_order: list[str] = list(self.ap_table.get("order", "ABCDEF"))
-        self.ap_now = {s: self.ap_box(s) for s in self.game.sides}
+        self.ap_now = {s: self.roads.ap_box(s) for s in self.game.sides}
         self.ap_due: dict[str, list[Expected]] = {s: [] for s in self.game.sides}
         self.capture_roll_due: dict[str, str] = {}  # capturer -> side whose depot it took
         self.org_segment: Segment | None = None
-        self.org_result: dict[str, dict] = {}  # side -> the Organization die and its uses, this turn
-        self.surprise_won: dict[str, bool] = {}  # side -> a surprise Major Offensive this player turn (7.92)
 
     # -- reading the track --------------------------------------------------------------------
-    def ap_box(self, side: str) -> int | None:
-        p = self.one_marker(f"ap-{side}")
-        m = POINTS.match(self.replayer.piece_where(p).label) if p is not None else None
-        return int(m[1]) if m else None
-
-    def asp_holding(self) -> tuple[str | None, int]:
-        """(side holding the ASPs, how many): the ASP marker's face and box (6.1)."""
-        p = self.one_marker("asp")
-        if p is None:
-            return None, 0
-        m = POINTS.match(self.replayer.piece_where(p).label)
-        faces = self.game.markers["asp"].faces if "asp" in self.game.markers else []
-        level = max(1, p.layer_level("Face"))
-        side = faces[level - 1].side if level <= len(faces) else None
-        return side, int(m[1]) if m else 0
-
     def row_for(self, side: str, moved: bool, tobruk: bool) -> str | None:
         """7.31, 7.32: the row of the depot's zone, one lower when Moved, one higher with Tobruk."""
-        zone = self.depot_zone(side)
+        zone = self.roads.depot_zone(side)
         if zone not in self.ap_order:
             return None
         i = self.ap_order.index(zone) + (1 if moved else 0) - (1 if tobruk else 0)
@@ -135,11 +161,11 @@ class PointsRules(DepotRules):
 
     def tobruk_shift(self, side: str, reach: set[str]) -> bool:
         h = self.place_hex.get("Tobruk")
-        return h is not None and self.place_controller(h) == side and self.on_road_path(side, h, reach)
+        return h is not None and self.places.controller(h) == side and self.roads.on_road_path(side, h, reach)
 
     def benghazi_bonus(self, side: str, reach: set[str]) -> int:
         h = self.place_hex.get("Benghazi")
-        return 1 if h is not None and self.place_controller(h) == side and self.on_road_path(side, h, reach) else 0
+        return 1 if h is not None and self.places.controller(h) == side and self.roads.on_road_path(side, h, reach) else 0
 
     # -- the ledger ---------------------------------------------------------------------------
     def expect_ap(self, side: str, rule: str, why: str, *, to: int | None = None, by: int = 0) -> None:
@@ -151,16 +177,16 @@ class PointsRules(DepotRules):
             return
         self.ap_due[side].append(Expected(rule, why, to, by))
 
-    def depot_taken(self, side: str, capturer: str) -> None:
-        super().depot_taken(side, capturer)
-        self.expect_ap(side, "7.14", "its depot was captured: the AP total goes to 0", to=0)
-        self.capture_roll_due[capturer] = side
+    def _depot_losses(self) -> None:
+        """7.13, 7.14: a depot lost takes the AP total to 0; its capturer rolls a die for APs."""
+        if self.losses.taken is not None:
+            side, capturer = self.losses.taken
+            self.expect_ap(side, "7.14", "its depot was captured: the AP total goes to 0", to=0)
+            self.capture_roll_due[capturer] = side
+        if self.losses.cut_off is not None:
+            self.expect_ap(self.losses.cut_off, "7.13", "its depot was removed as cut off: the AP total goes to 0", to=0)
 
-    def depot_cut_off(self, side: str) -> None:
-        super().depot_cut_off(side)
-        self.expect_ap(side, "7.13", "its depot was removed as cut off: the AP total goes to 0", to=0)
-
-    def on_moved(self, e: Moved) -> None:
+    def moved(self, e: Moved) -> None:
         mid = e.piece.properties().get("MarkerId", "")
         if mid.startswith("ap-") and mid[3:] in self.game.sides:
             self._ap_moved(mid[3:], e.piece, e.old.label, e.new.label)
@@ -168,12 +194,15 @@ class PointsRules(DepotRules):
             self._asp_moved(e.piece, e.old.label, e.new.label)
         elif mid == "ip":
             self._ip_built(e.old.label, e.new.label)
-        super().on_moved(e)
+        self._depot_losses()
 
-    def on_added(self, e: Added) -> None:
+    def added(self, e: Added) -> None:
         if e.piece.properties().get("MarkerId") == "ip":
             self._ip_built(None, e.where.label)
-        super().on_added(e)
+        self._depot_losses()
+
+    def removed(self, e: Removed) -> None:
+        self._depot_losses()
 
     def _ap_moved(self, side: str, p: Piece, old_label: str, new_label: str) -> None:
         m = POINTS.match(new_label)
@@ -182,7 +211,7 @@ class PointsRules(DepotRules):
         self.ap_now[side] = new
         if self.phase_kind is None or old == new:
             return
-        name = self._org_name(side)
+        name = self.board.side_name(side)
         if new is None:
             self.find("7.3", f"the {name} AP marker left the Air & Attack Points track (0-12) for {new_label}", p,
                       side=name)
@@ -226,7 +255,7 @@ class PointsRules(DepotRules):
         if seg.roll is not None:
             self.find("7.2", f"the ASP marker moved from {old_label} to {new_label} after the Organization die: the "
                       "ASPs spent are declared before the roll and cannot be changed", p,
-                      side=self._org_name(self.enemy_of.get(self.active_side or "")))
+                      side=self.board.side_name(self.roads.enemy_of.get(self.active_side or "")))
 
     def _ip_built(self, old_label: str | None, new_label: str) -> None:
         """12.1: an IP placed on the map in the Regular Movement Phase costs 1 AP."""
@@ -234,21 +263,20 @@ class PointsRules(DepotRules):
         if self.org_segment is not None and self.phase_kind == "movement" and new_label in geo and old_label not in geo:
             self.org_segment.ips += 1
 
-    def on_flipped(self, e: Flipped) -> None:
+    def flipped(self, e: Flipped) -> None:
         mid = e.piece.properties().get("MarkerId", "")
         if mid.startswith("ap-") and mid[3:] in self.game.sides and e.layer == "Face":
             self._ap_flipped(mid[3:], e)
         elif mid == "ip" and e.new == 2 and e.where.label in self.game.geometry \
                 and self.org_segment is not None and self.phase_kind == "movement":
             self.org_segment.ips += 1  # 12.1: an upgrade to IP-2 costs 1 AP
-        super().on_flipped(e)
 
     def _ap_flipped(self, side: str, e: Flipped) -> None:
         """7.9: the Major Offensive face goes up only in the side's declaration segment, and
         stays up for its whole player turn (7.91)."""
         if self.phase_kind is None:
             return
-        name, own = self._org_name(side), self.active_side == side
+        name, own = self.board.side_name(side), self.active_side == side
         if e.new == 2 and not (own and self.phase_kind == "major-offensive"):
             self.find("7.9", f"a Major Offensive is declared only in the side's Major Offensive Declaration segment "
                       f"(flipped in {self.phase})", e.piece, side=name)
@@ -258,7 +286,11 @@ class PointsRules(DepotRules):
                       f"{self.phase}", e.piece, side=name)
 
     # -- dice -----------------------------------------------------------------------------------
-    def on_rolled(self, e: Rolled) -> None:
+    def rolled(self, e: Rolled) -> None:
+        if self.events.just is not None:  # 5.0: a random event's AP effect
+            code, ev = self.events.just
+            for side, n in ev.get("effect", {}).get("ap", {}).items():
+                self.expect_ap(side, "5.0", f"random event {code}, {ev['name']}: {n:+d} AP{self.events_note}", by=int(n))
         for side, x in self.game.sides.items():
             if e.button == f"{x.name} Organization die":
                 self._organization_die(side, e.dice[0])
@@ -266,12 +298,11 @@ class PointsRules(DepotRules):
                 self._surprise_die(side, e.dice[0])
             elif e.button == f"{x.name} 1d6" and side in self.capture_roll_due:
                 taken = self.capture_roll_due.pop(side)
-                self.expect_ap(side, "7.14", f"it captured the {self._org_name(taken)} depot and rolled {e.dice[0]}: "
+                self.expect_ap(side, "7.14", f"it captured the {self.board.side_name(taken)} depot and rolled {e.dice[0]}: "
                                "that many APs are added (at most 12)", by=e.dice[0])
-        super().on_rolled(e)
 
     def _organization_die(self, side: str, die: int) -> None:
-        seg, name = self.org_segment, self._org_name(side)
+        seg, name = self.org_segment, self.board.side_name(side)
         if not (self.phase_kind == "attack-points" and self.active_side == side) or seg is None:
             self.find("7.31", f"the {name} Organization die is rolled in its Attack Points segment, not in "
                       f"{self.phase}", side=name)
@@ -281,10 +312,8 @@ class PointsRules(DepotRules):
                       side=name)
             return
         seg.roll = die
-        enemy_side, held = self.asp_holding()
-        seg.spent = max(0, seg.asp - held) if enemy_side == self.enemy_of[side] else 0
-        plain = min(6, max(1, die - seg.spent))
-        self.org_result[side] = {"die": die, "spent": seg.spent, "modified": plain, "turn": self.turn}
+        org = self.ctx.get(Organization).result[side]
+        seg.spent, plain = org["spent"], org["modified"]
         self._expect_new_points(side, die, seg)
         if side == "axis":
             seg.level = self._supply_level(plain)
@@ -292,11 +321,11 @@ class PointsRules(DepotRules):
     def _expect_new_points(self, side: str, die: int, seg: Segment) -> None:
         """7.31, 7.32: the APs the table gives, added to the total (at most 12, 7.3)."""
         now = self.ap_now.get(side)
-        if now is None or self.depot_hex(side) is None:
+        if now is None or self.roads.depot_hex(side) is None:
             seg.expected, seg.why = now, "no depot on the map, no new APs"
             return
-        reach = self.road_reach(side)
-        moved, tobruk = self.depot_is_moved(side), self.tobruk_shift(side, reach)
+        reach = self.roads.road_reach(side)
+        moved, tobruk = self.roads.depot_is_moved(side), self.tobruk_shift(side, reach)
         row = self.row_for(side, moved, tobruk)
         bonus = self.benghazi_bonus(side, reach)
         modified = min(6, max(1, die - seg.spent + bonus))
@@ -306,7 +335,7 @@ class PointsRules(DepotRules):
             return
         seg.expected = min(12, now + gain)
         shifts = ", ".join(s for s, on in (("Moved: one row lower", moved), ("Tobruk: one row higher", tobruk)) if on)
-        seg.why = (f"depot zone {self.depot_zone(side)}{f' ({shifts})' if shifts else ''} -> row {row}; die {die}"
+        seg.why = (f"depot zone {self.roads.depot_zone(side)}{f' ({shifts})' if shifts else ''} -> row {row}; die {die}"
                    f" - {seg.spent} ASP{' + 1 Benghazi' if bonus else ''} = {modified} -> {gain} AP")
 
     def _supply_level(self, modified: int) -> str | None:
@@ -316,9 +345,9 @@ class PointsRules(DepotRules):
 
     def _surprise_die(self, side: str, die: int) -> None:
         """7.92: one roll, on declaring a Major Offensive; +1 per 3 APs over 6 before the cost."""
-        seg, name = self.org_segment, self._org_name(side)
+        seg, name = self.org_segment, self.board.side_name(side)
         if not (self.phase_kind == "major-offensive" and self.active_side == side and seg is not None
-                and self.offensive_declared(side)):
+                and self.roads.offensive_declared(side)):
             self.find("7.92", "the Surprise die is rolled when a Major Offensive is declared, in the Major "
                       f"Offensive Declaration segment (rolled in {self.phase})", side=name)
             return
@@ -326,20 +355,16 @@ class PointsRules(DepotRules):
             self.find("7.92", f"one Surprise die roll a Major Offensive, not a second ({die})", side=name)
             return
         seg.surprise_rolled = True
-        s = self.ap_table.get("surprise", {})
-        plus = max(0, (seg.ap or 0) - s.get("per_points_over", 6)) // s.get("points_per_plus", 3)
-        self.surprise_won[side] = die + plus in s.get("success", [1, 2])
 
     # -- segments -------------------------------------------------------------------------------
-    def phase_started(self, kind: str, side: str | None) -> None:
-        super().phase_started(kind, side)
+    def phase_started(self, pid: str) -> None:
+        kind, side = self.phase_kind, self.active_side
         self.org_segment = None
         if side is not None and kind in ("attack-points", "major-offensive", "movement"):
-            self.org_segment = Segment(self.ap_now.get(side), asp=self.asp_holding()[1])
-        if kind == "major-offensive" and side is not None:
-            self.surprise_won[side] = False
+            self.org_segment = Segment(self.ap_now.get(side))
 
-    def phase_ended(self, kind: str, side: str | None) -> None:
+    def phase_ended(self, pid: str) -> None:
+        kind, side = self.phase_kind, self.active_side
         seg = self.org_segment
         if seg is not None and side is not None:
             if kind == "attack-points":
@@ -348,23 +373,22 @@ class PointsRules(DepotRules):
                 self._offensive_segment_ended(side, seg)
             elif kind == "movement" and seg.drops != seg.ips:
                 self.find("12.1", f"{seg.ips} IP(s) built or upgraded cost {seg.ips} AP; the AP marker went down by "
-                          f"{seg.drops} in {self.phase}", self.one_marker(f"ap-{side}"), side=self._org_name(side))
+                          f"{seg.drops} in {self.phase}", self.board.marker(f"ap-{side}"), side=self.board.side_name(side))
         self.org_segment = None
         for s, due in self.ap_due.items():
             for x in due:
-                self.find(x.rule, f"the {self._org_name(s)} AP total is still {self.ap_now.get(s)}: {x.why}",
-                          self.one_marker(f"ap-{s}"), side=self._org_name(s))
+                self.find(x.rule, f"the {self.board.side_name(s)} AP total is still {self.ap_now.get(s)}: {x.why}",
+                          self.board.marker(f"ap-{s}"), side=self.board.side_name(s))
             due.clear()
         for capturer, taken in list(self.capture_roll_due.items()):
-            who = self._org_name(capturer)
-            self.find("7.14", f"the {who} player captured the {self._org_name(taken)} depot: he rolls one die "
+            who = self.board.side_name(capturer)
+            self.find("7.14", f"the {who} player captured the {self.board.side_name(taken)} depot: he rolls one die "
                       f"({who} 1d6) and adds it to his AP total", side=who)
         self.capture_roll_due.clear()
-        super().phase_ended(kind, side)
 
     def _points_segment_ended(self, side: str, seg: Segment) -> None:
-        name, now = self._org_name(side), self.ap_now.get(side)
-        p = self.one_marker(f"ap-{side}")
+        name, now = self.board.side_name(side), self.ap_now.get(side)
+        p = self.board.marker(f"ap-{side}")
         if seg.roll is None:
             if now != seg.ap:
                 self.find("7.31", f"the {name} AP marker moved from {seg.ap} to {now} without an Organization die "
@@ -374,26 +398,26 @@ class PointsRules(DepotRules):
             self.find("7.31", f"the {name} AP total should go from {seg.ap} to {seg.expected} ({seg.why}); it is "
                       f"{now}{self.ap_reconstructed}", p, side=name)
         if seg.level is not None:
-            marker = self.one_marker("supply-level")
-            where = self.replayer.piece_where(marker).label if marker else None
+            marker = self.board.marker("supply-level")
+            where = self.board.replayer.piece_where(marker).label if marker else None
             want = self.game.zone_name("supply", seg.level) if "supply" in self.game.tracks else seg.level
             if where != want:
-                note = self.table_note("supply-level")
-                self.find("7.5", f"Turn {self.turn}, modified die {self.org_result[side]['modified']}: the Axis Supply "
+                note = self.state.reconstructed("supply-level")
+                self.find("7.5", f"Turn {self.turn}, modified die {self.ctx.get(Organization).result[side]['modified']}: the Axis Supply "
                           f"Level is {seg.level}; the marker is in {where}{note}", marker, side=name)
 
     def _offensive_segment_ended(self, side: str, seg: Segment) -> None:
         """7.9: the cost of the depot's row (Tobruk shift only) is paid at once and must be there."""
-        name, now, p = self._org_name(side), self.ap_now.get(side), self.one_marker(f"ap-{side}")
-        if not self.offensive_declared(side):
+        name, now, p = self.board.side_name(side), self.ap_now.get(side), self.board.marker(f"ap-{side}")
+        if not self.roads.offensive_declared(side):
             if now != seg.ap:
                 self.find("7.9", f"the {name} AP marker moved from {seg.ap} to {now} in the Major Offensive "
                           "segment without a declaration (the marker's Major Offensive face)", p, side=name)
             return
-        row = self.row_for(side, False, self.tobruk_shift(side, self.road_reach(side)))
+        row = self.row_for(side, False, self.tobruk_shift(side, self.roads.road_reach(side)))
         cost = self.ap_table.get("rows", {}).get(row, {}).get("mo_cost") if row else None
         if cost is not None and seg.ap is not None:
-            why = f"zone {self.depot_zone(side)}, row {row}: cost {cost}"
+            why = f"zone {self.roads.depot_zone(side)}, row {row}: cost {cost}"
             if seg.ap < cost:
                 self.find("7.9", f"a Major Offensive costs {cost} AP ({why}); the {name} player has {seg.ap}: it may "
                           f"not be declared{self.ap_reconstructed}", p, side=name)

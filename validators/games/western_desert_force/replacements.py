@@ -22,7 +22,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from validators.games.western_desert_force.supply import SupplyRules
+from validators.games.western_desert_force.events import RandomEvents
+from validators.games.western_desert_force.base import WdfRule
 from validators.replay.board import Piece
 from validators.replay.replayer import Flipped, Moved
 
@@ -39,52 +40,55 @@ class Use:
     ok_on_map: bool | None = None  # supplied and out of EZOC when the segment began (units on the map)
 
 
-class ReplacementRules(SupplyRules):
-    """Part of the Western Desert Force auditor; see __init__.py."""
+class ReplacementRules(WdfRule):
+    """7.6-7.63: in his Replacements segment a side spends the points the track, its supply level and
+    random events give, on units that may receive them."""
+
+    ids = ('7.6', '7.61', '7.62', '7.63')
+    needs = WdfRule.needs + (RandomEvents,)
 
     def start(self) -> None:
         super().start()
+        self.events = self.ctx.get(RandomEvents)
         self.repl = self.tables.get("replacements", {})
         self._uses: dict[str, Use] = {}
         self._fit: dict[str, bool] = {}  # piece id -> supplied and out of EZOC when the segment began
 
     # -- hooks ------------------------------------------------------------------------------------
-    def phase_started(self, kind: str, side: str | None) -> None:
+    def phase_started(self, pid: str) -> None:
+        kind, side = self.phase_kind, self.active_side
         if kind == REPLACEMENTS and side and self.repl:
             self._uses = {}
             self._fit = {}
-            zoc = self.ezoc(side)
-            for h, pieces in self.unit_hexes(side).items():
-                ok = self.supplied(h, side) and h not in zoc
+            zoc = self.supply.ezoc(side)
+            for h, pieces in self.supply.unit_hexes(side).items():
+                ok = self.supply.supplied(h, side) and h not in zoc
                 self._fit.update({p.id: ok for p in pieces})
-        super().phase_started(kind, side)
 
-    def phase_ended(self, kind: str, side: str | None) -> None:
+    def phase_ended(self, pid: str) -> None:
+        kind, side = self.phase_kind, self.active_side
         if kind == REPLACEMENTS and side and self.repl:
             self._judge_replacements(side)
             self._uses = {}
-        super().phase_ended(kind, side)
 
-    def on_flipped(self, e: Flipped) -> None:
-        super().on_flipped(e)
+    def flipped(self, e: Flipped) -> None:
         if (self.phase_kind == REPLACEMENTS and e.layer == "Step" and e.old == 2 and e.new == 1
-                and self.unit_of(e.piece) and self.side_id(e.piece) == self.active_side
+                and self.board.unit_of(e.piece) and self.board.side_id(e.piece) == self.active_side
                 and e.piece.id not in self._uses):
             where = e.where.label
             on_map = where in self.game.geometry
             self._uses[e.piece.id] = Use(e.piece, where, False, self._fit.get(e.piece.id) if on_map else None)
             if on_map and e.piece.id not in self._fit:
                 side = self.active_side
-                self._uses[e.piece.id].ok_on_map = self.supplied(where, side) and where not in self.ezoc(side)
+                self._uses[e.piece.id].ok_on_map = self.supply.supplied(where, side) and where not in self.supply.ezoc(side)
 
-    def on_moved(self, e: Moved) -> None:
-        super().on_moved(e)
-        if self.phase_kind != REPLACEMENTS or not self.repl or not self.unit_of(e.piece):
+    def moved(self, e: Moved) -> None:
+        if self.phase_kind != REPLACEMENTS or not self.repl or not self.board.unit_of(e.piece):
             return
-        side = self.side_id(e.piece)
+        side = self.board.side_id(e.piece)
         if side != self.active_side:
             return
-        name, old = self.side_name(side), e.old.label
+        name, old = self.supply.side_name(side), e.old.label
         before = self._uses.get(e.piece.id)
         if before is not None and not (before.where == old and not before.returned):
             return  # already counted (a flip in the box before the move is part of the return)
@@ -99,25 +103,25 @@ class ReplacementRules(SupplyRules):
         """(track points, supply-level points, event points) this turn (7.6, 7.63, 5.0)."""
         turn = self.turn or 0
         track = int(self.repl.get(side, {}).get(turn, 0))
-        level = self.supply_level() if side == "axis" and hasattr(self, "supply_level") else None
+        level = self.supply.supply_level() if side == "axis" else None
         bonus = int(self.repl.get("supply_level_bonus", {}).get(level, 0)) if level else 0
-        event = getattr(self, "event_replacements", {}).get((turn, side), 0)
+        event = self.events.replacements.get((turn, side), 0)
         return track, bonus, event
 
     def _cost(self, u: Use) -> int:
-        p = self.replayer.board.pieces.get(u.piece.id, u.piece)
+        p = self.board.replayer.board.pieces.get(u.piece.id, u.piece)
         if not u.returned:
             return 1
-        unit = self.unit_of(p)
-        return 2 if unit.steps == 2 and not self.reduced(p) else 1
+        unit = self.board.unit_of(p)
+        return 2 if unit.steps == 2 and not self.board.reduced(p) else 1
 
     def _judge_replacements(self, side: str) -> None:
-        name = self.side_name(side)
+        name = self.supply.side_name(side)
         armor_types = set(self.repl.get("armor_types", ("armor",)))
         points: list[tuple[str, bool]] = []  # (nationality, armor) of each point spent
         refit_free = side == self.repl.get("refit", {}).get("side")
         for u in self._uses.values():
-            attrs = self.unit_attrs(u.piece)
+            attrs = self.supply.unit_attrs(u.piece)
             armor = attrs["type"] in armor_types
             if u.ok_on_map is False:
                 self.find("7.6", f"{u.piece.name} in {u.where} was unsupplied or in an enemy ZOC when the Replacements "
@@ -139,7 +143,7 @@ class ReplacementRules(SupplyRules):
             why = f"{track} on the Game Turn Track" + (f" + {bonus} for the supply level" if bonus else "") + \
                 (f" + {event} from a random event" if event else "")
             self.find("7.6", f"{spent} replacement point(s) spent ({names}); Turn {self.turn} gives the {name} "
-                      f"{total} ({why}){self.reconstructed('replacements')}", side=name)
+                      f"{total} ({why}){self.state.reconstructed('replacements')}", side=name)
             return
         if side == "allied":
             armor = sum(1 for _, a in points if a)
@@ -152,9 +156,9 @@ class ReplacementRules(SupplyRules):
                           "points one Italian and one German; the supply-level point non-armor", side=name)
 
     def _check_return(self, u: Use, side_name: str) -> None:
-        p = self.replayer.board.pieces.get(u.piece.id, u.piece)
-        where = self.replayer.piece_where(p).label
-        allowed = self.repl.get("return_to", {}).get(self.side_id(p), ())
+        p = self.board.replayer.board.pieces.get(u.piece.id, u.piece)
+        where = self.board.replayer.piece_where(p).label
+        allowed = self.repl.get("return_to", {}).get(self.board.side_id(p), ())
         if allowed and where not in allowed:
             self.find("7.6", f"a unit back from the {u.where} box returns as a reinforcement, to "
                       f"{' or '.join(allowed)}, not {where}", p, u.where, where, side=side_name)

@@ -11,60 +11,65 @@ of its side's next Regular Movement Phase.
 """
 from __future__ import annotations
 
-from validators.games.western_desert_force.supply import SupplyRules
+from validators.games.western_desert_force.base import WdfRule
 from validators.kernel.stacking import StackingTable
 from validators.replay.board import Piece
 from validators.replay.replayer import Added, Moved
 
 
-class StackingRules(SupplyRules):
-    """Part of the Western Desert Force auditor; see __init__.py."""
+class StackingRules(WdfRule):
+    """9.2: at most 4 stacking points a hex when a phase ends; reinforcements on their entry hex aside (7.7)."""
+
+    ids = ('9.2',)
 
     def start(self) -> None:
         super().start()
         spec = self.tables["movement"]["stacking"]
         self.stacking = StackingTable.from_data(spec)
+        rules = self.stacking.points
+        self._most = (None if any("sp" not in r for r in rules) or self.stacking.default_per_step is not None
+                      else max([self.stacking.default] + [int(r["sp"]) for r in rules]))  # the most points of a unit
         self.stacking_rule = str(spec.get("rule", "9.2"))
         self.overstack_rule = str(self.tables["movement"]["reinforcement_overstack"]["rule"])
         self._entered: dict[str, str] = {}  # reinforcement piece id -> its entry hex (7.7)
 
     def stacking_points(self, hex_id: str, side: str) -> int:
         """Points of `side`'s combat units in the hex counted against the limit (9.2)."""
-        return self.stacking.total(self.unit_attrs(p) for p in self.unit_hexes(side).get(hex_id, ()))
+        return self.stacking.total(self.supply.unit_attrs(p) for p in self.supply.unit_hexes(side).get(hex_id, ()))
 
     # -- reinforcements (7.7) ---------------------------------------------------------------
-    def on_moved(self, e: Moved) -> None:
-        super().on_moved(e)
+    def moved(self, e: Moved) -> None:
         self._arrived(e.piece, e.old.label, e.new.label)
 
-    def on_added(self, e: Added) -> None:
-        super().on_added(e)
+    def added(self, e: Added) -> None:
         self._arrived(e.piece, None, e.where.label)
 
     def _arrived(self, p: Piece, old: str | None, new: str) -> None:
         geo = self.game.geometry
-        if self.phase_kind is not None and self.unit_of(p) and old not in geo and new in geo:
+        if self.phase_kind is not None and self.board.unit_of(p) and old not in geo and new in geo:
             self._entered[p.id] = new
 
     # -- end of phase (9.2) -------------------------------------------------------------------
-    def phase_ended(self, kind: str, side: str | None) -> None:
+    def phase_ended(self, pid: str) -> None:
+        kind, side = self.phase_kind, self.active_side
         if kind == "movement" and side:
-            board = self.replayer.board.pieces
-            self._entered = {i: h for i, h in self._entered.items() if i in board and self.side_id(board[i]) != side}
+            board = self.board.replayer.board.pieces
+            self._entered = {i: h for i, h in self._entered.items() if i in board and self.board.side_id(board[i]) != side}
         self._check_stacking()
-        super().phase_ended(kind, side)
 
     def _check_stacking(self) -> None:
         limit, free = self.stacking.limit, self.stacking.free
         for side in self.game.sides:
-            for hex_id, pieces in sorted(self.unit_hexes(side).items()):
+            for hex_id, pieces in sorted(self.supply.unit_hexes(side).items()):
+                if self._most is not None and len(pieces) * self._most <= limit:
+                    continue  # too few units to be over, whatever they are
                 counted = [p for p in pieces if self._entered.get(p.id) != hex_id]
-                total = self.stacking.total(self.unit_attrs(p) for p in counted)
+                total = self.stacking.total(self.supply.unit_attrs(p) for p in counted)
                 if total <= limit:
                     continue
                 fresh = len(pieces) - len(counted)
                 note = (f" besides {fresh} reinforcement(s) still on their entry hex ({self.overstack_rule})"
                         if fresh else "")
                 self.find(self.stacking_rule, f"end of the {self.phase} Phase: {hex_id} holds {total} stacking points "
-                          f"of {self.side_name(side)} units{note} > {limit} (one {free.get('size', '')} free): the "
-                          "excess must be eliminated", None, None, hex_id, side=self.side_name(side))
+                          f"of {self.supply.side_name(side)} units{note} > {limit} (one {free.get('size', '')} free): the "
+                          "excess must be eliminated", None, None, hex_id, side=self.supply.side_name(side))

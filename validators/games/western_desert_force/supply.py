@@ -16,101 +16,59 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from validators.games.western_desert_force.state import PhaseState
-from validators.games.western_desert_force.supply_paths import TypedSupplyNet
+from validators.kernel.places import Places
 from validators.kernel.movement import TerrainChart, mp
-from validators.kernel.supply import Leg, connected
+from validators.kernel.supply import Leg, TypedSupplyNet, connected
+from validators.kernel.rule import Tracker
 from validators.kernel.zoc import zone_of_control
 from validators.replay.board import Piece
 
 
-class SupplyRules(PhaseState):
-    """Part of the Western Desert Force auditor; see __init__.py."""
+class Supply(Tracker):
+    """Supply, zones of control and the combat units by hex, as the board shows them now."""
+
+    needs = (Places,)
 
     def start(self) -> None:
-        super().start()
+        self.places = self.ctx.get(Places)
         t = self.tables
         self.chart = TerrainChart(self.game, t["terrain-effects"])
         self.classes = t["unit-classes"]
         self.supply_table = t["supply"]
-        self.place_hex = {p.name: p.hex for p in self.game.map.places}
-        self.limited = [dict(spec, hex=self.place_hex[spec["place"]]) for spec in self.supply_table.get("limited", ())
-                        if spec["place"] in self.place_hex]
-        self._cache: dict[tuple, object] = {}
-        self._cache_version = -1
-        self._markers: dict[str, str] = {}
-
-    @property
-    def tobruk_controller(self) -> str | None:
-        """Side id controlling Tobruk (8.4): who occupies it or last did."""
-        return next((self.place_controller(spec["hex"]) for spec in self.limited), None)
-
-    def reconstructed(self, *tables: str) -> str:
-        """" (reconstructed table)" when a finding rests on a table marked so (terrain and unit classes by default)."""
-        names = tables or ("terrain-effects", "unit-classes")
-        return " (reconstructed table)" if any(self.game.tables[n].provenance == "reconstructed" for n in names) else ""
+        self.limited = [dict(spec, hex=self.places.hex[spec["place"]]) for spec in self.supply_table.get("limited", ())
+                        if spec["place"] in self.places.hex]
+        self._kept: dict[tuple, object] = {}  # answers by what they depend on: kept while the board changes elsewhere
+        self._ways: dict = {}  # the overland steps' ways, shared by the nets
 
     # -- pieces -----------------------------------------------------------------------------
     def sid(self, side: str | None) -> str | None:
         """A side id from a side id or name."""
-        return self.side_ids.get(side, side) if side else None
+        return self.board.side_ids.get(side, side) if side else None
 
     def side_name(self, side: str) -> str:
         return self.game.sides[self.sid(side)].name
 
     def unit_attrs(self, p: Piece) -> dict[str, object]:
-        u = self.unit_of(p)
+        u = self.board.unit_of(p)
         f = self.game.formations[u.formation]
         return {"nationality": f.nationality, "size": u.size, "type": u.type, "formation": u.formation}
 
-    def marker(self, marker_id: str) -> Piece | None:
-        """The piece of a one-off marker (depot, AP marker, supply level...)."""
-        board = self.replayer.board.pieces
-        pid = self._markers.get(marker_id)
-        if pid not in board:
-            pid = next((p.id for p in board.values() if p.properties().get("MarkerId") == marker_id), None)
-            if pid is None:
-                return None
-            self._markers[marker_id] = pid
-        return board[pid]
-
-    def zone_of(self, p: Piece) -> str:
-        return self.replayer.piece_where(p).label
-
-    def _cached(self, key: tuple, make):
-        version = self.replayer.board.version
-        if version != self._cache_version:
-            self._cache.clear()
-            self._cache_version = version
-        if key not in self._cache:
-            self._cache[key] = make()
-        return self._cache[key]
-
     def unit_hexes(self, side: str) -> dict[str, list[Piece]]:
-        """Combat units of `side` on the map, by hex."""
-        side = self.sid(side)
-
-        def make():
-            out: dict[str, list[Piece]] = {}
-            for p in self.units_on_map():
-                if self.side_id(p) == side:
-                    out.setdefault(self.hex_of(p), []).append(p)
-            return out
-        return self._cached(("units", side), make)
-
-    def has_zoc(self, p: Piece) -> bool:
-        """9.3: every combat unit but battalions (leaders and depots are not units)."""
-        return self.unit_of(p).size not in self.classes.get("no_zoc_sizes", ())
+        """Combat units of `side` (id or name) on the map, by hex."""
+        return self.board.unit_hexes(self.sid(side))
 
     def ezoc(self, side: str) -> set[str]:
-        """Hexes in the zone of control of the enemies of `side` (9.3)."""
+        """Hexes in the zone of control of the enemies of `side` (9.3: every combat unit's but
+        battalions'; leaders and depots are not units)."""
         side = self.sid(side)
 
         def make():
-            enemies = self.unit_hexes(self.other_side[side])
-            holders = [h for h, ps in enemies.items() if any(self.has_zoc(p) for p in ps)]
-            return zone_of_control(holders, self.game.geometry.neighbours, self.chart.passable)
-        return self._cached(("ezoc", side), make)
+            enemies = self.unit_hexes(self.board.other_side[side])
+            no_zoc = self.classes.get("no_zoc_sizes", ())
+            holders = frozenset(h for h, ps in enemies.items() if any(self.board.unit_of(p).size not in no_zoc for p in ps))
+            return _kept(self._kept, ("ezoc", holders), lambda: zone_of_control(
+                holders, self.game.geometry.neighbours, self.chart.passable))
+        return self.board.cached(("ezoc", side), make)
 
     # -- supply paths (8.1) -------------------------------------------------------------------
     def blocked_for_supply(self, side: str) -> frozenset[str]:
@@ -118,32 +76,34 @@ class SupplyRules(PhaseState):
         side = self.sid(side)
 
         def make():
-            enemy = set(self.unit_hexes(self.other_side[side]))
+            enemy = set(self.unit_hexes(self.board.other_side[side]))
             return frozenset(enemy | (self.ezoc(side) - set(self.unit_hexes(side))))
-        return self._cached(("blocked", side), make)
+        return self.board.cached(("blocked", side), make)
 
     def _net(self, side: str, sources: tuple[str, ...]) -> TypedSupplyNet:
-        """The side's supply legs now; path types never come back (8.1, 8.3 Ex 3: supply_paths.py)."""
+        """The side's supply legs now; path types never come back (8.1, 8.3 Ex 3: kernel.supply.TypedSupplyNet)."""
         data = self.supply_table
         legs = [Leg(leg["feature"], leg.get("max_hexes")) for leg in data["legs"]]
 
-        def make():
-            return TypedSupplyNet(self.game.geometry.neighbours, self.chart, data["overland"]["movement_class"],
-                                  sources, self.blocked_for_supply(side), legs)
-        return self._cached(("net", side, sources), make)
+        blocked = self.blocked_for_supply(side)
+        key = ("net", sources, blocked)  # a net depends on nothing else
+        return _kept(self._kept, key, lambda: TypedSupplyNet(
+            self.game.geometry.neighbours, self.chart, data["overland"]["movement_class"], sources, blocked, legs,
+            self._ways))
 
     def supply_range(self, hex_id: str, side: str) -> Fraction:
-        """4 MP, or the best supply range of a friendly leader in the hex (8.1, 13.5)."""
+        """4 MP, or the best supply range of a friendly leader in the hex (8.1, 13.5), counting
+        leaders who left the hex in this very step (a stack moved together)."""
         best = mp(self.supply_table["overland"]["mp"])
-        for p in self.pieces_in(hex_id):
-            leader = self.leader_of(p)
-            if leader and self.side_id(p) == side:
+        for p in self.board.pieces_in(hex_id) + self.board.stood_in(hex_id):
+            leader = self.board.leader_of(p)
+            if leader and self.board.side_id(p) == side:
                 face = leader.faces[min(max(p.layer_level("Leader"), 1), len(leader.faces)) - 1]
                 best = max(best, Fraction(face.range))
         return best
 
     def limited_sources(self, side: str) -> list[dict]:
-        return [spec for spec in self.limited if self.place_controller(spec["hex"]) == side]
+        return [spec for spec in self.limited if self.places.controller(spec["hex"]) == side]
 
     def supply_status(self, hex_id: str, side: str) -> str | None:
         """'main' (the side's own source), 'limited' (only Tobruk), or None: unsupplied (8.1, 8.4)."""
@@ -169,11 +129,19 @@ class SupplyRules(PhaseState):
             total += limit
         return total
 
+    def supply_level(self) -> str | None:
+        """The Axis Supply Level: the box of the supply-level marker (7.5)."""
+        spec = self.tables["movement"]["supply_level"]
+        p = self.board.marker(spec["marker"])
+        zone = self.board.where(p) if p is not None else ""
+        level = zone[len(spec["zone_prefix"]):] if zone.startswith(spec["zone_prefix"]) else None
+        return level if level in spec["levels"] else None
+
     def naval_support(self) -> bool:
         """Whether the Allies have Naval Support this turn (6.2; marker convention in supply.yaml)."""
         spec = self.supply_table.get("naval_support", {})
-        p = self.marker(spec.get("marker", ""))
-        return p is not None and p.map is not None and self.zone_of(p) not in spec.get("idle_zones", ())
+        p = self.board.marker(spec.get("marker", ""))
+        return p is not None and p.map is not None and self.board.where(p) not in spec.get("idle_zones", ())
 
     def source_connected(self, side: str) -> set[str]:
         """Hexes with a path of any length to the side's own source free of enemy units and
@@ -181,7 +149,16 @@ class SupplyRules(PhaseState):
         side = self.sid(side)
         cls = self.supply_table["overland"]["movement_class"]
         step = self.chart.cost(cls)
-        return self._cached(("connected", side), lambda: connected(
+        blocked = self.blocked_for_supply(side)
+        return _kept(self._kept, ("connected", side, blocked), lambda: connected(
             self.game.geometry.neighbours, [self.supply_table["sources"][side]],
-            lambda a, b: step(a, b) is not None, self.blocked_for_supply(side)))
+            lambda a, b: step(a, b) is not None, blocked))
 
+
+def _kept(store: dict, key: tuple, make):
+    """`make()` by `key`, the few latest kept (a step and back leaves the blocking hexes as they were)."""
+    if key not in store:
+        if len(store) >= 32:
+            store.pop(next(iter(store)))
+        store[key] = make()
+    return store[key]

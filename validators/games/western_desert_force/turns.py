@@ -18,31 +18,33 @@ Choices:
 """
 from __future__ import annotations
 
-from validators.games.western_desert_force.points import PointsRules
-from validators.games.western_desert_force.victory import VictoryRules
+from validators.games.western_desert_force.events import D66, RandomEvents
+from validators.games.western_desert_force.base import WdfRule
+from validators.games.western_desert_force.roads import Roads
 from validators.replay.replayer import Rolled
 
-D66 = "Random Events d66"
 
+class TurnRules(WdfRule):
+    """4.0: the phases in order, every turn played; 3.1: the starting markers, no Random Events or
+    Air/Naval roll on Turn 1; 5.0: one Random Events roll a turn, in its phase, and its event."""
 
-class TurnRules(PointsRules, VictoryRules):
-    """Part of the Western Desert Force auditor; see __init__.py."""
+    ids = ("3.1", "4.0", "5.0")
+    needs = WdfRule.needs + (Roads, RandomEvents)
 
     def start(self) -> None:
         super().start()
-        events = self.tables.get("random-events", {}).get("events", {})
-        self.event_table: dict[str, dict] = {str(k): v for k, v in events.items()}
-        self.events_note = self.table_note("random-events")
-        self.events_done: set[str] = set()  # once-only events that happened (5.0)
-        self.events_rolled: set[int] = set()  # turns with a Random Events roll
-        self.event_replacements: dict[tuple[int, str], int] = {}  # (turn, side) -> extra points (7.6)
+        self.roads = self.ctx.get(Roads)
+        self.ap_table = self.tables.get("attack-points", {})
+        self.phase_names = [x["name"] for x in self.phase_specs]
+        self.events = self.ctx.get(RandomEvents)
+        self.events_note = self.state.reconstructed("random-events")
 
     # -- the order of phases (4.0) -------------------------------------------------------------
-    def phase_started(self, kind: str, side: str | None) -> None:
-        super().phase_started(kind, side)
-        before, now = self.prev_phase_pos, self.phase_pos
+    def phase_started(self, pid: str) -> None:
+        before, now = self.state.prev_phase_pos, self.state.phase_pos
         if before is None:
-            if self.turn == self.game.info.turns.first and now[1] <= self._first_points_segment():
+            first_points = next((i for i, p in enumerate(self.phase_specs) if p.get("kind") == "attack-points"), -1)
+            if self.turn == self.game.info.turns.first and now[1] <= first_points:  # until then the 3.1 totals stand
                 self._starting_markers()
             return
         (t0, i0), (t1, i1) = before, now
@@ -55,100 +57,53 @@ class TurnRules(PointsRules, VictoryRules):
         elif t1 > t0 + 1:
             self.find("4.0", f"the turn tracker jumped from Turn {t0} to Turn {t1}: every turn is played")
 
-    def _first_points_segment(self) -> int:
-        """Index of the first Attack Points segment: until it, the 3.1 totals stand."""
-        return next((i for i, p in enumerate(self.phase_specs) if p.get("kind") == "attack-points"), -1)
-
     def _starting_markers(self) -> None:
         """3.1: Allies 4 AP, Axis 2 AP, 4 Allied ASPs and Allied Naval Support."""
         for side, want in self.ap_table.get("start", {}).items():
-            have = self.ap_now.get(side)
+            have = self.roads.ap_box(side)
             if have != want:
-                self.find("3.1", f"the {self._org_name(side)} player begins with {want} Attack Points; the AP marker "
-                          f"shows {have}", self.one_marker(f"ap-{side}"), side=self._org_name(side))
+                self.find("3.1", f"the {self.board.side_name(side)} player begins with {want} Attack Points; the AP marker "
+                          f"shows {have}", self.board.marker(f"ap-{side}"), side=self.board.side_name(side))
         air = self.tables.get("air-superiority", {}).get("start", {})
         if air:
-            holder, count = self.asp_holding()
+            holder, count = self.roads.asp_holding()
             if (holder, count) != (air.get("side"), air.get("asp")):
-                self.find("3.1", f"the game begins with {air.get('asp')} {self._org_name(air.get('side'))} ASPs; "
-                          f"the ASP marker shows {count} for {self._org_name(holder)}", self.one_marker("asp"))
-            naval = getattr(self, "naval_support", None)  # the supply rules read its marker (tables/supply.yaml)
-            if air.get("naval_support") and naval is not None and not naval():
+                self.find("3.1", f"the game begins with {air.get('asp')} {self.board.side_name(air.get('side'))} ASPs; "
+                          f"the ASP marker shows {count} for {self.board.side_name(holder)}", self.board.marker("asp"))
+            if air.get("naval_support") and not self.supply.naval_support():
                 self.find("3.1", "the Allies begin with Naval Support; its marker is not in play",
-                          self.one_marker(self.tables.get("supply", {}).get("naval_support", {}).get("marker", "")))
+                          self.board.marker(self.tables.get("supply", {}).get("naval_support", {}).get("marker", "")))
 
     # -- dice -------------------------------------------------------------------------------------
-    def on_rolled(self, e: Rolled) -> None:
+    def rolled(self, e: Rolled) -> None:
         first = self.turn == self.game.info.turns.first
         if e.button == D66 or e.button.endswith(" Air Superiority die"):
             if first:
                 self.find("3.1", f"Turn 1 skips the Random Events and the Air/Naval Support Phase: no {e.button} roll")
             elif e.button == D66:
                 self._random_event(e.dice)
-        super().on_rolled(e)
 
     def _random_event(self, dice: tuple[int, ...]) -> None:
         """5.0: the Allied die is the tens digit, the Axis die the ones."""
         if self.phase_kind != "random-events":
             self.find("5.0", f"the Random Events roll belongs to the Random Events phase, not {self.phase}")
             return
-        if self.turn in self.events_rolled:
+        if not self.events.counted:
             self.find("5.0", f"one Random Events roll a turn: Turn {self.turn} already had one")
             return
-        self.events_rolled.add(self.turn or 0)
-        if len(dice) != 2:
+        if self.events.just is None:
             return
-        code = f"{dice[0]}{dice[1]}"
-        ev = self.event_table.get(code)
-        if not ev or ev.get("name") == "No Event" or not self._event_possible(code, ev):
-            return
-        if ev.get("once"):
-            self.events_done.add(code)
+        code, ev = self.events.just
         effect = ev.get("effect", {})
         self.find("5.0", f"random event {code} (Allied {dice[0]}, Axis {dice[1]}): {ev['name']} - "
                   f"{self._describe(effect)}{self.events_note}", kind="event")
-        for side, n in effect.get("ap", {}).items():
-            self.expect_ap(side, "5.0", f"random event {code}, {ev['name']}: {n:+d} AP{self.events_note}", by=int(n))
-        for side, n in effect.get("replacements", {}).items():
-            key = (self.turn or 0, side)
-            self.event_replacements[key] = self.event_replacements.get(key, 0) + int(n)
-        if "leader_casualty" in effect and hasattr(self, "leader_event_casualty"):
-            self.leader_event_casualty(effect["leader_casualty"])  # leaders.py: judged as 13.6
-        for marker, n in effect.get("fortress_status", {}).items():
-            if hasattr(self, "fortress_event"):
-                self.fortress_event(marker, int(n))  # fortress.py: the status may rise (16.1)
-
-    def _event_possible(self, code: str, ev: dict) -> bool:
-        """5.0: too early, a once-only event again, or impossible: No Event."""
-        if (self.turn or 0) < int(ev.get("earliest", 0)) or code in self.events_done:
-            return False
-        need = ev.get("requires", {})
-        if "leader_on_map" in need and not self._leader_on_map(need["leader_on_map"]):
-            return False
-        if "fortress_below_intact" in need:
-            p = self.one_marker(need["fortress_below_intact"])
-            if p is not None and p.map is not None and p.layer_level("Face") in (0, 1):
-                return False
-        return True
-
-    def _leader_on_map(self, name: str) -> bool:
-        for p in self.replayer.board.pieces.values():
-            leader = self.leader_of(p)
-            if leader is None or self.hex_of(p) is None:
-                continue
-            face = leader.faces[max(1, p.layer_level("Leader")) - 1]
-            if face.name == name:
-                return True
-        return False
 
     def _describe(self, effect: dict) -> str:
-        parts = [f"{self._org_name(s)} {n:+d} AP (7.3)" for s, n in effect.get("ap", {}).items()]
-        parts += [f"{self._org_name(s)} {n:+d} replacement point(s) this turn (7.6)"
+        parts = [f"{self.board.side_name(s)} {n:+d} AP (7.3)" for s, n in effect.get("ap", {}).items()]
+        parts += [f"{self.board.side_name(s)} {n:+d} replacement point(s) this turn (7.6)"
                   for s, n in effect.get("replacements", {}).items()]
         if "leader_casualty" in effect:
             parts.append(f"{effect['leader_casualty']} becomes a casualty (13.6)")
-        if "leader_casualty" in effect and hasattr(self, "leader_event_casualty"):
-            self.leader_event_casualty(effect["leader_casualty"])  # leaders.py: judged as 13.6
         for marker, n in effect.get("fortress_status", {}).items():
             name = self.game.markers[marker].name if marker in self.game.markers else marker
             parts.append(f"{name} up {n} level (16.1)")
