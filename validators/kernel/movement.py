@@ -172,7 +172,8 @@ class TerrainChart:
         self._memo: dict[tuple[str, str, str], Fraction | Blocked] = {}
         values = [c for c, _ in self.connected.values()]
         for spec in [*self.hex.values(), *self.hexside.values()]:
-            values += list(spec.get("mp", {}).values())
+            costs = spec.get("mp", {})
+            values += list(costs.values()) if isinstance(costs, Mapping) else [costs]  # per column, or one cost
         self.scale = mp_scale(values)  # units per MP in which every cost of the chart is whole
         self._units: dict[str, dict] = {}  # class -> (a, b) -> the step's cost in scale units
 
