@@ -201,18 +201,20 @@ class Movement(Rule):
                 self._count(self._pooled, p, u, "motor pool", int(self.motor_pool.get(side, {}).get("capacity", 99)),
                             "9.56", rec, new, self.state.reconstructed("supply"))
         zoc = self.costs.enemy_zoc(side)
-        found = self.costs.search(u, side, rec.start, new, zoc=zoc)
-        if new not in found:
-            self._no_path(p, u, side, rec, new, zoc)
-            return
-        cost, path = found.cost[new], found.path(new)
         allowance, why = self._allowance(u, side, rec)
-        if "strategic movement" in rec.modes:
-            if strategic := self._strategic_problem(p, u, side, rec, new, zoc):
-                self.find("9.21", strategic, p, rec.start, new)
+        strategic = "strategic movement" in rec.modes
+        if not (fits := self.costs.fits(u, side, rec.start, new, zoc, None if strategic else allowance)):
+            found = self.costs.search(u, side, rec.start, new, zoc=zoc)
+            if new not in found:
+                self._no_path(p, u, side, rec, new, zoc)
+                return
+        if strategic:
+            if problem := self._strategic_problem(p, u, side, rec, new, zoc):
+                self.find("9.21", problem, p, rec.start, new)
             return
-        if cost <= allowance:
-            return
+        if fits:
+            return  # the cheapest path is looked for only when none fits
+        cost, path = found.cost[new], found.path(new)
         if self.state.phase_kind == "movement" and self.game.geometry.adjacent(rec.start, new):
             return  # 8.38: one hex is always allowed
         if self._strategic_problem(p, u, side, rec, new, zoc) is None:
@@ -280,13 +282,15 @@ class Movement(Rule):
             self.find("8.42", f"{p.name} {why}", p, rec.start, new)
             return
         zoc = self.costs.enemy_zoc(side)
+        allowance, why = self._allowance(u, side, rec)
+        if u.type in EXPLOIT_FREE:
+            allowance = max(allowance, Fraction(u.ma))  # Events J: full MA
+        if self.costs.fits(u, side, rec.start, new, zoc, allowance):
+            return
         found = self.costs.search(u, side, rec.start, new, zoc=zoc)
         if new not in found:
             self._no_path(p, u, side, rec, new, zoc)
             return
-        allowance, why = self._allowance(u, side, rec)
-        if u.type in EXPLOIT_FREE:
-            allowance = max(allowance, Fraction(u.ma))  # Events J: full MA
         cost = found.cost[new]
         if cost > allowance:
             path = found.path(new)

@@ -220,10 +220,10 @@ class MoveCosts(Tracker):
                                lambda h, n: any(self.passable(u, h, n) for u in holders[h])))
 
     def search(self, u: s.Unit, side: str, start: str, new: str, *, zoc: frozenset[str] | None = None,
-               roads_only: bool = False) -> Reach:
-        """The cheapest paths for `u` from `start` towards `new`: no enemy hex entered, a stop in
-        an enemy-ZOC hex (8.21), never enemy ZOC to enemy ZOC (8.22); `roads_only` for strategic
-        movement (9.21)."""
+               roads_only: bool = False, allowance: Fraction | None = None) -> Reach:
+        """The cheapest paths for `u` from `start` towards `new` (within `allowance`, if given): no
+        enemy hex entered, a stop in an enemy-ZOC hex (8.21), never enemy ZOC to enemy ZOC (8.22);
+        `roads_only` for strategic movement (9.21)."""
         cls, ezoc = self.forces.move_class(u), ZocMove(frozenset(zoc or ()), frozenset())  # no friendly unit negates
 
         def step(a: str, b: str) -> Fraction | None:
@@ -231,4 +231,16 @@ class MoveCosts(Tracker):
             return None if c is None or isinstance(c, Blocked) else c
         step, geo, enemy = ezoc.wrap(step), self.game.geometry, self.forces.enemy_hexes(side)
         direct = step(start, new) if geo.adjacent(start, new) and new not in enemy else None  # no path costs more
-        return search(geo.neighbours, start, step, stop=ezoc.stops(), blocked=enemy, goal=new, allowance=direct)
+        bound = direct if allowance is None else allowance if direct is None else min(direct, allowance)
+        return search(geo.neighbours, start, step, stop=ezoc.stops(), blocked=enemy, goal=new, allowance=bound)
+
+    def fits(self, u: s.Unit, side: str, start: str, new: str, zoc: frozenset[str], allowance: Fraction | None) -> bool:
+        """Whether some path of `search` costs at most `allowance` (None: any): the direct step to
+        a neighbour when it is legal, else a search no further than the allowance.  Most moves fit,
+        and so need no cheapest path; False says nothing (`search` then tells why)."""
+        if self.game.geometry.adjacent(start, new) and new not in self.forces.enemy_hexes(side) \
+                and not (start in zoc and new in zoc):  # the direct step, as `search`'s ZOC allows it
+            c = self.step_cost(start, new, self.forces.move_class(u))
+            if not isinstance(c, Blocked) and (allowance is None or c <= allowance):
+                return True
+        return allowance is not None and new in self.search(u, side, start, new, zoc=zoc, allowance=allowance)
