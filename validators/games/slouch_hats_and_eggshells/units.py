@@ -158,6 +158,7 @@ class MoveCosts(Tracker):
         self.tec = self.tables["terrain-effects"]
         self.chart = TerrainChart(self.game, self.tec)
         self._memo: dict[tuple[str, str, str], Fraction | Blocked] = {}
+        self._zocs: dict[tuple[str, frozenset[str]], set[str]] = {}
 
     def road_between(self, a: str, b: str) -> str | None:
         """The best road kind crossing the hexside a/b (main or minor road, else trail), None if none."""
@@ -210,14 +211,21 @@ class MoveCosts(Tracker):
 
     def _enemy_zoc(self, side: str) -> frozenset[str]:
         board, forces = self.board, self.forces
-        enemy = board.other_side[side]
-        holders: dict[str, list] = {}
+        enemy, out = board.other_side[side], set()
         for h, ps in board.by_hex().items():
             units = [board.unit_of(p) for p in ps if forces.is_combat(p) and board.side_id(p) == enemy]
             if units and not all(u.no_zoc for u in units):
-                holders[h] = units
-        return frozenset(zone_of_control(holders, self.game.geometry.neighbours,
-                               lambda h, n: any(self.passable(u, h, n) for u in holders[h])))
+                out.update(self._zoc_of(h, frozenset(forces.move_class(u) for u in units)))
+        return frozenset(out)
+
+    def _zoc_of(self, h: str, classes: frozenset[str]) -> set[str]:
+        """The ZOC from `h` of units of these movement classes (remembered: the terrain never changes)."""
+        key = (h, classes)
+        found = self._zocs.get(key)
+        if found is None:
+            found = self._zocs[key] = zone_of_control((h,), self.game.geometry.neighbours, lambda a, b: any(
+                not isinstance(self.step_cost(a, b, cls), Blocked) for cls in classes))
+        return found
 
     def search(self, u: s.Unit, side: str, start: str, new: str, *, zoc: frozenset[str] | None = None,
                roads_only: bool = False, allowance: Fraction | None = None) -> Reach:
