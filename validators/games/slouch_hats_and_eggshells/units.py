@@ -46,6 +46,7 @@ class Forces(Tracker):
         losses = self.game.tracks.get("losses")
         self.loss_boxes = {self.game.zone_name("losses", b): b for b in losses.boxes} if losses else {}
         self._kept: dict[tuple[str, str], object] = {}  # (what, side) -> facts of the enemy of side's units
+        self._roles: dict[str, tuple] = {}  # piece id -> (its state, its combat unit or None, its side)
         self.touched: set[str] | None = None  # hexes whose pieces moved, came or went since the last phase's
         self._ended = False  # end (None: every hex, until a phase has ended)
 
@@ -85,19 +86,40 @@ class Forces(Tracker):
     def marker_id(self, p: Piece) -> str:
         return p.properties().get("MarkerId", "")
 
-    def is_combat(self, p: Piece) -> bool:
-        """A combat unit (2.21a): every unit but the REPLs (replacements have no strength)."""
+    def combat_unit(self, p: Piece) -> s.Unit | None:
+        """The unit of a combat unit (2.21a: every unit but the REPLs, which have no strength), else None."""
         u = self.board.unit_of(p)
-        return u is not None and u.type != "replacement"
+        return u if u is not None and u.type != "replacement" else None
+
+    def is_combat(self, p: Piece) -> bool:
+        return self.combat_unit(p) is not None
 
     def combat_units(self, hex_id: str, side: str | None = None) -> list[Piece]:
         return [p for p in self.board.pieces_in(hex_id) if self.is_combat(p) and (side is None or self.board.side_id(p) == side)]
 
+    def enemy_units(self, side: str) -> dict[str, list[s.Unit]]:
+        """The combat units of the enemy of `side`, by hex."""
+        return self.of_enemy("units", side, lambda: self._units_of(self.board.other_side[side]))
+
+    def _units_of(self, side: str) -> dict[str, list[s.Unit]]:
+        """A scan of every hex, each time the enemy has moved: each piece's unit and side are looked
+        up once per state of the piece (a flip may change them)."""
+        roles, out = self._roles, {}
+        for h, ps in self.board.by_hex().items():
+            units = None
+            for p in ps:
+                found = roles.get(p.id)
+                if found is None or found[0] is not p.state:
+                    found = roles[p.id] = (p.state, self.combat_unit(p), self.board.side_id(p))
+                if found[1] is not None and found[2] == side:
+                    units = [found[1]] if units is None else units + [found[1]]
+            if units:
+                out[h] = units
+        return out
+
     def enemy_hexes(self, side: str) -> frozenset[str]:
         """Hexes holding combat units of the enemy of `side`."""
-        board, enemy = self.board, self.board.other_side[side]
-        return self.of_enemy("hexes", side, lambda: frozenset(
-            h for h, ps in board.by_hex().items() if any(self.is_combat(p) and board.side_id(p) == enemy for p in ps)))
+        return self.of_enemy("hexes", side, lambda: frozenset(self.enemy_units(side)))
 
     def adjacent_enemy(self, hex_id: str, side: str) -> bool:
         enemy = self.enemy_hexes(side)
@@ -210,12 +232,10 @@ class MoveCosts(Tracker):
         return self.forces.of_enemy("zoc", side, lambda: self._enemy_zoc(side))
 
     def _enemy_zoc(self, side: str) -> frozenset[str]:
-        board, forces = self.board, self.forces
-        enemy, out = board.other_side[side], set()
-        for h, ps in board.by_hex().items():
-            units = [board.unit_of(p) for p in ps if forces.is_combat(p) and board.side_id(p) == enemy]
-            if units and not all(u.no_zoc for u in units):
-                out.update(self._zoc_of(h, frozenset(forces.move_class(u) for u in units)))
+        out, move_class = set(), self.forces.move_class
+        for h, units in self.forces.enemy_units(side).items():
+            if not all(u.no_zoc for u in units):
+                out.update(self._zoc_of(h, frozenset(move_class(u) for u in units)))
         return frozenset(out)
 
     def _zoc_of(self, h: str, classes: frozenset[str]) -> set[str]:
