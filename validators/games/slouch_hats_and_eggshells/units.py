@@ -78,10 +78,11 @@ class Forces(Tracker):
     def before_step(self, step) -> None:
         """The replay applies a step whole before its events: the sides of the units it touches
         (`Auditor.begin_step`) are known before the first event is heard."""
-        board = self.board
-        if self._kept and board.step_pieces:
+        board, kept = self.board, self._kept
+        if kept and board.step_pieces:
             sides = {board.side_id(p) for p in board.step_pieces if board.unit_of(p) is not None}
-            self._kept = {k: v for k, v in self._kept.items() if None not in sides and board.other_side[k[1]] not in sides}
+            for k in [k for k in kept if None in sides or board.other_side[k[1]] in sides]:
+                del kept[k]
 
     def marker_id(self, p: Piece) -> str:
         return p.properties().get("MarkerId", "")
