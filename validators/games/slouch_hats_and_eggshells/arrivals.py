@@ -26,7 +26,7 @@ from validators.games.slouch_hats_and_eggshells.units import Forces
 from validators.kernel.declarations import Declared
 from validators.kernel.rule import Rule
 from validators.replay.board import Piece
-from validators.replay.replayer import Added, Moved, Removed
+from validators.replay.replayer import Added, Flipped, Moved, Removed
 
 LEVANT = ("alawi-", "druze-")
 RELEASE_LIMIT = {"reinforcements": 1, "transport": 2}  # 5.63; 20.22F (two more in a Transport phase)
@@ -49,6 +49,7 @@ class Garrisons(Rule):
         self.released: set[str] = set()
         self._released_now: list[str] = []  # non-adjacent releases of this phase
         self._adjacent_at_end: set[str] = set()
+        self._near: set[str] | None = None  # the hexes of the unreleased garrisons and around them
         areas = self.tables.get("areas", {}).get("hexes", {})
         self._area_of = {h: a for a, hexes in areas.items() for h in hexes}
 
@@ -62,11 +63,27 @@ class Garrisons(Rule):
     def added(self, e: Added) -> None:
         if self._garrison(e.piece):
             self._pieces.add(e.piece.id)
+            self._near = None
+
+    def flipped(self, e: Flipped) -> None:
+        self._near = None  # a flip may change what a piece is: judged afresh at the phase's end
 
     def phase_ended(self, pid: str) -> None:
-        board, pieces = self.board, self.board.replayer.board.pieces
-        self._adjacent_at_end = {u.id for i in self._pieces if (p := pieces.get(i)) is not None
-                                 and (u := board.unit_of(p)).id not in self.released and self._adjacent(p)}
+        """Which garrisons stand next to an enemy combat unit, worked out again only when a piece
+        moved, came or went next to one or in its hex (`Forces.touched`) or a piece flipped."""
+        touched = self.forces.touched
+        if self._near is not None and touched is not None and touched.isdisjoint(self._near):
+            return
+        board, pieces, neighbours = self.board, self.board.replayer.board.pieces, self.game.geometry.neighbours
+        self._adjacent_at_end, self._near = set(), set()
+        for i in self._pieces:
+            if (p := pieces.get(i)) is None or (u := board.unit_of(p)).id in self.released:
+                continue
+            self._near.add(h := board.where(p))
+            if board.on_map(h):
+                self._near.update(neighbours(h))
+            if self._adjacent(p):
+                self._adjacent_at_end.add(u.id)
 
     def _adjacent(self, p: Piece) -> bool:
         h, side = self.board.hex_of(p), self.board.side_id(p)

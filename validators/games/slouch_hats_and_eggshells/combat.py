@@ -145,6 +145,7 @@ class Combats(Tracker):
         self.combat_now: SHCombat | None = None
         self.combats: list[SHCombat] = []  # every combat resolved, in order (for reports and tests)
         self.closed: list[SHCombat] = []  # every combat closed, in order (a rule judges each once, at the close)
+        self._read: dict[type, int] = {}  # rule class -> combats of `closed` it has read
         self.taken: Declared | None = None  # the declaration just bound to a combat
         self.die_fault: tuple[str, str, str | None] | None = None  # (rule, message, side) of the roll just heard
         self.resolved: SHCombat | None = None  # the combat the roll just heard resolved
@@ -188,6 +189,11 @@ class Combats(Tracker):
         c, self.combat_now = self.combat_now, None
         if c is not None:
             self.closed.append(c)
+
+    def newly_closed(self, rule: Rule) -> list[SHCombat]:
+        """The combats closed since `rule` last asked."""
+        seen, self._read[type(rule)] = self._read.get(type(rule), 0), len(self.closed)
+        return self.closed[seen:]
 
     def declared(self, d: Declared) -> None:
         self.taken = None
@@ -493,7 +499,6 @@ class Combat(Rule):
         self.crt_note = self.combats.crt_note
         self.tec_note = self.state.reconstructed("terrain-effects")
         self._fired: dict[str, tuple] = {}  # artillery piece -> (turn, segment) it last fired in
-        self._judged = 0  # combats of Combats.closed judged
 
     def declared(self, d: Declared) -> None:
         """3.43, 11.18: artillery that fired is Fired and cannot fire again in the Segment (the
@@ -517,8 +522,7 @@ class Combat(Rule):
                           None, c.defender_hex, side=self.board.side_names[c.attacker])
 
     def _closed(self, *_) -> None:
-        for c in self.combats.closed[self._judged:]:  # closed since the last look
-            self._judged += 1
+        for c in self.combats.newly_closed(self):
             if c.die is not None and c.results:
                 self._close(c)
 
@@ -666,7 +670,6 @@ class GermanAA(Rule):
     def start(self) -> None:
         self.forces, self.combats = self.ctx.get(Forces), self.ctx.get(Combats)
         self._aa_armor: dict[int, set[str]] = {}  # id of a combat -> its armor attackers
-        self._judged = 0  # combats of Combats.closed judged
 
     def rolled(self, e: Rolled) -> None:
         c = self.combats.combat_now
@@ -680,8 +683,7 @@ class GermanAA(Rule):
 
     def _closed(self, *_) -> None:
         """Judged as a combat closes: at a declaration opening the next one, or at the phase's end."""
-        for c in self.combats.closed[self._judged:]:  # closed since the last look
-            self._judged += 1
+        for c in self.combats.newly_closed(self):
             armor = self._aa_armor.pop(id(c), None)
             if not armor or c.more_hexes:
                 continue

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import re
 
-from builder.model.event_checks import hand_name
 from validators.games.slouch_hats_and_eggshells.state import EVENT_PLAY
 from validators.games.slouch_hats_and_eggshells.units import Forces
 from validators.kernel.rule import Rule, Tracker
@@ -74,7 +73,9 @@ class SpecialEvents(Rule):
         self.draw_first = {k: int(v) for k, v in draws.get("turn_1", {}).items()}
         self.draw_later = {k: int(v) for k, v in draws.get("later", {}).items()}
         self.draw_vp = int(draws.get("extra_draw_vp", 2))
-        self.hands = {hand_name(x): x.id for x in self.game.info.sides}
+        # the side's PlayerHand zone, as builder.model.event_checks.hand_name names it (not imported:
+        # that module loads the pydantic schema, a fifth of an audit's time)
+        self.hands = {f"{x.name} hand": x.id for x in self.game.info.sides}
         decks = self.game.events.decks if self.game.events else []
         self.pools = {d.name for d in decks if d.side is None}
         self.event_when = {side: dict(ev.get(side, {})) for side in names}

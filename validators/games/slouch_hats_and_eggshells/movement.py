@@ -108,16 +108,16 @@ class Movement(Rule):
     def moved(self, e: Moved) -> None:
         st, board = self.state, self.board
         p, old, new = e.piece, e.old.label, e.new.label
+        if old == new or st.phase_kind not in MOVING:
+            return
         if self.forces.marker_id(p).startswith("msu-"):  # 8.16, judged when the phase ends (Choices)
-            if board.on_map(old) and board.on_map(new) and old != new and st.phase_kind in MOVING \
-                    and self.forces.air_side(p) == st.phase_side:
+            if board.on_map(old) and board.on_map(new) and self.forces.air_side(p) == st.phase_side:
                 self._msu_moved[p.id] = new
             return
         u = board.unit_of(p)
-        if u is None or old == new or st.phase_kind not in MOVING or board.side_id(p) != st.phase_side \
-                or not board.on_map(new):
-            return
         side = board.side_id(p)
+        if u is None or side != st.phase_side or not board.on_map(new):
+            return
         if old in self.boxes:
             self._from_box(e)
             return
@@ -127,8 +127,9 @@ class Movement(Rule):
         if rec is None:
             rec = self._moves[p.id] = MoveRecord(old, set(self._modes.get(p.id, ())),
                                                  self._no_movement_supply(p, u, old, side))
-        rec.modes |= self._modes.get(p.id, set())
-        ends, rec.ends = rec.ends, rec.ends + [new]
+        if modes := self._modes.get(p.id):
+            rec.modes |= modes
+        rec.ends.append(new)
         if new == rec.start:
             return
         if new in self.forces.enemy_hexes(side):
@@ -136,7 +137,7 @@ class Movement(Rule):
             return
         if "infiltration" not in rec.modes and "rail movement" not in rec.modes:
             zoc = self.costs.enemy_zoc(side)
-            stopped = next((h for h in ends if h != rec.start and h in zoc), None)
+            stopped = next((h for h in rec.ends[:-1] if h != rec.start and h in zoc), None)  # earlier drags
             if stopped:
                 self.find("8.21", f"{p.name} entered the enemy ZOC in {stopped} earlier in the phase: it stopped there",
                           p, rec.start, new)
@@ -201,18 +202,20 @@ class Movement(Rule):
                 self._count(self._pooled, p, u, "motor pool", int(self.motor_pool.get(side, {}).get("capacity", 99)),
                             "9.56", rec, new, self.state.reconstructed("supply"))
         zoc = self.costs.enemy_zoc(side)
-        found = self.costs.search(u, side, rec.start, new, zoc=zoc)
-        if new not in found:
-            self._no_path(p, u, side, rec, new, zoc)
-            return
-        cost, path = found.cost[new], found.path(new)
         allowance, why = self._allowance(u, side, rec)
-        if "strategic movement" in rec.modes:
-            if strategic := self._strategic_problem(p, u, side, rec, new, zoc):
-                self.find("9.21", strategic, p, rec.start, new)
+        strategic = "strategic movement" in rec.modes
+        if not (fits := self.costs.fits(u, side, rec.start, new, zoc, None if strategic else allowance)):
+            found = self.costs.search(u, side, rec.start, new, zoc=zoc)
+            if new not in found:
+                self._no_path(p, u, side, rec, new, zoc)
+                return
+        if strategic:
+            if problem := self._strategic_problem(p, u, side, rec, new, zoc):
+                self.find("9.21", problem, p, rec.start, new)
             return
-        if cost <= allowance:
-            return
+        if fits:
+            return  # the cheapest path is looked for only when none fits
+        cost, path = found.cost[new], found.path(new)
         if self.state.phase_kind == "movement" and self.game.geometry.adjacent(rec.start, new):
             return  # 8.38: one hex is always allowed
         if self._strategic_problem(p, u, side, rec, new, zoc) is None:
@@ -280,13 +283,15 @@ class Movement(Rule):
             self.find("8.42", f"{p.name} {why}", p, rec.start, new)
             return
         zoc = self.costs.enemy_zoc(side)
+        allowance, why = self._allowance(u, side, rec)
+        if u.type in EXPLOIT_FREE:
+            allowance = max(allowance, Fraction(u.ma))  # Events J: full MA
+        if self.costs.fits(u, side, rec.start, new, zoc, allowance):
+            return
         found = self.costs.search(u, side, rec.start, new, zoc=zoc)
         if new not in found:
             self._no_path(p, u, side, rec, new, zoc)
             return
-        allowance, why = self._allowance(u, side, rec)
-        if u.type in EXPLOIT_FREE:
-            allowance = max(allowance, Fraction(u.ma))  # Events J: full MA
         cost = found.cost[new]
         if cost > allowance:
             path = found.path(new)

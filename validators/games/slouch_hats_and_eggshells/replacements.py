@@ -14,7 +14,7 @@ Choices:
 from __future__ import annotations
 
 from validators.kernel.rule import Rule
-from validators.replay.replayer import Flipped
+from validators.replay.replayer import Added, Flipped
 
 NO_INFANTRY_RP = ("armor", "armored-car", "artillery", "motorized-aa")  # 15.23
 UNJUDGED = ("commando",)
@@ -30,13 +30,21 @@ class Replacements(Rule):
     def start(self) -> None:
         self._reduced_turn: dict[str, int | None] = {}  # piece -> turn it was last flipped to reduced
         self._repl_hexes: set[str] = set()
+        self._repls: list[str] | None = None  # the REPL pieces' ids
 
     def _repl_in(self, pieces) -> bool:
         return any((u := self.board.unit_of(p)) is not None and u.type == "replacement" for p in pieces)
 
     def phase_started(self, pid: str) -> None:
         if self.state.phase_kind == "administrative":  # the only phase whose flips read them
-            self._repl_hexes = {h for h, ps in self.board.by_hex().items() if self._repl_in(ps)}
+            board, pieces = self.board, self.board.replayer.board.pieces
+            if self._repls is None:  # a REPL is one for good: found once, and again when one is added
+                self._repls = [i for i, p in pieces.items() if self._repl_in((p,))]
+            self._repl_hexes = {h for i in self._repls if (p := pieces.get(i)) and board.on_map(h := board.where(p))}
+
+    def added(self, e: Added) -> None:
+        if self._repl_in((e.piece,)):
+            self._repls = None
 
     def flipped(self, e: Flipped) -> None:
         st, board = self.state, self.board

@@ -33,16 +33,19 @@ class Stacking(Rule):
 
     def phase_ended(self, pid: str) -> None:
         """A hex whose pieces did not change since the last phase's end was judged then."""
-        board, is_combat, names = self.board, self.forces.is_combat, self.board.side_names
+        board, names, limit, combat_unit = self.board, self.board.side_names, self.stack_limit, self.forces.combat_unit
         hexes, touched = board.by_hex(), self.forces.touched
         self._airfields(touched)
         for h in sorted(hexes if touched is None else touched & hexes.keys()):
-            ps = hexes[h]
+            by_side: dict[str, list] = {}  # each side's combat units and their total stacking points
+            for p in hexes[h]:
+                if (u := combat_unit(p)) is not None:
+                    found = by_side.setdefault(board.side_id(p), [[], 0])
+                    found[0].append(p)
+                    found[1] += u.stacking or 0
             for side in names:
-                units = [p for p in ps if is_combat(p) and board.side_id(p) == side]
-                total = sum(board.unit_of(p).stacking or 0 for p in units)
-                key = (h, frozenset(p.id for p in units))
-                if total <= self.stack_limit or key in self._overstacked:
+                units, total = by_side.get(side, ((), 0))
+                if total <= limit or (key := (h, frozenset(p.id for p in units))) in self._overstacked:
                     continue
                 self._overstacked.add(key)
                 listed = ", ".join(f"{p.name} ({board.unit_of(p).stacking})" for p in units if board.unit_of(p).stacking)

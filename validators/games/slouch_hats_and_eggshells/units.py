@@ -46,6 +46,7 @@ class Forces(Tracker):
         losses = self.game.tracks.get("losses")
         self.loss_boxes = {self.game.zone_name("losses", b): b for b in losses.boxes} if losses else {}
         self._kept: dict[tuple[str, str], object] = {}  # (what, side) -> facts of the enemy of side's units
+        self._roles: dict[str, tuple] = {}  # piece id -> (its state, its combat unit or None, its side)
         self.touched: set[str] | None = None  # hexes whose pieces moved, came or went since the last phase's
         self._ended = False  # end (None: every hex, until a phase has ended)
 
@@ -77,27 +78,49 @@ class Forces(Tracker):
     def before_step(self, step) -> None:
         """The replay applies a step whole before its events: the sides of the units it touches
         (`Auditor.begin_step`) are known before the first event is heard."""
-        board = self.board
-        if self._kept and board.step_pieces:
+        board, kept = self.board, self._kept
+        if kept and board.step_pieces:
             sides = {board.side_id(p) for p in board.step_pieces if board.unit_of(p) is not None}
-            self._kept = {k: v for k, v in self._kept.items() if None not in sides and board.other_side[k[1]] not in sides}
+            for k in [k for k in kept if None in sides or board.other_side[k[1]] in sides]:
+                del kept[k]
 
     def marker_id(self, p: Piece) -> str:
         return p.properties().get("MarkerId", "")
 
-    def is_combat(self, p: Piece) -> bool:
-        """A combat unit (2.21a): every unit but the REPLs (replacements have no strength)."""
+    def combat_unit(self, p: Piece) -> s.Unit | None:
+        """The unit of a combat unit (2.21a: every unit but the REPLs, which have no strength), else None."""
         u = self.board.unit_of(p)
-        return u is not None and u.type != "replacement"
+        return u if u is not None and u.type != "replacement" else None
+
+    def is_combat(self, p: Piece) -> bool:
+        return self.combat_unit(p) is not None
 
     def combat_units(self, hex_id: str, side: str | None = None) -> list[Piece]:
         return [p for p in self.board.pieces_in(hex_id) if self.is_combat(p) and (side is None or self.board.side_id(p) == side)]
 
+    def enemy_units(self, side: str) -> dict[str, list[s.Unit]]:
+        """The combat units of the enemy of `side`, by hex."""
+        return self.of_enemy("units", side, lambda: self._units_of(self.board.other_side[side]))
+
+    def _units_of(self, side: str) -> dict[str, list[s.Unit]]:
+        """A scan of every hex, each time the enemy has moved: each piece's unit and side are looked
+        up once per state of the piece (a flip may change them)."""
+        roles, out = self._roles, {}
+        for h, ps in self.board.by_hex().items():
+            units = None
+            for p in ps:
+                found = roles.get(p.id)
+                if found is None or found[0] is not p.state:
+                    found = roles[p.id] = (p.state, self.combat_unit(p), self.board.side_id(p))
+                if found[1] is not None and found[2] == side:
+                    units = [found[1]] if units is None else units + [found[1]]
+            if units:
+                out[h] = units
+        return out
+
     def enemy_hexes(self, side: str) -> frozenset[str]:
         """Hexes holding combat units of the enemy of `side`."""
-        board, enemy = self.board, self.board.other_side[side]
-        return self.of_enemy("hexes", side, lambda: frozenset(
-            h for h, ps in board.by_hex().items() if any(self.is_combat(p) and board.side_id(p) == enemy for p in ps)))
+        return self.of_enemy("hexes", side, lambda: frozenset(self.enemy_units(side)))
 
     def adjacent_enemy(self, hex_id: str, side: str) -> bool:
         enemy = self.enemy_hexes(side)
@@ -158,6 +181,7 @@ class MoveCosts(Tracker):
         self.tec = self.tables["terrain-effects"]
         self.chart = TerrainChart(self.game, self.tec)
         self._memo: dict[tuple[str, str, str], Fraction | Blocked] = {}
+        self._zocs: dict[tuple[str, frozenset[str]], set[str]] = {}
 
     def road_between(self, a: str, b: str) -> str | None:
         """The best road kind crossing the hexside a/b (main or minor road, else trail), None if none."""
@@ -209,21 +233,26 @@ class MoveCosts(Tracker):
         return self.forces.of_enemy("zoc", side, lambda: self._enemy_zoc(side))
 
     def _enemy_zoc(self, side: str) -> frozenset[str]:
-        board, forces = self.board, self.forces
-        enemy = board.other_side[side]
-        holders: dict[str, list] = {}
-        for h, ps in board.by_hex().items():
-            units = [board.unit_of(p) for p in ps if forces.is_combat(p) and board.side_id(p) == enemy]
-            if units and not all(u.no_zoc for u in units):
-                holders[h] = units
-        return frozenset(zone_of_control(holders, self.game.geometry.neighbours,
-                               lambda h, n: any(self.passable(u, h, n) for u in holders[h])))
+        out, move_class = set(), self.forces.move_class
+        for h, units in self.forces.enemy_units(side).items():
+            if not all(u.no_zoc for u in units):
+                out.update(self._zoc_of(h, frozenset(move_class(u) for u in units)))
+        return frozenset(out)
+
+    def _zoc_of(self, h: str, classes: frozenset[str]) -> set[str]:
+        """The ZOC from `h` of units of these movement classes (remembered: the terrain never changes)."""
+        key = (h, classes)
+        found = self._zocs.get(key)
+        if found is None:
+            found = self._zocs[key] = zone_of_control((h,), self.game.geometry.neighbours, lambda a, b: any(
+                not isinstance(self.step_cost(a, b, cls), Blocked) for cls in classes))
+        return found
 
     def search(self, u: s.Unit, side: str, start: str, new: str, *, zoc: frozenset[str] | None = None,
-               roads_only: bool = False) -> Reach:
-        """The cheapest paths for `u` from `start` towards `new`: no enemy hex entered, a stop in
-        an enemy-ZOC hex (8.21), never enemy ZOC to enemy ZOC (8.22); `roads_only` for strategic
-        movement (9.21)."""
+               roads_only: bool = False, allowance: Fraction | None = None) -> Reach:
+        """The cheapest paths for `u` from `start` towards `new` (within `allowance`, if given): no
+        enemy hex entered, a stop in an enemy-ZOC hex (8.21), never enemy ZOC to enemy ZOC (8.22);
+        `roads_only` for strategic movement (9.21)."""
         cls, ezoc = self.forces.move_class(u), ZocMove(frozenset(zoc or ()), frozenset())  # no friendly unit negates
 
         def step(a: str, b: str) -> Fraction | None:
@@ -231,4 +260,16 @@ class MoveCosts(Tracker):
             return None if c is None or isinstance(c, Blocked) else c
         step, geo, enemy = ezoc.wrap(step), self.game.geometry, self.forces.enemy_hexes(side)
         direct = step(start, new) if geo.adjacent(start, new) and new not in enemy else None  # no path costs more
-        return search(geo.neighbours, start, step, stop=ezoc.stops(), blocked=enemy, goal=new, allowance=direct)
+        bound = direct if allowance is None else allowance if direct is None else min(direct, allowance)
+        return search(geo.neighbours, start, step, stop=ezoc.stops(), blocked=enemy, goal=new, allowance=bound)
+
+    def fits(self, u: s.Unit, side: str, start: str, new: str, zoc: frozenset[str], allowance: Fraction | None) -> bool:
+        """Whether some path of `search` costs at most `allowance` (None: any): the direct step to
+        a neighbour when it is legal, else a search no further than the allowance.  Most moves fit,
+        and so need no cheapest path; False says nothing (`search` then tells why)."""
+        if self.game.geometry.adjacent(start, new) and new not in self.forces.enemy_hexes(side) \
+                and not (start in zoc and new in zoc):  # the direct step, as `search`'s ZOC allows it
+            c = self.step_cost(start, new, self.forces.move_class(u))
+            if not isinstance(c, Blocked) and (allowance is None or c <= allowance):
+                return True
+        return allowance is not None and new in self.search(u, side, start, new, zoc=zoc, allowance=allowance)
