@@ -44,11 +44,16 @@ class Declarations:
 
     def __init__(self, declarations: Iterable):
         self.patterns = [(d, pattern(d.report)) for d in declarations if "$PieceName$" in d.report]
+        # the longest literal part of each template: a line without it cannot match (most chat
+        # lines are dice reports and talk, so the expressions are seldom run)
+        self.needles = [max(_PROPERTY.split(d.report)[::2], key=len).strip() for d, _ in self.patterns]
 
     def match(self, text: str) -> tuple[object, str, str] | None:
         """(the declaration, the piece's name, the location) of a line, or None."""
         line = text.strip()
-        for d, p in self.patterns:
+        for (d, p), needle in zip(self.patterns, self.needles):
+            if needle not in line:
+                continue
             m = p.match(line)
             if m:
                 return d, m["piecename"], m.groupdict().get("location") or ""

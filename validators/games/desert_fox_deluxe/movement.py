@@ -300,11 +300,13 @@ class Movement(Rule):
             return  # out of phase: turns.py
         rec = self.moves.get(e.piece.id)
         if rec is None:
+            stood = board.stood_in(old)
             hq = any(board.side_id(p) == side and board.unit_of(p) and board.unit_of(p).type == "hq" and p.id != e.piece.id
-                     for p in board.stood_in(old))
-            rec = self.moves[e.piece.id] = MoveRecord(old, hq=hq, status=self._status(board.stood_in(old)))
+                     for p in stood)
+            marked = [p for p in stood if board.marker_id(p) is not None]
+            rec = self.moves[e.piece.id] = MoveRecord(old, hq=hq, status=self._status(stood) if marked else None)
             if st.phase_kind == "reaction":
-                rec.reserve = any(board.marker_id(p) == "reserve" for p in board.stood_in(old))
+                rec.reserve = any(board.marker_id(p) == "reserve" for p in marked)
                 rec.may_react = rec.reserve or self._near_enemy_unit(old, side, 2)
         rec.road_march = rec.road_march or self._declared(ROAD_MARCH, e.piece)
         if self._declared(OVERRUN, e.piece):
@@ -522,13 +524,13 @@ class Movement(Rule):
 
     def _near_enemy_unit(self, hex_id: str, side: str, reach: int) -> bool:
         """Whether an enemy unit stands within `reach` hexes (13.5)."""
-        board, geo = self.board, self.game.geometry
+        board, geo, by_hex = self.board, self.game.geometry, self.board.by_hex()
         ring, seen = {hex_id}, {hex_id}
         for _ in range(reach):
             ring = {n for h in ring for n in geo.neighbours(h)} - seen
             seen |= ring
         return any(board.side_id(p) not in (None, side) and board.unit_of(p) is not None
-                   for h in seen for p in board.pieces_in(h))
+                   for h in seen if h in by_hex for p in by_hex[h])
 
     def _hq_in(self, hex_id: str, side: str, mover: Piece) -> bool:
         """Whether an HQ of `side` other than the mover stands in the hex (15.6)."""
