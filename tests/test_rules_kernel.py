@@ -11,6 +11,8 @@ from collections import Counter
 import pytest
 from typer.testing import CliRunner
 
+from builder.model import load_game
+from builder.paths import ROOT
 from tests.rules.desert_fox_play import dfd_module  # noqa: F401 (the fixture)
 from tests.rules.test_desert_fox_full_game import play
 from validators.audit import module_grids
@@ -103,7 +105,8 @@ def test_each_rule_says_where_it_is_written():
     auditor = rules_for(SLUG)
     codes = [r.code() for r in auditor.RULES]
     assert "validators/games/desert_fox_deluxe/stacking.py:Stacking" in codes
-    assert len(set(codes)) == len(codes) and all(r.__doc__ and r.ids for r in auditor.RULES)
+    game = load_game(ROOT / "sources" / SLUG, plain=True)
+    assert len(set(codes)) == len(codes) and all(r.__doc__ and r.ids_in(game) for r in auditor.RULES)
 
 
 # -- rules run alone -------------------------------------------------------------------------------------

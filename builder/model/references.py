@@ -247,6 +247,11 @@ def _scenario_header(col: Collector, game: Game, doc: Located, sc) -> None:
     if sc.last_turn is not None and sc.last_turn < sc.first_turn:
         col.at(doc, ("last_turn",), f"the last turn {sc.last_turn} comes before the first {sc.first_turn}", "")
     drawn = {x.prefix for x in (game.map.sections or [])}
+    for i, f in enumerate(sc.forbidden_hexes):
+        if f.side not in game.sides:
+            col.at(doc, ("forbidden_hexes", i, "side"), f"unknown side {f.side!r}", did_you_mean(f.side, game.sides))
+        for j, h in enumerate(f.hexes):
+            _hex(col, game, doc, ("forbidden_hexes", i, "hexes", j), h)
     for i, v in enumerate(sc.victory):
         if v.side is not None and v.side not in game.sides:
             col.at(doc, ("victory", i, "side"), f"unknown side {v.side!r}", did_you_mean(v.side, game.sides))

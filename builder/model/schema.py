@@ -567,6 +567,15 @@ class VictoryCondition(Strict):
     rule: str | None = None
 
 
+class ForbiddenHexes(Strict):
+    """Hexes where a side's units may not stand when a phase ends (Desert Fox 30.0: "Axis units may
+    not end any phase in a hex on or east of column Sxx34")."""
+
+    side: Ident
+    hexes: list[HexId] = Field(min_length=1)
+    rule: str | None = None
+
+
 class CardStatus(Strict):
     """An event card's state at the start (Desert Fox 23.0: in effect, in play, available, not used)."""
 
@@ -609,6 +618,8 @@ class ScenarioFile(Sourced):
     # overstacked hex rather than forbid it: Desert Fox Deluxe 10.3); any other overstacked
     # hex is a set-up error (scenario_checks.py).
     overstacked_hexes: list[HexId] = []
+    # Hexes a side may not end a phase in, by the card's special rules (Desert Fox 30.0).
+    forbidden_hexes: list[ForbiddenHexes] = []
 
 
 # ---- tables/*.yaml -----------------------------------------------------------------------

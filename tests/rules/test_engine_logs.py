@@ -29,6 +29,9 @@ ENGINE = Path(__file__).resolve().parents[1] / "fixtures" / "engine"
     ("dfd-desert-war-planted", "desert-fox-deluxe", [  # the road march off the road found (13.2.3 c)
         (4, "13.2.3", "C1121"), (18, "13.1", "W2104"), (31, "4.1", "W2116"), (37, "6.1", None), (42, "4.1", "W2115")]),
     ("dfd-trail-of-the-fox-legal", "desert-fox-deluxe", []),  # 30.1 Phase 12 and 30.2 east-edge arrivals
+    ("dfd-trail-of-the-fox-planted", "desert-fox-deluxe", [  # 8 of its 9 acts (not 14.7 at 30: the window holds a W)
+        (9, "13.2", "S0711"), (10, "30.0", "C0701"), (19, "13.1", "S0730"), (22, "11.4", "S0532"), (23, "4.1", "S0928"),
+        (31, "14.8", "S0733"), (32, "14.6", "S0733"), (35, "4.1", "S0729")]),
     ("dfd-rommels-war-hq-left-planted", "desert-fox-deluxe", [(6, "11.4", "C0703")]),  # 15.6: the HQ left behind
     ("dfd-rommels-war-hq-stack-planted", "desert-fox-deluxe", [(6, "11.4", "C0703")] * 4),  # 15.6: no MP, still 11.4
     ("dfd-north-african-campaign-legal", "desert-fox-deluxe", []),

@@ -21,6 +21,7 @@ from validators.games.desert_fox_deluxe.initiative import Initiative, ScenarioEn
 from validators.games.desert_fox_deluxe.morale import Morale
 from validators.games.desert_fox_deluxe.movement import Movement, Overrun
 from validators.games.desert_fox_deluxe.refit import Refit
+from validators.games.desert_fox_deluxe.scenario_limits import ForbiddenHexes
 from validators.games.desert_fox_deluxe.setup import SetUp
 from validators.games.desert_fox_deluxe.stacking import Stacking
 from validators.games.desert_fox_deluxe.state import FoxState
@@ -28,13 +29,14 @@ from validators.games.desert_fox_deluxe.turns import SequenceOfPlay
 from validators.kernel.engine import RulesAuditor
 
 RULES = (SetUp, SequenceOfPlay, Movement, Overrun, Stacking, Combat, Reinforcements, Withdrawals, Morale, Refit,
-         Initiative, Surprise, ScenarioEnd, ArrivalRolls, Recovery)
+         Initiative, Surprise, ScenarioEnd, ArrivalRolls, Recovery, ForbiddenHexes)
 
 
 class Auditor(RulesAuditor):
     """The whole rules check: sequence of play, movement and ZoC, overrun eligibility, stacking, combat
     declarations, results and retreats, reinforcements and withdrawals, the set-up, morale checks'
-    failures, recovery from disruption, refit timing, the initiative roll, surprise, a scenario's fixed end and a card's arrival rolls."""
+    failures, recovery from disruption, refit timing, the initiative roll, surprise, a scenario's fixed end,
+    a card's arrival rolls and the hexes a card forbids."""
 
     RULES = RULES
     STATE = FoxState
