@@ -6,8 +6,6 @@ test_desert_fox_full_game.py) is audited whole, rule by rule, and through `--onl
 from __future__ import annotations
 
 import json
-from collections import Counter
-
 import pytest
 from typer.testing import CliRunner
 
@@ -15,15 +13,13 @@ from builder.model import load_game
 from builder.paths import ROOT
 from tests.rules.desert_fox_play import dfd_module  # noqa: F401 (the fixture)
 from tests.rules.test_desert_fox_full_game import play
-from validators.audit import module_grids
 from validators.cli import app
+from tests.rules.kernel_checks import key, run, whole_and_parts
 from validators.games import rules_for
 from validators.kernel.declarations import Declarations, pattern
 from validators.kernel.engine import RulesAuditor
 from validators.kernel.rule import Rule, Tracker, needed
 from validators.kernel.selection import Selection, under
-from validators.replay.replayer import Replayer
-from validators.vlog.reader import read_record
 
 SLUG = "desert-fox-deluxe"
 runner = CliRunner()
@@ -119,42 +115,23 @@ def planted(dfd_module, tmp_path_factory):  # noqa: F811
     return game, tmp / "planted.vlog", report
 
 
-def _run(game, path, rules=None, **selection):
-    auditor = rules_for(SLUG)
-    if rules is not None:
-        auditor = type("Alone", (auditor,), {"RULES": tuple(rules)})
-    a = auditor(game, Replayer(read_record(path), module_grids(game)), **selection)
-    made = [type(r) for r in a.rules]  # the run releases them (engine.py, _release)
-    return made, a.run()
-
-
-def _key(f):
-    return f.step, f.rule, f.message
-
-
 def test_every_rule_runs_alone_and_finds_what_it_finds_in_the_whole(planted):
     game, path, report = planted
-    whole = Counter(_key(f) for f in _run(game, path)[1])
+    whole, parts = whole_and_parts(SLUG, game, path)
     assert sum(whole.values()) >= 25
-    parts: Counter = Counter()
-    for rule in rules_for(SLUG).RULES:
-        made, found = _run(game, path, [rule])
-        assert made == [rule]
-        assert {f.rule for f in found} <= set(rule.ids)
-        parts.update(_key(f) for f in found)
     assert parts == whole  # no rule needs another to find what it finds, and none finds more alone
 
 
 def test_only_and_skip_choose_the_rules_that_run(planted):
     game, path, report = planted
-    made, found = _run(game, path, only=["10.3", "7"])
+    made, found = run(SLUG, game, path, only=["10.3", "7"])
     assert {r.__name__ for r in made} == {"Stacking", "Reinforcements", "Withdrawals"}
     assert sorted({f.rule for f in found}) == ["10.3", "7.0", "7.1"]
-    made, found = _run(game, path, skip=["4.1", "13"])
+    made, found = run(SLUG, game, path, skip=["4.1", "13"])
     assert "SequenceOfPlay" not in {r.__name__ for r in made}
     assert "Combat" in {r.__name__ for r in made}  # it also reports 14.x
     kept = [f for f in report.findings if not (f.rule == "4.1" or f.rule.startswith("13."))]
-    assert sorted(map(_key, found)) == sorted(map(_key, kept))
+    assert sorted(map(key, found)) == sorted(map(key, kept))
 
 
 def test_a_rule_that_reports_a_number_it_does_not_declare_is_caught(planted):
@@ -169,7 +146,7 @@ def test_a_rule_that_reports_a_number_it_does_not_declare_is_caught(planted):
             self.find("4.2", "not mine")
     assert RulesAuditor.strict  # tests/conftest.py
     with pytest.raises(AssertionError, match="4.2"):
-        _run(game, path, [Liar])
+        run(SLUG, game, path, [Liar])
 
 
 def test_the_audit_command_takes_only_and_skip(planted):

@@ -8,10 +8,8 @@ import pytest
 
 from tests.rules.slouch_play import slouch_module  # noqa: F401 (the fixture)
 from tests.rules.test_slouch_hats_full_game import play
-from validators.audit import module_grids
+from tests.rules.kernel_checks import key, run, whole_and_parts
 from validators.games import rules_for
-from validators.replay.replayer import Replayer
-from validators.vlog.reader import read_record
 
 SLUG = "slouch-hats-and-eggshells"
 
@@ -25,19 +23,6 @@ def planted(slouch_module, tmp_path_factory):  # noqa: F811
     return game, tmp / "planted.vlog", report
 
 
-def _run(game, path, rules=None, **selection):
-    auditor = rules_for(SLUG)
-    if rules is not None:
-        auditor = type("Alone", (auditor,), {"RULES": tuple(rules)})
-    a = auditor(game, Replayer(read_record(path), module_grids(game)), **selection)
-    made = [type(r) for r in a.rules]
-    return made, a.run()
-
-
-def _key(f):
-    return f.step, f.rule, f.message
-
-
 def test_each_rule_is_registered_with_its_numbers_and_docstring():
     auditor = rules_for(SLUG)
     codes = [r.code() for r in auditor.RULES]
@@ -47,23 +32,17 @@ def test_each_rule_is_registered_with_its_numbers_and_docstring():
 
 def test_every_rule_runs_alone_and_finds_what_it_finds_in_the_whole(planted):
     game, path, report = planted
-    whole = Counter(_key(f) for f in _run(game, path)[1])
-    assert sum(whole.values()) >= 30 and whole == Counter(_key(f) for f in report.findings)
-    parts: Counter = Counter()
-    for rule in rules_for(SLUG).RULES:
-        made, found = _run(game, path, [rule])
-        assert made == [rule]
-        assert {f.rule for f in found} <= set(rule.ids_in(game))
-        parts.update(_key(f) for f in found)
+    whole, parts = whole_and_parts(SLUG, game, path)
+    assert sum(whole.values()) >= 30 and whole == Counter(key(f) for f in report.findings)
     assert parts == whole  # no rule needs another to find what it finds, and none finds more alone
 
 
 def test_only_and_skip_choose_the_rules_that_run(planted):
     game, path, report = planted
-    made, found = _run(game, path, only=["20", "3.32"])
+    made, found = run(SLUG, game, path, only=["20", "3.32"])
     assert {r.__name__ for r in made} == {"SpecialEvents", "Stacking"}
     assert sorted({f.rule for f in found}) == ["20.11", "20.12", "20.14", "20.16", "20.2", "3.32"]
-    made, found = _run(game, path, skip=["4.2", "4.21", "21"])
+    made, found = run(SLUG, game, path, skip=["4.2", "4.21", "21"])
     assert "SequenceOfPlay" not in {r.__name__ for r in made} and "Combat" in {r.__name__ for r in made}  # 4.21 too
     kept = [f for f in report.findings if f.rule not in ("4.2", "4.21") and not f.rule.startswith("21.")]
-    assert sorted(map(_key, found)) == sorted(map(_key, kept))
+    assert sorted(map(key, found)) == sorted(map(key, kept))

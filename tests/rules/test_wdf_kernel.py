@@ -2,15 +2,10 @@
 full game (test_wdf_full_game.py), finds exactly what it finds in the whole audit."""
 from __future__ import annotations
 
-from collections import Counter
-
 import pytest
 
 from tests.rules.test_wdf_full_game import play
-from validators.audit import module_grids
-from validators.games import rules_for
-from validators.replay.replayer import Replayer
-from validators.vlog.reader import read_record
+from tests.rules.kernel_checks import whole_and_parts
 
 SLUG = "western-desert-force"
 
@@ -23,27 +18,8 @@ def planted(wdf_module, tmp_path_factory):
     return game, tmp / "planted.vlog"
 
 
-def _run(game, path, rules=None):
-    auditor = rules_for(SLUG)
-    if rules is not None:
-        auditor = type("Alone", (auditor,), {"RULES": tuple(rules)})
-    a = auditor(game, Replayer(read_record(path), module_grids(game)))
-    made = [type(r) for r in a.rules]
-    return made, a.run()
-
-
-def _key(f):
-    return f.step, f.rule, f.message
-
-
 def test_every_rule_runs_alone_and_finds_what_it_finds_in_the_whole(planted):
     game, path = planted
-    whole = Counter(_key(f) for f in _run(game, path)[1])
+    whole, parts = whole_and_parts(SLUG, game, path)
     assert sum(whole.values()) >= 25
-    parts: Counter = Counter()
-    for rule in rules_for(SLUG).RULES:
-        made, found = _run(game, path, [rule])
-        assert made == [rule]
-        assert {f.rule for f in found} <= set(rule.ids)
-        parts.update(_key(f) for f in found)
     assert parts == whole  # no rule needs another to find what it finds, and none finds more alone

@@ -143,16 +143,8 @@ class Combat(Rule):
 
     def _rout_open(self, p: Piece, home: str, need: int) -> bool:
         """Whether some legal retreat (14.7.2) ends `need` hexes or more from home."""
-        geo = self.game.geometry
-        return any(geo.distance(home, h) >= need and self._retreat_open(p, home, h, ROUT_MAX)
-                   for h in self._ring(home, need))
-
-    def _ring(self, home: str, radius: int) -> list[str]:
-        geo, ring, seen = self.game.geometry, {home}, {home}
-        for _ in range(radius):
-            ring = {n for h in ring for n in geo.neighbours(h)} - seen
-            seen |= ring
-        return sorted(ring)
+        geo, reach = self.game.geometry, self._retreats(p, home, ROUT_MAX)
+        return reach is None or any(geo.distance(home, h) >= need for h in reach.cost)
 
     # -- declarations --------------------------------------------------------------------------
     def declared(self, d: Declared) -> None:
@@ -445,14 +437,18 @@ class Combat(Rule):
             if self._obstructed(hex_id) else ""
 
     def _retreat_open(self, p: Piece, home: str, end: str, most: int) -> bool:
-        """14.7.2 with 11.4: a retreat home -> end of at most `most` hexes through no enemy unit, no
-        terrain the unit could not enter, and no enemy ZoC but where it ends (a hex a friendly combat
-        unit holds is let through: see Choices)."""
+        """14.7.2 with 11.4: a retreat home -> end of at most `most` hexes (see `_retreats`)."""
+        reach = self._retreats(p, home, most, end)
+        return reach is None or end in reach.cost
+
+    def _retreats(self, p: Piece, home: str, most: int, goal: str | None = None):
+        """Where a retreat of at most `most` hexes can end: through no enemy unit, no terrain the unit
+        could not enter, and no enemy ZoC but where it ends (a hex a friendly combat unit holds is
+        let through: see Choices); None for a piece of no side."""
         side = self.board.side_id(p)
         if side is None:
-            return True
-        classes = self.forces.classes(self.board.unit_of(p))
-        motorized = "foot" not in classes or "motorized" in classes
+            return None
+        motorized = self.forces.may_be_motorized(self.board.unit_of(p))
         enemy, zoc, base = self.costs.enemy_hexes(side), self.costs.enemy_zoc(side, motorized), self.costs.unit_step(p)
         board = self.board
 
@@ -462,9 +458,8 @@ class Combat(Rule):
         def stops(h: str) -> bool:  # entered, not left
             return h in zoc and not any(board.side_id(q) == side and self.forces.is_combat_unit(q) and q.id != p.id
                                         for q in board.pieces_in(h))
-        found = search(self.game.geometry.neighbours, home, step, allowance=most, blocked=enemy, goal=end,
-                       stop=_Stops(stops))
-        return end in found.cost
+        return search(self.game.geometry.neighbours, home, step, allowance=most, blocked=enemy, goal=goal,
+                      stop=_Stops(stops))
 
     def _close(self) -> None:
         f, self.fight = self.fight, None

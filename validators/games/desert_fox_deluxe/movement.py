@@ -301,8 +301,7 @@ class Movement(Rule):
         rec = self.moves.get(e.piece.id)
         if rec is None:
             stood = board.stood_in(old)
-            hq = any(board.side_id(p) == side and board.unit_of(p) and board.unit_of(p).type == "hq" and p.id != e.piece.id
-                     for p in stood)
+            hq = self._hq_among(stood, side, e.piece)
             marked = [p for p in stood if board.marker_id(p) is not None]
             rec = self.moves[e.piece.id] = MoveRecord(old, hq=hq, status=self._status(stood) if marked else None)
             if st.phase_kind == "reaction":
@@ -344,7 +343,7 @@ class Movement(Rule):
         stood next to when the move began (the mover's own old hex counts); None when there is none."""
         board, costs, geo, new = self.board, self.costs, self.game.geometry, e.new.label
         side = board.side_id(e.piece)
-        motorized = self.forces.surely_motorized(u) or "motorized" in self.forces.classes(u)
+        motorized = self.forces.may_be_motorized(u)
         if new not in costs.enemy_zoc(side, motorized):
             return None
         for h in geo.neighbours(new):
@@ -360,8 +359,7 @@ class Movement(Rule):
         side = self.board.side_id(e.piece)
         if side is None or u.type in EZOC_EXEMPT:
             return
-        classes = self.forces.classes(u)
-        if e.new.label in self.costs.enemy_zoc(side, "foot" not in classes or "motorized" in classes):
+        if e.new.label in self.costs.enemy_zoc(side, self.forces.may_be_motorized(u)):
             self.entered_zoc[e.piece.id] = e.new.label
 
     def _check_path(self, e: Moved, u, side: str, rec: MoveRecord, new: str) -> None:
@@ -373,9 +371,9 @@ class Movement(Rule):
                       e.piece, rec.start)
             return
         geo, units, show = self.game.geometry, costs.units, costs.show
-        hq = rec.hq and self._hq_in(new, side, e.piece)  # 15.6: still with its HQ
+        hq = rec.hq and self._hq_among(self.board.pieces_in(new), side, e.piece)  # 15.6: still with its HQ
         classes = forces.classes(u)
-        zoc = frozenset() if u.type in EZOC_EXEMPT else costs.enemy_zoc(side, "foot" not in classes or "motorized" in classes)
+        zoc = frozenset() if u.type in EZOC_EXEMPT else costs.enemy_zoc(side, forces.may_be_motorized(u))
         extra = 0 if hq else units(costs.tec.get("ezoc", 1))  # 15.6: no MP to enter an EZOC
         base = costs.unit_step(e.piece)
         start = rec.start
@@ -524,19 +522,16 @@ class Movement(Rule):
 
     def _near_enemy_unit(self, hex_id: str, side: str, reach: int) -> bool:
         """Whether an enemy unit stands within `reach` hexes (13.5)."""
-        board, geo, by_hex = self.board, self.game.geometry, self.board.by_hex()
-        ring, seen = {hex_id}, {hex_id}
-        for _ in range(reach):
-            ring = {n for h in ring for n in geo.neighbours(h)} - seen
-            seen |= ring
+        board, by_hex = self.board, self.board.by_hex()
+        near = search(self.game.geometry.neighbours, hex_id, lambda a, b: 1, allowance=reach).cost
         return any(board.side_id(p) not in (None, side) and board.unit_of(p) is not None
-                   for h in seen if h in by_hex for p in by_hex[h])
+                   for h in near if h in by_hex for p in by_hex[h])
 
-    def _hq_in(self, hex_id: str, side: str, mover: Piece) -> bool:
-        """Whether an HQ of `side` other than the mover stands in the hex (15.6)."""
+    def _hq_among(self, pieces, side: str, mover: Piece) -> bool:
+        """Whether an HQ of `side` other than the mover is among one hex's pieces (15.6)."""
         board = self.board
         return any(p.id != mover.id and board.side_id(p) == side and (board.unit_of(p) and board.unit_of(p).type == "hq")
-                   for p in board.pieces_in(hex_id))
+                   for p in pieces)
 
     def _status(self, stood) -> str | None:
         """What the unit surely was when its move began (see Choices): disrupted, OGS, or both (isolated)."""

@@ -67,6 +67,11 @@ class Forces(Tracker):
     def surely_motorized(self, u: s.Unit) -> bool:
         return "foot" not in self.classes(u)
 
+    def may_be_motorized(self, u: s.Unit) -> bool:
+        """Whether the unit may move as a motorized one, and so ignore foot units' ZoC (11.2; the kinder reading)."""
+        classes = self.classes(u)
+        return "foot" not in classes or "motorized" in classes
+
     @staticmethod
     def rma(u: s.Unit) -> int:
         """13.2.1: a motorized unit's RMA is a quarter of its MA, rounded up."""
