@@ -77,7 +77,7 @@ class Reinforcements(Rule):
             self.find("7.0", f"{u.name} arrives in the {st.phase} Phase: reinforcements are received in the "
                       "Reinforcement Phase (III)", e.piece)
         geo = self.game.geometry
-        wanted = [geo.canonical(h) for h in (a.hexes or [a.hex] if a.hex or a.hexes else [])]
+        wanted = [geo.canonical(h) for h in a.hexes or [a.hex] if h]
         if not wanted and a.track:
             wanted = [self.game.zone_name(a.track, a.box)]
         new = geo.canonical(e.new.label) if e.new.label in geo else e.new.label
