@@ -14,6 +14,23 @@ app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Build VASSAL modules and counter sheets from declarative wargame sources.")
 
 
+def _version(asked: bool) -> None:
+    if asked:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            print(f"hexforge {version('hexforge')}")
+        except PackageNotFoundError:  # run from a checkout that was never installed
+            print("hexforge (not installed: no version)")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(show_version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+                                               help="Print hexforge's version and exit.")) -> None:
+    """Build VASSAL modules and counter sheets from declarative wargame sources."""
+
+
 class LazyConsole:
     """A rich Console made on first use: `hexforge audit` writes its report straight to stdout,
     and importing rich cost every audit a fiftieth of a second (issue 15)."""
@@ -74,7 +91,10 @@ def _slugs(game: str | None, all_games: bool) -> list[str]:
 @app.command("list")
 def list_games() -> None:
     """The games found in sources/."""
-    for slug in games():
+    slugs = games()
+    if not slugs:
+        out.print(f"no games in {sources_dir()}; start one with: hexforge new my-game", markup=False)
+    for slug in slugs:
         out.print(slug, markup=False)
 
 
@@ -192,11 +212,10 @@ def fit_map(game: str) -> None:
     _known(game)
     root = sources_dir() / game
     try:
-        m = load_map(root)
+        m, geo = load_map(root), geofit.load_geography(root)
     except SourceError as exc:
         _report(exc)
         raise typer.Exit(1)
-    geo = geofit.load_geography(root)
     data, errors = geofit.reconstruct(m, geo)
     for name, e in sorted(errors.items(), key=lambda kv: -kv[1]):
         out.print(f"  {name}: affine fit off by {e:.2f} hex", markup=False)
@@ -219,8 +238,13 @@ def schema(out_dir: Path = typer.Option(None, "--out", help="folder to write int
     if folder.exists() and not folder.is_dir():
         err.print(f"--out {folder} is a file; name a folder", markup=False)
         raise typer.Exit(2)
-    for name, data in schema_files().items():
-        write_atomic(folder / name, data)
+    try:
+        for name, data in schema_files().items():
+            write_atomic(folder / name, data)
+    except OSError as exc:
+        err.print(f"--out {folder}: cannot write there ({exc.strerror or exc}); name a folder you may write to",
+                  markup=False)
+        raise typer.Exit(2)
     shown = folder.relative_to(Path.cwd()) if folder.is_absolute() and folder.is_relative_to(Path.cwd()) else folder
     out.print(f"wrote {len(KINDS)} schemas to {shown}/: " + ", ".join(f"{k.name} ({k.files})" for k in KINDS), markup=False)
 

@@ -1,10 +1,30 @@
-"""Where sources and outputs live: `sources/<slug>/` in, `generated/<slug>/` out."""
+"""Where sources and outputs live: `sources/<slug>/` in, `generated/<slug>/` out.
+
+hexforge works where its user is, as git and cargo do: the folder `HEXFORGE_ROOT` names, else the
+nearest folder from the current one up that holds `sources/`, else the current folder (so
+`hexforge new` in an empty folder starts a workspace there and never writes into hexforge's own
+install). `REPO` is the folder hexforge's own code and games live in, for its tests and benchmarks.
+"""
 from __future__ import annotations
 
 import os
 from pathlib import Path
 
-ROOT = Path(os.environ.get("HEXFORGE_ROOT", Path(__file__).resolve().parent.parent))
+REPO = Path(__file__).resolve().parent.parent
+
+
+def find_root() -> Path:
+    """The workspace hexforge works in (see the module's docstring)."""
+    if os.environ.get("HEXFORGE_ROOT"):
+        return Path(os.environ["HEXFORGE_ROOT"])
+    try:
+        here = Path.cwd()
+    except OSError:  # the current folder was deleted under us
+        return REPO
+    return next((f for f in (here, *here.parents) if (f / "sources").is_dir()), here)
+
+
+ROOT = find_root()
 
 
 def sources_dir(root: Path | None = None) -> Path:

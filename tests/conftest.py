@@ -12,7 +12,7 @@ import pytest
 from builder.build import build_game
 from builder.model import SourceError, load_game
 from builder.model.plain import plain_game
-from builder.paths import ROOT
+from builder.paths import REPO as ROOT
 
 SLUG = "bravery-in-the-sand"
 

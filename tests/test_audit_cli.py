@@ -87,10 +87,19 @@ def test_out_without_format_takes_the_format_of_its_extension(audit, root, tmp_p
     assert check(out.read_text(encoding="utf-8"))
 
 
-def test_format_decides_for_an_unknown_extension(audit, root, tmp_path):
-    out = tmp_path / "report.out"
+def test_format_decides_for_a_file_without_an_extension(audit, root, tmp_path):
+    out = tmp_path / "report"
     assert audit(root / "logs" / "bad.vlog", "--out", out, "--format", "json").exit_code == 1
     assert json.loads(out.read_text(encoding="utf-8"))["violations"]
+
+
+@pytest.mark.parametrize("name", ["report.pdf", "report.out"])
+def test_an_extension_that_is_no_report_format_is_refused(audit, root, tmp_path, name):
+    out = tmp_path / name  # a .pdf holding text would not open
+    for extra in ([], ["--format", "text"]):
+        refused(audit(root / "logs" / "bad.vlog", "--out", out, *extra),
+                f"--out {out}: {out.suffix} is not a report format", ".txt, .json, .html, .htm file")
+    assert not out.exists()
 
 
 def test_format_that_contradicts_the_extension_is_refused(audit, root, tmp_path):

@@ -42,7 +42,7 @@ def test_unknown_game_is_a_clear_error(tmp_path, monkeypatch):
 
 def test_fit_map_reproduces_the_committed_terrain(game):
     """map-terrain.yaml is exactly what `hexforge fit-map` derives from geography.yaml."""
-    root = builder.paths.ROOT / "sources" / SLUG
+    root = builder.paths.REPO / "sources" / SLUG
     data, errors = geofit.reconstruct(load_map(root), geofit.load_geography(root))
     assert geofit.dump(data) == (root / "map-terrain.yaml").read_text(encoding="utf-8")
     assert max(errors.values()) < 1.5  # every named place within 1.5 hexes of an affine fit

@@ -15,7 +15,7 @@ import pytest
 
 from builder.geometry import javagrid, roundtrip
 from builder.model import SourceError, load_game
-from builder.paths import ROOT
+from builder.paths import REPO as ROOT
 from tests.conftest import copy_sources, loaded_game
 
 GAME = ROOT / "sources" / "desert-fox-deluxe"

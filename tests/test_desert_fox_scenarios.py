@@ -20,7 +20,7 @@ import yaml
 
 from builder.model import load_game
 from builder.model.problems import SourceError
-from builder.paths import ROOT
+from builder.paths import REPO as ROOT
 from tests.conftest import loaded_game
 from validators.replay.board import Board
 from validators.vlog.modulegrid import read_module_grids

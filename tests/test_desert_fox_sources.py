@@ -18,7 +18,7 @@ import pytest
 from builder.geometry import roundtrip
 from builder.geometry.sections import SectionedHexMap
 from builder.model import geofit
-from builder.paths import ROOT
+from builder.paths import REPO as ROOT
 from tests.conftest import loaded_game
 
 GAME = ROOT / "sources" / "desert-fox-deluxe"

@@ -21,7 +21,7 @@ from builder.geometry.hexmap import HexMap
 from builder.geometry.javagrid import (BadCoords, GridParams, NumberingParams, _parse_part, _part_name,
                                        location_name, location_point, snap)
 from builder.model import SourceError, load_game
-from builder.paths import ROOT, games
+from builder.paths import REPO as ROOT, games
 from tests.conftest import SLUG, copy_sources
 
 REALDATA = Path(__file__).resolve().parents[2] / "shared" / "realdata"

@@ -12,7 +12,7 @@ from builder.model import SourceError, load_game
 from builder.model import cache
 from builder.model.load import _load_game
 from builder.model.plain import plain_game
-from builder.paths import ROOT
+from builder.paths import REPO as ROOT
 
 SLUG = "bravery-in-the-sand"
 

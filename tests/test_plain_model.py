@@ -15,7 +15,7 @@ import pytest
 
 from builder.model import load_game
 from builder.model.plain import Record, plain_game
-from builder.paths import ROOT, games
+from builder.paths import REPO as ROOT, games
 from validators.audit import audit_file
 from validators.report import as_json
 
@@ -44,7 +44,7 @@ def _model_dump(value):
     return value
 
 
-@pytest.mark.parametrize("slug", games())
+@pytest.mark.parametrize("slug", games(ROOT))
 def test_every_value_of_the_model_is_in_its_plain_copy(slug):
     game = load_game(ROOT / "sources" / slug)
     copy = load_game(ROOT / "sources" / slug, plain=True)

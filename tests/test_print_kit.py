@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 import builder.paths
 from builder.cli import app
 from builder.model import load_game
-from builder.paths import ROOT
+from builder.paths import REPO as ROOT
 from builder.render import printkit
 from builder.render.aids import aid_tables
 from builder.render.map_pdf import HEX_MARGIN, registration_points, tile_layout

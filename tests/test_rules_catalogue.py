@@ -20,7 +20,7 @@ from typer.testing import CliRunner
 import builder.paths
 from builder.model import SourceError, load_game
 from builder.model.schema import RULE_STATUSES
-from builder.paths import ROOT
+from builder.paths import REPO as ROOT
 from validators import catalogue
 from validators.audit import audit_file
 from validators.cli import app

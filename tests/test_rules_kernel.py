@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from builder.model import load_game
-from builder.paths import ROOT
+from builder.paths import REPO as ROOT
 from tests.rules.desert_fox_play import dfd_module  # noqa: F401 (the fixture)
 from tests.rules.test_desert_fox_full_game import play
 from validators.cli import app

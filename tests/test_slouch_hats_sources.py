@@ -18,7 +18,7 @@ import yaml
 
 from builder.model import geofit
 from builder.model.stacking import StackingTable
-from builder.paths import ROOT
+from builder.paths import REPO as ROOT
 from tests.conftest import loaded_game
 
 GAME = ROOT / "sources" / "slouch-hats-and-eggshells"

@@ -17,7 +17,7 @@ import pytest
 from builder.model import geofit, load_game
 from builder.model import schema as s
 from builder.model.load import SourceError
-from builder.paths import ROOT
+from builder.paths import REPO as ROOT
 from tests.conftest import loaded_game
 
 GAME = ROOT / "sources" / "tobrouk-41-42"

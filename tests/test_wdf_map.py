@@ -18,7 +18,7 @@ from builder.model import geofit
 from builder.model import schema as s
 from builder.model.load import load_map
 
-ROOT = builder.paths.ROOT / "sources" / "western-desert-force"
+ROOT = builder.paths.REPO / "sources" / "western-desert-force"
 TOBRUK, ALEXANDRIA, AXIS_SOURCE = "3408", "6508", "1019"
 RULEBOOK_ROAD = ("2306", "3209", "2809", "3309", "3409", "3510", "3609", "3709", "4009", "4110", "3109",
                  "1019", "6508", "1709")

@@ -16,7 +16,7 @@ from builder.model import load_game
 from builder.model import schema as s
 from builder.model.load import SourceError, load_map
 from builder.model.yamlsource import load_located
-from builder.paths import ROOT
+from builder.paths import REPO as ROOT
 
 GAME = ROOT / "sources" / "western-desert-force"
 ALLIED_ENTRY, AXIS_ENTRY = "6508", "1019"  # 7.7

@@ -137,8 +137,9 @@ OUT_FORMATS = {".txt": "text", ".json": "json", ".html": "html", ".htm": "html"}
 def _report_format(fmt: str | None, out_path: Path | None) -> str:
     """The format of one log's report: --format, else the --out extension, else text.
 
-    Choice: an explicit --format that contradicts a known extension (--format json --out
-    x.html) is refused rather than guessed; with an unknown extension --format decides.
+    Refused rather than guessed: an extension that is no report format (--out r.pdf would hold
+    text), and an explicit --format that contradicts the extension (--format json --out x.html).
+    A file named without an extension takes --format (text by default).
     """
     from validators.batch import EXTENSIONS
 
@@ -146,7 +147,12 @@ def _report_format(fmt: str | None, out_path: Path | None) -> str:
         err.print(f"--out {out_path}: is a directory; one log writes one report file (name a file)",
                   markup=False, emoji=False)
         raise typer.Exit(2)
-    implied = OUT_FORMATS.get(out_path.suffix.lower()) if out_path is not None else None
+    suffix = out_path.suffix.lower() if out_path is not None else ""
+    if suffix and suffix not in OUT_FORMATS:
+        err.print(f"--out {out_path}: {suffix} is not a report format; name a "
+                  f"{', '.join(OUT_FORMATS)} file", markup=False, emoji=False)
+        raise typer.Exit(2)
+    implied = OUT_FORMATS.get(suffix)
     if fmt is not None and implied is not None and fmt != implied:
         err.print(f"--out {out_path}: the extension asks for {implied} but --format is {fmt}; drop --format "
                   f"or name a .{EXTENSIONS[fmt]} file", markup=False, emoji=False)

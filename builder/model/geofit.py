@@ -26,7 +26,6 @@ from shapely.geometry import LineString, Point, Polygon
 
 from builder.model import schema as s
 from builder.model.game import Game  # noqa: F401  (type of the map argument)
-from builder.model.yamlsource import load_located
 
 LonLat = tuple[float, float]
 HexsidePoint = Annotated[str, StringConstraints(pattern=r"^[0-9A-Za-z-]{2,8}/[0-9A-Za-z-]{2,8}$")]
@@ -273,8 +272,10 @@ def reconstruct(game: Game, geo: Geography) -> tuple[dict, dict[str, float]]:
 
 
 def load_geography(root: Path) -> Geography:
-    doc = load_located(root / "geography.yaml", f"sources/{root.name}/geography.yaml")
-    return Geography.model_validate(doc.data)
+    """geography.yaml, checked as every source is (a SourceError names file:line and the fix)."""
+    from builder.model.load import read_source
+
+    return read_source(root, "geography.yaml", Geography)
 
 
 def dump(data: dict) -> str:

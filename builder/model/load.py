@@ -184,6 +184,16 @@ class MapOnly:
     geometry: HexMap
 
 
+def read_source(root: Path, rel: str, model: type[BaseModel]):
+    """One source file of a game read and checked alone (a tool's input, e.g. geography.yaml):
+    its model, or a SourceError naming file:line and the fix."""
+    col = Collector()
+    found = _read(col, root, rel, model, {})
+    if col.problems or found is None:
+        raise SourceError(col.problems)
+    return found
+
+
 def load_map(root: Path) -> MapOnly:
     col = Collector()
     docs: dict[str, Located] = {}

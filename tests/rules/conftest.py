@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from builder.model import load_game
-from builder.paths import ROOT
+from builder.paths import REPO as ROOT
 from tests.conftest import SLUG
 
 

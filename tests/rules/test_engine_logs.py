@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from builder.model import load_game
-from builder.paths import ROOT
+from builder.paths import REPO as ROOT
 from validators.audit import audit_file
 
 ENGINE = Path(__file__).resolve().parents[1] / "fixtures" / "engine"

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from builder.model import load_game
-from builder.paths import ROOT
+from builder.paths import REPO as ROOT
 from tests.rules.test_tobrouk_full_game import play
 from validators.audit import audit_file, module_grids
 from validators.replay.replayer import Replayer

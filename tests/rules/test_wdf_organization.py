@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 import yaml
 
-from builder.paths import ROOT
+from builder.paths import REPO as ROOT
 from validators.audit import audit_file
 from validators.games.western_desert_force.points import column_for, parse_range
 from validators.replay.writer import LogWriter

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import yaml
 
-from builder.paths import ROOT
+from builder.paths import REPO as ROOT
 from tests.rules import test_wdf_movement as mv
 from tests.rules.test_wdf_movement import ALLIED_UNITS, run_log
 
