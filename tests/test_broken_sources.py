@@ -417,3 +417,26 @@ def test_failed_build_leaves_the_previous_outputs_byte_identical(tmp_path: Path,
 
     after = {p.name: p.read_bytes() for p in out.iterdir()}
     assert after == before  # same files (no temporaries left behind), same bytes
+
+
+@pytest.mark.parametrize("rename,message,hint", [
+    ("terrain.yaml:terrian.yaml", "terrian.yaml is not a source file hexforge reads", "did you mean 'terrain.yaml'?"),
+    ("scenarios/{first}:scenarios/{stem}.yml", "scenarios/ holds only .yaml files; {stem}.yml is not read",
+     "rename it to {stem}.yaml"),
+])
+def test_a_source_file_hexforge_would_not_read_is_named(game_dir: Path, rename, message, hint):
+    """A misspelt or mis-suffixed file is reported by name, never silently ignored."""
+    first = sorted((game_dir / "scenarios").glob("*.yaml"))[0]
+    old, new = (part.format(first=first.name, stem=first.stem) for part in rename.split(":"))
+    (game_dir / old).rename(game_dir / new)
+    with pytest.raises(SourceError) as exc:
+        load_game(game_dir)
+    found = [p for p in exc.value.problems if p.file == f"sources/{SLUG}/{new}"]
+    assert len(found) == 1, exc.value.problems
+    assert found[0].message == message.format(stem=first.stem) and hint.format(stem=first.stem) in found[0].hint
+
+
+def test_art_and_notes_beside_the_sources_are_left_alone(game_dir: Path):
+    (game_dir / "notes.txt").write_text("to do", encoding="utf-8")
+    (game_dir / ".editor.yaml").write_text("x: 1", encoding="utf-8")
+    assert load_game(game_dir).slug == SLUG

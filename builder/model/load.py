@@ -127,6 +127,7 @@ def _load_game(root: Path) -> Game:
         raise SourceError([SourceProblem(str(root), 1, 1, "no such game folder", "see `hexforge list`")])
     docs: dict[str, Located] = {}
     broken = Broken()
+    _unknown_files(col, root)
     files = {rel: _read(col, root, rel, model, docs, broken) for rel, model in s.FILES.items()}
     scenarios = {p.stem: _read(col, root, f"scenarios/{p.name}", s.ScenarioFile, docs, broken)
                  for p in sorted((root / "scenarios").glob("*.yaml"))}
@@ -164,6 +165,25 @@ def _load_game(root: Path) -> Game:
         unchecked = broken.names | {k for k, v in tables.items() if v is None}  # names whose entry failed
         raise SourceError(schema_problems + cross_file(col.problems[len(schema_problems):], schema_problems, unchecked))
     return game
+
+
+# The YAML files a game's folder may hold besides scenarios/*.yaml and tables/*.yaml.
+KNOWN_FILES = (*s.FILES, "rules.yaml", "events.yaml", "geography.yaml")
+
+
+def _unknown_files(col: Collector, root: Path) -> None:
+    """A YAML file hexforge would not read is a problem, not silence: a misspelt `terrian.yaml`
+    or a `scenarios/meeting.yml` would otherwise leave the game without what it says.
+    Other files (art, notes) and hidden ones are left alone."""
+    for path in sorted(root.iterdir()):
+        if path.suffix in (".yaml", ".yml") and path.name not in KNOWN_FILES and not path.name.startswith("."):
+            col.file(f"sources/{root.name}/{path.name}", f"{path.name} is not a source file hexforge reads",
+                     f"{did_you_mean(path.stem + '.yaml', KNOWN_FILES)} (rename it, or move it out of the game's folder)")
+    for folder in ("scenarios", "tables"):
+        for path in sorted((root / folder).glob("*")) if (root / folder).is_dir() else []:
+            if path.suffix != ".yaml" and not path.name.startswith("."):
+                col.file(f"sources/{root.name}/{folder}/{path.name}", f"{folder}/ holds only .yaml files; "
+                         f"{path.name} is not read", f"rename it to {path.stem}.yaml, or move it out of {folder}/")
 
 
 def _unique_rules(col: Collector, rules: s.RulesFile, doc: Located) -> None:
