@@ -85,3 +85,11 @@ def test_schema_into_a_folder_that_cannot_be_written(tmp_path):
     blocker.write_text("x", encoding="utf-8")
     result = runner.invoke(app, ["schema", "--out", str(blocker / "schemas")])
     assert result.exit_code == 2 and "cannot write there" in result.output
+
+
+@pytest.mark.parametrize("slug", builder.paths.games(REPO))
+def test_rules_names_its_books_without_a_developers_path(slug, monkeypatch):
+    monkeypatch.setattr(builder.paths, "ROOT", REPO)
+    text = runner.invoke(app, ["rules", slug]).output
+    assert text.split("\n")[1].startswith("from ") and " rule" in text.split("\n")[1]  # the book, by name
+    assert "../" not in text and "/shared/" not in text and "/work/" not in text
