@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 import builder.paths
-from builder.cli import app
+from validators.cli import app  # every command (builder.cli holds the build ones)
 from builder.paths import REPO, find_root
 
 runner = CliRunner()
