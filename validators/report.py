@@ -10,17 +10,25 @@ from validators.findings import AuditReport
 def as_text(r: AuditReport) -> str:
     s = r.summary
     dice = ", ".join(f"{k} {v}" for k, v in s.dice_by_side.items()) or "none"
-    lines = [f"{r.log}: {r.game}, {s.steps} steps, last turn {s.last_turn}, dice rolled: {dice}, undo: {s.undo_count}"]
+    last = "no turn read" if s.last_turn is None else f"last turn {s.last_turn}"
+    lines = [f"{r.log}: {r.game}, {s.steps} steps, {last}, dice rolled: {dice}, undo: {s.undo_count}"]
     for f in r.findings:
         where = f"{f.from_hex or '?'} -> {f.to_hex}" if f.to_hex and f.from_hex else (f.to_hex or f.from_hex or "")
-        who = " ".join(x for x in (f.side, f.piece) if x)
         tag = "EVENT " if f.kind != "violation" else ""
-        lines.append(f"step {f.step} turn {f.turn}: {tag}rule {f.rule}: {f.message}" +
-                     (f" [{who}{', ' + where if where else ''}]" if who or where else ""))
+        turn = "" if f.turn is None else f" turn {f.turn}"
+        bracket = ", ".join(x for x in (_who(f), where) if x)
+        lines.append(f"step {f.step}{turn}: {tag}rule {f.rule}: {f.message}" + (f" [{bracket}]" if bracket else ""))
         if f.rule_text:  # the rule itself, under the finding (rules.yaml)
             lines.append(f"    {f.rule}: {f.rule_text}")
     lines.append(f"{len(r.violations)} violation(s)")
     return "\n".join(lines) + "\n"
+
+
+def _who(f) -> str:
+    """The side and the piece, the side once: a piece named "Blue Infantry" is not "Blue Blue Infantry"."""
+    if f.side and f.piece and f.piece.lower().startswith(f.side.lower()):
+        return f.piece
+    return " ".join(x for x in (f.side, f.piece) if x)
 
 
 def as_json(r: AuditReport) -> str:
