@@ -148,3 +148,25 @@ def test_a_real_engine_log_with_its_module(tmp_path):
     assert s[12] == [("add", "en-freyr at 1010")]  # nor "created in 1010"
     assert s[13] == [("move", "en-freyr: 1010 -> 1011")]
     assert s[4] == [("chat", "<Bob> - Odin is wounded")]
+
+
+@pytest.mark.parametrize("module", [(), ("--game", SLUG)], ids=["no module", "its module"])
+def test_a_flip_is_one_line_not_again_as_the_engines_report(cli, module):
+    """The real engine reports a flip in the chat (the counter's Report Action); the dump shows
+    the flip once, as it shows a move once."""
+    log = Path(__file__).parent / "fixtures" / "engine" / "bits-all-actions.vlog"
+    result = cli(log, *module)
+    assert result.exit_code == 0, result.stderr
+    s = steps(result.stdout)
+    unit = "8th Panzer Regiment (I. Abteilung) (15PZ)"
+    assert [k for k, _ in s[8]] == ["flip"] and s[8][0][1].startswith(f"{unit} (reduced): Step 1 -> 2 at ")
+    assert [k for k, _ in s[9]] == ["flip"] and " becomes " not in result.stdout
+
+
+def test_a_modules_own_report_formats_are_read_from_its_pieces(built):
+    from validators.dump import read_module_view
+
+    root, _, _ = built
+    view = read_module_view(root / "generated" / SLUG / f"{SLUG}.vmod")
+    assert any(p.match("* 0608: 8th Panzer (15PZ) becomes 8th Panzer (15PZ) (reduced) *") for p in view.flip_reports)
+    assert not any(p.match("* Road march: 62 Marmarica Division from C2331") for p in view.flip_reports)

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from lxml import etree
 
+from builder.vassal.counters import MOVE_REPORT as FLIP_REPORT
 from builder.vassal.sequence import split
 from validators.replay.replayer import Added, Flipped, Moved, Removed, Replayer, Rolled, Said, TurnChanged
 from validators.vlog.container import ZIP_ERRORS
@@ -42,6 +43,8 @@ class ModuleView:
         _report_re(DEFAULT_MOVE), _report_re(DEFAULT_MOVE.replace("&rarr;", "->"))))
     create_reports: tuple[re.Pattern, ...] = field(default_factory=lambda: (_report_re(DEFAULT_CREATE),))
     turn_reports: tuple[re.Pattern, ...] = field(default_factory=lambda: (_report_re(DEFAULT_TURN),))
+    # a piece's Report Action lines (VASSAL has no default; hexforge's modules report flips so)
+    flip_reports: tuple[re.Pattern, ...] = field(default_factory=lambda: (_report_re(FLIP_REPORT),))
 
 
 def _report_re(fmt: str) -> re.Pattern:
@@ -85,7 +88,20 @@ def read_module_view(path: Path) -> ModuleView:
     turns = {t.get("reportFormat") or DEFAULT_TURN for t in root.iter(M + "turn.TurnTracker")}
     return ModuleView(name, phases, *(tuple(_report_re(f) for f in sorted(s or {d}))
                                       for s, d in ((moves, DEFAULT_MOVE), (creates, DEFAULT_CREATE),
-                                                   (turns, DEFAULT_TURN))))
+                                                   (turns, DEFAULT_TURN), (_piece_reports(root), FLIP_REPORT))))
+
+
+def _piece_reports(root) -> set[str]:
+    """The formats of the Report Action traits (`report;keys;format;...`) of the module's
+    pieces and prototypes, at the top level of each definition (vassal-formats.md 3.8)."""
+    found: set[str] = set()
+    for e in root.iter(M + "PrototypeDefinition", M + "widget.PieceSlot"):
+        for trait in (e.text or "").split("\t"):
+            if trait.startswith("report;"):
+                fields = split(trait[len("report;"):], ";")
+                if len(fields) > 1 and fields[1].strip():
+                    found.add(fields[1])
+    return found
 
 
 @dataclass
@@ -168,12 +184,13 @@ def _turn_text(t: dict) -> str:
 
 
 def _is_echo(text: str, events: list, view: ModuleView) -> bool:
-    """A chat line the engine wrote to report this step's move, creation or turn change."""
+    """A chat line the engine wrote to report this step's move, creation, flip or turn change."""
     if len(text) > MAX_REPORT or not text.lstrip().startswith("*"):
         return False
     kinds = {type(e) for e in events}
     return any(p.match(text) for kind, pats in ((Moved, view.move_reports), (Added, view.create_reports),
-                                               (TurnChanged, view.turn_reports)) if kind in kinds for p in pats)
+                                               (TurnChanged, view.turn_reports), (Flipped, view.flip_reports))
+               if kind in kinds for p in pats)
 
 
 def _describe(r: Replayer, index: int, events: list, view: ModuleView) -> Iterator[Line]:
