@@ -30,7 +30,8 @@ re-made.  Four layers are fed:
 An input passes when the reader returns (and the replay or the location lookups run) or it
 raises the typed error (``LogFormatError``, ``ModuleFormatError``) with a one-line message.
 Anything else is a failure: the input and its traceback are saved under the crash directory.
-An input running over ``--time-limit`` seconds (2 s) is a hang; each worker's address space
+An input using over ``--time-limit`` seconds of CPU (2 s; CPU, not wall-clock, so a busy
+machine does not turn a slow input into a hang) is a hang; each worker's address space
 is capped ``--memory-mb`` (1024 MB) above its size at start, so a runaway allocation is a
 ``MemoryError`` failure, and RSS growth over the run is reported.
 """
@@ -1259,7 +1260,7 @@ class Stats:
     slowest: float = 0.0
     slowest_index: int = -1
     slowest_what: str = ""
-    busy: float = 0.0  # seconds spent inside inputs
+    busy: float = 0.0  # CPU seconds spent inside inputs
     peak_rss_mb: float = 0.0
     rss_growth_mb: float = 0.0
 
@@ -1316,22 +1317,22 @@ def check_one(S: Seeds, seed: int, index: int, stats: Stats, time_limit: float =
     counts = stats.by_layer.setdefault(case.layer, {"ok": 0, "refused": 0, "failed": 0})
     kind, exc_info = None, None
     use_alarm = time_limit > 0 and hasattr(signal, "setitimer")
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     try:
         if use_alarm:
-            signal.setitimer(signal.ITIMER_REAL, time_limit)
+            signal.setitimer(signal.ITIMER_PROF, time_limit)
         try:
             outcome = run_case(S, case)
         finally:
             if use_alarm:
-                signal.setitimer(signal.ITIMER_REAL, 0)
+                signal.setitimer(signal.ITIMER_PROF, 0)
     except FuzzTimeout:
         kind, exc_info = "hang", sys.exc_info()
     except MemoryError:
         kind, exc_info = "memory", sys.exc_info()
     except Exception:  # noqa: BLE001 - every other exception is what the fuzzer looks for
         kind, exc_info = "crash", sys.exc_info()
-    elapsed = time.perf_counter() - t0
+    elapsed = time.process_time() - t0
     if kind is None and elapsed > time_limit > 0:
         kind = "hang"
     stats.inputs += 1
@@ -1385,7 +1386,7 @@ def run_range(S: Seeds, seed: int, start: int, stop: int, time_limit: float = TI
               crash_dir: Path | None = None) -> Stats:
     """In-process run of inputs [start, stop) (what the CI test calls)."""
     stats = Stats()
-    old = signal.signal(signal.SIGALRM, _on_alarm) if time_limit > 0 else None
+    old = signal.signal(signal.SIGPROF, _on_alarm) if time_limit > 0 else None
     saved: dict = {}
     try:
         with warnings.catch_warnings():
@@ -1394,7 +1395,7 @@ def run_range(S: Seeds, seed: int, start: int, stop: int, time_limit: float = TI
                 check_one(S, seed, i, stats, time_limit, crash_dir, saved)
     finally:
         if old is not None:
-            signal.signal(signal.SIGALRM, old)
+            signal.signal(signal.SIGPROF, old)
     stats.peak_rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return stats
 
@@ -1415,7 +1416,7 @@ def _limit_memory(mb: int) -> None:
 
 def _worker(S: Seeds, seed: int, conn, cur, time_limit: float, memory_mb: int, crash_dir: Path) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGALRM, _on_alarm)
+    signal.signal(signal.SIGPROF, _on_alarm)
     warnings.simplefilter("ignore")
     warm_up(S)
     _limit_memory(memory_mb)
@@ -1548,7 +1549,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
     ap.add_argument("--start", type=int, default=0, help="first input index")
-    ap.add_argument("--time-limit", type=float, default=TIME_LIMIT, help="seconds; slower inputs are hangs")
+    ap.add_argument("--time-limit", type=float, default=TIME_LIMIT, help="CPU seconds; inputs using more are hangs")
     ap.add_argument("--memory-mb", type=int, default=MEMORY_MB, help="address-space cap above a worker's start")
     ap.add_argument("--crash-dir", type=Path, default=WORK / "crashes")
     ap.add_argument("--replay", type=int, default=None, help="re-run this one input and show its traceback")

@@ -15,6 +15,17 @@ from builder.model.plain import plain_game
 from builder.paths import REPO as ROOT
 
 SLUG = "bravery-in-the-sand"
+# The third-party corpus (real modules, saves and engine logs) stands beside the clone as
+# ../shared; a clone without it runs every other test and skips these, saying what they need.
+REALDATA = ROOT.parent / "shared" / "realdata"
+NO_REALDATA = f"needs the third-party corpus beside the clone ({REALDATA.parent.name}/realdata, absent)"
+needs_realdata = pytest.mark.skipif(not REALDATA.is_dir(), reason=NO_REALDATA)
+
+
+def pytest_terminal_summary(terminalreporter):
+    skipped = [r for r in terminalreporter.stats.get("skipped", []) if NO_REALDATA in str(r.longrepr)]
+    if skipped:
+        terminalreporter.write_line(f"{len(skipped)} test(s) skipped: {NO_REALDATA}")
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -27,6 +27,7 @@ from validators.vlog.modulegrid import (
     read_module_grids,
 )
 from validators.vlog.reader import GameRecord, parse_record
+from tests.conftest import needs_realdata
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 import fuzz
@@ -45,6 +46,7 @@ def seeds(built):
     fuzz.cleanup_scratch()
 
 
+@needs_realdata
 def test_seeded_fuzz_run_ends_in_results_or_typed_errors(seeds, tmp_path):
     stats = fuzz.run_range(seeds, SEED, 0, INPUTS, time_limit=fuzz.TIME_LIMIT, crash_dir=tmp_path / "crashes")
     summary = fuzz.report(stats, stats.busy, SEED, 1, tmp_path / "crashes")
@@ -56,6 +58,7 @@ def test_seeded_fuzz_run_ends_in_results_or_typed_errors(seeds, tmp_path):
     assert stats.slowest < fuzz.TIME_LIMIT
 
 
+@needs_realdata
 def test_fuzz_inputs_depend_on_seed_and_index_only(seeds):
     for i in (0, 1, 17, 2999):
         a, b = fuzz.make_input(seeds, SEED, i), fuzz.make_input(seeds, SEED, i)

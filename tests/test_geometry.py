@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from builder.geometry.javagrid import GridParams, NumberingParams, location_name, snap
+from tests.conftest import needs_realdata
 
 REALDATA = Path(__file__).resolve().parents[2] / "shared" / "realdata"
 
@@ -31,6 +32,7 @@ def test_worked_example_of_the_format_notes():
     assert location_name(g, n, 1600, 1200, 101, 74) == "0202"
 
 
+@needs_realdata
 def test_real_engine_location_names_of_ragnarok():
     """Positions and names the real VASSAL 3.7.26 engine reported (engine-logs/*.expected.json).
 
@@ -50,6 +52,7 @@ def test_real_engine_location_names_of_ragnarok():
     assert checked >= 2
 
 
+@needs_realdata
 def test_real_engine_location_names_of_kassala():
     """Every piece the real engine left on Kassala's numbered hex grid (engine-logs)."""
     expected = json.loads((REALDATA / "engine-logs" / "kassala-3.7.expected.json").read_text())

@@ -22,7 +22,7 @@ from builder.geometry.javagrid import (BadCoords, GridParams, NumberingParams, _
                                        location_name, location_point, snap)
 from builder.model import SourceError, load_game
 from builder.paths import REPO as ROOT, games
-from tests.conftest import SLUG, copy_sources
+from tests.conftest import SLUG, copy_sources, needs_realdata
 
 REALDATA = Path(__file__).resolve().parents[2] / "shared" / "realdata"
 
@@ -52,6 +52,7 @@ def _engine_positions(name: str) -> dict[str, set[tuple[int, int]]]:
     return out
 
 
+@needs_realdata
 def test_pieces_the_real_engine_moved_by_hex_id_land_where_the_port_sends_them():
     """The engine's scripts move pieces *to a hex id* (engine-logs/*.script.json); where the
     engine left them is where the port's getLocation point snaps to."""

@@ -11,12 +11,14 @@ from builder.vassal.pieces import unchain
 from validators.vlog.commands import AddPiece, Chat, MovePiece, SpecialDice
 from validators.vlog.container import LogFormatError
 from validators.vlog.reader import read_record
+from tests.conftest import needs_realdata
 
 REAL = Path(__file__).resolve().parents[2] / "shared" / "realdata"
 FILES = ["kassala/Default Setup.vsav", "ragnarok/ragnarok-start.vsav", "zxvt/5x5_startup.vlog",
          "engine-logs/kassala-3.7.vlog", "engine-logs/ragnarok-3.7.vlog", "engine-logs/ragnarok-3.8.vlog"]
 
 
+@needs_realdata
 @pytest.mark.parametrize("name", FILES)
 def test_every_real_file_decodes_with_no_unknown_command(name):
     record = read_record(REAL / name)
@@ -24,6 +26,7 @@ def test_every_real_file_decodes_with_no_unknown_command(name):
     assert record.setup and record.setup[0].kind == "begin_save"
 
 
+@needs_realdata
 @pytest.mark.parametrize("log", ["kassala-3.7", "ragnarok-3.7", "ragnarok-3.8"])
 def test_steps_and_null_entries_match_the_engine(log):
     expected = json.loads((REAL / "engine-logs" / f"{log}.expected.json").read_text())
@@ -32,6 +35,7 @@ def test_steps_and_null_entries_match_the_engine(log):
     assert sum(s.null_entries for s in record.steps) == expected["log_null_entries"]
 
 
+@needs_realdata
 def test_kassala_setup_has_23_pieces_on_the_map():
     record = read_record(REAL / "kassala" / "Default Setup.vsav")
     pieces = [c for c in record.setup if isinstance(c, AddPiece) and c.type != "stack"]
@@ -39,6 +43,7 @@ def test_kassala_setup_has_23_pieces_on_the_map():
     assert len(on_map) == 23
 
 
+@needs_realdata
 def test_zxvt_steps_keep_a_creation_and_its_chat_report_together():
     record = read_record(REAL / "zxvt" / "5x5_startup.vlog")
     assert len(record.steps) == 6
@@ -48,6 +53,7 @@ def test_zxvt_steps_keep_a_creation_and_its_chat_report_together():
     assert chats and "created in" in chats[0]
 
 
+@needs_realdata
 def test_dice_and_moves_are_typed():
     record = read_record(REAL / "engine-logs" / "ragnarok-3.7.vlog")
     kinds = {type(c) for s in record.steps for c in s.commands}

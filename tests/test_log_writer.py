@@ -15,6 +15,7 @@ from validators.vlog import commands as vc
 from validators.vlog.modulegrid import read_vmod_grids
 from validators.vlog.reader import read_record
 from validators.replay.writer import LogWriter, java_hash_order
+from tests.conftest import needs_realdata
 
 ENGINE = Path(__file__).resolve().parents[2] / "shared" / "realdata" / "engine-logs"
 PLAYERS = {"Axis": ("axis-user", "Alice"), "Commonwealth": ("cw-user", "Bob")}
@@ -184,6 +185,7 @@ def _kinds(step) -> list[str]:
     return [type(c).__name__ + (f":{c.type}" if isinstance(c, vc.AddPiece) else "") for c in step.commands]
 
 
+@needs_realdata
 def test_a_drag_and_its_undo_have_the_engines_structure(written):
     """Same command kinds in the same order as a real 3.7.26 drag onto an empty hex and its undo."""
     engine = read_record(ENGINE / "ragnarok-3.7.vlog")

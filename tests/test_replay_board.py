@@ -8,6 +8,7 @@ import pytest
 
 from validators.replay.board import Board
 from validators.vlog.reader import read_record
+from tests.conftest import needs_realdata
 
 ENGINE = Path(__file__).resolve().parents[2] / "shared" / "realdata" / "engine-logs"
 
@@ -23,6 +24,7 @@ def replay(path: Path) -> Board:
     return board
 
 
+@needs_realdata
 @pytest.mark.parametrize("log", ["kassala-3.7", "ragnarok-3.7", "ragnarok-3.8"])
 def test_final_pieces_names_and_pixels_match_the_engine(log):
     """Moves, stacking, Layer flips by menu and key, delete, add, send-to and undo (script.json)."""
@@ -53,6 +55,7 @@ def test_our_own_setup_replays_to_rule_3(built, game):
     ("ragnarok-3.7", "ragnarok/buildFile.xml", {"Map": (3300, 2450)}),
     ("ragnarok-3.8", "ragnarok/buildFile.xml", {"Map": (3300, 2450)}),
 ])
+@needs_realdata
 def test_location_names_match_the_engine(log, build, sizes):
     """Hex grids (plain and sideways-descending in a zone), square-grid zones, named zones."""
     from validators.vlog.modulegrid import read_module_grids
@@ -76,6 +79,7 @@ def test_our_module_names_hexes_like_our_geometry(built, game):
     assert spec.location(deck.origin[0] + deck.box[0] // 2, deck.origin[1] + deck.box[1] // 2) == "Mug"
 
 
+@needs_realdata
 def test_zxvt_final_positions_are_the_ones_its_chat_lines_announce():
     """A 3.2.17 log: every 'X created in L' report names the location our replay computes."""
     import re

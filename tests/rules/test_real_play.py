@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import SLUG as BITS
+from tests.conftest import SLUG as BITS, needs_realdata
 from tests.rules.test_bravery_rules import FORMATION_UNITS, ari_attacks_22a, start
 from tests.rules.test_wdf_movement import desert, road_from, run_log, wdf  # noqa: F401 (fixtures)
 from validators.audit import audit_file
@@ -227,6 +227,7 @@ def test_wdf_an_illegal_drag_undone(wdf_play, desert, road):
     assert [f.rule for f in found] == ["9.1", "9.1"] and len({f.piece for f in found}) == 2
 
 
+@needs_realdata
 def test_the_engines_own_send_to_location_is_a_move(tmp_path):
     """Ragnarok's 'Deadpile' key, played by VASSAL 3.7.26 (engine-logs step 14): a ChangePiece of
     the Send To Location trait, then the move: the replay reports it as a move like any drag."""
