@@ -19,7 +19,7 @@ from typer.testing import CliRunner
 
 import builder.paths
 from builder.vassal.savefile import obfuscate
-from tests.conftest import SLUG
+from tests.conftest import NO_REALDATA, SLUG
 from validators.cli import app
 from validators.vlog import container
 from validators.replay.writer import LogWriter
@@ -186,7 +186,7 @@ def test_each_hostile_file_exits_2_with_one_line(kind, cli, logs, tmp_path):
 
 def test_a_log_of_another_game(cli):
     if not KASSALA.is_file():
-        pytest.skip("shared/realdata not present")
+        pytest.skip(NO_REALDATA)
     one_error_line(cli(KASSALA), KASSALA, "a log of module 'Kassala', not 'Bravery in the Sand'")
 
 

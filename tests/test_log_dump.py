@@ -17,7 +17,7 @@ from PIL import Image
 from typer.testing import CliRunner
 
 import builder.paths
-from tests.conftest import SLUG
+from tests.conftest import NO_REALDATA, SLUG
 from validators.cli import app
 from validators.replay.writer import LogWriter
 
@@ -122,13 +122,13 @@ def test_bad_options_give_exit_2_and_one_line(cli, match, args, reason):
 
 def test_a_log_of_another_game(cli, match):
     if not RAGNAROK.is_file():
-        pytest.skip("shared/realdata not present")
+        pytest.skip(NO_REALDATA)
     result = cli(RAGNAROK, "--game", SLUG)
     assert result.exit_code == 2
     assert result.stderr.strip() == f"{RAGNAROK}: a log of module 'Ragnarok (SPI) 1981', not 'Bravery in the Sand'"
 
 
-@pytest.mark.skipif(not RAGNAROK.is_file(), reason="shared/realdata not present")
+@pytest.mark.skipif(not RAGNAROK.is_file(), reason=NO_REALDATA)
 def test_a_real_engine_log_with_its_module(tmp_path):
     """The engine's own 3.8.0-beta1 log: hex ids from the module, its reports dropped, the undo shown."""
     img = io.BytesIO()

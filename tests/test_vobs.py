@@ -23,6 +23,7 @@ from validators.replay.replayer import Replayer
 from validators.vlog.container import LogFormatError, read_saved_game
 from validators.vlog.modulegrid import read_module_grids
 from validators.vlog.reader import read_record
+from tests.conftest import NO_REALDATA
 
 REAL = Path(__file__).resolve().parents[2] / "shared" / "realdata"
 ENGINE = REAL / "engine-logs"
@@ -31,7 +32,7 @@ LOGS = {  # log -> (build file of its module, board sizes), as tests/test_replay
     "ragnarok-3.7": ("ragnarok/buildFile.xml", {"Map": (3300, 2450)}),
     "ragnarok-3.8": ("ragnarok/buildFile.xml", {"Map": (3300, 2450)}),
 }
-pytestmark = pytest.mark.skipif(not ENGINE.is_dir(), reason="shared/realdata not present")
+pytestmark = pytest.mark.skipif(not ENGINE.is_dir(), reason=NO_REALDATA)
 runner = CliRunner()
 
 
