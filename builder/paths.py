@@ -39,3 +39,12 @@ def games(root: Path | None = None) -> list[str]:
     """Slugs of every game folder in sources/ (a folder with a game.yaml)."""
     src = sources_dir(root)
     return sorted(p.name for p in src.iterdir() if (p / "game.yaml").is_file()) if src.is_dir() else []
+
+
+def inside(folder: Path, path: Path) -> bool:
+    """Whether `path`, links followed, lies in `folder`: nothing outside a game's folder is read
+    for it (a source file that links elsewhere is refused, never read)."""
+    try:
+        return path.resolve().is_relative_to(folder.resolve())
+    except (OSError, RuntimeError):  # a loop of links
+        return False

@@ -440,3 +440,39 @@ def test_art_and_notes_beside_the_sources_are_left_alone(game_dir: Path):
     (game_dir / "notes.txt").write_text("to do", encoding="utf-8")
     (game_dir / ".editor.yaml").write_text("x: 1", encoding="utf-8")
     assert load_game(game_dir).slug == SLUG
+
+
+# ---- work a small file may ask for (issue 32) ---------------------------------------------------
+LAUGHS = "\n".join(["lol:", "  a: &a [x, x, x, x, x, x, x, x, x, x]"] +
+                   [f"  {chr(98 + i)}: &{chr(98 + i)} [{', '.join([f'*{chr(97 + i)}'] * 10)}]" for i in range(8)]) + "\n"
+
+
+@pytest.mark.parametrize("text,line,message", [
+    (LAUGHS, 7, "this value expands to 1,111,111 values through its aliases (at most 1,000,000 in a file)"),
+    ("x: " + "[" * 100_000 + "]" * 100_000 + "\n", 1, "collections nested more than 64 deep"),
+    ("- " * 100_000 + "x\n", 1, "collections nested more than 64 deep"),
+    ("".join(" " * i + f"k{i}:\n" for i in range(100)) + " " * 100 + "v\n", 65, "collections nested more than 64 deep"),
+], ids=["billion laughs under a key no schema reads", "brackets", "dashes", "indentation"])
+def test_a_source_asking_for_unbounded_work_is_one_problem(game_dir: Path, text, line, message):
+    """Nine levels of aliases expand to a billion values; `[` nested 100,000 deep crashes libyaml's
+    composer: each is refused at its line before any of that work is done."""
+    path = game_dir / "markers.yaml"
+    path.write_text(path.read_text(encoding="utf-8") + LAUGHS if text is LAUGHS else text, encoding="utf-8")
+    with pytest.raises(SourceError) as exc:
+        load_game(game_dir)
+    (found,) = [p for p in exc.value.problems if p.file == f"sources/{SLUG}/markers.yaml"]
+    extra = path.read_text(encoding="utf-8").count("\n") - LAUGHS.count("\n") if text is LAUGHS else 0
+    assert (found.message, found.line) == (message, line + extra)
+
+
+def test_a_source_linking_outside_the_game_is_refused_unread(game_dir: Path, tmp_path: Path):
+    secret = tmp_path / "secret.yaml"
+    secret.write_text("password: hunter2-do-not-print\n", encoding="utf-8")
+    scenario = sorted((game_dir / "scenarios").glob("*.yaml"))[0]
+    scenario.unlink()
+    scenario.symlink_to(secret)
+    with pytest.raises(SourceError) as exc:
+        load_game(game_dir)
+    text = "\n".join(str(p) for p in exc.value.problems)
+    assert f"scenarios/{scenario.name} is a link to a file outside the game's folder; it is not read" in text
+    assert "hunter2" not in text and "password" not in text

@@ -26,6 +26,8 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from builder.paths import inside
+
 MAGIC = b"hexforge-model-cache 1\n"
 _CODE = ("model", "geometry")  # builder/ subpackages whose code shapes the cached objects
 
@@ -34,7 +36,8 @@ def _feed(h, base: Path, files) -> None:
     for p in sorted(files):
         if p.is_file() and "__pycache__" not in p.parts:
             h.update(str(p.relative_to(base)).encode() + b"\0")
-            data = p.read_bytes()
+            # a link leaving the folder is never read: its target's name stands for it (load refuses it)
+            data = p.read_bytes() if inside(base, p) else str(p.resolve()).encode()
             h.update(len(data).to_bytes(8, "little") + data)
 
 

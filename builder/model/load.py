@@ -20,6 +20,7 @@ from builder.model import schema as s
 from builder.model.game import Game
 from builder.model.problems import Collector, SourceError, SourceProblem, cross_file, did_you_mean
 from builder.model.schema_words import schema_words
+from builder.paths import inside
 
 if TYPE_CHECKING:  # the YAML reader is imported by a fresh load only: a cached model needs none of it
     from builder.model.yamlsource import Loc, Located
@@ -75,6 +76,10 @@ def _read(col: Collector, root: Path, rel: str, model: type[BaseModel], docs: di
 
     path = root / rel
     display = f"sources/{root.name}/{rel}"
+    if path.exists() and not inside(root, path):
+        col.file(display, f"{rel} is a link to a file outside the game's folder; it is not read",
+                 f"copy the file into sources/{root.name}/ instead of linking to it")
+        return None
     if not path.is_file():
         col.file(display, f"missing source file {rel}", f"create {display}")
         return None

@@ -3,6 +3,12 @@
 PyYAML forgets positions once it builds Python objects, and silently keeps the last of two
 equal keys.  We compose the node tree ourselves so that any later problem (a schema error,
 a bad reference) can name the exact place to fix.
+
+A small file may ask for unbounded work (issue 32): `[` nested 100,000 deep crashes libyaml's
+composer and takes minutes in its parser; nine levels of aliases ("billion laughs") expand to
+a billion values.  So nesting is measured on libyaml's token stream first (linear, stopped at
+the limit), and the values a file expands to are counted as they are built.  Both limits sit
+far above every real source (the deepest nests 5 levels, the largest holds 8,414 values).
 """
 from __future__ import annotations
 
@@ -13,6 +19,11 @@ from typing import Any
 import yaml
 
 Loc = tuple[str | int, ...]
+MAX_DEPTH = 64  # collections inside collections
+MAX_VALUES = 1_000_000  # values a file expands to, aliases repeated
+_OPEN = (yaml.BlockSequenceStartToken, yaml.BlockMappingStartToken, yaml.FlowSequenceStartToken,
+         yaml.FlowMappingStartToken)
+_CLOSE = (yaml.BlockEndToken, yaml.FlowSequenceEndToken, yaml.FlowMappingEndToken)
 
 
 @dataclass(frozen=True)
@@ -80,7 +91,8 @@ def _convert(file: str, node: yaml.Node, loc: Loc, marks: dict[Loc, Mark], keys:
             out[key] = _convert(file, value_node, loc + (key,), marks, keys, open_nodes, numbers)
         return out
     if isinstance(node, yaml.SequenceNode):
-        return [_convert(file, item, loc + (i,), marks, keys, open_nodes, numbers) for i, item in enumerate(node.value)]
+        return [_convert(file, item, loc + (i,), marks, keys, open_nodes, numbers)
+                for i, item in enumerate(node.value)]
     value = yaml.SafeLoader.construct_object(_SAFE, node, deep=True)
     if isinstance(value, (int, float)) and not isinstance(value, bool) and numbers is not None:
         numbers[loc] = node.value  # `hex: 0605` is the octal 389: a message must quote what was written
@@ -89,6 +101,59 @@ def _convert(file: str, node: yaml.Node, loc: Loc, marks: dict[Loc, Mark], keys:
 
 _SAFE = yaml.SafeLoader("")
 _FAST = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def _too_deep(text: str, display: str) -> None:
+    """Raise a YamlProblem where collections first nest deeper than MAX_DEPTH (before any
+    composer recurses into them).  A scanning error is left to the composer to explain."""
+    depth = 0
+    try:
+        for token in yaml.scan(text, Loader=_FAST):
+            if isinstance(token, _OPEN):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    raise _deep(display, token.start_mark)
+            elif isinstance(token, _CLOSE):
+                depth -= 1
+    except yaml.MarkedYAMLError as exc:  # libyaml stops at its own limit (1,000) before a key resolves
+        if "nesting depth" in str(exc.problem) and exc.problem_mark is not None:
+            raise _deep(display, exc.problem_mark) from None
+    except yaml.YAMLError:
+        return
+
+
+def _too_many(display: str, root: yaml.Node) -> None:
+    """Raise a YamlProblem at the value whose aliases expand it past MAX_VALUES (counted on the
+    composed graph, where an alias is the anchored node itself: linear in the file)."""
+    sizes: dict[int, int] = {}
+
+    def size(node: yaml.Node) -> int:
+        key = id(node)
+        if key not in sizes:
+            sizes[key] = 0  # an alias inside its own anchor counts nothing here; _convert refuses it
+            children = ([n for pair in node.value for n in pair] if isinstance(node, yaml.MappingNode)
+                        else node.value if isinstance(node, yaml.SequenceNode) else [])
+            sizes[key] = 1 + sum(size(c) for c in children)
+        return sizes[key]
+
+    node = root
+    if size(node) <= MAX_VALUES:
+        return
+    while True:  # down to the innermost value that alone is too big: where the aliases pile up
+        children = ([n for pair in node.value for n in pair] if isinstance(node, yaml.MappingNode)
+                    else node.value if isinstance(node, yaml.SequenceNode) else [])
+        big = next((c for c in children if sizes[id(c)] > MAX_VALUES), None)
+        if big is None:
+            break
+        node = big
+    raise YamlProblem(_mark(display, node), f"this value expands to {sizes[id(node)]:,} values through its "
+                      f"aliases (at most {MAX_VALUES:,} in a file)",
+                      "write the values out, or use fewer nested '*alias'es")
+
+
+def _deep(display: str, m) -> YamlProblem:
+    return YamlProblem(Mark(display, m.line + 1, m.column + 1), f"collections nested more than {MAX_DEPTH} deep",
+                       "flatten the structure: no source needs more than a few levels")
 
 
 def _compose(text: str) -> yaml.Node | None:
@@ -110,6 +175,7 @@ def load_located(path: Path, display: str) -> Located:
         column = len(before[line_start:].decode("utf-8", "replace")) + 1
         raise YamlProblem(Mark(display, before.count(b"\n") + 1, column),
                           f"not UTF-8 text ({exc.reason} at byte {exc.start})", "save the file as UTF-8") from None
+    _too_deep(text, display)
     try:
         node = _compose(text)
     except yaml.MarkedYAMLError as exc:
@@ -134,6 +200,7 @@ def load_located(path: Path, display: str) -> Located:
     numbers: dict[Loc, str] = {}
     if node is None:
         return Located(display, None, {(): Mark(display, 1, 1)})
+    _too_many(display, node)
     try:
         data = _convert(display, node, (), marks, keys, numbers=numbers)
     except yaml.constructor.ConstructorError as exc:
