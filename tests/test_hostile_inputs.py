@@ -89,6 +89,32 @@ def _bad_stream(d, text):
     return raw_zip(b"savedGame", b"\xff" * 64 + deflated(raw), size=len(raw), crc=zlib.crc32(raw))
 
 
+ESC = "\x1b"
+
+
+def _flood(unit: bytes, count: int, head: bytes = b"begin_save\x1bend_save") -> bytes:
+    """A savedGame of `head` and `count` repeats of `unit`, compressed without holding it whole."""
+    c = zlib.compressobj(9, zlib.DEFLATED, -15)
+    block = unit * max(1, MB // len(unit))
+    stream = c.compress(head) + b"".join(c.compress(block) for _ in range(count // (MB // len(unit))))
+    rest = unit * (count % (MB // len(unit)))
+    stream += c.compress(rest) + c.flush()
+    size = len(head) + len(unit) * count
+    crc = zlib.crc32(head)
+    for _ in range(count // (MB // len(unit))):
+        crc = zlib.crc32(block, crc)
+    return raw_zip(b"savedGame", stream, size=size, crc=zlib.crc32(rest, crc))
+
+
+def _deep_piece(d, text):
+    """A log whose one step adds a piece of 400 nested traits (each level re-reads the rest)."""
+    from builder.vassal.pieces import Trait, add_piece, basic_piece
+
+    piece = add_piece("p1", [Trait("emb2;Step;x", "1")] * 400 + [basic_piece("a.png", "deep")])
+    raw = (text + ESC + "LOG\t" + piece).encode()
+    return zip_of([("savedGame", raw)])
+
+
 CASES = {
     "truncated-zip": (lambda d, text: zip_of([("savedGame", obfuscate(text))])[:300], "broken zip"),
     "missing-savedGame": (lambda d, text: zip_of([("moduledata", b"<data/>")]), "no savedGame entry"),
@@ -124,6 +150,14 @@ CASES = {
     "corrupt-deflate": (_bad_stream, "broken savedGame entry"),
     "unknown-method": (lambda d, text: raw_zip(b"savedGame", b"abc", size=3, method=99), "broken savedGame entry"),
     "directory": (_directory, "no .vlog or .vsav file in it"),
+    # issue 32: a small file asking for unbounded work is refused before the work
+    "escape-flood-200MB": (lambda d, text: _flood(ESC.encode(), 200 * MB, b""),
+                           f"savedGame declares {200 * MB} bytes (limit {container.MAX_TEXT}): refused"),
+    "command-flood": (lambda d, text: _flood(ESC.encode(), 2_500_000),
+                      "holds 2,500,002 commands (limit 2,000,000): refused"),
+    "chat-flood": (lambda d, text: _flood(b"\x1bLOG\tCHAT<a> - x", 600_000),
+                   "holds 600,000 logged steps (limit 500,000): refused"),
+    "deep-piece": (_deep_piece, "a piece nests more than 300 traits: refused"),
 }
 
 
@@ -259,3 +293,23 @@ def test_batch_json_and_exit_codes(cli, logs, tmp_path):
     doc = json.loads(cli(clean, empty, "--format", "json").stdout)
     assert doc["files"][1] == {"file": str(empty), "status": "unreadable", "reason": "empty file"}
     assert doc["exit_code"] == 2
+
+
+def test_a_file_past_its_cpu_budget_is_reported_and_the_batch_goes_on(cli, logs, tmp_path, monkeypatch):
+    """--timeout is CPU time, so the outcome does not depend on the machine's speed or load."""
+    from validators import batch
+
+    clean, violation, _ = logs[1]
+    real = batch.audit_file
+
+    def endless_for_one(game, path, *args):
+        while path == violation:  # a file whose audit never ends
+            pass
+        return real(game, path, *args)
+
+    monkeypatch.setattr(batch, "audit_file", endless_for_one)
+    one_error_line(cli(violation, "--timeout", "0.5"), violation, "used its 0.5 s of CPU (--timeout) before the audit "
+                   "ended: not audited")
+    result = cli(violation, clean, "--timeout", "0.5", "--jobs", "1")
+    assert result.exit_code == 2
+    assert result.stdout.splitlines()[-1] == "2 file(s): 1 ok, 0 with violations, 1 unreadable"

@@ -15,6 +15,7 @@ from builder.model import load_game
 from builder.model.game import Game
 from builder.vassal.archive import write_atomic
 from validators.audit import audit_file, module_grids
+from validators.budget import DEFAULT_SECONDS, OutOfTime, cpu_budget
 from validators.findings import AuditReport
 from validators.games import rules_for
 from validators.kernel.selection import Selection
@@ -48,12 +49,19 @@ def one_line(text: str) -> str:
     return " ".join(text.split("\n")).replace("\r", " ")
 
 
-def audit_one(game: Game, path: Path, grids=None, selection: Selection = Selection()) -> Outcome:
-    """Audit one file; every failure becomes an outcome with a one-line reason, never a raise."""
+def audit_one(game: Game, path: Path, grids=None, selection: Selection = Selection(),
+              timeout: float = DEFAULT_SECONDS) -> Outcome:
+    """Audit one file within `timeout` CPU seconds (0: no limit); every failure becomes an
+    outcome with a one-line reason, never a raise."""
     try:
-        return Outcome(str(path), report=audit_file(game, path, grids, selection))
+        with cpu_budget(timeout):
+            return Outcome(str(path), report=audit_file(game, path, grids, selection))
+    except OutOfTime:
+        return Outcome(str(path), error=f"{path}: used its {timeout:g} s of CPU (--timeout) before the audit "
+                                        "ended: not audited")
     except LogFormatError as exc:
-        return Outcome(str(path), error=one_line(str(exc)))
+        text = one_line(str(exc))
+        return Outcome(str(path), error=text if text.startswith(str(path)) else f"{path}: {text}")
     except RecursionError:
         return Outcome(str(path), error=f"{path}: commands nested too deeply: cannot read")
     except Exception as exc:  # noqa: BLE001 - a batch goes on; the reason is reported
@@ -83,7 +91,8 @@ def collect(paths: Iterable[Path], recursive: bool = False) -> list[Path | Outco
 _WORKER: dict = {}
 
 
-def _prime(game_dir: str, game: Game | None = None, selection: Selection = Selection()) -> None:
+def _prime(game_dir: str, game: Game | None = None, selection: Selection = Selection(),
+           timeout: float = DEFAULT_SECONDS) -> None:
     """Per-process state, prepared once: the game, its module grids and its rules module.
 
     Done in the parent before the pool forks, so workers start with all of it (with another
@@ -96,11 +105,11 @@ def _prime(game_dir: str, game: Game | None = None, selection: Selection = Selec
             rules_for(g)  # imports the game's rules package (tens of ms), not once per worker's first log
         except KeyError:
             pass  # no rules module: each file's outcome says so
-    _WORKER["selection"] = selection
+    _WORKER["selection"], _WORKER["timeout"] = selection, timeout
 
 
 def _work(path: str) -> Outcome:
-    return audit_one(_WORKER["game"], Path(path), _WORKER["grids"], _WORKER["selection"])
+    return audit_one(_WORKER["game"], Path(path), _WORKER["grids"], _WORKER["selection"], _WORKER["timeout"])
 
 
 def _work_chunk(paths: list[str]) -> list[Outcome]:
@@ -115,9 +124,11 @@ def cores() -> int:
 
 
 def run(game_dir: Path, game: Game, files: list[Path], jobs: int = 0,
-        done: Callable[[Outcome], None] = lambda o: None, selection: Selection = Selection()) -> list[Outcome]:
-    """Audit `files` on `jobs` processes (0: all cores); outcomes in the order of `files`."""
-    _prime(str(game_dir), game, selection)
+        done: Callable[[Outcome], None] = lambda o: None, selection: Selection = Selection(),
+        timeout: float = DEFAULT_SECONDS) -> list[Outcome]:
+    """Audit `files` on `jobs` processes (0: all cores), each within `timeout` CPU seconds;
+    outcomes in the order of `files`."""
+    _prime(str(game_dir), game, selection, timeout)
     jobs = min(jobs or cores(), len(files))
     results: dict[int, Outcome] = {}
     if jobs <= 1:
@@ -132,7 +143,7 @@ def run(game_dir: Path, game: Game, files: list[Path], jobs: int = 0,
         size = max(1, min(4, len(files) // (jobs * 16)))
         chunks = [list(range(i, min(i + size, len(files)))) for i in range(0, len(files), size)]
         with ProcessPoolExecutor(max_workers=jobs, initializer=_prime,
-                                 initargs=(str(game_dir), None, selection)) as pool:
+                                 initargs=(str(game_dir), None, selection, timeout)) as pool:
             futures = {pool.submit(_work_chunk, [str(files[i]) for i in chunk]): chunk for chunk in chunks}
             for fut in as_completed(futures):
                 chunk = futures[fut]

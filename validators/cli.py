@@ -14,6 +14,7 @@ import typer
 
 from builder.cli import app, err, load_known, out
 from builder.paths import sources_dir
+from validators.budget import DEFAULT_SECONDS
 from builder.vassal.archive import write_atomic
 from validators.vlog.container import LogFormatError
 
@@ -42,7 +43,10 @@ def audit(game: str = typer.Argument(..., help="game slug (see `hexforge list`)"
           only: list[str] = typer.Option([], "--only", help="audit only this rule and the rules under it "
                                          "(13.2 takes in 13.2.1); repeatable"),
           skip: list[str] = typer.Option([], "--skip", help="leave this rule and the rules under it out; "
-                                         "repeatable")) -> None:
+                                         "repeatable"),
+          timeout: float = typer.Option(DEFAULT_SECONDS, "--timeout", help="CPU seconds a file may take; a file "
+                                        "past it is reported as not audited and the batch goes on (0: no limit)",
+                                        min=0)) -> None:
     """Audit one log, or many in parallel (see AUDIT_HELP)."""
     from validators import batch
     from validators.games import NoRules, rules_for
@@ -59,7 +63,7 @@ def audit(game: str = typer.Argument(..., help="game slug (see `hexforge list`)"
     selection = _selection(g, only, skip)
     if len(paths) == 1 and not paths[0].is_dir():
         fmt = _report_format(fmt, out_path)
-        outcome = batch.audit_one(g, paths[0], selection=selection)
+        outcome = batch.audit_one(g, paths[0], selection=selection, timeout=timeout)
         if outcome.report is None:
             err.print(outcome.error, markup=False, emoji=False)
             raise typer.Exit(2)
@@ -86,7 +90,7 @@ def audit(game: str = typer.Argument(..., help="game slug (see `hexforge list`)"
             if o.error:
                 err.print(o.error, markup=False, emoji=False)
 
-        audited = iter(batch.run(sources_dir() / game, g, files, jobs, done, selection))
+        audited = iter(batch.run(sources_dir() / game, g, files, jobs, done, selection, timeout))
     outcomes = [i if isinstance(i, batch.Outcome) else next(audited) for i in items]
     if out_path:
         _write(lambda: batch.write_reports(g, outcomes, fmt, out_path), out_path)

@@ -42,14 +42,26 @@ def chain(traits: list[Trait]) -> tuple[str, str]:
     return typ, state
 
 
+MAX_TRAITS = 300  # traits of one piece; each level re-reads the rest, so the work grows with their square
+
+
+class PieceTooDeep(ValueError):
+    """A piece definition nesting more than MAX_TRAITS traits (hostile: real pieces hold tens)."""
+
+
 def unchain(typ: str, state: str) -> list[Trait]:
     """Split a nested type/state pair back into traits, outermost first.
 
     The innermost BasicPiece (`piece;`) is never split further: its own fields may hold
-    TABs, exactly as VASSAL's `createPiece` hands it over whole.
+    TABs, exactly as VASSAL's `createPiece` hands it over whole.  Raises PieceTooDeep past
+    MAX_TRAITS traits (a run of that many escapes before a TAB says so before any split).
     """
+    if "\\" * (MAX_TRAITS - 1) + "\t" in typ:
+        raise PieceTooDeep(f"a piece nests more than {MAX_TRAITS} traits")
     out = []
     while not typ.startswith(BASIC):
+        if len(out) >= MAX_TRAITS:
+            raise PieceTooDeep(f"a piece nests more than {MAX_TRAITS} traits")
         tt, ss = split(typ, "\t"), split(state, "\t")
         out.append(Trait(tt[0], ss[0] if ss else ""))
         if len(tt) < 2:

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from builder.vassal.pieces import Trait, unchain
+from builder.vassal.pieces import PieceTooDeep, Trait, unchain
 from builder.vassal.sequence import join, split
 from validators.vlog.commands import AddPiece, ChangePiece, Command, MovePiece, RemovePiece
+from validators.vlog.container import LogFormatError
 
 
 STACK_NORMAL = "L"  # Immobilized: the stacking option that lets a piece stack
@@ -85,7 +86,10 @@ def _unchain(typ: str, state: str) -> list[Trait]:
     if found is None:
         if len(_TRAITS) >= _TRAITS_MAX:
             _TRAITS.clear()  # a bound on memory; states that come back are parsed again
-        found = _TRAITS[key] = unchain(typ, state)
+        try:
+            found = _TRAITS[key] = unchain(typ, state)
+        except PieceTooDeep as exc:
+            raise LogFormatError(f"{exc}: refused") from None
     return found
 
 

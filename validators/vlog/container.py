@@ -17,7 +17,7 @@ from pathlib import Path
 
 from builder.vassal.savefile import Deobfuscator, ObfuscationError
 
-MAX_TEXT = 256 * 1024 * 1024  # largest savedGame we inflate (bytes); real logs are a few MB
+MAX_TEXT = 128 * 1024 * 1024  # largest savedGame we inflate (bytes); the largest real log's is 0.6 MB
 ZIP_ERRORS = (zipfile.BadZipFile, zlib.error, lzma.LZMAError, EOFError, OSError, NotImplementedError, RuntimeError,
                ValueError)  # zipfile lets its decompressors' own errors (zlib, lzma) through
 # Java's zip classes, so VASSAL, read and write only these; an LZMA entry's header can also demand

@@ -19,6 +19,11 @@ from validators.vlog.commands import Command, UndoMarker, Unknown, parse
 from validators.vlog.container import LogFormatError, SavedGame, read_saved_game
 
 LOG = "LOG\t"
+# Work a small file may ask for, bounded far above real logs (the largest we hold: 591 commands,
+# 107 steps; our own benchmarks write 100,000 steps): a zip of a few KB can hold millions of
+# empty commands (issue 32).  Past a limit the file is refused with one line, before the work.
+MAX_COMMANDS = 2_000_000
+MAX_STEPS = 500_000
 
 
 @dataclass(slots=True)
@@ -132,12 +137,17 @@ def _top_nodes(text: str) -> list[tuple[bool, list[str]]]:
 
 
 def _parse_record(saved: SavedGame) -> GameRecord:
+    commands = saved.text.count(ESC) + 1  # every command but the first follows a separator
+    if commands > MAX_COMMANDS:
+        raise LogFormatError(f"{saved.path}: holds {commands:,} commands (limit {MAX_COMMANDS:,}): refused")
     nodes = _top_nodes(saved.text)
     if not nodes or not (nodes[0][0] and nodes[0][1][0] == "begin_save"):
         raise LogFormatError(f"{saved.path}: command text does not start with begin_save")
     end = next((i for i, (leaf, out) in enumerate(nodes) if leaf and out[0] == "end_save"), None)
     if end is None:
         raise LogFormatError(f"{saved.path}: no end_save (truncated?)")
+    if len(nodes) - end - 1 > MAX_STEPS:
+        raise LogFormatError(f"{saved.path}: holds {len(nodes) - end - 1:,} logged steps (limit {MAX_STEPS:,}): refused")
     setup = tuple(parse(leaf) for _, out in nodes[: end + 1] for leaf in out)
     steps = tuple(_step(i, out) for i, (_, out) in enumerate(nodes[end + 1:], start=1))
     unknown = [c.text for c in setup if isinstance(c, Unknown)]
