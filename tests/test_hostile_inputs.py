@@ -313,3 +313,16 @@ def test_a_file_past_its_cpu_budget_is_reported_and_the_batch_goes_on(cli, logs,
     result = cli(violation, clean, "--timeout", "0.5", "--jobs", "1")
     assert result.exit_code == 2
     assert result.stdout.splitlines()[-1] == "2 file(s): 1 ok, 0 with violations, 1 unreadable"
+
+
+@pytest.mark.parametrize("kind", ["command-flood", "chat-flood", "deep-piece"])
+def test_log_dump_shares_the_limits(kind, logs, tmp_path, monkeypatch):
+    """`log dump` reads with the same reader (its lines are written as the log is read): the
+    same files are refused with the same one line, exit 2, whether the limit is met before the
+    first line or by a step the replay reaches."""
+    monkeypatch.setattr(builder.paths, "ROOT", logs[0])
+    path = make(kind, tmp_path, logs[2])
+    result = runner.invoke(app, ["log", "dump", str(path), "--format", "json"])
+    assert result.exit_code == 2 and "Traceback" not in result.stdout + result.stderr
+    (line,) = result.stderr.splitlines()
+    assert line.startswith(f"{path}:") and CASES[kind][1] in line

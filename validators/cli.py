@@ -224,14 +224,16 @@ def dump(file: Path = typer.Argument(..., help="a .vlog or .vsav"),
         if game:
             expect = read_module_view(module).name or None
         head, lines = read_dump(file, module, expect)
-    except LogFormatError as exc:
-        err.print(str(exc), markup=False, emoji=False)
+        if fmt == "json":  # written as the log is read: a long log is never held as text
+            for chunk in as_json(head, lines):
+                sys.stdout.write(chunk)
+        else:
+            for line in as_text(head, lines):
+                out.print(line, markup=False, emoji=False)
+    except LogFormatError as exc:  # also from a step the replay cannot read, after the lines before it
+        sys.stdout.flush()
+        err.print(str(exc) if str(exc).startswith(str(file)) else f"{file}: {exc}", markup=False, emoji=False)
         raise typer.Exit(2)
-    if fmt == "json":
-        sys.stdout.write(as_json(head, lines))
-    else:
-        for line in as_text(head, lines):
-            out.print(line, markup=False, emoji=False)
 
 
 def main() -> None:

@@ -12,7 +12,7 @@ import html
 import json
 import re
 import zipfile
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -127,8 +127,10 @@ def undo_pairs(record: GameRecord) -> dict[int, int]:
     return out
 
 
-def dump(path: Path, module: Path | None = None, expect_module: str | None = None) -> tuple[dict, list[Line]]:
-    """The header facts and the lines of a save or log.  Raises LogFormatError (one line)."""
+def dump(path: Path, module: Path | None = None, expect_module: str | None = None) -> tuple[dict, Iterator[Line]]:
+    """The header facts and the lines of a save or log, the lines made as they are read (a
+    long log is never held as lines).  Raises LogFormatError (one line), from the lines too: a
+    step the replay cannot read."""
     record = read_record(path)
     grids = read_vmod_grids(module) if module else {}
     view = read_module_view(module) if module else ModuleView()
@@ -145,20 +147,23 @@ def dump(path: Path, module: Path | None = None, expect_module: str | None = Non
             "vassal_version": record.source.metadata.get("save.VassalVersion"),
             "pieces_at_start": len(replayer.board.pieces), "steps": len(record.steps),
             "undone_steps": sorted(undone), "start": _turn(replayer.initial_turn, view)}
-    lines: list[Line] = []
+    return head, _lines(record, replayer, undone, takes_back, view)
+
+
+def _lines(record: GameRecord, replayer: Replayer, undone: dict[int, int], takes_back: dict[int, int],
+           view: ModuleView) -> Iterator[Line]:
     for step in record.steps:
         events = replayer._apply(step)  # every step in log order, as VASSAL plays a log back
         if step.is_undo:
             back = takes_back.get(step.index)
-            lines.append(Line(step.index, "undo", f"takes back step {back}" if back else "nothing to take back",
-                              {"undoes": back}))
+            yield Line(step.index, "undo", f"takes back step {back}" if back else "nothing to take back",
+                       {"undoes": back})
             continue
         shown = list(_describe(replayer, step.index, events, view)) or [
             Line(step.index, "other", "no change on the board or in the chat", {})]
         for line in shown:
             line.undone_by = undone.get(step.index)
-            lines.append(line)
-    return head, lines
+            yield line
 
 
 def _loc(w) -> str:
@@ -220,7 +225,7 @@ def _describe(r: Replayer, index: int, events: list, view: ModuleView) -> Iterat
                 yield Line(index, "chat", text, {"text": text})
 
 
-def as_text(head: dict, lines: list[Line]) -> Iterator[str]:
+def as_text(head: dict, lines: Iterable[Line]) -> Iterator[str]:
     module = f" ({head['module']}{' ' + head['module_version'] if head['module_version'] else ''}" \
              f"{', VASSAL ' + head['vassal_version'] if head['vassal_version'] else ''})" if head["module"] else ""
     undone = f", {len(head['undone_steps'])} undone" if head["undone_steps"] else ""
@@ -233,10 +238,24 @@ def as_text(head: dict, lines: list[Line]) -> Iterator[str]:
         yield f"{line.step:5d}  {kind:<5}  {line.text}{mark}"
 
 
-def as_json(head: dict, lines: list[Line]) -> str:
-    steps: dict[int, dict] = {}
+def as_json(head: dict, lines: Iterable[Line]) -> Iterator[str]:
+    """The JSON document in pieces, a step at a time (the text json.dumps(indent=1) gives whole)."""
+    start = json.dumps({**head, "log": []}, ensure_ascii=False, indent=1)
+    yield start[: -len("[]\n}")]
+    current: dict | None = None
+    first = True
     for line in lines:
-        s = steps.setdefault(line.step, {"step": line.step, "undone_by": line.undone_by, "events": []})
-        s["events"].append({"kind": line.kind, "text": line.text, **line.data})
-    return json.dumps({**head, "log": list(steps.values())}, ensure_ascii=False, indent=1) + "\n"
+        if current is None or current["step"] != line.step:
+            if current is not None:
+                yield _json_item(current, first)
+                first = False
+            current = {"step": line.step, "undone_by": line.undone_by, "events": []}
+        current["events"].append({"kind": line.kind, "text": line.text, **line.data})
+    if current is not None:
+        yield _json_item(current, first)
+    yield "[]\n}\n" if first else "\n ]\n}\n"
 
+
+def _json_item(step: dict, first: bool) -> str:
+    body = "\n".join("  " + row for row in json.dumps(step, ensure_ascii=False, indent=1).split("\n"))
+    return ("[\n" if first else ",\n") + body
