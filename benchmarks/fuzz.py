@@ -63,6 +63,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from builder.vassal import pieces
 from builder.vassal.pieces import Trait, chain, unchain
 from builder.vassal.savefile import ESC, decode_tree
 from builder.vassal.sequence import join, split
@@ -1054,7 +1055,28 @@ def _file_case(S: Seeds, rng: random.Random) -> Case:
     return Case("file", out, f"{what} of {name}", grids=S.grids_of[i])
 
 
+def _work_bomb(rng: random.Random) -> Case:
+    """A small file asking for work past the reader's limits (issue 32): millions of empty
+    commands, half a million steps, or a piece of hundreds of nested traits.  Compressed, each
+    is a few KB; each must be refused, quickly."""
+    from validators.vlog import reader
+
+    kind = rng.choice(("commands", "steps", "piece"))
+    head = "begin_save" + ESC + "end_save"
+    if kind == "commands":
+        text = head + ESC * (reader.MAX_COMMANDS + rng.randrange(1, 1000))
+    elif kind == "steps":
+        text = head + (ESC + "LOG\tnull") * (reader.MAX_STEPS + rng.randrange(1, 1000))
+    else:
+        depth = pieces.MAX_TRAITS + rng.randrange(1, 60)
+        traits = [Trait(rng.choice(["emb2;Step;x", "mark;Side", "report;k;f"]), "1")] * depth
+        text = head + ESC + "LOG\t" + pieces.add_piece("bomb", traits + [pieces.basic_piece("a.png", "bomb")])
+    return Case("text", build_zip([("savedGame", text.encode(), zipfile.ZIP_DEFLATED)]), f"work bomb: {kind}")
+
+
 def _text_case(S: Seeds, rng: random.Random) -> Case:
+    if rng.random() < 0.004:
+        return _work_bomb(rng)
     r = rng.random()
     if r < 0.45:
         i, tree = _slice_real(S, rng)
@@ -1222,10 +1244,10 @@ def run_case(S: Seeds, case: Case) -> str:
         path.write_bytes(case.data)
         try:
             record = read_record(path)
+            _replay(record, S.grids.get(case.grids, {}))  # a step may be refused too (a piece too deep)
         except LogFormatError as exc:
             _typed(exc)
             return "refused"
-        _replay(record, S.grids.get(case.grids, {}))
         return "ok"
     if case.layer == "xml":
         images = {k: S.images[v] for k, v in case.images.items()} or None
