@@ -448,11 +448,13 @@ LAUGHS = "\n".join(["lol:", "  a: &a [x, x, x, x, x, x, x, x, x, x]"] +
 
 
 @pytest.mark.parametrize("text,line,message", [
-    (LAUGHS, 7, "this value expands to 1,111,111 values through its aliases (at most 1,000,000 in a file)"),
+    (LAUGHS, 7, "this value expands to 1,111,111 values through its aliases (at most 250,000 in a file)"),
+    ("x: [" + "1, " * 300_000 + "]\n", 1, "the file holds more than 250,000 values (the largest source of the five "
+     "games holds 8,414)"),
     ("x: " + "[" * 100_000 + "]" * 100_000 + "\n", 1, "collections nested more than 64 deep"),
     ("- " * 100_000 + "x\n", 1, "collections nested more than 64 deep"),
     ("".join(" " * i + f"k{i}:\n" for i in range(100)) + " " * 100 + "v\n", 65, "collections nested more than 64 deep"),
-], ids=["billion laughs under a key no schema reads", "brackets", "dashes", "indentation"])
+], ids=["billion laughs under a key no schema reads", "300,000 values", "brackets", "dashes", "indentation"])
 def test_a_source_asking_for_unbounded_work_is_one_problem(game_dir: Path, text, line, message):
     """Nine levels of aliases expand to a billion values; `[` nested 100,000 deep crashes libyaml's
     composer: each is refused at its line before any of that work is done."""
