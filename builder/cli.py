@@ -249,6 +249,28 @@ def schema(out_dir: Path = typer.Option(None, "--out", help="folder to write int
     out.print(f"wrote {len(KINDS)} schemas to {shown}/: " + ", ".join(f"{k.name} ({k.files})" for k in KINDS), markup=False)
 
 
+@app.command("release")
+def release_cmd(game: str) -> None:
+    """Build GAME and record its version as released (sources/GAME/releases.yaml, with the
+    fingerprint of its map's geometry); the module is kept as generated/GAME/releases/VERSION.vmod
+    for `audit --module`."""
+    from builder.build import build_game
+    from builder.release import record
+
+    _known(game)
+    try:
+        built = build_game(game)  # refuses a map changed under a released version
+        r = record(load_game(sources_dir() / game), built.outputs[0])
+    except SourceError as exc:
+        _report(exc)
+        raise typer.Exit(1)
+    if r.new:
+        out.print(f"released {game} {r.version} (geometry {r.geometry}); kept {r.kept}", markup=False)
+    else:
+        out.print(f"{game} {r.version} was already released (geometry {r.geometry}); nothing recorded; "
+                  f"raise `version` in game.yaml to release a new one", markup=False)
+
+
 @app.command("new")
 def new(slug: str = typer.Argument(..., help="the new game's slug: lower-case letters, digits and '-'"),
         from_game: str = typer.Option(None, "--from", help="copy this existing game instead of the starter")) -> None:

@@ -5,12 +5,15 @@ from pathlib import Path
 
 from builder.model.cache import cached
 from builder.model.game import Game
+from builder.paths import generated_dir
+from builder.vassal.fingerprint import geometry_fingerprint
 from validators.catalogue import with_rule_texts
 from validators.findings import AuditReport, MatchSummary
 from validators.games import rules_for
 from validators.kernel.engine import RulesAuditor
 from validators.kernel.selection import Selection
 from validators.replay.replayer import Replayer
+from validators.written_with import ModuleId, check_geometry
 from validators.vlog.container import LogFormatError
 from validators.vlog.modulegrid import MapSpec, read_module_grids
 from validators.vlog.reader import GameRecord, paused_gc, read_record
@@ -31,11 +34,22 @@ def _module_grids(game: Game) -> dict[str, MapSpec]:
     return read_module_grids(build_xml(plan(game, [], [])), board_sizes={b.name: (b.width, b.height)})
 
 
-def check_module(game: Game, record: GameRecord) -> None:
-    """Refuse a log written with another game's module (its moduledata names the module)."""
-    name = record.source.metadata.get("module.name")
+def geometry(game: Game) -> str:
+    """The fingerprint of the geometry this game's module has today (kept in the model cache)."""
+    here = Path(__file__).resolve()
+    code = (here.parents[1] / "builder", here)
+    return cached(game.root, "fingerprint", lambda: geometry_fingerprint(game), code)
+
+
+def check_module(game: Game, record: GameRecord, module: ModuleId | None = None) -> None:
+    """Refuse a log written with another game's module (its moduledata names the module), or
+    with another geometry than the module it is read with (default: this build)."""
+    path, meta = record.source.path, record.source.metadata
+    name = meta.get("module.name")
     if name and name != game.info.title:
-        raise LogFormatError(f"{record.source.path}: a log of module {name!r}, not {game.info.title!r}")
+        raise LogFormatError(f"{path}: a log of module {name!r}, not {game.info.title!r}")
+    check_geometry(path, meta, game.info.title, module or ModuleId(game.info.version, geometry(game), "this build"),
+                   generated_dir(game.root.parent.parent) / game.slug / "releases")
 
 
 def make_auditor(game: Game, replayer: Replayer, selection: Selection = Selection()):
@@ -47,8 +61,8 @@ def make_auditor(game: Game, replayer: Replayer, selection: Selection = Selectio
 
 
 def audit_record(game: Game, record: GameRecord, grids: dict[str, MapSpec] | None = None,
-                 selection: Selection = Selection()) -> AuditReport:
-    check_module(game, record)
+                 selection: Selection = Selection(), module: ModuleId | None = None) -> AuditReport:
+    check_module(game, record, module)
     replayer = Replayer(record, grids or module_grids(game))
     auditor = make_auditor(game, replayer, selection)
     with paused_gc():
@@ -63,11 +77,11 @@ def audit_record(game: Game, record: GameRecord, grids: dict[str, MapSpec] | Non
 
 
 def audit_file(game: Game, log: Path, grids: dict[str, MapSpec] | None = None,
-               selection: Selection = Selection()) -> AuditReport:
+               selection: Selection = Selection(), module: ModuleId | None = None) -> AuditReport:
     """Raises LogFormatError when the file cannot be read as a log of this game.
 
     The collector stays paused across reading and auditing, and starts again only once the
     record is freed: started in between, its first pass walked every object of the record
     (issue 15)."""
     with paused_gc():
-        return audit_record(game, read_record(log), grids, selection)
+        return audit_record(game, read_record(log), grids, selection, module)

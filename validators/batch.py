@@ -21,6 +21,7 @@ from validators.games import rules_for
 from validators.kernel.selection import Selection
 from validators.report import dumps
 from validators.vlog.container import LogFormatError
+from validators.written_with import ModuleId
 
 PATTERNS = ("*.vlog", "*.vsav")
 EXTENSIONS = {"text": "txt", "json": "json", "html": "html"}
@@ -50,12 +51,12 @@ def one_line(text: str) -> str:
 
 
 def audit_one(game: Game, path: Path, grids=None, selection: Selection = Selection(),
-              timeout: float = DEFAULT_SECONDS) -> Outcome:
+              timeout: float = DEFAULT_SECONDS, module: ModuleId | None = None) -> Outcome:
     """Audit one file within `timeout` CPU seconds (0: no limit); every failure becomes an
     outcome with a one-line reason, never a raise."""
     try:
         with cpu_budget(timeout):
-            return Outcome(str(path), report=audit_file(game, path, grids, selection))
+            return Outcome(str(path), report=audit_file(game, path, grids, selection, module))
     except OutOfTime:
         return Outcome(str(path), error=f"{path}: used its {timeout:g} s of CPU (--timeout) before the audit "
                                         "ended: not audited")
@@ -92,7 +93,7 @@ _WORKER: dict = {}
 
 
 def _prime(game_dir: str, game: Game | None = None, selection: Selection = Selection(),
-           timeout: float = DEFAULT_SECONDS) -> None:
+           timeout: float = DEFAULT_SECONDS, module: tuple[dict, ModuleId] | None = None) -> None:
     """Per-process state, prepared once: the game, its module grids and its rules module.
 
     Done in the parent before the pool forks, so workers start with all of it (with another
@@ -106,10 +107,12 @@ def _prime(game_dir: str, game: Game | None = None, selection: Selection = Selec
         except KeyError:
             pass  # no rules module: each file's outcome says so
     _WORKER["selection"], _WORKER["timeout"] = selection, timeout
+    _WORKER["module"] = module  # (grids, id) of the --module a batch is read with, or None
 
 
 def _work(path: str) -> Outcome:
-    return audit_one(_WORKER["game"], Path(path), _WORKER["grids"], _WORKER["selection"], _WORKER["timeout"])
+    grids, module = _WORKER["module"] or (_WORKER["grids"], None)
+    return audit_one(_WORKER["game"], Path(path), grids, _WORKER["selection"], _WORKER["timeout"], module)
 
 
 def _work_chunk(paths: list[str]) -> list[Outcome]:
@@ -125,10 +128,10 @@ def cores() -> int:
 
 def run(game_dir: Path, game: Game, files: list[Path], jobs: int = 0,
         done: Callable[[Outcome], None] = lambda o: None, selection: Selection = Selection(),
-        timeout: float = DEFAULT_SECONDS) -> list[Outcome]:
+        timeout: float = DEFAULT_SECONDS, module: tuple[dict, ModuleId] | None = None) -> list[Outcome]:
     """Audit `files` on `jobs` processes (0: all cores), each within `timeout` CPU seconds;
     outcomes in the order of `files`."""
-    _prime(str(game_dir), game, selection, timeout)
+    _prime(str(game_dir), game, selection, timeout, module)
     jobs = min(jobs or cores(), len(files))
     results: dict[int, Outcome] = {}
     if jobs <= 1:
@@ -143,7 +146,7 @@ def run(game_dir: Path, game: Game, files: list[Path], jobs: int = 0,
         size = max(1, min(4, len(files) // (jobs * 16)))
         chunks = [list(range(i, min(i + size, len(files)))) for i in range(0, len(files), size)]
         with ProcessPoolExecutor(max_workers=jobs, initializer=_prime,
-                                 initargs=(str(game_dir), None, selection, timeout)) as pool:
+                                 initargs=(str(game_dir), None, selection, timeout, module)) as pool:
             futures = {pool.submit(_work_chunk, [str(files[i]) for i in chunk]): chunk for chunk in chunks}
             for fut in as_completed(futures):
                 chunk = futures[fut]

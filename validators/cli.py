@@ -46,7 +46,10 @@ def audit(game: str = typer.Argument(..., help="game slug (see `hexforge list`)"
                                          "repeatable"),
           timeout: float = typer.Option(DEFAULT_SECONDS, "--timeout", help="CPU seconds a file may take; a file "
                                         "past it is reported as not audited and the batch goes on (0: no limit)",
-                                        min=0)) -> None:
+                                        min=0),
+          module: Path = typer.Option(None, "--module", help="the .vmod the logs were written with (an earlier "
+                                      "release: generated/GAME/releases/VERSION.vmod): its map reads their "
+                                      "positions")) -> None:
     """Audit one log, or many in parallel (see AUDIT_HELP)."""
     from validators import batch
     from validators.games import NoRules, rules_for
@@ -61,9 +64,11 @@ def audit(game: str = typer.Argument(..., help="game slug (see `hexforge list`)"
         err.print(str(exc), markup=False, emoji=False)
         raise typer.Exit(2)
     selection = _selection(g, only, skip)
+    written_with = _written_with(module)
     if len(paths) == 1 and not paths[0].is_dir():
         fmt = _report_format(fmt, out_path)
-        outcome = batch.audit_one(g, paths[0], selection=selection, timeout=timeout)
+        grids, mid = written_with or (None, None)
+        outcome = batch.audit_one(g, paths[0], grids, selection, timeout, mid)
         if outcome.report is None:
             err.print(outcome.error, markup=False, emoji=False)
             raise typer.Exit(2)
@@ -90,7 +95,7 @@ def audit(game: str = typer.Argument(..., help="game slug (see `hexforge list`)"
             if o.error:
                 err.print(o.error, markup=False, emoji=False)
 
-        audited = iter(batch.run(sources_dir() / game, g, files, jobs, done, selection, timeout))
+        audited = iter(batch.run(sources_dir() / game, g, files, jobs, done, selection, timeout, written_with))
     outcomes = [i if isinstance(i, batch.Outcome) else next(audited) for i in items]
     if out_path:
         _write(lambda: batch.write_reports(g, outcomes, fmt, out_path), out_path)
@@ -132,6 +137,25 @@ def _selection(game, only: list[str], skip: list[str]):
                           f"{game.slug}` lists them)", markup=False, emoji=False)
                 raise typer.Exit(2)
     return Selection.of(only, skip)
+
+
+def _written_with(module: Path | None):
+    """(grids, ModuleId) of the --module the logs were written with, or None; exit 2 when it
+    cannot be read."""
+    if module is None:
+        return None
+    from validators.written_with import module_id
+    from validators.vlog.container import LogFormatError
+    from validators.vlog.modulegrid import ModuleFormatError, read_vmod_grids
+
+    if not module.is_file():
+        err.print(f"--module {module}: no such file", markup=False, emoji=False)
+        raise typer.Exit(2)
+    try:
+        return read_vmod_grids(module), module_id(module)
+    except (ModuleFormatError, LogFormatError) as exc:
+        err.print(str(exc), markup=False, emoji=False)
+        raise typer.Exit(2)
 
 
 # The report format an --out file's extension asks for (`hexforge audit GAME LOG --out x.html`).
@@ -223,7 +247,7 @@ def dump(file: Path = typer.Argument(..., help="a .vlog or .vsav"),
     try:
         if game:
             expect = read_module_view(module).name or None
-        head, lines = read_dump(file, module, expect)
+        head, lines = read_dump(file, module, expect, expect_geometry=bool(game))
         if fmt == "json":  # written as the log is read: a long log is never held as text
             for chunk in as_json(head, lines):
                 sys.stdout.write(chunk)

@@ -127,7 +127,8 @@ def undo_pairs(record: GameRecord) -> dict[int, int]:
     return out
 
 
-def dump(path: Path, module: Path | None = None, expect_module: str | None = None) -> tuple[dict, Iterator[Line]]:
+def dump(path: Path, module: Path | None = None, expect_module: str | None = None,
+         expect_geometry: bool = False) -> tuple[dict, Iterator[Line]]:
     """The header facts and the lines of a save or log, the lines made as they are read (a
     long log is never held as lines).  Raises LogFormatError (one line), from the lines too: a
     step the replay cannot read."""
@@ -139,6 +140,13 @@ def dump(path: Path, module: Path | None = None, expect_module: str | None = Non
         from validators.vlog.container import LogFormatError
 
         raise LogFormatError(f"{path}: a log of module {logged!r}, not {expect_module!r}")
+    if expect_geometry and module is not None:  # --game: the game's build reads the positions
+        from dataclasses import replace
+
+        from validators.written_with import check_geometry, module_id
+
+        check_geometry(str(path), record.source.metadata, expect_module or view.name,
+                       replace(module_id(module), what="this build"), module.parent / "releases")
     replayer = Replayer(record, grids)
     undone = undo_pairs(record)
     takes_back = {u: s for s, u in undone.items()}

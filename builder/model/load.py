@@ -173,7 +173,7 @@ def _load_game(root: Path) -> Game:
 
 
 # The YAML files a game's folder may hold besides scenarios/*.yaml and tables/*.yaml.
-KNOWN_FILES = (*s.FILES, "rules.yaml", "events.yaml", "geography.yaml")
+KNOWN_FILES = (*s.FILES, "rules.yaml", "events.yaml", "geography.yaml", "releases.yaml")
 
 
 def _unknown_files(col: Collector, root: Path) -> None:

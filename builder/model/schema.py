@@ -721,6 +721,25 @@ class EventsFile(Strict):
     decks: list[EventDeck] = Field(min_length=1)
 
 
+# ---- releases.yaml (written by `hexforge release`) ------------------------------------------
+Version = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$")]
+
+
+class Release(Strict):
+    """One released version of the module, with the fingerprint of its geometry (where a logged
+    position lands: builder/vassal/fingerprint.py)."""
+
+    version: Version
+    geometry: Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{16}$")]
+    date: str = ""
+
+
+class ReleasesFile(Strict):
+    """The module's releases, oldest first: a geometry may not change under a released version."""
+
+    releases: list[Release] = []
+
+
 FILES = {
     "game.yaml": GameFile,
     "terrain.yaml": TerrainFile,

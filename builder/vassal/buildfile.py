@@ -57,10 +57,12 @@ def _el(parent, cls: str, body: str | None = None, /, **attrs):
     return e
 
 
-def build_xml(pl: ModulePlan) -> bytes:
+def build_xml(pl: ModulePlan, extra1: str = "") -> bytes:
+    """The build file; `extra1` is the GameModule's ModuleOther1 (the geometry fingerprint,
+    builder/vassal/fingerprint.py), which moduledata repeats."""
     g = pl.game
     root = etree.Element(V + "GameModule")
-    for k, v in sorted({"ModuleOther1": "", "ModuleOther2": "", "VassalVersion": VASSAL_VERSION,
+    for k, v in sorted({"ModuleOther1": extra1, "ModuleOther2": "", "VassalVersion": VASSAL_VERSION,
                         "description": g.info.description, "name": g.info.title,
                         "nextPieceSlotId": str(len(pl.defs) + card_count(g) + 1),
                         "version": g.info.version}.items()):

@@ -18,6 +18,7 @@ from builder.vassal.buildfile import VASSAL_VERSION, build_xml, plan
 from builder.vassal.counters import CHIT_BACK
 from builder.vassal.keys import KEYS_PAGE, keys_page
 from builder.vassal.pieces import MOVED_IMAGE
+from builder.vassal.fingerprint import PREFIX, geometry_fingerprint
 from builder.vassal.savefile import moduledata_xml, obfuscate, savedata_xml
 from builder.vassal.setup import setup_save
 
@@ -188,7 +189,8 @@ def build_vmod(game: Game, step: Callable[[str], None] = lambda _: None) -> tupl
     setups = [(sc.name, f"{sid}.vsav") for sid, sc in game.scenarios.items()]
     pl = plan(game, help_files, setups)
     step("setups")
-    meta = moduledata_xml(game.info.title, game.info.version, VASSAL_VERSION, DATE_MS, game.info.description)
+    extra1 = PREFIX + geometry_fingerprint(game)  # where logged positions land (the engine copies it into logs)
+    meta = moduledata_xml(game.info.title, game.info.version, VASSAL_VERSION, DATE_MS, game.info.description, extra1)
     saves = []
     for sid, sc in game.scenarios.items():
         entries = [("savedGame", obfuscate(setup_save(pl, sc))),
@@ -196,7 +198,7 @@ def build_vmod(game: Game, step: Callable[[str], None] = lambda _: None) -> tupl
                    ("moduledata", meta)]
         saves.append((f"{sid}.vsav", zip_bytes_entries(entries)))
     step("build file")
-    xml = build_xml(pl)
+    xml = build_xml(pl, extra1)
     help_pages.append((KEYS_PAGE, _html("Keys and mouse", keys_page(xml))))
     entries = [("moduledata", meta), ("buildFile.xml", xml)] + images + help_pages + saves
     return zip_bytes_entries(entries), board_png

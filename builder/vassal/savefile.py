@@ -143,9 +143,11 @@ def savedata_xml(module_version: str, vassal_version: str, date_ms: int, descrip
             f"{desc}</data>\n").encode("utf-8")
 
 
-def moduledata_xml(name: str, module_version: str, vassal_version: str, date_ms: int, description: str) -> bytes:
+def moduledata_xml(name: str, module_version: str, vassal_version: str, date_ms: int, description: str,
+                   extra1: str = "") -> bytes:
+    first = f"<extra1>{_xml(extra1)}</extra1>" if extra1 else "<extra1/>"
     return ('<?xml version="1.0" encoding="UTF-8" standalone="no"?>\n<data version="1">\n'
-            f"  <version>{_xml(module_version)}</version>\n  <extra1/>\n  <extra2/>\n"
+            f"  <version>{_xml(module_version)}</version>\n  {first}\n  <extra2/>\n"
             f"  <VassalVersion>{vassal_version}</VassalVersion>\n  <dateSaved>{date_ms}</dateSaved>\n"
             f"  <description>{_xml(description)}</description>\n  <name>{_xml(name)}</name>\n</data>\n").encode("utf-8")
 

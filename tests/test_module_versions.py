@@ -1,0 +1,125 @@
+"""Which module wrote a log (issue 33): every module carries the fingerprint of its geometry, a
+released version's geometry never changes, and a log written on another geometry is refused
+with one line unless the module that wrote it is named (--module), which then reads it to the
+same findings as the same play on today's module."""
+from __future__ import annotations
+
+import zipfile
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import builder.paths
+from builder.build import build_game
+from builder.model import SourceError, load_game
+from builder.release import record
+from builder.vassal.fingerprint import fingerprint_in, geometry_fingerprint
+from tests.conftest import SLUG, copy_sources
+from validators.cli import app
+from validators.replay.writer import LogWriter
+
+runner = CliRunner()
+
+
+def play(vmod: Path, out: Path) -> Path:
+    """The same short match on any build: two chits into the Mug, then 8th Panzer moved before
+    its chit is drawn (rule 5.2), by hex id, as a player drags it."""
+    w = LogWriter(vmod)
+    w.turn(1, "Chits into the mug")
+    w.move("chit-15pz#1", "Mug")
+    w.move("chit-7a", "Mug")
+    w.turn(1, "Activations")
+    w.move("15pz-8pz-1", "0607")
+    w.write(out)
+    return out
+
+
+@pytest.fixture(scope="module")
+def releases(tmp_path_factory):
+    """A workspace where 1.0 was released, then the map's grid moved and 1.1 was built; the
+    same match played on each (paths: root, old module, new module, old log, new log)."""
+    root = tmp_path_factory.mktemp("releases")
+    game_dir = copy_sources(root)
+    old = build_game(SLUG, root).outputs[0]
+    assert record(load_game(game_dir), old).new
+    old_log = play(root / "generated" / SLUG / "releases" / "1.0.vmod", root / "old.vlog")
+    text = (game_dir / "map.yaml").read_text(encoding="utf-8")
+    (game_dir / "map.yaml").write_text(text.replace("  x0: 80 ", "  x0: 76 "), encoding="utf-8")
+    with pytest.raises(SourceError) as refused:
+        build_game(SLUG, root)  # the map changed under 1.0
+    game_yaml = (game_dir / "game.yaml").read_text(encoding="utf-8")
+    (game_dir / "game.yaml").write_text(game_yaml.replace('version: "1.0"', 'version: "1.1"'), encoding="utf-8")
+    new = build_game(SLUG, root).outputs[0]
+    new_log = play(new, root / "new.vlog")
+    return root, old, new, old_log, new_log, refused.value
+
+
+def audit(root: Path, monkeypatch, *args) -> tuple[int, str, str]:
+    monkeypatch.setattr(builder.paths, "ROOT", root)
+    result = runner.invoke(app, ["audit", SLUG, *map(str, args), "--format", "json"])
+    assert "Traceback" not in result.stdout + result.stderr
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_the_module_and_its_logs_carry_the_geometry(built):
+    root, _, zf = built
+    fingerprint = geometry_fingerprint(load_game(root / "sources" / SLUG))
+    assert f"<extra1>geometry:{fingerprint}</extra1>" in zf.read("moduledata").decode()
+    assert f'ModuleOther1="geometry:{fingerprint}"' in zf.read("buildFile.xml").decode()
+    with zipfile.ZipFile(play(root / "generated" / SLUG / f"{SLUG}.vmod", root / "x.vlog")) as log:
+        assert fingerprint_in(log.read("moduledata").decode().split("<extra1>")[1].split("</extra1>")[0]) == fingerprint
+
+
+def test_a_released_geometry_cannot_change_under_its_version(releases):
+    refused = releases[5]
+    (problem,) = refused.problems
+    assert problem.file.endswith("game.yaml") and "the map's geometry changed since release 1.0" in problem.message
+    assert "raise `version` in game.yaml" in problem.hint and "releases/1.0.vmod" in problem.hint
+
+
+def test_a_log_of_an_earlier_release_is_refused_with_both_versions_and_the_fix(releases, monkeypatch):
+    root, old, new, old_log, _, _ = releases
+    code, out, err = audit(root, monkeypatch, old_log)
+    assert code == 2 and out == ""
+    (line,) = err.splitlines()
+    kept = root / "generated" / SLUG / "releases" / "1.0.vmod"
+    assert line.startswith(f"{old_log}: written by Bravery in the Sand 1.0 (geometry ")
+    assert "but this build is 1.1 (geometry " in line and line.endswith(f"audit it with --module {kept}")
+
+
+def test_the_module_that_wrote_it_reads_it_to_the_same_findings(releases, monkeypatch):
+    import json
+
+    root, _, _, old_log, new_log, _ = releases
+    kept = root / "generated" / SLUG / "releases" / "1.0.vmod"
+    code_old, out_old, _ = audit(root, monkeypatch, old_log, "--module", kept)
+    code_new, out_new, _ = audit(root, monkeypatch, new_log)
+    found = [(v["step"], v["rule"], v["piece"], v["from"], v["to"]) for v in json.loads(out_old)["violations"]]
+    assert code_old == code_new == 1 and found
+    assert found == [(v["step"], v["rule"], v["piece"], v["from"], v["to"]) for v in json.loads(out_new)["violations"]]
+
+
+def test_a_log_with_no_geometry_recorded_needs_the_module_named(releases, monkeypatch, tmp_path):
+    root, _, new, _, new_log, _ = releases
+    bare = tmp_path / "bare.vlog"
+    with zipfile.ZipFile(new_log) as src, zipfile.ZipFile(bare, "w", zipfile.ZIP_DEFLATED) as dst:
+        for info in src.infolist():
+            data = src.read(info.filename)
+            if info.filename == "moduledata":
+                meta = data.decode()
+                data = (meta.split("<extra1>")[0] + "<extra1/>" + meta.split("</extra1>")[1]).encode()
+            dst.writestr(info.filename, data)
+    code, _, err = audit(root, monkeypatch, bare)
+    assert code == 2 and "with no geometry recorded" in err and "nothing says the log was played on this map" in err
+    assert audit(root, monkeypatch, bare, "--module", new)[0] == 1  # named: read with it
+
+
+def test_log_dump_of_the_game_refuses_another_geometry_too(releases, monkeypatch):
+    root, _, _, old_log, new_log, _ = releases
+    monkeypatch.setattr(builder.paths, "ROOT", root)
+    result = runner.invoke(app, ["log", "dump", str(old_log), "--game", SLUG])
+    assert result.exit_code == 2 and "written by Bravery in the Sand 1.0 (geometry" in result.stderr
+    assert runner.invoke(app, ["log", "dump", str(new_log), "--game", SLUG]).exit_code == 0
+    kept = root / "generated" / SLUG / "releases" / "1.0.vmod"
+    assert runner.invoke(app, ["log", "dump", str(old_log), "--module", str(kept)]).exit_code == 0
