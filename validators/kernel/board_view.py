@@ -36,7 +36,12 @@ class BoardView:
         self.step_moves: list[Moved] = []  # the moves of the step being audited, in log order
         self._step_start: dict[str, str] = {}  # piece id -> where it stood when the step began
         self._marker_ids: dict[str, str | None] = {}  # marker id -> the piece last found for it (marker())
-        self._cache: tuple[int, dict] = (-1, {})  # (board version, key -> answer) for cached()
+        self._seq: dict[str, int] = {}  # hex -> when it last came into _index: the order of by_hex()
+        self._next_seq = 0
+        self._leaders: dict[str, tuple] = {}  # hex -> (its pieces, the leaders among them): leaders_in()
+        self._placed: dict[str, int | None] = {}  # hex -> its _seq when _side_units last took it in
+        self._units_stale: set[str] = set()  # hexes whose entries in _side_units wait to be rebuilt
+        self._side_units: dict[str | None, dict[str, list[Piece]]] = {}  # side id -> unit_hexes(side)
 
     def begin_step(self, events) -> None:
         """A new step: its moves, and where each moving piece stood before it."""
@@ -46,14 +51,14 @@ class BoardView:
             self._step_start.setdefault(m.piece.id, m.old.label)
 
     def _who(self, p: Piece) -> tuple:
-        """(state, unit, Side property, side id) of a piece, worked out again only when its state
-        changes: rules ask several times for each piece an event names (issue 29)."""
+        """(state, unit, Side property, side id, leader) of a piece, worked out again only when its
+        state changes: rules ask several times for each piece an event names (issue 29)."""
         found = self._whos.get(p.id)
         if found is None or found[0] is not p.state:
             props = p.properties()
             side = props.get("Side")
             found = self._whos[p.id] = (p.state, self.units.get(props.get("UnitId", "")), side,
-                                        self.side_ids.get(side or ""))
+                                        self.side_ids.get(side or ""), self.game.leaders.get(props.get("LeaderId", "")))
         return found
 
     def unit_of(self, p: Piece) -> s.Unit | None:
@@ -106,6 +111,7 @@ class BoardView:
                 keys = hex_keys.setdefault(label, set())
                 (keys.add if key in at else keys.discard)(key)
                 self._stale.add(label)
+                self._units_stale.add(label)
         board.dirty.clear()
 
     def _rebuild(self, label: str) -> None:
@@ -114,6 +120,9 @@ class BoardView:
         ordered = sorted(keys, key=str) if len(keys) > 1 else keys
         pieces = [pieces_of[i] for key in ordered for i in at[key]]
         if pieces:
+            if label not in self._index:
+                self._seq[label] = self._next_seq
+                self._next_seq += 1
             self._index[label] = pieces
         else:
             self._index.pop(label, None)
@@ -146,6 +155,29 @@ class BoardView:
         board = self.replayer.board.pieces
         return here + [board[i] for i, h in start.items() if h == hex_id and i in board]
 
+    def leaders_in(self, hex_id: str) -> list[Piece]:
+        """The leaders in a hex (read, never change, the list), kept while its pieces stay: a
+        piece is a leader by its LeaderId, fixed in the module."""
+        pieces = self._in_hex(hex_id)
+        kept = self._leaders.get(hex_id)
+        if kept is None or kept[0] is not pieces:
+            who = self._who
+            kept = self._leaders[hex_id] = (pieces, [p for p in pieces if who(p)[4]])
+        return kept[1]
+
+    def board_order(self, pieces: list[Piece]) -> list[Piece]:
+        """Pieces on the map in the order `by_hex()` lists them."""
+        index, seq = self.by_hex(), self._seq
+        return sorted(pieces, key=lambda p: (seq[h := self.hex_of(p)], index[h].index(p)))
+
+    def started_in(self, hex_id: str) -> list[Piece]:
+        """The pieces that stood in a hex when the current step began and have moved in it."""
+        start = self._step_start
+        if not start:
+            return []
+        board = self.replayer.board.pieces
+        return [board[i] for i, h in start.items() if h == hex_id and i in board]
+
     def moved_with(self, e: Moved) -> list[Piece]:
         """The pieces that made the same move as `e` in its step: a stack dragged as one."""
         return [m.piece for m in self.step_moves if m.old.label == e.old.label and m.new.label == e.new.label]
@@ -156,26 +188,51 @@ class BoardView:
             self._on_map = (version, self._units(p for ps in self.by_hex().values() for p in ps))
         return list(self._on_map[1])
 
-    def cached(self, key, make):
-        """`make()`, kept until the board changes: rules ask the same question several times a
-        step (zones of control, supply); `key` names the question (a tuple, its kind first)."""
-        version = self.replayer.board.version
-        if self._cache[0] != version:
-            self._cache = (version, {})
-        answers = self._cache[1]
-        if key not in answers:
-            answers[key] = make()
-        return answers[key]
-
     def unit_hexes(self, side: str) -> dict[str, list[Piece]]:
-        """The units of a side (its id) on the map, by hex."""
-        def make():
-            out: dict[str, list[Piece]] = {}
-            for p in self.units_on_map():
-                if self.side_id(p) == side:
-                    out.setdefault(self.hex_of(p), []).append(p)
-            return out
-        return self.cached(("unit_hexes", side), make)
+        """The units of a side (its id) on the map, by hex, in the order of `by_hex()` (read,
+        never change, the dict).  Kept from one call to the next and worked out again only for
+        the hexes the board changed since (issue 29): a move changes two hexes, and a new dict
+        comes only when a hex changes, so an answer kept by a caller stays what it was.  A
+        piece's unit and side are its Marker traits' values, fixed in the module."""
+        self._note_moves()
+        if self._units_stale:
+            self._refresh_units()
+        found = self._side_units.get(side)
+        return {} if found is None else found
+
+    def _refresh_units(self) -> None:
+        index, who, seq, placed = self.by_hex(), self._who, self._seq, self._placed
+        stale, self._units_stale = self._units_stale, set()
+        sides = self._side_units
+        fresh: dict[str | None, dict[str, list[Piece]]] = {}  # side -> its new dict (a copy, changed)
+        unsorted: set[str | None] = set()
+        for label in stale:
+            here: dict[str | None, list[Piece]] = {}
+            for p in index.get(label, ()):
+                found = who(p)
+                if found[1] is not None:
+                    units = here.get(found[3])
+                    if units is None:
+                        here[found[3]] = [p]
+                    else:
+                        units.append(p)
+            now = seq.get(label)
+            again = placed.get(label) != now  # the hex left by_hex() and came back: its place moved
+            placed[label] = now
+            for side in [s for s, m in sides.items() if label in m and s not in here] + list(here):
+                m = fresh.get(side)
+                if m is None:
+                    m = fresh[side] = dict(sides.get(side, ()))
+                units = here.get(side)
+                if units is None or again:
+                    m.pop(label, None)
+                if units is None:
+                    continue
+                if label not in m and m and seq[label] < seq[next(reversed(m))]:
+                    unsorted.add(side)
+                m[label] = units
+        for side, m in fresh.items():
+            self._side_units[side] = dict(sorted(m.items(), key=lambda kv: seq[kv[0]])) if side in unsorted else m
 
     def occupied_by_enemy(self, side: str) -> set[str]:
         """Hexes holding units of another side than `side`."""
@@ -205,7 +262,7 @@ class BoardView:
 
     def leader_of(self, p: Piece):
         """The leader a piece is (game.yaml `leaders`), None for any other piece."""
-        return self.game.leaders.get(p.properties().get("LeaderId", ""))
+        return self._who(p)[4]
 
     def marker_id(self, p: Piece) -> str | None:
         return p.properties().get("MarkerId")

@@ -198,12 +198,21 @@ class TerrainChart:
             found = self._memo[key] = self._step(a, b, cls)
         return found
 
+    _entries: dict[tuple[str, str], Fraction | Blocked] | None = None  # (terrain, class) -> entry_cost
+
     def entry_cost(self, hex_id: str, cls: str) -> Fraction | Blocked:
-        """The cost of the hex's own terrain for a class, or why it may not enter."""
+        """The cost of the hex's own terrain for a class, or why it may not enter (worked out once
+        per terrain and class)."""
         terrain = self.game.hex_terrain[hex_id]
-        entry = self.hex.get(terrain, {})
-        base = self._column(entry.get("mp", {}), cls)
-        return Blocked(str(entry.get("rule", "")), terrain) if base is None else base
+        if self._entries is None:
+            self._entries = {}
+        found = self._entries.get((terrain, cls))
+        if found is None:
+            entry = self.hex.get(terrain, {})
+            base = self._column(entry.get("mp", {}), cls)
+            found = Blocked(str(entry.get("rule", "")), terrain) if base is None else base
+            self._entries[(terrain, cls)] = found
+        return found
 
     def _step(self, a: str, b: str, cls: str) -> Fraction | Blocked:
         base = self.entry_cost(b, cls)

@@ -50,8 +50,9 @@ class AttritionRules(WdfRule):
         kind, side = self.phase_kind, self.active_side
         if kind == ATTRITION and side:
             self._attrition = []
+            connected = self.supply.source_connected(side)
             for hex_id, pieces in self.supply.unit_hexes(side).items():
-                status, linked = self.supply.supply_status(hex_id, side), hex_id in self.supply.source_connected(side)
+                status, linked = self.supply.supply_status(hex_id, side), hex_id in connected
                 self._attrition += [Attrited(p, hex_id, self.steps_left(p), status, linked) for p in pieces]
             dependent = sum(1 for a in self._attrition if a.status == "limited")
             self._excess = max(0, dependent - self.supply.limited_capacity(side))

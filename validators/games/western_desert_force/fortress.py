@@ -39,6 +39,7 @@ class FortressRules(WdfRule):
         self.fort_level: dict[str, int | None] = {m: None for m in self.fortress_specs}
         self.fort_due: dict[str, int] = {m: 0 for m in self.fortress_specs}  # levels the status must still drop (+) or rise (-)
         self.fort_control: dict[str, str | None] = {}
+        self._levels: dict[str, tuple] = {}  # marker -> (its piece, state and position; fortress_level)
         start = self.tables.get("victory", {}).get("control_at_start", {})
         for m, f in self.fortress_specs.items():
             self.fort_control[m] = self.board.side_ids.get(start.get(f["place"], ""), start.get(f["place"]))
@@ -48,9 +49,17 @@ class FortressRules(WdfRule):
         return len(self.game.markers[marker].faces) - len(self.fortress_specs[marker].get("destroyed_faces", ()))
 
     def fortress_level(self, marker: str) -> int:
-        """0 intact, 1 reduced, ..., `_floor` destroyed (16.1)."""
-        f, m = self.fortress_specs[marker], self.board.marker(marker)
-        floor = self._floor(marker)
+        """0 intact, 1 reduced, ..., `_floor` destroyed (16.1); kept while the marker stays as it
+        is (asked after every step)."""
+        m = self.board.marker(marker)
+        now = None if m is None else (m, m.state, m.map, m.x, m.y)
+        kept = self._levels.get(marker)
+        if kept is None or kept[0] != now:
+            kept = self._levels[marker] = (now, self._level(marker, m))
+        return kept[1]
+
+    def _level(self, marker: str, m) -> int:
+        f, floor = self.fortress_specs[marker], self._floor(marker)
         if m is None or self.combat_view.where_label(m) != self.game.zone_name(f["track"], f["box"]):
             return floor
         face = max(1, m.layer_level("Face"))

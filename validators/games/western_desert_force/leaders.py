@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from validators.games.western_desert_force.events import RandomEvents
 from validators.games.western_desert_force.base import WdfRule
 from validators.kernel.rule import Tracker
-from validators.replay.replayer import Moved, Removed, Rolled
+from validators.replay.replayer import Added, Moved, Removed, Rolled
 
 LEADER_LAYER = "Leader"
 
@@ -61,8 +61,7 @@ class CasualtyChecks(Tracker):
         return c is not None and c.roll is not None
 
     def _leaders_in(self, hex_id: str, side: str | None) -> list:
-        return [p for p in self.board.pieces_in(hex_id) if self.board.leader_of(p)
-                and self.board.side_id(p) == side]
+        return [p for p in self.board.leaders_in(hex_id) if self.board.side_id(p) == side]
 
     def _need(self, leader, hex_id: str, worst: int) -> None:
         c = self.checks.get(leader.id)
@@ -132,6 +131,8 @@ class LeaderRules(WdfRule):
         super().start()
         self.casualties = self.ctx.get(CasualtyChecks)
         self._too_many: dict[str, frozenset] = {}  # 13.1: the group over its limit, as reported
+        self._leaders: list | None = None  # _leader_pieces()
+        self._calm: list | None = None  # where the leaders stood when no group was over its limit
 
     # -- judged when the phase ends -------------------------------------------------------------------
     def phase_ended(self, pid: str) -> None:
@@ -176,20 +177,32 @@ class LeaderRules(WdfRule):
         self.find("13.6", f"{c.leader.name} survived the casualty check (rolled {c.roll}): he is placed with the nearest "
                   f"friendly unit ({near}), not {where or 'off the map'}", c.leader, c.hex, where)
 
+    def _leader_pieces(self) -> list:
+        """Every leader's piece, on the map or not; kept until a piece comes or goes."""
+        if self._leaders is None:
+            self._leaders = [p for p in self.board.replayer.board.pieces.values() if self.board.leader_of(p)]
+        return self._leaders
+
+    def added(self, e: Added) -> None:
+        self._leaders = self._calm = None
+
+    removed = added
+
     def _count_leaders(self) -> None:
         """13.1: one Allied, one German and one Italian leader on the map at most."""
         if self.phase_kind is None:
             return
+        leaders = self._leader_pieces()
+        places = [(p.map, p.x, p.y) for p in leaders]
+        if places == self._calm and not self._too_many:
+            return  # the leaders stand where they stood when no group was over
         groups: dict[str, list] = {}
-        for h, pieces in self.board.by_hex().items():
-            for p in pieces:
-                leader = self.board.leader_of(p)
-                if leader is None:
-                    continue
-                side = self.board.side_id(p)
-                key = leader.nationality if side == "axis" else side
-                groups.setdefault(key or "", []).append(p)
+        for p in self.board.board_order([p for p in leaders if self.board.hex_of(p)]):
+            side = self.board.side_id(p)
+            key = self.board.leader_of(p).nationality if side == "axis" else side
+            groups.setdefault(key or "", []).append(p)
         over = {k: ps for k, ps in groups.items() if len(ps) > 1}
+        self._calm = None if over else places
         for key, ps in sorted(over.items()):
             ids = frozenset(p.id for p in ps)
             if self._too_many.get(key) != ids:  # one finding while the same leaders stay together

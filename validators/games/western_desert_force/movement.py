@@ -75,6 +75,9 @@ class Moves(Reads, Tracker):
         self.records: dict[str, MoveRecord] = {}
         self._declared: dict[str, str] = {}  # piece id -> "strategic movement" | "sea transfer"
         self._tobruk_at_step_start: str | None = None
+        self._searched: dict[tuple, Reach] = {}  # the latest searches, by what they depend on (_search)
+        self._allowances: dict[tuple, tuple] = {}  # allowance() by all it depends on
+        self._exempt_cost = Fraction(self.move_table["ezoc"]["exempt_cost"])
 
     # -- hooks ------------------------------------------------------------------------------
     def phase_started(self, pid: str) -> None:
@@ -213,16 +216,27 @@ class Moves(Reads, Tracker):
         level = self.supply.supply_level()
         return (level, spec["levels"][level]) if level else None
 
-    def allowance(self, unit: s.Unit | None, side: str, supplied: bool) -> list[tuple[Fraction, str, str]]:
-        """The allowance in stages (value, rule, why): MA, 9.6 supply level, 9.5 exploitation, 8.2 supply."""
+    def allowance(self, unit: s.Unit | None, side: str, supplied: bool) -> tuple[tuple[Fraction, str, str], ...]:
+        """The allowance in stages (value, rule, why): MA, 9.6 supply level, 9.5 exploitation, 8.2 supply;
+        worked out once for all it depends on."""
+        level = self._level_spec(unit, side)
+        offensive = None
+        if self.phase_kind == EXPLOITATION:
+            offensive = "major" if self.view.major_offensive(side) else "normal"
+        key = (self.printed_ma(unit), unit.type if unit else None, level and level[0], offensive, supplied,
+               self._entering_ip)
+        found = self._allowances.get(key)
+        if found is None:
+            found = self._allowances[key] = self._allowance(unit, level, offensive, supplied)
+        return found
+
+    def _allowance(self, unit: s.Unit | None, level, offensive: str | None, supplied: bool):
         ma = Fraction(self.printed_ma(unit))
         stages = [(ma, "9.1", f"MA {ma}")]
-        level = self._level_spec(unit, side)
         if level and level[1].get("ma"):
             ma = max(Fraction(0), ma + level[1]["ma"])
             stages.append((ma, self.move_table["supply_level"]["rule"], f"Supply {level[0]} {level[1]['ma']:+d}"))
-        if self.phase_kind == EXPLOITATION:
-            offensive = "major" if self.view.major_offensive(side) else "normal"
+        if offensive is not None:
             frac = Fraction(str(self.class_spec(unit)["exploitation"][offensive]))
             if frac != 1:
                 ma = Fraction(math.ceil(ma * frac))
@@ -233,7 +247,7 @@ class Moves(Reads, Tracker):
             stages.append((ma, self.move_table["unsupplied"]["rule"], "unsupplied: halved, rounded up"))
         if self._entering_ip:
             stages.append((max(Fraction(0), stages[-1][0] - 1), "12.2", "1 MP to enter the IP under its marker"))
-        return stages
+        return tuple(stages)
 
     @staticmethod
     def _explain(stages) -> str:
@@ -245,9 +259,23 @@ class Moves(Reads, Tracker):
         """9.31 for this mover: friendly units other than itself negate; leaders ignore ZOCs."""
         if unit is None:
             return None
-        ezoc = frozenset(self.supply.ezoc(side))
-        others = {h for h, ps in self.supply.unit_hexes(side).items() if any(q.id != p.id for q in ps)}
-        return ZocMove(ezoc, ezoc & others, self.zoc_exempt(unit), Fraction(self.move_table["ezoc"]["exempt_cost"]))
+        ezoc, own = self.supply.ezoc(side), self.supply.unit_hexes(side)
+        negated = frozenset(h for h in ezoc.intersection(own) if any(q.id != p.id for q in own[h]))
+        return ZocMove(ezoc, negated, self.zoc_exempt(unit), self._exempt_cost)
+
+    def _may_step(self, p: Piece, unit: s.Unit | None, side: str, cls: str, a: str, b: str) -> bool:
+        """Whether the step a -> b is open to the mover: terrain, no enemy unit (nor, for a leader,
+        the enemy leader or depot: `_blocked`), and the enemy ZOC (9.31: not from one enemy ZOC hex
+        into another no friendly unit but itself holds) unless it is exempt."""
+        enemy = self.board.other_side[side]
+        if isinstance(self.supply.chart.step(a, b, cls), Blocked) or b in self.supply.unit_hexes(enemy):
+            return False
+        if unit is None and b in self._leader_bans(side):
+            return False
+        if unit is None or self.zoc_exempt(unit):
+            return True
+        ezoc = self.supply.ezoc(side)
+        return a not in ezoc or b not in ezoc or any(q.id != p.id for q in self.supply.unit_hexes(side).get(b, ()))
 
     def zoc_exempt(self, unit: s.Unit) -> bool:
         """9.31: all armor, German motorized and German recon units (unit-classes.yaml)."""
@@ -271,19 +299,19 @@ class Moves(Reads, Tracker):
             what = unit.type if unit else "leader"
             why = f"{what} units do not move in the Exploitation Movement Phase of a Normal Offensive"
             return self.move_table["exploitation"]["rule"], why + self.state.reconstructed("unit-classes"), ()
-        cls = self.class_spec(unit)["movement_class"]
-        zoc, blocked, start = self.zoc_move(p, unit, side), self._blocked(unit, side), rec.start
+        cls, start = self.class_spec(unit)["movement_class"], rec.start
+        if allowance > 0 and self.game.geometry.adjacent(start, new) and self._may_step(p, unit, side, cls, start, new):
+            return None  # 9.0: a unit may always move one hex (no search: it would find this step)
+        zoc, blocked = self.zoc_move(p, unit, side), self._blocked(unit, side)
         if isinstance(self.supply.chart.entry_cost(new, cls), Blocked):
             return self._no_path(unit, cls, start, new, zoc, blocked)  # no search proves what the hex says
         units = self.supply.chart.units(cls)
         step = replace(zoc, exempt_cost=zoc.exempt_cost * self.supply.chart.scale).wrap(units) if zoc else units
-        geo = self.game.geometry
-        found = self._search(start, step, stop=zoc.stops() if zoc else (), blocked=blocked, goal=new)
+        found = self._search(start, (cls, zoc), step, stop=zoc.stops() if zoc else (), blocked=blocked, goal=new)
         if new not in found:
             return self._no_path(unit, cls, start, new, zoc, blocked)
-        one_hex = allowance > 0 and geo.adjacent(start, new) and step(start, new) is not None
-        if found.cost[new] <= allowance or one_hex:
-            return None  # 9.0: a unit may always move one hex
+        if found.cost[new] <= allowance:
+            return None
         return self._over_allowance(found.path(new), found.cost[new], stages, cls, zoc, blocked)
 
     def _over_allowance(self, path: list[str], cost: Fraction, stages, cls: str, zoc: ZocMove | None,
@@ -293,7 +321,7 @@ class Moves(Reads, Tracker):
         start, new, allowance = path[0], path[-1], stages[-1][0]
         limit = f"allowance {show_mp(allowance)} ({self._explain(stages)}){self.state.reconstructed('terrain-effects', 'unit-classes')}"
         if zoc is not None and not zoc.exempt:
-            free = self._search(start, self.supply.chart.units(cls), blocked=blocked, goal=new)
+            free = self._search(start, (cls,), self.supply.chart.units(cls), blocked=blocked, goal=new)
             if free.cost.get(new, cost) <= allowance:
                 via = free.path(new)
                 why = (f"the paths within the allowance enter enemy ZOC hexes where the unit must stop, or go from "
@@ -305,9 +333,20 @@ class Moves(Reads, Tracker):
         surcharge = f" ({extra} enemy-ZOC hexes at +{show_mp(zoc.exempt_cost)} MP each, 9.31)" if extra else ""
         return rule, f"cost {show_mp(cost)} MP via {'-'.join(path)}{surcharge} > {limit}", tuple(path)
 
-    def _search(self, start: str, step, **kw) -> Reach:
-        """`search` on the chart's whole units (fast); the costs found are given back in MP."""
-        return search(self.game.geometry.neighbours, start, step, scale=self.supply.chart.scale, **kw)
+    def _search(self, start: str, what: tuple, step, *, stop=frozenset(), blocked=frozenset(), goal: str,
+                allowance=None) -> Reach:
+        """`search` on the chart's whole units (fast); the costs found are given back in MP.  Kept
+        by all it depends on (`what` names the step callback: its class and ZOC, or its roads): a
+        move refused is searched again by the next rule that asks, and the same move comes back."""
+        key = (start, what, frozenset(stop), frozenset(blocked), goal, allowance)
+        found = self._searched.get(key)
+        if found is None:
+            if len(self._searched) >= 64:
+                del self._searched[next(iter(self._searched))]
+            found = self._searched[key] = search(self.game.geometry.neighbours, start, step, stop=stop,
+                                                 blocked=blocked, goal=goal, allowance=allowance,
+                                                 scale=self.supply.chart.scale)
+        return found
 
     def _blocked(self, unit: s.Unit | None, side: str) -> frozenset[str]:
         hexes = set(self.supply.unit_hexes(self.board.other_side[side]))
@@ -323,13 +362,13 @@ class Moves(Reads, Tracker):
         if isinstance(entry, Blocked):  # nothing of this class enters the hex: no path to search for
             return entry.rule, f"{new} is {entry.why} terrain: prohibited to {what} units{note}", ()
         if zoc is not None:
-            free = self._search(start, plain, blocked=blocked, goal=new)
+            free = self._search(start, (cls,), plain, blocked=blocked, goal=new)
             if new in free:
                 via = free.path(new)
                 why = (f"every path from {start} to {new} enters an enemy ZOC hex where the unit must stop, or moves "
                        f"from one enemy ZOC hex into another (e.g. {'-'.join(via)}){note}")
                 return self.move_table["ezoc"]["rule"], why, tuple(via)
-        if new in self._search(start, plain, goal=new):
+        if new in self._search(start, (cls,), plain, goal=new):
             return "9.0", f"every path from {start} to {new} passes a hex holding enemy combat units", ()
         b = self.supply.chart.step(start, new, cls) if self.game.geometry.adjacent(start, new) else None
         if isinstance(b, Blocked) and b.why in self.supply.chart.hexside:
@@ -362,14 +401,15 @@ class Moves(Reads, Tracker):
             return rule, f"Strategic Movement: the unit may not start in an enemy ZOC ({start})", ()
         if not self.supply.chart.on_feature.get(start, frozenset()) & along:
             return rule, f"Strategic Movement: the unit must start on a road or track hex; {start} has none", ()
-        base = self.supply.chart.units(self.class_spec(unit)["movement_class"])
+        cls = self.class_spec(unit)["movement_class"]
+        base = self.supply.chart.units(cls)
 
         def step(a: str, b: str) -> Fraction | None:
             return base(a, b) if self.supply.chart.features(a, b) & along else None
         blocked = ezoc | frozenset(self.supply.unit_hexes(self.board.other_side[side]))
         allowance, why = self.strategic_allowance(unit, side)
         bound = allowance * self.supply.chart.scale if whether else None
-        found = self._search(start, step, blocked=blocked, goal=new, allowance=bound)
+        found = self._search(start, (cls, along), step, blocked=blocked, goal=new, allowance=bound)
         if whether:
             return None if new in found else (rule, "", ())
         if new not in found:

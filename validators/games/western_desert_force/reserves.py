@@ -191,8 +191,14 @@ class ReserveRules(WdfRule):
 
     # -- the end of the segment ---------------------------------------------------------------------
     def _late_arrivals(self, side: str) -> None:
-        for p in self.board.replayer.board.pieces.values():
-            waiting = self._waiting_turn(self.board.replayer.piece_where(p).label) if p.map else None
+        replayer = self.board.replayer
+        pieces = replayer.board.pieces.values()
+        if self.turn is not None:  # only the pieces in this turn's box of the turn track, found by their places
+            box = {i for key, ids in replayer.board.at.items()
+                   if key[0] and self._waiting_turn(replayer.where(*key).label) == self.turn for i in ids}
+            pieces = [p for p in pieces if p.id in box] if box else []
+        for p in pieces:
+            waiting = self._waiting_turn(replayer.piece_where(p).label) if p.map else None
             if waiting != self.turn or not self.board.unit_of(p) or self.board.side_id(p) != side:
                 continue
             if self.arrivals.get(p.properties().get("UnitId", ""), (None,))[0] is None:

@@ -31,6 +31,7 @@ class Roads(Tracker):
         self.enemy_of = {a: b for a in g.sides for b in g.sides if a != b}
         self.road_zones = self._read_zones()
         self.road_links: dict[str, set[str]] = {}
+        self._reach: dict[tuple[str, frozenset[str]], frozenset[str]] = {}  # (source, blocked) -> road_reach
         for (a, b), features in g.hexside_features.items():
             if "road" in features:
                 self.road_links.setdefault(a, set()).add(b)
@@ -71,9 +72,7 @@ class Roads(Tracker):
 
     def live_ezoc(self, side: str) -> set[str]:
         """Hexes in an enemy ZOC of `side` that no friendly combat unit occupies (7.11)."""
-        by_hex = self.board.by_hex()
-        hexes = self.supply.ezoc(side)
-        return {h for h in hexes if not any(self.board.unit_of(p) and self.board.side_id(p) == side for p in by_hex.get(h, ()))}
+        return set(self.supply.ezoc(side).difference(self.supply.unit_hexes(side)))
 
     def enemy_hexes(self, side: str) -> set[str]:
         """Hexes holding an enemy unit, leader or depot (7.11)."""
@@ -82,11 +81,16 @@ class Roads(Tracker):
     def road_reach(self, side: str) -> set[str]:
         """Road hexes joined to the side's source by a clear contiguous road path (7.11)."""
         src = self.depot_sources.get(side)
-        blocked = self.enemy_hexes(side) | self.live_ezoc(side)
+        blocked = frozenset(self.enemy_hexes(side) | self.live_ezoc(side))
         if src is None or src in blocked:
             return set()
-        found = search(lambda h: self.road_links.get(h, ()), src, lambda a, b: 1, blocked=blocked)
-        return set(found.cost)
+        found = self._reach.get((src, blocked))
+        if found is None:  # the few latest kept: the board is much the same from one segment to the next
+            if len(self._reach) >= 8:
+                del self._reach[next(iter(self._reach))]
+            found = self._reach[(src, blocked)] = frozenset(search(lambda h: self.road_links.get(h, ()), src,
+                                                                   lambda a, b: 1, blocked=blocked).cost)
+        return set(found)
 
     def on_road_path(self, side: str, hex_id: str, reach: set[str] | None = None) -> bool:
         """7.32: a place is on the depot-source path when a clear road path joins it (or, off the

@@ -32,6 +32,7 @@ class StackingRules(WdfRule):
         self.stacking_rule = str(spec.get("rule", "9.2"))
         self.overstack_rule = str(self.tables["movement"]["reinforcement_overstack"]["rule"])
         self._entered: dict[str, str] = {}  # reinforcement piece id -> its entry hex (7.7)
+        self._over_kept: dict[str, tuple] = {}  # side -> (its unit_hexes, _entered, _over(side))
 
     def stacking_points(self, hex_id: str, side: str) -> int:
         """Points of `side`'s combat units in the hex counted against the limit (9.2)."""
@@ -47,7 +48,7 @@ class StackingRules(WdfRule):
     def _arrived(self, p: Piece, old: str | None, new: str) -> None:
         geo = self.game.geometry
         if self.phase_kind is not None and self.board.unit_of(p) and old not in geo and new in geo:
-            self._entered[p.id] = new
+            self._entered = {**self._entered, p.id: new}  # a new dict: the counts kept for the old one stand
 
     # -- end of phase (9.2) -------------------------------------------------------------------
     def phase_ended(self, pid: str) -> None:
@@ -57,17 +58,27 @@ class StackingRules(WdfRule):
             self._entered = {i: h for i, h in self._entered.items() if i in board and self.board.side_id(board[i]) != side}
         self._check_stacking()
 
+    def _over(self, side: str) -> list[tuple[str, int, int]]:
+        """(hex, stacking points, reinforcements left out) of each of the side's hexes over the
+        limit, by hex id; kept while its units and the reinforcements on their entry hexes stay."""
+        units, entered, limit = self.supply.unit_hexes(side), self._entered, self.stacking.limit
+        kept = self._over_kept.get(side)
+        if kept is None or kept[0] is not units or kept[1] is not entered:
+            over = []
+            for hex_id, pieces in sorted(units.items()):
+                if self._most is not None and len(pieces) * self._most <= limit:
+                    continue  # too few units to be over, whatever they are
+                counted = [p for p in pieces if entered.get(p.id) != hex_id]
+                total = self.stacking.total(self.supply.unit_attrs(p) for p in counted)
+                if total > limit:
+                    over.append((hex_id, total, len(pieces) - len(counted)))
+            kept = self._over_kept[side] = (units, entered, over)
+        return kept[2]
+
     def _check_stacking(self) -> None:
         limit, free = self.stacking.limit, self.stacking.free
         for side in self.game.sides:
-            for hex_id, pieces in sorted(self.supply.unit_hexes(side).items()):
-                if self._most is not None and len(pieces) * self._most <= limit:
-                    continue  # too few units to be over, whatever they are
-                counted = [p for p in pieces if self._entered.get(p.id) != hex_id]
-                total = self.stacking.total(self.supply.unit_attrs(p) for p in counted)
-                if total <= limit:
-                    continue
-                fresh = len(pieces) - len(counted)
+            for hex_id, total, fresh in self._over(side):
                 note = (f" besides {fresh} reinforcement(s) still on their entry hex ({self.overstack_rule})"
                         if fresh else "")
                 self.find(self.stacking_rule, f"end of the {self.phase} Phase: {hex_id} holds {total} stacking points "

@@ -3,7 +3,9 @@
 What the other rule families ask: `supplied(hex, side)`, `ezoc(side)` (hexes in the enemy ZOC of
 `side`), `supply_status(hex, side)` ('main', 'limited' or None) and `tobruk_controller`.  All
 parameters come from tables/supply.yaml, terrain-effects.yaml and unit-classes.yaml; answers
-are cached per board version (the board changes with every logged command).
+are kept while the units they depend on stay where they are (`BoardView.unit_hexes` gives a new
+dict only when a side's units change), and the few latest by what they depend on (a unit that
+steps out and back finds the nets of before).
 
 Choices (8.1, 8.4):
 - only combat units block a path or negate an enemy ZOC; lone leaders and depots do neither;
@@ -39,6 +41,12 @@ class Supply(Tracker):
                         if spec["place"] in self.places.hex]
         self._kept: dict[tuple, object] = {}  # answers by what they depend on: kept while the board changes elsewhere
         self._ways: dict = {}  # the overland steps' ways, shared by the nets
+        self._legs = [Leg(leg["feature"], leg.get("max_hexes")) for leg in self.supply_table["legs"]]
+        overland = mp(self.supply_table["overland"]["mp"])  # an int when whole: a quick key for the nets' memos
+        self._overland_mp = overland.numerator if overland.denominator == 1 else overland
+        self._ezoc: dict[str, tuple] = {}  # side -> (the enemy's unit_hexes, ezoc)
+        self._blocked: dict[str, tuple] = {}  # side -> (enemy's and own unit_hexes, EZOC hexes held, blocked)
+        self._nets: dict[tuple, tuple] = {}  # (side, sources) -> (blocked_for_supply, the net)
 
     # -- pieces -----------------------------------------------------------------------------
     def sid(self, side: str | None) -> str | None:
@@ -57,45 +65,49 @@ class Supply(Tracker):
         """Combat units of `side` (id or name) on the map, by hex."""
         return self.board.unit_hexes(self.sid(side))
 
-    def ezoc(self, side: str) -> set[str]:
+    def ezoc(self, side: str) -> frozenset[str]:
         """Hexes in the zone of control of the enemies of `side` (9.3: every combat unit's but
         battalions'; leaders and depots are not units)."""
         side = self.sid(side)
-
-        def make():
-            enemies = self.unit_hexes(self.board.other_side[side])
+        enemies = self.unit_hexes(self.board.other_side[side])
+        kept = self._ezoc.get(side)
+        if kept is None or kept[0] is not enemies:
             no_zoc = self.classes.get("no_zoc_sizes", ())
             holders = frozenset(h for h, ps in enemies.items() if any(self.board.unit_of(p).size not in no_zoc for p in ps))
-            return _kept(self._kept, ("ezoc", holders), lambda: zone_of_control(
-                holders, self.game.geometry.neighbours, self.chart.passable))
-        return self.board.cached(("ezoc", side), make)
+            kept = self._ezoc[side] = (enemies, _kept(self._kept, ("ezoc", holders), lambda: frozenset(zone_of_control(
+                holders, self.game.geometry.neighbours, self.chart.passable))))
+        return kept[1]
 
     # -- supply paths (8.1) -------------------------------------------------------------------
     def blocked_for_supply(self, side: str) -> frozenset[str]:
         """Enemy-occupied hexes and enemy-ZOC hexes no friendly unit occupies (8.1)."""
         side = self.sid(side)
-
-        def make():
-            enemy = set(self.unit_hexes(self.board.other_side[side]))
-            return frozenset(enemy | (self.ezoc(side) - set(self.unit_hexes(side))))
-        return self.board.cached(("blocked", side), make)
+        enemies, own = self.unit_hexes(self.board.other_side[side]), self.unit_hexes(side)
+        kept = self._blocked.get(side)
+        if kept is None or kept[0] is not enemies or kept[1] is not own:
+            ezoc = self.ezoc(side)
+            negating = ezoc.intersection(own)
+            if kept is None or kept[0] is not enemies or kept[2] != negating:  # else the same hexes: the same set
+                kept = (enemies, own, negating, frozenset(enemies).union(ezoc.difference(negating)))
+            self._blocked[side] = kept = (enemies, own, negating, kept[3])
+        return kept[3]
 
     def _net(self, side: str, sources: tuple[str, ...]) -> TypedSupplyNet:
         """The side's supply legs now; path types never come back (8.1, 8.3 Ex 3: kernel.supply.TypedSupplyNet)."""
-        data = self.supply_table
-        legs = [Leg(leg["feature"], leg.get("max_hexes")) for leg in data["legs"]]
-
         blocked = self.blocked_for_supply(side)
-        key = ("net", sources, blocked)  # a net depends on nothing else
-        return _kept(self._kept, key, lambda: TypedSupplyNet(
-            self.game.geometry.neighbours, self.chart, data["overland"]["movement_class"], sources, blocked, legs,
-            self._ways))
+        kept = self._nets.get((side, sources))
+        if kept is None or kept[0] is not blocked:
+            key = ("net", sources, blocked)  # a net depends on nothing else
+            kept = self._nets[(side, sources)] = (blocked, _kept(self._kept, key, lambda: TypedSupplyNet(
+                self.game.geometry.neighbours, self.chart, self.supply_table["overland"]["movement_class"], sources,
+                blocked, self._legs, self._ways)))
+        return kept[1]
 
     def supply_range(self, hex_id: str, side: str) -> Fraction:
         """4 MP, or the best supply range of a friendly leader in the hex (8.1, 13.5), counting
         leaders who left the hex in this very step (a stack moved together)."""
-        best = mp(self.supply_table["overland"]["mp"])
-        for p in self.board.pieces_in(hex_id) + self.board.stood_in(hex_id):
+        best = self._overland_mp
+        for p in self.board.leaders_in(hex_id) + self.board.started_in(hex_id):
             leader = self.board.leader_of(p)
             if leader and self.board.side_id(p) == side:
                 face = leader.faces[min(max(p.layer_level("Leader"), 1), len(leader.faces)) - 1]
