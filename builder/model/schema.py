@@ -5,6 +5,7 @@ References between files (a unit's formation, a setup hex) are checked afterward
 `references.py`, where every problem still points back at its file:line.
 """
 
+from functools import cached_property
 from typing import Annotated, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, computed_field, model_validator
@@ -623,13 +624,131 @@ class ScenarioFile(Sourced):
 
 
 # ---- tables/*.yaml -----------------------------------------------------------------------
+# A table may say what it is (`kind:`): the tables every game has then share one shape, which
+# the set-up checks and the rules kernel read whatever the game; a table of no kind keeps free
+# structure under `data`.
+class Phase(Strict):
+    """One phase of the sequence of play, a stop of the turn tracker."""
+
+    id: Ident | None = None  # the rulebook's numeral or letter (I-XX, A-F), where it has one
+    name: Text
+    kind: Ident | None = None  # what the phase is for (movement, combat ...): the audit reads it
+    side: Ident | None = None  # the phasing side, when fixed
+    player: Literal["first", "second"] | None = None  # the phasing player, when the order is chosen each turn
+    segment: Ident | None = None  # the segment (a group of phases) it belongs to
+    steps: list[Text] = []  # the steps within the phase, in order
+    rule: str | None = None
+
+
+class SequenceData(Strict):
+    """`data` of a `kind: sequence` table: the phases the turn tracker walks through each turn."""
+
+    phases: list[Phase] = Field(min_length=1)
+    skip_on_turn_1: Ident | None = None  # a segment the first turn skips (Slouch Hats 21.11)
+
+
+class UnitMatch(Strict):
+    """The units a stacking entry is about: every attribute given must match."""
+
+    nationality: Ident | None = None
+    size: Annotated[str, StringConstraints(max_length=8)] | None = None
+    type: Ident | None = None
+    formation: Ident | None = None
+
+
+class StackingPoints(UnitMatch):
+    """The stacking points of the units that match (the first entry that matches applies)."""
+
+    sp: int | None = Field(default=None, ge=0)  # points a unit
+    sp_per_step: int | None = Field(default=None, ge=0)  # points per printed step
+    rule: str | None = None
+
+    @model_validator(mode="after")
+    def _one_value(self):
+        if (self.sp is None) == (self.sp_per_step is None):
+            raise ValueError("give the points as 'sp' (a unit) or 'sp_per_step', one of them")
+        return self
+
+
+class StackingFree(UnitMatch):
+    """Units that stack free: up to `count` of those that match, in each hex."""
+
+    count: int = Field(ge=1)
+
+
+class StackingLimit(Sourced):
+    """Stacking by points: each side's units in a hex count at most `limit` points."""
+
+    limit: int = Field(ge=0)
+    default: int = Field(default=1, ge=0)  # the points of a unit no entry of `points` matches
+    default_per_step: int | None = Field(default=None, ge=0)  # else per printed step
+    terrain_limits: dict[Ident, Annotated[int, Field(ge=0)]] = {}  # the limit of a hex of this terrain
+    points: list[StackingPoints] = []
+    free: StackingFree | None = None
+    rule: str | None = None
+
+
+class RuleRef(Strict):
+    rule: str
+
+
+class StackingData(Strict):
+    """`data` of a `kind: stacking` table: a limit of points, or combinations a hex's units must
+    fill (Tobrouk 41-42 7.1), each side's units in a hex apart."""
+
+    stacking: StackingLimit | None = None
+    # arrivals may overstack their entry hex (the set-up checks let them)
+    reinforcement_overstack: RuleRef | None = None
+    # combinations: each a number of units of each kind ({infantry: 2, other: 1}), `other_max_steps`
+    # (the steps an `other` unit may show) and its `rule`
+    combinations: list[dict[Ident, int | str]] = []
+    kinds: dict[Ident, dict[Ident, bool | str | list[str]]] = {}  # the unit attributes that make a kind
+    at_most: dict[Ident, Annotated[int, Field(ge=0)]] = {}  # most units of a type in one hex
+    not_counted: list[Ident] = []  # unit types that never count
+    combat_groups: dict | None = None  # Tobrouk 41-42: what each combat group holds (free structure)
+
+    @model_validator(mode="after")
+    def _one_way(self):
+        if (self.stacking is None) == (not self.combinations):
+            raise ValueError("give either 'stacking' (a limit of points) or 'combinations'")
+        return self
+
+
+TABLE_DATA: dict[str, type[BaseModel]] = {"sequence": SequenceData, "stacking": StackingData}
+TableKind = Literal["sequence", "stacking"]
+
+
 class TableFile(Sourced):
-    """A rules table: free structure under `data`, a title and its rule section."""
+    """A rules table: its title and rule section, what it is (`kind`), and its `data`: of the
+    kind's one shape (SequenceData ...), or free structure for a table of no kind."""
 
     title: Text
     rule: str
+    kind: TableKind | None = None
     summary: list[str] = []
     data: dict
+
+    @computed_field
+    @cached_property
+    def typed(self) -> SequenceData | StackingData | None:
+        """`data` read as its kind's model (None for a table of no kind)."""
+        model = TABLE_DATA.get(self.kind or "")
+        return None if model is None else model.model_validate(self.data)
+
+
+class SequenceTableFile(TableFile):
+    kind: Literal["sequence"]
+    data: SequenceData
+
+
+class StackingTableFile(TableFile):
+    kind: Literal["stacking"]
+    data: StackingData
+
+
+# The model of a table of each kind, whole (the loader reports each problem of its `data` at its
+# line with it; the JSON schema offers one of them).
+TABLES: dict[str, type[TableFile]] = {"sequence": SequenceTableFile, "stacking": StackingTableFile}
 
 
 # ---- rules.yaml (optional) ----------------------------------------------------------------
