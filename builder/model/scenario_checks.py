@@ -4,10 +4,10 @@
 the map); this module checks where the rules let pieces start, for the set-up and for
 reinforcements the card places on an entry hex:
 
-- prohibited terrain: a hex type `prohibited` in terrain.yaml (the sea) holds no piece; where a
-  Terrain Effects Chart gives movement costs per movement class (a table with `movement_classes`
-  and `hex`, the classes of unit types from a table with `types: {type: {movement_class}}`), a
-  terrain with no cost for a piece's class is prohibited to it, as the auditors read the chart;
+- prohibited terrain: a hex type `prohibited` in terrain.yaml (the sea) holds no piece; where the
+  game has a `kind: terrain-effects` table (schema.TerrainEffectsData: costs per movement class)
+  and the classes of unit types (a table with `types: {type: {movement_class}}`), a terrain with
+  no cost for a piece's class is prohibited to it, as the auditors read the chart;
 - stacking, where the game has a `kind: stacking` table (schema.StackingData, read by
   builder.model.stacking): a `stacking` limit of points for each side's units in a hex, leaders
   never counting, arrivals exempt when the table has `reinforcement_overstack` (Western Desert
@@ -58,11 +58,12 @@ def _placements(game: Game, sc) -> list[Placed]:
     return out
 
 
-def _table_with(game: Game, key: str, also: str | None = None):
-    """(name, data) of the first table (by file name) whose data has `key` (and `also`)."""
+def _table_with(game: Game, key: str):
+    """(name, data) of the first table (by file name) whose data has the mapping `key` (the unit
+    classes' `types`: no kind of table holds them in every game)."""
     for name in sorted(game.tables):
         data = game.tables[name].data
-        if isinstance(data.get(key), dict) and (also is None or also in data):
+        if isinstance(data.get(key), dict):
             return name, data
     return None, None
 
@@ -73,7 +74,8 @@ class _Rules:
     def __init__(self, game: Game):
         self.game = game
         self.units = {u.id: u for u in game.units}
-        self.chart_name, self.chart = _table_with(game, "hex", "movement_classes")
+        self.chart_name = game.table_name("terrain-effects")  # its data: schema.TerrainEffectsData
+        self.chart = game.tables[self.chart_name].data if self.chart_name else None
         _, classes = _table_with(game, "types")
         self.types = (classes or {}).get("types", {})
         self.leader_class = ((classes or {}).get("leader") or {}).get("movement_class")

@@ -5,10 +5,11 @@ References between files (a unit's formation, a setup hex) are checked afterward
 `references.py`, where every problem still points back at its file:line.
 """
 
+import re
 from functools import cached_property
 from typing import Annotated, Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, computed_field, model_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints, computed_field, model_validator
 
 Ident = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9 ._-]*$", max_length=40)]
 Colour = Annotated[str, StringConstraints(pattern=r"^#[0-9a-fA-F]{6}$")]
@@ -714,8 +715,135 @@ class StackingData(Strict):
         return self
 
 
-TABLE_DATA: dict[str, type[BaseModel]] = {"sequence": SequenceData, "stacking": StackingData}
-TableKind = Literal["sequence", "stacking"]
+MPText = Annotated[str, StringConstraints(pattern=r"^[0-9]+(/[0-9]+)?$")]  # a fraction of MP: "1/3"
+_MP_TEXT = re.compile(r"[0-9]+(/[0-9]+)?")
+
+
+def _is_mp(v) -> bool:
+    return (isinstance(v, (int, float)) and not isinstance(v, bool)) or (isinstance(v, str) and bool(_MP_TEXT.fullmatch(v)))
+
+
+def _costs(*words: str, per_column: bool = False) -> BeforeValidator:
+    """An MP cost (1, 0.5, "1/3"), one of `words`, or with `per_column` a mapping of cost column
+    -> cost: checked before the union of those types, so that a wrong value is one problem that
+    says what to write (not one per member of the union)."""
+    def check(v):
+        bad = [(k, x) for k, x in v.items() if not _is_mp(x)] if per_column and isinstance(v, dict) else \
+            [] if v is None or _is_mp(v) or any(v == w for w in words) else [(None, v)]
+        if bad:
+            where, value = bad[0]
+            other = "".join(f" or {w}" for w in words) + (", or one per cost column ({foot: 1, motorized: 2})"
+                                                         if per_column and where is None else "")
+            raise ValueError(f"{'column ' + repr(where) + ': ' if where else ''}{value!r} is not an MP cost: write a "
+                             f"number (1, 0.5) or a fraction in quotes ('1/3'){other}")
+        return v
+    return BeforeValidator(check)
+
+
+MPValue = Annotated[int | float | MPText, _costs()]  # 1, 0.5, "1/3"
+AlongTrack = Literal["along-track"]  # Desert Fox: the class enters only along a track (the track's cost)
+
+
+class TerrainDefense(Strict):
+    """What the terrain does for a defender."""
+
+    shift: int = 0  # odds columns shifted (left: negative)
+    double: bool = False  # the defense strength doubled
+    not_for: list[Ident] = []  # movement classes it never helps
+    all_attackers_across: bool = False  # a hexside's shift only when every attacker attacks across it
+
+
+class HexEffect(Strict):
+    """Entering a hex of this terrain: its cost per cost column of `movement_classes`."""
+
+    # a class none of whose columns is given may not enter
+    mp: dict[Ident, Annotated[int | float | MPText | AlongTrack, _costs("along-track")]] = {}
+    rule: str | None = None
+    note: str | None = None
+    track: MPValue | None = None  # the cost when entered along a track (Desert Fox; else half)
+    defense: TerrainDefense | None = None
+    crt_line: int | Ident | None = None  # the line of the combat results table (Desert Fox 14.5)
+    obstructed: bool = False  # Desert Fox 14.7
+    road_only: list[Ident] = []  # classes that enter only along a road or trail (Slouch Hats 8.35)
+    supply_line: Ident | None = None  # how a supply line may enter (Slouch Hats 6.22b)
+
+
+class ConnectedRate(Strict):
+    """The cost of a hex entered across a hexside this feature (a road, a track) crosses."""
+
+    mp: Annotated[int | float | MPText | dict[Ident, MPValue], _costs(per_column=True)]  # one for all, or per column
+    rule: str | None = None
+
+
+class HexsideEffect(Strict):
+    """Crossing a hexside with this feature: what it adds, or that it may not be crossed."""
+
+    mp: Annotated[dict[Ident, MPValue] | int | float | MPText | None, _costs(per_column=True)] = None  # per column, or one
+    prohibited: bool = False
+    unless: list[Ident] = []  # features that cancel it on the same hexside (a road)
+    along_track: MPValue | None = None  # what it adds along a track (Desert Fox; else half)
+    rule: str | None = None
+    note: str | None = None
+    defense: TerrainDefense | None = None
+    blocks_supply_line: bool = False
+    blocks_zoc: bool = False  # Desert Fox 11.0
+    no_at_across: bool = False  # Desert Fox: no anti-tank effect across it
+
+
+class RoadRate(Strict):
+    """Slouch Hats 8.36-8.37: a road hex entered from a road hex along the road."""
+
+    mp: Annotated[int | float | MPText | Literal["half_hex"] | None, _costs("half_hex")] = None  # None: no road
+    supply_road: bool = False
+    bridges_wadi: bool = False
+    wadi_crossing: MPValue | None = None
+    rule: str | None = None
+    note: str | None = None
+
+
+class UnitClass(Strict):
+    """A unit type's movement class (and what else the chart says of it)."""
+
+    movement_class: Ident
+    armored: bool = False
+    aa: bool = False
+
+
+class FlatCost(Strict):
+    mp: MPValue | None = None
+    extra_mp: MPValue | None = None
+    rule: str | None = None
+
+
+class MinefieldBreach(Strict):
+    less: int = Field(ge=0)  # MP less to cross a breached minefield hexside
+    rule: str | None = None
+
+
+class TerrainEffectsData(Strict):
+    """`data` of a `kind: terrain-effects` table: the Terrain Effects Chart in the shape the rules
+    kernel's TerrainChart reads (validators/kernel/movement.py): hex costs per cost column, what
+    roads and tracks make a hex cost, and what each hexside adds; a game's own extras beside."""
+
+    movement_classes: dict[Ident, list[Ident]]  # a class reads its cost columns in order
+    hex: dict[Ident, HexEffect]
+    connected: dict[Ident, ConnectedRate] = {}
+    hexside: dict[Ident, HexsideEffect] = {}
+    types: dict[Ident, UnitClass] = {}  # each unit type's movement class (the set-up checks read it)
+    roads: dict[Ident, RoadRate] = {}  # Slouch Hats 8.36: road rates of its own
+    enemy_zoc: FlatCost | None = None  # entering an enemy ZOC (Desert Fox 11.4)
+    overrun: FlatCost | None = None  # Desert Fox 13.4
+    improved_position: FlatCost | None = None  # Western Desert Force 12.2
+    holding_box_entry: FlatCost | None = None  # Slouch Hats 9.33a
+    amphibious_landing: FlatCost | None = None  # Slouch Hats 10.63
+    derived: dict[Ident, str] = {}  # how the columns of derived classes were found (Tobrouk 4.2a-b)
+    breached_minefield: MinefieldBreach | None = None  # Tobrouk 4.43c
+    checks: list[dict[Ident, str]] = []  # the rulebook's example moves the chart allows
+
+
+TABLE_DATA: dict[str, type[BaseModel]] = {"sequence": SequenceData, "stacking": StackingData,
+                                          "terrain-effects": TerrainEffectsData}
+TableKind = Literal["sequence", "stacking", "terrain-effects"]
 
 
 class TableFile(Sourced):
@@ -730,7 +858,7 @@ class TableFile(Sourced):
 
     @computed_field
     @cached_property
-    def typed(self) -> SequenceData | StackingData | None:
+    def typed(self) -> SequenceData | StackingData | TerrainEffectsData | None:
         """`data` read as its kind's model (None for a table of no kind)."""
         model = TABLE_DATA.get(self.kind or "")
         return None if model is None else model.model_validate(self.data)
@@ -748,7 +876,13 @@ class StackingTableFile(TableFile):
 
 # The model of a table of each kind, whole (the loader reports each problem of its `data` at its
 # line with it; the JSON schema offers one of them).
-TABLES: dict[str, type[TableFile]] = {"sequence": SequenceTableFile, "stacking": StackingTableFile}
+class TerrainEffectsTableFile(TableFile):
+    kind: Literal["terrain-effects"]
+    data: TerrainEffectsData
+
+
+TABLES: dict[str, type[TableFile]] = {"sequence": SequenceTableFile, "stacking": StackingTableFile,
+                                      "terrain-effects": TerrainEffectsTableFile}
 
 
 # ---- rules.yaml (optional) ----------------------------------------------------------------

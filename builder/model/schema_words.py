@@ -21,6 +21,7 @@ PATTERN_WORDS = {
     _pattern(s.Length): ("is not a length", "write a length with its unit: 10mm, 0.5in, 1/16in, 12pt (or 0)"),
     _pattern(s.RuleNumber): ("is not a rule number", "rule numbers are like 7, 7.2 or 7.2.1, quoted ('7.2')"),
     _pattern(s.TestId): ("is not a test id", "write tests/<file>.py::test_name"),
+    _pattern(s.MPText): ("is not an MP cost", "write a number of MP: 1, 0.5, or a fraction in quotes ('1/3')"),
     r"^[a-z0-9][a-z0-9-]{0,39}$": ("is not a unit or leader id",
                                    "these ids are lower-case letters, digits and '-', up to 40 ('15pz-8pz-1')"),
     r"^[A-Z0-9][A-Z0-9. ]{0,11}$": ("is not a formation id",
