@@ -52,7 +52,8 @@ send_to:
   - {{name: Eliminate, key: E, zone: "{{side}} eliminated", report: "$PieceName$ eliminated", rule: "3"}}
 charts:
   - {{name: Sequence of Play, table: sequence}}
-  - {{name: Movement and Stacking, table: movement}}
+  - {{name: Movement, table: movement}}
+  - {{name: Stacking, table: stacking}}
   - {{name: Combat Results, table: combat}}
 """
 
@@ -211,6 +212,7 @@ data:
 SEQUENCE = """\
 # Sequence of play: the phases the turn tracker walks each turn (`kind` and `side`: the generic rules
 # let a side move in its own Movement Phase and attack in its own Combat Phase).
+kind: sequence
 title: Sequence of Play
 rule: "1"
 provenance: reconstructed
@@ -226,18 +228,29 @@ data:
 """
 
 MOVEMENT = """\
-# Movement allowance, zones of control and stacking (the generic rules read `data`).
-title: Movement and Stacking
+# Movement allowance and zones of control (the generic rules read `data`).
+title: Movement
 rule: "2"
 provenance: reconstructed
 reason: the starter's own rules
 summary:
   - "A unit spends at most its MA in its side's Movement Phase: a hex costs its terrain (terrain.yaml), a road hexside 1/2."
   - "The six hexes around a unit are its zone of control: an enemy unit entering one stops there, and never moves from one enemy-controlled hex straight into another."
-  - "At the end of every phase a hex holds at most 2 stacking points of each side (a unit 1)."
 data:
   allowance: {rule: "2"}
   zoc: {rule: "4"}
+"""
+
+STACKING = """\
+# Stacking (the generic rules read `data`): points per unit against a limit a hex, each side apart.
+kind: stacking
+title: Stacking
+rule: "5"
+provenance: reconstructed
+reason: the starter's own rules
+summary:
+  - "At the end of every phase a hex holds at most 2 stacking points of each side (a unit 1)."
+data:
   stacking: {rule: "5", limit: 2, default: 1}
 """
 
@@ -274,7 +287,7 @@ def starter_files(title: str) -> dict[str, str]:
     files = {"game.yaml": GAME.format(title=title), "terrain.yaml": TERRAIN, "map.yaml": MAP,
              "map-terrain.yaml": MAP_TERRAIN, "units.yaml": UNITS, "markers.yaml": MARKERS,
              "scenarios/meeting.yaml": SCENARIO, "tables/combat.yaml": COMBAT, "tables/sequence.yaml": SEQUENCE,
-             "tables/movement.yaml": MOVEMENT, "rules.yaml": RULES}
+             "tables/movement.yaml": MOVEMENT, "tables/stacking.yaml": STACKING, "rules.yaml": RULES}
     return {rel: with_schema_line(text, rel) for rel, text in files.items()}
 
 

@@ -187,6 +187,14 @@ CASES = [
          hint="true or false"),
     Case("scenario-wrong-type", "scenarios/campaign.yaml", "first_turn: 1", "first_turn: one", "first_turn: 'one' is not a whole number",
          hint="whole number"),
+    # ---- a table of a known kind: its data has the kind's one shape (schema.SequenceData ...) ----
+    Case("table-unknown-kind", "tables/sequence.yaml", "kind: sequence\n", "kind: sequense\n", "kind: 'sequense' is not allowed",
+         hint="did you mean 'sequence'"),
+    Case("table-phase-key-typo", "tables/sequence.yaml", '{name: Replacements, rule: "11"}', '{nme: Replacements, rule: "11"}',
+         "unknown key 'nme'", hint="did you mean 'name'", at="nme"),
+    Case("table-phase-player-not-first-or-second", "tables/sequence.yaml", '{name: Activations, rule: "5.2"}',
+         '{name: Activations, player: third, rule: "5.2"}', "player: 'third' is not allowed", hint="first, second",
+         at="third"),
 ]
 
 

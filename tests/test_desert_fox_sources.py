@@ -222,12 +222,13 @@ def test_missing_tables_are_marked_reconstructed():
     tables = _game().tables
     for name in ("terrain-effects", "combat", "stacking", "refit", "air-interdiction", "initiative"):
         assert tables[name].provenance == "reconstructed" and tables[name].reason, name
-    tec = tables["terrain-effects"].data
+    tec = tables["terrain-effects"].typed  # the shape of every game's chart (schema.TerrainEffectsData)
     # the examples: mech desert 2, along a track 1; rough along a track 2; road 1 (mech) and 1/4 (trucked)
-    assert tec["terrain"]["desert"]["mp"]["mechanized"] == 2 and tec["terrain"]["desert"]["track"] == 1
-    assert tec["terrain"]["rough"]["track"] == 2 and tec["terrain"]["rough"]["crt_line"] == 2  # 14.5 example
-    assert tec["road"] == {"foot": 0.5, "motorized": 0.25, "mechanized": 1}
-    assert tec["hexside"]["wadi"] == {"add": 2, "along_track": 1} and (tec["ezoc"], tec["overrun"]) == (1, 2)
+    assert tec.hex["desert"].mp["mechanized"] == 2 and tec.hex["desert"].track == 1
+    assert tec.hex["rough"].track == 2 and tec.hex["rough"].crt_line == 2  # 14.5 example
+    assert tec.connected["road"].mp == {"foot": 0.5, "motorized": 0.25, "mechanized": 1}
+    assert (tec.hexside["wadi"].mp, tec.hexside["wadi"].along_track) == (2, 1)
+    assert (tec.enemy_zoc.mp, tec.overrun.mp) == (1, 2)
     assert tables["initiative"].data["drm"]["kasta"] == 2  # 15.6 example
 
 

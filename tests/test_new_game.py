@@ -257,10 +257,11 @@ def test_a_game_without_the_tables_is_checked_for_what_it_has(demo, tmp_path):
     root, _, _ = demo
     game_dir = tmp_path / "sources" / "old"
     shutil.copytree(root / "sources" / "demo", game_dir)
-    for rel in ("tables/sequence.yaml", "tables/movement.yaml", "rules.yaml"):
+    for rel in ("tables/sequence.yaml", "tables/movement.yaml", "tables/stacking.yaml", "rules.yaml"):
         (game_dir / rel).unlink()
     text = (game_dir / "game.yaml").read_text(encoding="utf-8")
-    for line in ("  - {name: Sequence of Play, table: sequence}\n", "  - {name: Movement and Stacking, table: movement}\n"):
+    for line in ("  - {name: Sequence of Play, table: sequence}\n", "  - {name: Movement, table: movement}\n",
+                 "  - {name: Stacking, table: stacking}\n"):
         assert line in text
         text = text.replace(line, "")
     (game_dir / "game.yaml").write_text(text, encoding="utf-8")

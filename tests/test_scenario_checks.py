@@ -125,7 +125,7 @@ def test_over_the_stacking_limit_at_set_up(wdf: Path):
     # Bardia holds two Italian divisions (2 + 2 points); a third makes 6 > 4 (9.2, 3.0).
     line = edit(wdf, '{unit: 61sir, hex: "3408"}', '{unit: 61sir, hex: "4009"}')
     p = only(wdf, line, "4009 holds 6 stacking points of Axis units at set-up > 4 "
-                        "(tables/movement.yaml, rule 9.2): 1ccnn 2, 2ccnn 2, 61sir 2")
+                        "(tables/stacking.yaml, rule 9.2): 1ccnn 2, 2ccnn 2, 61sir 2")
     assert "1 unit(s) with size II stack free" in p.message
 
 
@@ -141,7 +141,7 @@ def test_the_free_battalion_and_the_entry_that_breaks_the_limit(wdf: Path):
     # the count is the auditor's: the same StackingTable over the same unit attributes
     game = load_game(REPO / WDF)
     units = {u.id: u for u in game.units}
-    table = StackingTable.from_data(game.tables["movement"].data["stacking"])
+    table = StackingTable.from_data(game.table("stacking").data["stacking"])
     attrs = [{"nationality": game.formations[units[u].formation].nationality, "size": units[u].size,
               "type": units[u].type, "formation": units[u].formation}
              for u in ("7a-4arm", "7a-7arm", "7a-7sg", "11h", "7rtr", "4ind-5")]
@@ -160,7 +160,7 @@ def test_reinforcements_may_overstack_their_entry_hex(wdf: Path):
     # 5 points with the battalion free, legal on the entry hex.
     assert load_game(wdf)
     # Without the table's 7.7 exemption the same arrival is over the limit.
-    edit(wdf, '  reinforcement_overstack: {rule: "7.7"}\n', "", rel="tables/movement.yaml", at="  stacking:\n")
+    edit(wdf, '  reinforcement_overstack: {rule: "7.7"}\n', "", rel="tables/stacking.yaml", at="  stacking:\n")
     found = problems(wdf)
     listing = "\n".join(map(str, found))
     assert all("stacking points" in p.message and "on arriving on turn" in p.message for p in found), listing
@@ -172,10 +172,12 @@ def test_reinforcements_may_overstack_their_entry_hex(wdf: Path):
     assert "17pav 2, 102trn 2" in p.message
 
 
-def test_a_malformed_stacking_table_is_one_problem_not_a_traceback(wdf: Path):
-    edit(wdf, "    limit: 4\n", "    limt: 4\n", rel="tables/movement.yaml")
-    p = only(wdf, 1, "the set-up cannot be checked: a rules table is malformed (KeyError: 'limit')")
-    assert "stacking" in p.hint
+def test_a_malformed_stacking_table_is_one_problem_at_its_line(wdf: Path):
+    # The stacking table has one shape in every game (schema.StackingData): a misspelt key is
+    # named at its line, with the fix, before any set-up is checked against it.
+    line = edit(wdf, "    limit: 4\n", "    limt: 4\n", rel="tables/stacking.yaml")
+    p = only(wdf, line, "unknown key 'limt'", rel="tables/stacking.yaml")
+    assert "limit" in p.hint
 
 
 # ---- units of both sides in one hex ------------------------------------------------------------
@@ -288,7 +290,7 @@ AT_SEA = [
 OVERSTACKED = [
     # Bardia holds two Italian divisions (2 + 2 points); a third makes 6 > 4 (9.2, 3.0).
     (WDF, CARD, '{unit: 61sir, hex: "3408"}', '{unit: 61sir, hex: "4009"}',
-     "4009 holds 6 stacking points of Axis units at set-up > 4 (tables/movement.yaml, rule 9.2): 1ccnn 2, 2ccnn 2, "
+     "4009 holds 6 stacking points of Axis units at set-up > 4 (tables/stacking.yaml, rule 9.2): 1ccnn 2, 2ccnn 2, "
      "61sir 2"),
     # 62 Marmarica and 63 Cirene hold C2330 (3 + 3: 15.10 counts a division 3, even reduced); 64 Catanzaro: 9 > 6.
     (DFD, FOX, "{unit: 64-ctnzaro, hex: C2231}", "{unit: 64-ctnzaro, hex: C2330}",

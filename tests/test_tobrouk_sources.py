@@ -181,7 +181,7 @@ def test_tobrouk_is_a_port_inside_its_fortified_camp():
 # ---- movement costs: the example's moves are legal --------------------------------------------
 def _cost(cls: str, a: str, b: str) -> float | None:
     """MP for a unit of movement class `cls` to enter b from a (None: prohibited)."""
-    g, mv = _game(), _table("movement")
+    g, tec = _game(), _table("terrain-effects")
     feats = _features(a, b)
     if "cliff" in feats and not feats & {"pass"}:
         return None
@@ -189,9 +189,9 @@ def _cost(cls: str, a: str, b: str) -> float | None:
     terrain = g.hex_terrain[b]
     if terrain == "sea":
         return None
-    hex_cost = mv["hex_costs"][along or terrain][cls]
-    return hex_cost + sum(mv["hexside_costs"][f][cls] for f in feats if f in mv["hexside_costs"]
-                          and isinstance(mv["hexside_costs"][f], dict))
+    hex_cost = (tec["connected"][along] if along else tec["hex"][terrain])["mp"][cls]
+    return hex_cost + sum(tec["hexside"][f]["mp"][cls] for f in feats if f in tec["hexside"]
+                          and "mp" in tec["hexside"][f])
 
 
 def _cheapest(cls: str, start: str, goal: str) -> float:
@@ -212,13 +212,14 @@ def _cheapest(cls: str, start: str, goal: str) -> float:
 def test_the_example_moves_fit_the_reconstructed_costs():
     zoc = _table("movement")["enter_enemy_zoc"]["mp"]
     assert _cheapest("recon", "0726", "0824") + zoc <= 5  # 10.B: 11 Hussars
-    road = 3 * _table("movement")["hex_costs"]["road"]["motorised"]
+    road = 3 * _table("terrain-effects")["connected"]["road"]["mp"]["motorised"]
     assert road == 0.75 and _cheapest("motorised", "1030", "1228") == road  # 10.B: 201 Gd by the road
     assert _cheapest("cg", "0727", "1125") + zoc <= 5  # 10.B: the XXX Corps CG
-    assert _table("movement")["hex_costs"]["clear"]["motorised"] == 1  # Q&A 4
-    assert _table("movement")["hexside_costs"]["mines-heavy"]["motorised"] == 5  # Q&A 4
-    for col in ("clear", "track", "road"):  # 4.2a-b: CG the higher, recon the lower of motorised and mechanised
-        row = _table("movement")["hex_costs"][col]
+    tec = _table("terrain-effects")
+    assert tec["hex"]["clear"]["mp"]["motorised"] == 1  # Q&A 4
+    assert tec["hexside"]["mines-heavy"]["mp"]["motorised"] == 5  # Q&A 4
+    for row in (tec["hex"]["clear"]["mp"], tec["connected"]["track"]["mp"], tec["connected"]["road"]["mp"]):
+        # 4.2a-b: CG the higher, recon the lower of motorised and mechanised
         assert row["cg"] == max(row["motorised"], row["mechanised"])
         assert row["recon"] == min(row["motorised"], row["mechanised"])
 
@@ -279,7 +280,7 @@ def test_every_unit_is_reconstructed_with_a_reason():
 
 
 def test_missing_tables_are_marked_reconstructed():
-    for name in ("fire", "initiative", "maneuver", "movement", "minefields"):
+    for name in ("fire", "initiative", "maneuver", "terrain-effects", "minefields"):
         assert _game().tables[name].provenance == "reconstructed", name
     for f in _game().terrain.hexside_features:
         if f.cost is not None or f.prohibited:

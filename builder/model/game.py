@@ -42,6 +42,16 @@ class Game:
     rules: s.RulesFile | None = field(default=None, repr=False)  # rules.yaml, the catalogue (optional)
     events: s.EventsFile | None = field(default=None, repr=False)  # events.yaml, event decks and hands (optional)
 
+    # ---- tables ------------------------------------------------------------------------
+    def table(self, kind: str) -> s.TableFile | None:
+        """The table of this kind (`kind:` in tables/*.yaml; the loader allows one a kind), or None."""
+        name = self.table_name(kind)
+        return None if name is None else self.tables[name]
+
+    def table_name(self, kind: str) -> str | None:
+        """The file name (without .yaml) of the table of this kind, or None."""
+        return next((n for n, t in sorted(self.tables.items()) if t.kind == kind), None)
+
     # ---- people and pieces ------------------------------------------------------------
     @property
     def units(self) -> list[s.Unit]:

@@ -87,9 +87,23 @@ def _describe(schema: dict, model: type[BaseModel], comments: dict[str, dict[str
                 prop["description"] = notes[field]
 
 
+def _tables_schema() -> dict:
+    """A table: `data` of its kind's one shape (schema.TABLES), or free for a table of no kind."""
+    schema = s.TableFile.model_json_schema()
+    branches = []
+    for kind, model in s.TABLES.items():
+        typed = model.model_json_schema()
+        schema.setdefault("$defs", {}).update(typed.get("$defs", {}))
+        branches.append({"properties": {"kind": {"const": kind}, "data": typed["properties"]["data"]},
+                         "required": ["kind"]})
+    branches.append({"properties": {"kind": {"type": "null"}}})
+    schema["allOf"] = [{"anyOf": branches}]
+    return schema
+
+
 def schema_for(kind: SourceKind, comments: dict[str, dict[str, str]] | None = None) -> dict:
     """The JSON Schema (draft 2020-12) of one kind of source file."""
-    schema = kind.model.model_json_schema()
+    schema = _tables_schema() if kind.model is s.TableFile else kind.model.model_json_schema()
     _describe(schema, kind.model, field_comments() if comments is None else comments)
     own_doc = kind.model.__doc__ and kind.model.__doc__ is not BaseModel.__doc__
     schema.setdefault("description", kind.about if not own_doc else schema.get("description", kind.about))

@@ -92,6 +92,30 @@ def _read(col: Collector, root: Path, rel: str, model: type[BaseModel], docs: di
     return _validate(col, doc, model, broken if broken is not None else Broken())
 
 
+def _read_table(col: Collector, root: Path, rel: str, docs: dict[str, Located], broken: Broken):
+    """A table; one of a known `kind` has its `data` checked against the kind's one shape, each
+    problem at its line (None, as a file with nothing usable, when the data does not fit)."""
+    table = _read(col, root, rel, s.TableFile, docs, broken)
+    model = s.TABLES.get(table.kind or "") if table is not None else None
+    if model is None:
+        return table
+    before = len(col.problems)
+    _validate(col, docs[rel], model, Broken())
+    return table if len(col.problems) == before else None
+
+
+def _one_table_a_kind(col: Collector, tables: dict, docs: dict[str, Located]) -> None:
+    """The readers find a table by its kind: two tables of one kind would leave one unread."""
+    first: dict[str, str] = {}
+    for name, t in tables.items():
+        if t is None or t.kind is None:
+            continue
+        if t.kind in first:
+            col.at(docs[f"tables/{name}.yaml"], ("kind",), f"a second table of kind {t.kind!r}: "
+                   f"tables/{first[t.kind]}.yaml is one", "merge the two tables, or remove this one's `kind`")
+        first.setdefault(t.kind, name)
+
+
 def _geometry(col: Collector, m: s.MapFile, doc: Located) -> HexMap | None:
     g, n = m.grid, m.numbering
     numbering = NumberingParams(n.first, n.sep, n.h_type, n.v_type, n.h_leading, n.v_leading,
@@ -138,8 +162,9 @@ def _load_game(root: Path) -> Game:
                  for p in sorted((root / "scenarios").glob("*.yaml"))}
     if not scenarios:
         col.file(f"sources/{root.name}/scenarios", "no scenario", "add scenarios/<name>.yaml")
-    tables = {p.stem: _read(col, root, f"tables/{p.name}", s.TableFile, docs, broken)
+    tables = {p.stem: _read_table(col, root, f"tables/{p.name}", docs, broken)
               for p in sorted((root / "tables").glob("*.yaml"))}
+    _one_table_a_kind(col, tables, docs)
     rules = _read(col, root, "rules.yaml", s.RulesFile, docs) if (root / "rules.yaml").is_file() else None
     if rules is not None:
         _unique_rules(col, rules, docs["rules.yaml"])

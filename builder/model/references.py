@@ -171,11 +171,12 @@ def _arrival_phase(col: Collector, game: Game, doc: Located, loc: tuple, phase: 
     """An arrival's phase: an id or a kind of the sequence of play (tables/sequence.yaml)."""
     if phase is None:
         return
-    seq = game.tables.get("sequence")
-    phases = (seq.data.get("phases") or []) if seq is not None else []
-    known = sorted({str(p.get("id")) for p in phases} | {str(p.get("kind")) for p in phases if p.get("kind")})
+    seq = game.table("sequence")
+    phases = seq.typed.phases if seq is not None else []
+    known = sorted({str(p.id) for p in phases} | {p.kind for p in phases if p.kind})
     if phase not in known:
-        col.at(doc, loc, f"no phase or kind of phase {phase!r} in tables/sequence.yaml", did_you_mean(phase, known))
+        col.at(doc, loc, f"no phase or kind of phase {phase!r} in tables/{game.table_name('sequence') or 'sequence'}.yaml",
+               did_you_mean(phase, known))
 
 
 def _scenario(col: Collector, game: Game, doc: Located) -> None:
@@ -284,18 +285,12 @@ def _movement_classes(col: Collector, game: Game, tdoc: Located) -> None:
 def _tables(col: Collector, game: Game, docs: dict[str, Located]) -> None:
     """What the rules read in the tables names what the other files define: a phase's side, a
     combat table's declarations and the results its effects explain (the generic rules read them)."""
-    seq, sdoc = game.tables.get("sequence"), docs.get("tables/sequence.yaml")
-    if seq is not None and sdoc is not None:
-        phases = seq.data.get("phases")
-        for i, phase in enumerate(phases if isinstance(phases, list) else []):
-            if not isinstance(phase, dict):
-                continue
-            if "side" in phase and phase["side"] not in game.sides:
-                col.at(sdoc, ("data", "phases", i, "side"), f"unknown side {phase['side']!r}",
-                       did_you_mean(str(phase["side"]), game.sides))
-            if "player" in phase and phase["player"] not in ("first", "second"):
-                col.at(sdoc, ("data", "phases", i, "player"), f"player {phase['player']!r} is neither first nor second",
-                       "write first or second")
+    seq, sdoc = game.table("sequence"), docs.get(f"tables/{game.table_name('sequence')}.yaml")
+    if seq is not None and sdoc is not None:  # its shape is the schema's (schema.SequenceData)
+        for i, phase in enumerate(seq.typed.phases):
+            if phase.side is not None and phase.side not in game.sides:
+                col.at(sdoc, ("data", "phases", i, "side"), f"unknown side {phase.side!r}",
+                       did_you_mean(phase.side, game.sides))
     combat, cdoc = game.tables.get("combat"), docs.get("tables/combat.yaml")
     if combat is None or cdoc is None or not isinstance(combat.data.get("declarations"), dict):
         return

@@ -4,13 +4,15 @@
 the map); this module checks where the rules let pieces start, for the set-up and for
 reinforcements the card places on an entry hex:
 
-- prohibited terrain: a hex type `prohibited` in terrain.yaml (the sea) holds no piece; where a
-  Terrain Effects Chart gives movement costs per movement class (a table with `movement_classes`
-  and `hex`, the classes of unit types from a table with `types: {type: {movement_class}}`), a
-  terrain with no cost for a piece's class is prohibited to it, as the auditors read the chart;
-- stacking, where a table gives a `stacking` limit (builder.model.stacking): each side's units
-  in a hex, leaders never counting; arrivals are exempt when the same table has
-  `reinforcement_overstack` (Western Desert Force 7.7), else each turn's arrivals on a hex count;
+- prohibited terrain: a hex type `prohibited` in terrain.yaml (the sea) holds no piece; where the
+  game has a `kind: terrain-effects` table (schema.TerrainEffectsData: costs per movement class)
+  and the classes of unit types (a table with `types: {type: {movement_class}}`), a terrain with
+  no cost for a piece's class is prohibited to it, as the auditors read the chart;
+- stacking, where the game has a `kind: stacking` table (schema.StackingData, read by
+  builder.model.stacking): a `stacking` limit of points for each side's units in a hex, leaders
+  never counting, arrivals exempt when the table has `reinforcement_overstack` (Western Desert
+  Force 7.7), else each turn's arrivals on a hex count; or `combinations` each side's units in a
+  hex must fill (Tobrouk 41-42 7.1);
 - units of both sides in one hex only on the hexes the card lists in `contested_hexes`;
 - a unit placed once, unless withdrawn before it arrives again;
 - a card's `start_phase` is a phase of tables/sequence.yaml (the setup saves the tracker there).
@@ -56,20 +58,12 @@ def _placements(game: Game, sc) -> list[Placed]:
     return out
 
 
-def _table_with_list(game: Game, key: str):
-    """(name, data) of the first table (by file name) whose data has the list `key`."""
+def _table_with(game: Game, key: str):
+    """(name, data) of the first table (by file name) whose data has the mapping `key` (the unit
+    classes' `types`: no kind of table holds them in every game)."""
     for name in sorted(game.tables):
         data = game.tables[name].data
-        if isinstance(data.get(key), list):
-            return name, data
-    return None, None
-
-
-def _table_with(game: Game, key: str, also: str | None = None):
-    """(name, data) of the first table (by file name) whose data has `key` (and `also`)."""
-    for name in sorted(game.tables):
-        data = game.tables[name].data
-        if isinstance(data.get(key), dict) and (also is None or also in data):
+        if isinstance(data.get(key), dict):
             return name, data
     return None, None
 
@@ -80,16 +74,18 @@ class _Rules:
     def __init__(self, game: Game):
         self.game = game
         self.units = {u.id: u for u in game.units}
-        self.chart_name, self.chart = _table_with(game, "hex", "movement_classes")
+        self.chart_name = game.table_name("terrain-effects")  # its data: schema.TerrainEffectsData
+        self.chart = game.tables[self.chart_name].data if self.chart_name else None
         _, classes = _table_with(game, "types")
         self.types = (classes or {}).get("types", {})
         self.leader_class = ((classes or {}).get("leader") or {}).get("movement_class")
-        self.stacking_name, move = _table_with(game, "stacking")
-        self.stacking = StackingTable.from_data(move["stacking"]) if move else None
-        self.stacking_rule = str(move["stacking"].get("rule", "")) if move else ""
-        self.arrivals_exempt = bool(move and "reinforcement_overstack" in move)
-        self.combinations_name, combos = (None, None) if move else _table_with_list(game, "combinations")
-        self.combinations = StackingCombinations.from_data(combos) if combos else None
+        self.stacking_name = game.table_name("stacking")  # its data: schema.StackingData
+        spec = game.tables[self.stacking_name].data if self.stacking_name else {}
+        points = spec.get("stacking")
+        self.stacking = StackingTable.from_data(points) if points else None
+        self.stacking_rule = str(points.get("rule") or "") if points else ""
+        self.arrivals_exempt = spec.get("reinforcement_overstack") is not None
+        self.combinations = StackingCombinations.from_data(spec) if spec.get("combinations") else None
 
     def side(self, piece: str) -> str | None:
         """The side of a unit or leader; None while its formation or nationality is unknown."""
@@ -224,7 +220,7 @@ def _combinations(col: Collector, doc: Located, rules: _Rules, placed: list[Plac
         when = "at set-up" if turn is None else f"on arriving on turn {turn}"
         col.at(doc, pieces[first].entry + ("hex",),
                f"{hex_id} holds {_names(p.piece for p in pieces)} of {rules.game.sides[side].name} {when}: no "
-               f"combination of tables/{rules.combinations_name}.yaml fits ({table.describe()})",
+               f"combination of tables/{rules.stacking_name}.yaml fits ({table.describe()})",
                "set up fewer units in this hex")
 
 
@@ -304,9 +300,8 @@ def check_scenarios(col: Collector, game: Game, docs: dict[str, Located]) -> Non
 
 def _start_phase(col: Collector, doc: Located, game: Game, sc) -> None:
     """The card's `start_phase` is a phase of tables/sequence.yaml: the setup saves the turn tracker there."""
-    seq = game.tables.get("sequence")
-    phases = seq.data.get("phases", []) if seq is not None and isinstance(seq.data, dict) else []
-    ids = [x.get("id") for x in phases if isinstance(x, dict)]
+    seq = game.table("sequence")
+    ids = [x.id for x in seq.typed.phases] if seq is not None else []
     if sc.start_phase is not None and sc.start_phase not in ids:
         col.at(doc, ("start_phase",), f"start_phase {sc.start_phase} is not a phase of tables/sequence.yaml",
                did_you_mean(sc.start_phase, ids, none="give tables/sequence.yaml its `phases`, each with an `id`"))

@@ -5,9 +5,11 @@ References between files (a unit's formation, a setup hex) are checked afterward
 `references.py`, where every problem still points back at its file:line.
 """
 
+import re
+from functools import cached_property
 from typing import Annotated, Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, computed_field, model_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints, computed_field, model_validator
 
 Ident = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9 ._-]*$", max_length=40)]
 Colour = Annotated[str, StringConstraints(pattern=r"^#[0-9a-fA-F]{6}$")]
@@ -623,13 +625,264 @@ class ScenarioFile(Sourced):
 
 
 # ---- tables/*.yaml -----------------------------------------------------------------------
+# A table may say what it is (`kind:`): the tables every game has then share one shape, which
+# the set-up checks and the rules kernel read whatever the game; a table of no kind keeps free
+# structure under `data`.
+class Phase(Strict):
+    """One phase of the sequence of play, a stop of the turn tracker."""
+
+    id: Ident | None = None  # the rulebook's numeral or letter (I-XX, A-F), where it has one
+    name: Text
+    kind: Ident | None = None  # what the phase is for (movement, combat ...): the audit reads it
+    side: Ident | None = None  # the phasing side, when fixed
+    player: Literal["first", "second"] | None = None  # the phasing player, when the order is chosen each turn
+    segment: Ident | None = None  # the segment (a group of phases) it belongs to
+    steps: list[Text] = []  # the steps within the phase, in order
+    rule: str | None = None
+
+
+class SequenceData(Strict):
+    """`data` of a `kind: sequence` table: the phases the turn tracker walks through each turn."""
+
+    phases: list[Phase] = Field(min_length=1)
+    skip_on_turn_1: Ident | None = None  # a segment the first turn skips (Slouch Hats 21.11)
+
+
+class UnitMatch(Strict):
+    """The units a stacking entry is about: every attribute given must match."""
+
+    nationality: Ident | None = None
+    size: Annotated[str, StringConstraints(max_length=8)] | None = None
+    type: Ident | None = None
+    formation: Ident | None = None
+
+
+class StackingPoints(UnitMatch):
+    """The stacking points of the units that match (the first entry that matches applies)."""
+
+    sp: int | None = Field(default=None, ge=0)  # points a unit
+    sp_per_step: int | None = Field(default=None, ge=0)  # points per printed step
+    rule: str | None = None
+
+    @model_validator(mode="after")
+    def _one_value(self):
+        if (self.sp is None) == (self.sp_per_step is None):
+            raise ValueError("give the points as 'sp' (a unit) or 'sp_per_step', one of them")
+        return self
+
+
+class StackingFree(UnitMatch):
+    """Units that stack free: up to `count` of those that match, in each hex."""
+
+    count: int = Field(ge=1)
+
+
+class StackingLimit(Sourced):
+    """Stacking by points: each side's units in a hex count at most `limit` points."""
+
+    limit: int = Field(ge=0)
+    default: int = Field(default=1, ge=0)  # the points of a unit no entry of `points` matches
+    default_per_step: int | None = Field(default=None, ge=0)  # else per printed step
+    terrain_limits: dict[Ident, Annotated[int, Field(ge=0)]] = {}  # the limit of a hex of this terrain
+    points: list[StackingPoints] = []
+    free: StackingFree | None = None
+    rule: str | None = None
+
+
+class RuleRef(Strict):
+    rule: str
+
+
+class StackingData(Strict):
+    """`data` of a `kind: stacking` table: a limit of points, or combinations a hex's units must
+    fill (Tobrouk 41-42 7.1), each side's units in a hex apart."""
+
+    stacking: StackingLimit | None = None
+    # arrivals may overstack their entry hex (the set-up checks let them)
+    reinforcement_overstack: RuleRef | None = None
+    # combinations: each a number of units of each kind ({infantry: 2, other: 1}), `other_max_steps`
+    # (the steps an `other` unit may show) and its `rule`
+    combinations: list[dict[Ident, int | str]] = []
+    kinds: dict[Ident, dict[Ident, bool | str | list[str]]] = {}  # the unit attributes that make a kind
+    at_most: dict[Ident, Annotated[int, Field(ge=0)]] = {}  # most units of a type in one hex
+    not_counted: list[Ident] = []  # unit types that never count
+    combat_groups: dict | None = None  # Tobrouk 41-42: what each combat group holds (free structure)
+
+    @model_validator(mode="after")
+    def _one_way(self):
+        if (self.stacking is None) == (not self.combinations):
+            raise ValueError("give either 'stacking' (a limit of points) or 'combinations'")
+        return self
+
+
+MPText = Annotated[str, StringConstraints(pattern=r"^[0-9]+(/[0-9]+)?$")]  # a fraction of MP: "1/3"
+_MP_TEXT = re.compile(r"[0-9]+(/[0-9]+)?")
+
+
+def _is_mp(v) -> bool:
+    return (isinstance(v, (int, float)) and not isinstance(v, bool)) or (isinstance(v, str) and bool(_MP_TEXT.fullmatch(v)))
+
+
+def _costs(*words: str, per_column: bool = False) -> BeforeValidator:
+    """An MP cost (1, 0.5, "1/3"), one of `words`, or with `per_column` a mapping of cost column
+    -> cost: checked before the union of those types, so that a wrong value is one problem that
+    says what to write (not one per member of the union)."""
+    def check(v):
+        bad = [(k, x) for k, x in v.items() if not _is_mp(x)] if per_column and isinstance(v, dict) else \
+            [] if v is None or _is_mp(v) or any(v == w for w in words) else [(None, v)]
+        if bad:
+            where, value = bad[0]
+            other = "".join(f" or {w}" for w in words) + (", or one per cost column ({foot: 1, motorized: 2})"
+                                                         if per_column and where is None else "")
+            raise ValueError(f"{'column ' + repr(where) + ': ' if where else ''}{value!r} is not an MP cost: write a "
+                             f"number (1, 0.5) or a fraction in quotes ('1/3'){other}")
+        return v
+    return BeforeValidator(check)
+
+
+MPValue = Annotated[int | float | MPText, _costs()]  # 1, 0.5, "1/3"
+AlongTrack = Literal["along-track"]  # Desert Fox: the class enters only along a track (the track's cost)
+
+
+class TerrainDefense(Strict):
+    """What the terrain does for a defender."""
+
+    shift: int = 0  # odds columns shifted (left: negative)
+    double: bool = False  # the defense strength doubled
+    not_for: list[Ident] = []  # movement classes it never helps
+    all_attackers_across: bool = False  # a hexside's shift only when every attacker attacks across it
+
+
+class HexEffect(Strict):
+    """Entering a hex of this terrain: its cost per cost column of `movement_classes`."""
+
+    # a class none of whose columns is given may not enter
+    mp: dict[Ident, Annotated[int | float | MPText | AlongTrack, _costs("along-track")]] = {}
+    rule: str | None = None
+    note: str | None = None
+    track: MPValue | None = None  # the cost when entered along a track (Desert Fox; else half)
+    defense: TerrainDefense | None = None
+    crt_line: int | Ident | None = None  # the line of the combat results table (Desert Fox 14.5)
+    obstructed: bool = False  # Desert Fox 14.7
+    road_only: list[Ident] = []  # classes that enter only along a road or trail (Slouch Hats 8.35)
+    supply_line: Ident | None = None  # how a supply line may enter (Slouch Hats 6.22b)
+
+
+class ConnectedRate(Strict):
+    """The cost of a hex entered across a hexside this feature (a road, a track) crosses."""
+
+    mp: Annotated[int | float | MPText | dict[Ident, MPValue], _costs(per_column=True)]  # one for all, or per column
+    rule: str | None = None
+
+
+class HexsideEffect(Strict):
+    """Crossing a hexside with this feature: what it adds, or that it may not be crossed."""
+
+    mp: Annotated[dict[Ident, MPValue] | int | float | MPText | None, _costs(per_column=True)] = None  # per column, or one
+    prohibited: bool = False
+    unless: list[Ident] = []  # features that cancel it on the same hexside (a road)
+    along_track: MPValue | None = None  # what it adds along a track (Desert Fox; else half)
+    rule: str | None = None
+    note: str | None = None
+    defense: TerrainDefense | None = None
+    blocks_supply_line: bool = False
+    blocks_zoc: bool = False  # Desert Fox 11.0
+    no_at_across: bool = False  # Desert Fox: no anti-tank effect across it
+
+
+class RoadRate(Strict):
+    """Slouch Hats 8.36-8.37: a road hex entered from a road hex along the road."""
+
+    mp: Annotated[int | float | MPText | Literal["half_hex"] | None, _costs("half_hex")] = None  # None: no road
+    supply_road: bool = False
+    bridges_wadi: bool = False
+    wadi_crossing: MPValue | None = None
+    rule: str | None = None
+    note: str | None = None
+
+
+class UnitClass(Strict):
+    """A unit type's movement class (and what else the chart says of it)."""
+
+    movement_class: Ident
+    armored: bool = False
+    aa: bool = False
+
+
+class FlatCost(Strict):
+    mp: MPValue | None = None
+    extra_mp: MPValue | None = None
+    rule: str | None = None
+
+
+class MinefieldBreach(Strict):
+    less: int = Field(ge=0)  # MP less to cross a breached minefield hexside
+    rule: str | None = None
+
+
+class TerrainEffectsData(Strict):
+    """`data` of a `kind: terrain-effects` table: the Terrain Effects Chart in the shape the rules
+    kernel's TerrainChart reads (validators/kernel/movement.py): hex costs per cost column, what
+    roads and tracks make a hex cost, and what each hexside adds; a game's own extras beside."""
+
+    movement_classes: dict[Ident, list[Ident]]  # a class reads its cost columns in order
+    hex: dict[Ident, HexEffect]
+    connected: dict[Ident, ConnectedRate] = {}
+    hexside: dict[Ident, HexsideEffect] = {}
+    types: dict[Ident, UnitClass] = {}  # each unit type's movement class (the set-up checks read it)
+    roads: dict[Ident, RoadRate] = {}  # Slouch Hats 8.36: road rates of its own
+    enemy_zoc: FlatCost | None = None  # entering an enemy ZOC (Desert Fox 11.4)
+    overrun: FlatCost | None = None  # Desert Fox 13.4
+    improved_position: FlatCost | None = None  # Western Desert Force 12.2
+    holding_box_entry: FlatCost | None = None  # Slouch Hats 9.33a
+    amphibious_landing: FlatCost | None = None  # Slouch Hats 10.63
+    derived: dict[Ident, str] = {}  # how the columns of derived classes were found (Tobrouk 4.2a-b)
+    breached_minefield: MinefieldBreach | None = None  # Tobrouk 4.43c
+    checks: list[dict[Ident, str]] = []  # the rulebook's example moves the chart allows
+
+
+TABLE_DATA: dict[str, type[BaseModel]] = {"sequence": SequenceData, "stacking": StackingData,
+                                          "terrain-effects": TerrainEffectsData}
+TableKind = Literal["sequence", "stacking", "terrain-effects"]
+
+
 class TableFile(Sourced):
-    """A rules table: free structure under `data`, a title and its rule section."""
+    """A rules table: its title and rule section, what it is (`kind`), and its `data`: of the
+    kind's one shape (SequenceData ...), or free structure for a table of no kind."""
 
     title: Text
     rule: str
+    kind: TableKind | None = None
     summary: list[str] = []
     data: dict
+
+    @computed_field
+    @cached_property
+    def typed(self) -> SequenceData | StackingData | TerrainEffectsData | None:
+        """`data` read as its kind's model (None for a table of no kind)."""
+        model = TABLE_DATA.get(self.kind or "")
+        return None if model is None else model.model_validate(self.data)
+
+
+class SequenceTableFile(TableFile):
+    kind: Literal["sequence"]
+    data: SequenceData
+
+
+class StackingTableFile(TableFile):
+    kind: Literal["stacking"]
+    data: StackingData
+
+
+# The model of a table of each kind, whole (the loader reports each problem of its `data` at its
+# line with it; the JSON schema offers one of them).
+class TerrainEffectsTableFile(TableFile):
+    kind: Literal["terrain-effects"]
+    data: TerrainEffectsData
+
+
+TABLES: dict[str, type[TableFile]] = {"sequence": SequenceTableFile, "stacking": StackingTableFile,
+                                      "terrain-effects": TerrainEffectsTableFile}
 
 
 # ---- rules.yaml (optional) ----------------------------------------------------------------

@@ -244,8 +244,8 @@ def _turns(root, g: Game) -> None:
             turnFormat="Turn $level1$: $level2$")
     level = _el(t, "module.turn.CounterTurnLevel", incr="1", loop=False, loopLimit="-1", name="Turn",
                 property="Turn", start=str(g.info.turns.first), turnFormat="$value$")
-    phases = g.tables.get("sequence")
-    names = phases.data.get("phases", []) if phases else []
+    phases = g.table("sequence")
+    names = phases.data["phases"] if phases else []
     if names:
         _el(level, "module.turn.ListTurnLevel", configFirst=False, configList=False,
             list=",".join(x["name"].replace(",", "\\,") for x in names), name="Phase", property="Phase",

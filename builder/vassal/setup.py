@@ -84,7 +84,8 @@ def tracker_command(g, sc: s.ScenarioFile) -> str | None:
     """The turn tracker's restore command at the card's first turn and phase (`TurnTracker.getState`:
     current level | counter;0;loop;limit;list index;0;0;active flags), None when the card starts where
     the tracker does (the counter's `start`, the first phase)."""
-    names = g.tables["sequence"].data.get("phases", []) if "sequence" in g.tables else []
+    seq = g.table("sequence")
+    names = seq.data["phases"] if seq is not None else []
     ids = [x.get("id") for x in names]
     if sc.start_phase is not None and sc.start_phase not in ids:
         raise ValueError(f"scenario {sc.name}: start_phase {sc.start_phase} is not a phase of tables/sequence.yaml")

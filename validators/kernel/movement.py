@@ -144,7 +144,8 @@ class Blocked:
 
 
 class TerrainChart:
-    """Movement costs from a Terrain Effects Chart table (`data` of a TableFile).
+    """Movement costs from a Terrain Effects Chart: the game's `kind: terrain-effects` table
+    (schema.TerrainEffectsData), or the `data` given.
 
     data:
       movement_classes: {class: [column, ...]}   # a class reads its columns in order; the
@@ -156,8 +157,9 @@ class TerrainChart:
       hexside: {feature: {mp: {column: cost} | prohibited: true, unless: [feature...], rule}}
     """
 
-    def __init__(self, game: Game, data: Mapping):
+    def __init__(self, game: Game, data: Mapping | None = None):
         self.game = game
+        data = game.table("terrain-effects").data if data is None else data
         self.classes: dict[str, list[str]] = {k: list(v) for k, v in data["movement_classes"].items()}
         self.hex = data["hex"]
         self.connected = {f: (mp(v["mp"]), str(v.get("rule", ""))) for f, v in data.get("connected", {}).items()}

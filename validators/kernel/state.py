@@ -31,7 +31,8 @@ class GameState:
     def __init__(self, board: BoardView, notify: Callable[..., None]):
         self.board, self.game, self.notify = board, board.game, notify
         self.tables = {k: t.data for k, t in self.game.tables.items()}
-        self.phase_specs: list[dict] = list(self.tables.get("sequence", {}).get("phases", []))
+        seq = self.game.table("sequence")
+        self.phase_specs: list[dict] = list(seq.data["phases"]) if seq is not None else []
         self.step = 0  # the log step being replayed (0: the log's beginning)
         # the turn: the tracker's when it has phases to follow (unknown until it is seen), else the first
         self.turn: int | None = (None if self.phase_specs and not self.phases_from_first_move

@@ -103,7 +103,7 @@ class Combat(Rule):
 
     def start(self) -> None:
         self.forces, self.costs = self.ctx.get(Forces), self.ctx.get(MoveCosts)
-        self.tec = self.tables["terrain-effects"]
+        self.tec = self.game.table("terrain-effects").data  # schema.TerrainEffectsData
         self.crt = self.tables["combat"]
         self.fight: Fight | None = None
         self.fought: list[Fight] = []  # resolved in this phase
@@ -223,7 +223,7 @@ class Combat(Rule):
             return
         lines = set()
         for h in set(f.targets.values()):
-            line = self.tec["terrain"].get(self.game.hex_terrain.get(h), {}).get("crt_line", "all-other")
+            line = self.tec["hex"].get(self.game.hex_terrain.get(h), {}).get("crt_line", "all-other")
             fort = self.forces.fort_level(h)
             if fort:
                 n = 1 if line == "all-other" else int(line)

@@ -100,7 +100,7 @@ class MoveCosts(Tracker):
 
     def start(self) -> None:
         self.forces = self.ctx.get(Forces)
-        self.tec = self.tables["terrain-effects"]
+        self.tec = self.game.table("terrain-effects").data  # schema.TerrainEffectsData
         self.scale = mp_scale(_numbers(self.tec))
         self._units: dict[tuple[str, str, str], int | None] = {}
         self._steps: dict[frozenset[str], object] = {}
@@ -152,25 +152,25 @@ class MoveCosts(Tracker):
         road, track = "road" in side, "track" in side
         base_cls = "mechanized" if cls in ("recon", "desert-raider") else cls
         if road:
-            return mp(tec["road"][base_cls])
-        spec = tec["terrain"].get(t, {})
+            return mp(tec["connected"]["road"]["mp"][base_cls])
+        spec = tec["hex"].get(t, {})
         costs = spec.get("mp", {})
         value = costs.get(cls, costs.get(base_cls))
         if value is None or value == "along-track":
             if not (value == "along-track" and track):
                 return None
-            cost = mp(spec.get("track", tec["terrain"]["desert"].get("track", 1)))
+            cost = mp(spec.get("track", tec["hex"]["desert"].get("track", 1)))
         else:
             cost = mp(value)
             if track:
                 cost = mp(spec["track"]) if "track" in spec else cost / 2
         for f in sorted(side):
             hs = tec.get("hexside", {}).get(f)
-            if not hs or "add" not in hs:
+            if not hs or "mp" not in hs:
                 continue
-            if f == "escarpment" and track:
+            if side & set(hs.get("unless", ())):
                 continue
-            extra = mp(hs.get("along_track", hs["add"])) if track and "along_track" in hs else mp(hs["add"])
+            extra = mp(hs.get("along_track", hs["mp"])) if track and "along_track" in hs else mp(hs["mp"])
             cost += extra / 2 if track and "along_track" not in hs else extra
         return cost
 
@@ -374,7 +374,7 @@ class Movement(Rule):
         hq = rec.hq and self._hq_among(self.board.pieces_in(new), side, e.piece)  # 15.6: still with its HQ
         classes = forces.classes(u)
         zoc = frozenset() if u.type in EZOC_EXEMPT else costs.enemy_zoc(side, forces.may_be_motorized(u))
-        extra = 0 if hq else units(costs.tec.get("ezoc", 1))  # 15.6: no MP to enter an EZOC
+        extra = 0 if hq else units((costs.tec.get("enemy_zoc") or {}).get("mp", 1))  # 15.6: no MP to enter an EZOC
         base = costs.unit_step(e.piece)
         start = rec.start
         reaction = self.state.phase_kind == "reaction"

@@ -35,7 +35,7 @@ class Stacking(Rule):
 
     def start(self) -> None:
         self.forces = self.ctx.get(Forces)
-        self.table = StackingTable.from_data(self.tables["stacking"]["stacking"])
+        self.table = StackingTable.from_data(self.game.table("stacking").data["stacking"])
         self.points: dict[str, int] = {}  # unit id -> its stacking points
         # hex -> (side name, message, the step that ended the phase it stood in): due a Disrupted marker by
         # the end of the next phase, and then reported at the end of the phase in which it stood

@@ -24,7 +24,7 @@ class Stacking(Rule):
 
     def start(self) -> None:
         self.forces = self.ctx.get(Forces)
-        self.stack_limit = int(self.tables["stacking"]["stacking"]["limit"])
+        self.stack_limit = self.game.table("stacking").typed.stacking.limit
         self._overstacked: set[tuple[str, frozenset[str]]] = set()
         air = self.tables.get("air-naval", {})
         self.airfields = {h for hexes in air.get("airfields", {}).values() for h in hexes}

@@ -33,7 +33,7 @@ class SlouchState(GameState):
     def __init__(self, board, notify):
         super().__init__(board, notify)
         self.segment: str | None = None
-        self.skip_segment = self.tables["sequence"].get("skip_on_turn_1")  # 21.11, 21.21
+        self.skip_segment = self.game.table("sequence").typed.skip_on_turn_1  # 21.11, 21.21
         info = self.game.info.turns
         spans = self.tables.get("victory", {}).get("scenario_turns", {})
         self.span = spans.get(self.scenario or "", {"first": info.first, "last": info.last, "rule": "4.2"})

@@ -42,7 +42,7 @@ class Forces(Tracker):
     """The rules' view of pieces; it remembers the enemy's hexes and ZOC, and the hexes touched."""
 
     def start(self) -> None:
-        self.tec = self.tables["terrain-effects"]
+        self.tec = self.game.table("terrain-effects").data  # schema.TerrainEffectsData
         losses = self.game.tracks.get("losses")
         self.loss_boxes = {self.game.zone_name("losses", b): b for b in losses.boxes} if losses else {}
         self._kept: dict[tuple[str, str], object] = {}  # (what, side) -> facts of the enemy of side's units
@@ -178,8 +178,8 @@ class MoveCosts(Tracker):
 
     def start(self) -> None:
         self.forces = self.ctx.get(Forces)
-        self.tec = self.tables["terrain-effects"]
-        self.chart = TerrainChart(self.game, self.tec)
+        self.tec = self.game.table("terrain-effects").data  # schema.TerrainEffectsData
+        self.chart = TerrainChart(self.game)
         self._memo: dict[tuple[str, str, str], Fraction | Blocked] = {}
         self._zocs: dict[tuple[str, frozenset[str]], set[str]] = {}
 

@@ -160,7 +160,7 @@ class CombatGroupRules(TobroukRule):
         if cost > allowance:
             self.find("4.2", f"{p.name} entered the CG in {at}: {show_mp(found.cost[at])} MP to reach it from {start} "
                       f"+ {show_mp(self.join_mp)} to enter (4.2a') > the maneuver's {show_mp(allowance)} MP"
-                      f"{self.reconstructed('movement')}", p, start, at, side=self.side_of(p))
+                      f"{self.reconstructed('movement', 'terrain-effects')}", p, start, at, side=self.side_of(p))
 
     def _cg_capacity(self, cg: str, spec: dict, side: str) -> None:
         box = self.game.zone_name("cg", spec["box"])

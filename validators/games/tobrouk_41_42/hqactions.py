@@ -230,7 +230,7 @@ class HQActions(TobroukRule):
         cost, p, need = min(left, key=lambda x: x[0])
         if cost > allowance:
             self.find("4.3", f"{p.name} entrenches in {hex_id}: {show_mp(cost - need)} MP of movement + {need} to "
-                      f"entrench (4.3a) > the maneuver's {show_mp(allowance)} MP{self.reconstructed('movement')}",
+                      f"entrench (4.3a) > the maneuver's {show_mp(allowance)} MP{self.reconstructed('movement', 'terrain-effects')}",
                       p, None, hex_id, side=self.side_names[side])
 
     def _check_hq_mp(self) -> None:
@@ -251,5 +251,5 @@ class HQActions(TobroukRule):
                 what = ", ".join(f"{a} {n}" for a, n in acts)
                 self.find("4.1", f"end of the {self.state.phase}: {p.name} spent {show_mp(spent[0])} MP moving and "
                           f"{what} MP on actions (4.41b, 4.42b, 4.43a'): {show_mp(total)} > the maneuver's "
-                          f"{show_mp(allowance)} MP{self.reconstructed('movement')}", p, None, self.hex_of(p),
+                          f"{show_mp(allowance)} MP{self.reconstructed('movement', 'terrain-effects')}", p, None, self.hex_of(p),
                           side=self.side_names[side])

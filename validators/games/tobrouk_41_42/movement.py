@@ -59,6 +59,7 @@ class Moves(Tracker):
         super().__init__(ctx)
         self.units_view, self.cgs = ctx.get(Units), ctx.get(CombatGroups)
         self.mv = self.tables["movement"]
+        self.tec = self.game.table("terrain-effects").data  # schema.TerrainEffectsData
         self.moves: dict[str, MoveRecord] = {}
         self.left_cg: str | None = None  # the CG hex a unit just left its display for (a move within a phase)
         self.from_cg: MoveRecord | None = None  # the move that leaving opened in its side's maneuver
@@ -105,7 +106,7 @@ class Moves(Tracker):
             self.record(p, old)
 
     def step_cost(self, cls: str, rec: MoveRecord):
-        hex_costs, side_costs = self.mv["hex_costs"], self.mv["hexside_costs"]
+        hex_costs, along, side_costs = self.tec["hex"], self.tec["connected"], self.tec["hexside"]
         factor = Fraction(str(self.mv["rapid_movement"]["factor"])) if rec.rapid else Fraction(1)
         if rec.exhausted:
             cls, factor = self.mv["out_of_supply"]["pays"], factor * int(self.mv["out_of_supply"]["factor"])
@@ -116,16 +117,18 @@ class Moves(Tracker):
             if t not in hex_costs:
                 return None  # the sea
             features = crossing(a, b)
-            cost = mp(hex_costs[t][cls])
+            cost = mp(hex_costs[t]["mp"][cls])
             for line in ("road", "track"):
                 if line in features:
-                    cost = min(cost, mp(hex_costs[line][cls]))
+                    cost = min(cost, mp(along[line]["mp"][cls]))
             for f in sorted(features):
                 spec = side_costs.get(f)
-                if spec == "prohibited":
+                if spec is None:
+                    continue
+                if spec.get("prohibited"):
                     return None
-                if isinstance(spec, dict):
-                    cost += mp(spec[cls])
+                if spec.get("mp") is not None:
+                    cost += mp(spec["mp"][cls])
             return cost * factor
         return step
 
@@ -198,7 +201,7 @@ class Movement(TobroukRule):
         return False
 
     def _check_path(self, e: Moved, u: s.Unit | None, side: str, cls: str, rec: MoveRecord, new: str) -> None:
-        geo, note = self.geo, self.reconstructed("movement")
+        geo, note = self.geo, self.reconstructed("movement", "terrain-effects")
         allowance = Fraction(self.maneuver_mp(side))
         if new in self.units_view.enemy_hexes(side):
             self.find("7.1", f"{new} holds enemy combat units: opposing units never share a hex", e.piece)

@@ -255,7 +255,7 @@ class Reserves(TobroukRule):
         if gate in self.geo and hex_id != gate and not self._reachable(p, side, gate, hex_id):
             self.find(rule, f"{p.name} entered at {hex_id}: it enters through {gate} "
                       f"({(arrival.rule if arrival else None) or self.rg.groups[gi]['rule']}), and {hex_id} is beyond "
-                      f"the maneuver's MP from there{self.reconstructed('movement')}", p)
+                      f"the maneuver's MP from there{self.reconstructed('movement', 'terrain-effects')}", p)
             return True
         return False
 

@@ -31,7 +31,7 @@ class Stacking(TobroukRule):
     ids = ("7.1", "7.31")
 
     def start(self) -> None:
-        self.combinations = StackingCombinations.from_data(self.tables["stacking"])
+        self.combinations = StackingCombinations.from_data(self.game.table("stacking").data)
 
     def phase_ended(self, pid: str) -> None:
         if pid in MANEUVERS:

@@ -89,8 +89,8 @@ class CombatResolution(CombatResults):
         track = self.combat_table.get("eliminated_track", "")
         self._cb_eliminated = ({self.game.zone_name(track, b) for b in self.game.tracks[track].boxes}
                                if track in self.game.tracks else set())
-        stacking = self.tables.get("movement", {}).get("stacking")
-        self._cb_stacking = StackingTable.from_data(stacking) if stacking else None
+        stacking = self.game.table("stacking")
+        self._cb_stacking = StackingTable.from_data(stacking.data["stacking"]) if stacking else None
         self._cb_naval_turn: int | None = None
         self._cb_phase_reset()
 

@@ -102,8 +102,7 @@ class CombatView(Tracker):
         self.supply = self.ctx.get(Supply)
         self.ct = self.tables.get("combat", {})
         self.unit_classes = self.tables.get("unit-classes", {}).get("types", {})
-        effects = self.tables.get("terrain-effects")
-        self.chart = TerrainChart(self.game, effects) if effects else None
+        self.chart = TerrainChart(self.game) if self.game.table("terrain-effects") else None
         self.points = {}
         if "points" in self.game.tracks:
             self.points = {self.game.zone_name("points", b): int(b) for b in self.game.tracks["points"].boxes}

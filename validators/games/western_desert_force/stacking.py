@@ -1,6 +1,6 @@
 """Stacking (9.2, 7.7): at most 4 stacking points a hex at the end of every phase.
 
-Points come from tables/movement.yaml `stacking` through `kernel.stacking.StackingTable`
+Points come from tables/stacking.yaml (`kind: stacking`) through `kernel.stacking.StackingTable`
 (an Italian division 2, any other combat unit 1, one battalion free); leaders and depots are
 not units and never count.  A hex still over the limit when the turn tracker leaves a phase is
 reported: the excess should have been eliminated by then (9.2).
@@ -24,13 +24,14 @@ class StackingRules(WdfRule):
 
     def start(self) -> None:
         super().start()
-        spec = self.tables["movement"]["stacking"]
+        table = self.game.table("stacking").data  # schema.StackingData
+        spec = table["stacking"]
         self.stacking = StackingTable.from_data(spec)
         rules = self.stacking.points
         self._most = (None if any("sp" not in r for r in rules) or self.stacking.default_per_step is not None
                       else max([self.stacking.default] + [int(r["sp"]) for r in rules]))  # the most points of a unit
         self.stacking_rule = str(spec.get("rule", "9.2"))
-        self.overstack_rule = str(self.tables["movement"]["reinforcement_overstack"]["rule"])
+        self.overstack_rule = str(table["reinforcement_overstack"]["rule"])
         self._entered: dict[str, str] = {}  # reinforcement piece id -> its entry hex (7.7)
         self._over_kept: dict[str, tuple] = {}  # side -> (its unit_hexes, _entered, _over(side))
 

@@ -34,7 +34,7 @@ class Supply(Tracker):
     def start(self) -> None:
         self.places = self.ctx.get(Places)
         t = self.tables
-        self.chart = TerrainChart(self.game, t["terrain-effects"])
+        self.chart = TerrainChart(self.game)
         self.classes = t["unit-classes"]
         self.supply_table = t["supply"]
         self.limited = [dict(spec, hex=self.places.hex[spec["place"]]) for spec in self.supply_table.get("limited", ())

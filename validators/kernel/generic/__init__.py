@@ -4,14 +4,14 @@ A game names this package in game.yaml (`rules: validators.kernel.generic`, as `
 writes) until it has rules of its own.  Every rule reads its numbers and its values from the
 game's sources, so a designer who edits the tables edits the audit:
 
-- `SequenceOfPlay` (tables/sequence.yaml: phases with `kind` movement/combat and `side`): the
+- `SequenceOfPlay` (the `kind: sequence` table: phases with `kind` movement/combat and `side`): the
   tracker never goes back; a side's units move in its Movement Phase, and in a Combat Phase only
   to retreat as a result makes them; combats are declared in the attacker's Combat Phase;
 - `Movement` (terrain.yaml, units.yaml, tables/movement.yaml `allowance` and `zoc`): in a Movement
   Phase a unit spends at most its MA by the terrain's costs for its movement class, enters no
   prohibited terrain nor enemy-held hex, stops on entering an enemy zone of control and never
   moves from one enemy-controlled hex straight into another;
-- `Stacking` (tables/movement.yaml `stacking`, builder/model/stacking.py): at the end of every
+- `Stacking` (the `kind: stacking` table's `stacking`, builder/model/stacking.py): at the end of every
   phase no hex holds more of one side's stacking points than its limit;
 - `Combat` (tables/combat.yaml: odds `columns`, die `results`, and each result's `effects`):
   the declared attackers' strength against the defenders' gives the column, the die the result,

@@ -21,7 +21,7 @@ class SequenceOfPlay(Rule):
 
     @classmethod
     def ids_in(cls, game: Game) -> tuple[str, ...]:
-        table = game.tables.get("sequence")
+        table = game.table("sequence")
         kinds = table.data.get("phases", []) if table is not None else []
         return (table.rule,) if kinds and all("kind" in p for p in kinds) else ()
 

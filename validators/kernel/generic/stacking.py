@@ -1,4 +1,4 @@
-"""Stacking from the data: tables/movement.yaml's `stacking` (builder/model/stacking.py), judged
+"""Stacking from the data: the `kind: stacking` table's `stacking` (builder/model/stacking.py), judged
 at the end of every phase, per side, as the set-up checks judge the scenario cards.
 
 A hex over its limit when a phase ends is reported once, at that phase's end, and again only
@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from builder.model.game import Game
 from builder.model.stacking import StackingTable, unit_attrs
-from validators.kernel.generic.movement import movement_table
 from validators.kernel.rule import Rule
 
 
@@ -16,11 +15,12 @@ class Stacking(Rule):
 
     @classmethod
     def ids_in(cls, game: Game) -> tuple[str, ...]:
-        spec = movement_table(game).get("stacking")
-        return (str(spec.get("rule") or "stacking"),) if isinstance(spec, dict) else ()
+        table = game.table("stacking")
+        spec = table.data.get("stacking") if table is not None else None
+        return (str(spec.get("rule") or "stacking"),) if spec is not None else ()
 
     def start(self) -> None:
-        spec = movement_table(self.game)["stacking"]
+        spec = self.game.table("stacking").data["stacking"]
         self.rule, self.table = self.ids[0], StackingTable.from_data(spec)
         self.reported: set[tuple[str, str]] = set()  # (hex, side id) reported and still over
 
