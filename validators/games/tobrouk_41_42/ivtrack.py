@@ -143,6 +143,7 @@ class IVTrack(TobroukRule):
         return out
 
     def _see_families(self) -> None:
+        self.unseen = False
         for fam, p in self._families_in_play().items():
             self.in_play_turn.add(fam)
             if fam not in self.points:
@@ -228,21 +229,27 @@ class IVTrack(TobroukRule):
         if e.button == "Commonwealth commando 2d6" and sum(e.dice) in kill.get("kills_on", (2, 12)):
             self.credit(1, int(kill.get("iv_spaces", 3)), "Rommel killed by the commando (12.3)")
 
+    def _in_play(self, label: str) -> bool:
+        return label in self.geo or label in self.track_boxes("cg")
+
     def moved(self, e: Moved) -> None:
         if (gone := left_map(e, self.geo)) is not None:
             self._left_map(e.piece, gone)
         self._hq_events()
-        if e.old.label == e.new.label or self.state.phase_id is None:
-            return
         u = self.unit_of(e.piece)
-        if u is None or e.new.label not in self.geo:
+        if u is not None and self._in_play(e.new.label) and not self._in_play(e.old.label):
+            self.unseen = True  # a family may have come into play: seen at the next unit's move onto a hex
+        if e.old.label == e.new.label or self.state.phase_id is None or u is None or e.new.label not in self.geo:
             return
-        self._see_families()
+        if self.unseen:  # else every family in play was seen already
+            self._see_families()
         self._unit_arrives(e.piece, u, self.side_id(e.piece), e.new.label)
 
     def added(self, e: Added) -> None:
         self._hq_events()
         u = self.unit_of(e.piece)
+        if u is not None and self._in_play(e.where.label):
+            self.unseen = True
         if u is not None and self.state.phase_id is not None and e.where.label in self.geo:
             self._see_families()
             self._unit_arrives(e.piece, u, self.side_id(e.piece), e.where.label)

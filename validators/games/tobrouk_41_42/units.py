@@ -54,13 +54,44 @@ class Units(Tracker):
         self.cg_side = {m.id: m.faces[0].side for m in self.game.markers_file.markers
                         if m.id.startswith("cg-") and m.faces and m.faces[0].side}
         self._memo: dict = {}
+        self.moves_of = {side: 0 for side in self.board.side_names}  # side -> changes to its units so far
+        self._by_side: dict = {}  # (question, side) -> (moves_of[side] when answered, answer)
 
     def before_step(self, step) -> None:
         """A step that adds, removes, changes or moves a piece has changed the board (it is applied
-        before its events are heard): the memo is dropped.  The board's own version is no guide:
-        a die roll's global properties bump it too."""
-        if self._memo and any(isinstance(c, PIECE_COMMANDS) for c in step.commands):
-            self._memo = {}
+        before its events are heard): the memo is dropped, and the sides whose units (or Retreat
+        markers) it may have changed are counted as changed.  The board's own version is no
+        guide: a die roll's global properties bump it too."""
+        changed: set[str] = set()
+        for c in step.commands:
+            if isinstance(c, PIECE_COMMANDS):
+                self._memo = {}
+                if not self._changes(c.id, changed):
+                    changed = set(self.moves_of)
+                    break
+        for side in changed:
+            self.moves_of[side] += 1
+
+    def _changes(self, pid: str | None, changed: set[str]) -> bool:
+        """Adds to `changed` the sides a command on piece `pid` may have changed (a stack's: its
+        pieces'); False when it cannot tell (a piece removed, a Retreat marker): any side's."""
+        board = self.board.replayer.board
+        stack = board.stacks.get(pid or "")
+        for i in stack.children if stack is not None else (pid,):
+            p = board.pieces.get(i or "")
+            if p is None or mid(p) == "retreat" or (not mid(p) and self.board.side_id(p) is None):
+                return False
+            if self.board.unit_of(p) is not None:
+                changed.add(self.board.side_id(p))
+        return True
+
+    def of_side(self, key, side: str, make):
+        """`make()`, kept while no unit of `side` (and no Retreat marker) changes: what a side's
+        units alone decide, asked at every move of the other side."""
+        found = self._by_side.get((key, side))
+        if found is None or found[0] != self.moves_of[side]:
+            found = self._by_side[key, side] = (self.moves_of[side], make())
+        return found[1]
 
     def memo(self, key, make):
         """`make()`, kept while the board stays as it is: what several rules, or several phase ends
@@ -111,7 +142,7 @@ class Units(Tracker):
 
     def enemy_zoc(self, side: str) -> set[str]:
         """Hexes next to a non-retreating enemy CU (see Choices)."""
-        return self.memo(("zoc", side), lambda: self._enemy_zoc(side))
+        return self.of_side("zoc", self.board.other_side[side], lambda: self._enemy_zoc(side))
 
     def _enemy_zoc(self, side: str) -> set[str]:
         enemy, b, terrain = self.board.other_side[side], self.board, self.game.hex_terrain
@@ -128,8 +159,7 @@ class Units(Tracker):
     def enemy_hexes(self, side: str) -> frozenset[str]:
         """Hexes holding the other side's combat units (7.1: never entered)."""
         enemy = self.board.other_side[side]
-        return self.memo(("enemy hexes", side),
-                         lambda: frozenset(h for h in self.board.by_hex() if self.combat_units(h, enemy)))
+        return self.of_side("hexes", enemy, lambda: frozenset(h for h in self.board.by_hex() if self.combat_units(h, enemy)))
 
     def hqs_on_map(self) -> list[Piece]:
         """The HQ counters on the map (not Rommel)."""
