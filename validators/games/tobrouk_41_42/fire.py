@@ -88,12 +88,12 @@ class Fire(TobroukRule):
     def start(self) -> None:
         self.ft = self.tables["fire"]
         self.shot: Shot | None = None
+        super().start()
+
+    def new_phase(self) -> None:
         self.shots: list[Shot] = []  # the combat phase's shots that were rolled
         self.fired: set[str] = set()
         self._undeclared = False
-
-    def phase_started(self, pid: str) -> None:
-        self.fired, self._undeclared, self.shots = set(), False, []
 
     def phase_ended(self, pid: str) -> None:
         self._close()

@@ -59,14 +59,11 @@ class HQActions(TobroukRule):
         self.armoured_hqs = set(self.lines.supply_t.get("armoured_hqs", {}).get("hqs", []))
         self.wrecks_repaired: dict[str, int] = {s: 0 for s in self.side_names}  # wrecks repaired so far (4.41c)
         self.replacement_steps: dict[str, int] = {s: 0 for s in self.side_names}  # replacement steps taken
-        self._actions_reset()
+        super().start()
 
-    def _actions_reset(self) -> None:
+    def new_phase(self) -> None:
         self.hq_actions: dict[str, list[tuple[str, int]]] = {}  # HQ piece id -> (action, MP)
         self.reorganised: set[str] = set()  # CU piece ids reorganised in this maneuver
-
-    def phase_started(self, pid: str) -> None:
-        self._actions_reset()
 
     def phase_ended(self, pid: str) -> None:
         if pid in MANEUVERS:

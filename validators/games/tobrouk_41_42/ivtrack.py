@@ -155,16 +155,7 @@ class IVTrack(TobroukRule):
         self._see_families()
         self.hq_lost_turn = set()
         self.captures = {s: 0 for s in self.side_names}
-        self.occupied_at_turn = {s: set(hexes) for s, hexes in self.memo("occupied", self._occupied).items()}
-
-    def _occupied(self) -> dict[str, frozenset[str]]:
-        """side -> the hexes its units hold."""
-        out = {s: set() for s in self.side_names}
-        for h, ps in self.by_hex().items():
-            for p in ps:
-                if self.unit_of(p) and self.side_id(p) in out:
-                    out[self.side_id(p)].add(h)
-        return {s: frozenset(hexes) for s, hexes in out.items()}
+        self.occupied_at_turn = {s: set(self.board.unit_hexes(s)) for s in self.side_names}  # the hexes each holds
 
     def _spaces(self, points: int) -> int:
         return sum(1 for t in self.thresholds if points >= t)

@@ -82,9 +82,8 @@ class Moves(Tracker):
         return self.board.side_id(p) if self.board.unit_of(p) else self.units_view.cg_side.get(mid(p))
 
     def record(self, p: Piece, start: str, at_start: bool = True) -> MoveRecord:
-        markers = self.units_view.markers_in
-        rec = self.moves[p.id] = MoveRecord(start, markers(start, "rapid", at_start=at_start) > 0,
-                                            markers(start, "re", at_start=at_start) > 0)
+        ids = {mid(q) for q in (self.board.stood_in(start) if at_start else self.board.pieces_in(start))}
+        rec = self.moves[p.id] = MoveRecord(start, "rapid" in ids, "re" in ids)
         return rec
 
     def moved(self, e: Moved) -> None:
