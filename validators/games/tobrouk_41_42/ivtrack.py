@@ -43,6 +43,7 @@ arose meanwhile could have offset it.
 """
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 
 from validators.games.tobrouk_41_42.hqs import HQLosses
@@ -54,6 +55,7 @@ from validators.replay.replayer import Added, Moved, Removed, Rolled, Said
 
 ORDER = "ABCDEF"
 TOBROUK = "2013"
+DATA_NOTE = " (loss points, objectives and the Tobrouk camp rest on reconstructed data)"
 
 
 @dataclass
@@ -319,15 +321,10 @@ class IVTrack(TobroukRule):
         if self.iv_anchor is not None:
             self._check_window(closing_turn=True, final=True)
 
-    def _count_cr_hqs(self) -> dict[str, int]:
-        return self.memo("CR HQs", self._cr_hqs_now)
-
-    def _cr_hqs_now(self) -> dict[str, int]:
-        out = {s: 0 for s in self.side_names}
-        for p in self.hqs_on_map():
-            if self.side_id(p) in out and self.markers_in(self.hex_of(p), "cr"):
-                out[self.side_id(p)] += 1
-        return out
+    def _count_cr_hqs(self) -> Counter:
+        """side -> its HQs in a hex with a CR marker (3.3d)."""
+        return self.memo("CR HQs", lambda: Counter(self.side_id(p) for p in self.hqs_on_map()
+                                                   if self.markers_in(self.hex_of(p), "cr")))
 
     def _admin_credits(self) -> None:
         now = self._count_cr_hqs()
@@ -351,10 +348,11 @@ class IVTrack(TobroukRule):
             if need > have:
                 side = "commonwealth" if toward > 0 else "axis"
                 why = "; ".join(sorted({c.why for c in usable})) or "none"
-                where = " and ".join(self._phase_names())
+                names = {s["id"]: s["name"] for s in self.state.phase_specs}
+                where = " and ".join(names.get(p, p) for p in self.window_phases)
                 self.find("9", f"the I/V marker moved {need} space(s) towards the {self.side_names[side]} "
                           f"({self.window_start} to {self.iv_boxes[idx]}) in the {where}: the reasons the log shows "
-                          f"account for at most {have} ({why}){self._data_note()}",
+                          f"account for at most {have} ({why}){DATA_NOTE}",
                           side=self.side_names[side])
                 need = have
             for c in usable:
@@ -363,13 +361,6 @@ class IVTrack(TobroukRule):
                 need -= take
         if closing_turn:
             self._check_reentries(idx, final)
-
-    def _phase_names(self) -> list[str]:
-        names = {s["id"]: s["name"] for s in self.state.phase_specs}
-        return [names.get(p, p) for p in self.window_phases]
-
-    def _data_note(self) -> str:
-        return " (loss points, objectives and the Tobrouk camp rest on reconstructed data)"
 
     def _check_reentries(self, idx: int, final: bool) -> None:
         keep = []

@@ -176,6 +176,8 @@ class CombatGroups(Tracker):
     """The Combat Groups of tables/combat-groups.yaml: their display boxes and where each counter
     stands (the last hex it stood in, once it left the map)."""
 
+    hears_unit_steps = False
+
     def __init__(self, ctx: Context):
         super().__init__(ctx)
         table = self.tables.get("combat-groups", {})
