@@ -200,8 +200,7 @@ class SupplyLines(TobroukTracker):
     def _supply_map(self, side: str, mode: str) -> tuple[dict[str, bool], dict[str, set[str]]]:
         forbidden, passable = self.supply_forbidden(side, mode), self.supply_passable(mode)
         src = self.supply_sources(side, forbidden, passable, mode)
-        hqs = [p for ps in self.by_hex().values() for p in ps
-               if self.is_hq(p) and self.side_id(p) == side and self.unit_of(p).type == "hq"]
+        hqs = [p for p in self.hqs_on_map() if self.side_id(p) == side]
         hq_ok: dict[str, bool] = {}
         reached: dict[str, set[str]] = {}
         for p in hqs:
