@@ -228,13 +228,10 @@ class HQCombat(TobroukRule):
 
     def _encircled_now(self) -> list[tuple[Piece, str]]:
         """(HQ, its hex) of each HQ whose every neighbour off the sea holds an enemy unit."""
-        out = []
-        for p in self.hqs_on_map():
-            h = self.hex_of(p)
-            ring = [n for n in self.geo.neighbours(h) if self.game.hex_terrain.get(n) != "sea"]
-            if ring and all(self.enemy_in(n, self.side_id(p)) for n in ring):
-                out.append((p, h))
-        return out
+        def ring(h: str) -> list[str]:
+            return [n for n in self.geo.neighbours(h) if self.game.hex_terrain.get(n) != "sea"]
+        return [(p, h) for p in self.hqs_on_map() if (h := self.hex_of(p)) and ring(h)
+                and all(self.enemy_in(n, self.side_id(p)) for n in ring(h))]
 
     def _check_encircled(self, combat: bool) -> None:
         """Encircled HQs seen when a combat phase ends are reported if still there, still encircled,

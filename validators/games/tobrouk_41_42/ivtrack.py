@@ -133,16 +133,9 @@ class IVTrack(TobroukRule):
         return self.memo("families in play", self._families_now)
 
     def _families_now(self) -> dict[str, Piece]:
-        boxes = self.track_boxes("cg")
-        out = {}
-        for p in self.replayer.board.pieces.values():
-            u = self.unit_of(p)
-            if u is None or not self.is_cu(p):
-                continue
-            where = self.replayer.piece_where(p).label
-            if where in self.game.geometry or where in boxes:
-                out[self.root.get(u.id, u.id)] = p
-        return out
+        boxes, where = self.track_boxes("cg"), self.board.where
+        return {self.root.get(u.id, u.id): p for p in self.replayer.board.pieces.values()
+                if (u := self.unit_of(p)) is not None and self.is_cu(p) and (where(p) in self.geo or where(p) in boxes)}
 
     def _see_families(self) -> None:
         self.unseen = False

@@ -77,14 +77,8 @@ class SupplyLines(TobroukTracker):
 
     def _mine_sides(self, runs: list[str] | None) -> frozenset:
         """Hexside keys of the minefields the scenario has (every one when the scenario is unknown)."""
-        out = set()
-        for feature, items in self.game.map_terrain.hexside_runs.items():
-            if feature not in MINES:
-                continue
-            for run in items:
-                if runs is None or run.name in runs:
-                    out.update(hexside_key(*h.split("/")) for h in run.hexsides)
-        return frozenset(out)
+        return frozenset(hexside_key(*h.split("/")) for feature, items in self.game.map_terrain.hexside_runs.items()
+                         if feature in MINES for run in items if runs is None or run.name in runs for h in run.hexsides)
 
     def _roads(self) -> dict[str, list[str]]:
         """side -> the road's hexes in order from its map-edge hex (3.2)."""
@@ -260,12 +254,8 @@ class SupplyLines(TobroukTracker):
         return self.memo("supply marked", self._marked_now).get(hex_id, (0, 0))
 
     def _marked_now(self) -> dict[str, tuple[int, int]]:
-        out = {}
-        for h, ps in self.by_hex().items():
-            ids = [p.properties().get("MarkerId") for p in ps]
-            if "cr" in ids or "re" in ids:
-                out[h] = ids.count("cr"), ids.count("re")
-        return out
+        marks = {h: [p.properties().get("MarkerId") for p in ps] for h, ps in self.by_hex().items()}
+        return {h: (ids.count("cr"), ids.count("re")) for h, ids in marks.items() if "cr" in ids or "re" in ids}
 
     def phase_ended(self, pid: str) -> None:
         if pid != "A":
