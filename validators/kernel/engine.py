@@ -27,6 +27,9 @@ from validators.replay.replayer import Added, Flipped, Moved, Removed, Replayer,
 from validators.vlog.reader import Step
 
 
+UNIT_STEP = "moved: a unit's step"  # `moved` of a unit from hex to hex (Tracker.hears_unit_steps)
+
+
 class RulesAuditor(BaseAuditor):
     """Replays a log through a game's rules."""
 
@@ -82,9 +85,12 @@ class RulesAuditor(BaseAuditor):
             method(*args)
 
     def _listening(self, hook: str) -> list:
-        """The bound methods of the parts that have the hook (most hear a few events)."""
-        methods = self._hooks[hook] = [getattr(p, hook) for p in self.parts
-                                       if getattr(type(p), hook) is not getattr(Tracker, hook)]
+        """The bound methods of the parts that have the hook (most hear a few events); for
+        UNIT_STEP, the `moved` of those that hear a unit's step from hex to hex."""
+        name = "moved" if hook == UNIT_STEP else hook
+        methods = self._hooks[hook] = [getattr(p, name) for p in self.parts
+                                       if getattr(type(p), name) is not getattr(Tracker, name)
+                                       and (hook != UNIT_STEP or p.hears_unit_steps)]
         return methods
 
     def _announce(self, fact: str, *args) -> None:
@@ -145,7 +151,9 @@ class RulesAuditor(BaseAuditor):
 
     def on_moved(self, e: Moved) -> None:
         self.state.moved(e)
-        self._notify("moved", e)
+        geo = self.game.geometry
+        step = e.old.label in geo and e.new.label in geo and self.unit_of(e.piece) is not None
+        self._notify(UNIT_STEP if step else "moved", e)
 
     def on_flipped(self, e: Flipped) -> None:
         self._notify("flipped", e)

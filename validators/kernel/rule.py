@@ -60,6 +60,9 @@ class Tracker:
     """Facts kept for rules, from the same hooks; reports nothing."""
 
     needs: ClassVar[tuple[type[Tracker], ...]] = ()
+    # False: its `moved` does nothing for a unit stepping from hex to hex (the commonest event of
+    # a log), so the engine does not call it for one
+    hears_unit_steps: ClassVar[bool] = True
 
     def __init__(self, ctx: Context):
         self.ctx = ctx

@@ -25,11 +25,7 @@ class AirPower(TobroukRule):
 
     ids = ("5.5",)
 
-    def start(self) -> None:
-        self.iv_at_start: int | None = None
-        self.struck = False
-
-    def phase_started(self, pid: str) -> None:
+    def new_phase(self) -> None:
         self.iv_at_start, self.struck = self.state.iv_value(), False
 
     def phase_ended(self, pid: str) -> None:

@@ -79,6 +79,7 @@ class Fire(TobroukRule):
     other shifts and modifiers); a coordinated shot has a partner firing at the same target."""
 
     covers = ("5.2", "5.6", "5.8", "5.9")
+    hears_unit_steps = False  # its `moved` reads markers, and units coming or going
 
     @classmethod
     def ids_in(cls, game) -> tuple[str, ...]:
@@ -88,12 +89,12 @@ class Fire(TobroukRule):
     def start(self) -> None:
         self.ft = self.tables["fire"]
         self.shot: Shot | None = None
+        super().start()
+
+    def new_phase(self) -> None:
         self.shots: list[Shot] = []  # the combat phase's shots that were rolled
         self.fired: set[str] = set()
         self._undeclared = False
-
-    def phase_started(self, pid: str) -> None:
-        self.fired, self._undeclared, self.shots = set(), False, []
 
     def phase_ended(self, pid: str) -> None:
         self._close()
@@ -284,6 +285,7 @@ class Morale(TobroukRule):
     the T marker off, a failure puts a Retreat marker in its place."""
 
     ids = ("6.2",)
+    hears_unit_steps = False
 
     def start(self) -> None:
         self.morale_t = self.tables["morale"]

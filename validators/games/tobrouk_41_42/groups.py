@@ -43,6 +43,7 @@ class CombatGroupRules(TobroukRule):
 
     ids = ("4.2", "7.31", "7.32", "7.33")
     needs = (Units, CombatGroups, Moves, SupplyLines)
+    hears_unit_steps = False
 
     def start(self) -> None:
         self.cgs, self.moves, self.lines = self.ctx.get(CombatGroups), self.ctx.get(Moves), self.ctx.get(SupplyLines)

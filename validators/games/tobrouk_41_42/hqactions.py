@@ -59,14 +59,11 @@ class HQActions(TobroukRule):
         self.armoured_hqs = set(self.lines.supply_t.get("armoured_hqs", {}).get("hqs", []))
         self.wrecks_repaired: dict[str, int] = {s: 0 for s in self.side_names}  # wrecks repaired so far (4.41c)
         self.replacement_steps: dict[str, int] = {s: 0 for s in self.side_names}  # replacement steps taken
-        self._actions_reset()
+        super().start()
 
-    def _actions_reset(self) -> None:
+    def new_phase(self) -> None:
         self.hq_actions: dict[str, list[tuple[str, int]]] = {}  # HQ piece id -> (action, MP)
         self.reorganised: set[str] = set()  # CU piece ids reorganised in this maneuver
-
-    def phase_started(self, pid: str) -> None:
-        self._actions_reset()
 
     def phase_ended(self, pid: str) -> None:
         if pid in MANEUVERS:
@@ -116,14 +113,10 @@ class HQActions(TobroukRule):
 
     def _acting_hqs(self, side: str, hex_id: str, armoured: bool = False) -> list[Piece]:
         """The side's HQs that may act on `hex_id`: not surely unsupplied, a valid path within range."""
-        out = []
-        for p in self.hqs_on_map():
-            if self.side_id(p) != side or (armoured and self.unit_of(p).id not in self.armoured_hqs) \
-                    or self.lines.surely_unsupplied(p):
-                continue
-            if self.lines.supply_path_to(side, self.hex_of(p), hex_id, self.lines.hq_supply_range(p, LENIENT) + 1):
-                out.append(p)
-        return out
+        lines = self.lines
+        return [p for p in self.hqs_on_map() if self.side_id(p) == side and not lines.surely_unsupplied(p)
+                and (not armoured or self.unit_of(p).id in self.armoured_hqs)
+                and lines.supply_path_to(side, self.hex_of(p), hex_id, lines.hq_supply_range(p, LENIENT) + 1)]
 
     def _charge(self, hqs: list[Piece], action: str, times: int = 1) -> None:
         if len(hqs) == 1:

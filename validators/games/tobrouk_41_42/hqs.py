@@ -106,29 +106,22 @@ class HQCombat(TobroukRule):
 
     def start(self) -> None:
         self.losses = self.ctx.get(HQLosses)
-        self.hq_face_at_start: dict[str, bool] = {}  # piece id -> reduced when the phase began
-        self.hq_hexes: dict[str, set[str]] = {}  # piece id -> hexes it stood in during the phase
-        self.reentered: dict[str, tuple[Piece, str]] = {}  # piece id -> (piece, hex) re-entered this phase
         self.encircled: set[tuple[str, str]] = set()  # (HQ piece id, hex) encircled when a combat ended
         self.encircled_told: set[str] = set()  # HQs reported so (one act, one finding)
         self.sources = {side: self.ctx.get(SupplyLines).source_hexes(side) for side in self.side_names}
         self.sources.setdefault("commonwealth", set()).update({"2013", *self.tables.get("minefields", {}).get(
             "tobrouk_fortified_camp", [])})
         self.hit_hexes: set[str] = set()  # hexes shot at or hit in the phase
-        self._hq_phase_reset()
+        super().start()
 
-    def _hq_phase_reset(self) -> None:
-        self.hq_face_at_start = {}
-        self.hq_hexes = {}
-        self.hit_before = self.hit_hexes  # hits of the phase before: losses may be applied a little late
-        self.hit_hexes = set()
-        self.reentered = {}
+    def new_phase(self) -> None:
+        self.hq_face_at_start: dict[str, bool] = {}  # piece id -> reduced when the phase began
+        self.hq_hexes: dict[str, set[str]] = {}  # piece id -> hexes it stood in during the phase
+        self.hit_before, self.hit_hexes = self.hit_hexes, set()  # the last phase's hits count: losses may come late
+        self.reentered: dict[str, tuple[Piece, str]] = {}  # piece id -> (piece, hex) re-entered this phase
         for p in self.hqs_on_map():
             self.hq_face_at_start[p.id] = self.reduced(p)
             self.hq_hexes[p.id] = {self.hex_of(p)}
-
-    def phase_started(self, pid: str) -> None:
-        self._hq_phase_reset()
 
     def phase_ended(self, pid: str) -> None:
         self._check_hq_phase()
@@ -235,13 +228,10 @@ class HQCombat(TobroukRule):
 
     def _encircled_now(self) -> list[tuple[Piece, str]]:
         """(HQ, its hex) of each HQ whose every neighbour off the sea holds an enemy unit."""
-        out = []
-        for p in self.hqs_on_map():
-            h = self.hex_of(p)
-            ring = [n for n in self.geo.neighbours(h) if self.game.hex_terrain.get(n) != "sea"]
-            if ring and all(self.enemy_in(n, self.side_id(p)) for n in ring):
-                out.append((p, h))
-        return out
+        def ring(h: str) -> list[str]:
+            return [n for n in self.geo.neighbours(h) if self.game.hex_terrain.get(n) != "sea"]
+        return [(p, h) for p in self.hqs_on_map() if (h := self.hex_of(p)) and ring(h)
+                and all(self.enemy_in(n, self.side_id(p)) for n in ring(h))]
 
     def _check_encircled(self, combat: bool) -> None:
         """Encircled HQs seen when a combat phase ends are reported if still there, still encircled,

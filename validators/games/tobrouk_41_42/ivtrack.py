@@ -43,6 +43,7 @@ arose meanwhile could have offset it.
 """
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 
 from validators.games.tobrouk_41_42.hqs import HQLosses
@@ -54,6 +55,7 @@ from validators.replay.replayer import Added, Moved, Removed, Rolled, Said
 
 ORDER = "ABCDEF"
 TOBROUK = "2013"
+DATA_NOTE = " (loss points, objectives and the Tobrouk camp rest on reconstructed data)"
 
 
 @dataclass
@@ -131,18 +133,12 @@ class IVTrack(TobroukRule):
         return self.memo("families in play", self._families_now)
 
     def _families_now(self) -> dict[str, Piece]:
-        boxes = self.track_boxes("cg")
-        out = {}
-        for p in self.replayer.board.pieces.values():
-            u = self.unit_of(p)
-            if u is None or not self.is_cu(p):
-                continue
-            where = self.replayer.piece_where(p).label
-            if where in self.game.geometry or where in boxes:
-                out[self.root.get(u.id, u.id)] = p
-        return out
+        boxes, where = self.track_boxes("cg"), self.board.where
+        return {self.root.get(u.id, u.id): p for p in self.replayer.board.pieces.values()
+                if (u := self.unit_of(p)) is not None and self.is_cu(p) and (where(p) in self.geo or where(p) in boxes)}
 
     def _see_families(self) -> None:
+        self.unseen = False
         for fam, p in self._families_in_play().items():
             self.in_play_turn.add(fam)
             if fam not in self.points:
@@ -154,16 +150,7 @@ class IVTrack(TobroukRule):
         self._see_families()
         self.hq_lost_turn = set()
         self.captures = {s: 0 for s in self.side_names}
-        self.occupied_at_turn = {s: set(hexes) for s, hexes in self.memo("occupied", self._occupied).items()}
-
-    def _occupied(self) -> dict[str, frozenset[str]]:
-        """side -> the hexes its units hold."""
-        out = {s: set() for s in self.side_names}
-        for h, ps in self.by_hex().items():
-            for p in ps:
-                if self.unit_of(p) and self.side_id(p) in out:
-                    out[self.side_id(p)].add(h)
-        return {s: frozenset(hexes) for s, hexes in out.items()}
+        self.occupied_at_turn = {s: set(self.board.unit_hexes(s)) for s in self.side_names}  # the hexes each holds
 
     def _spaces(self, points: int) -> int:
         return sum(1 for t in self.thresholds if points >= t)
@@ -228,21 +215,27 @@ class IVTrack(TobroukRule):
         if e.button == "Commonwealth commando 2d6" and sum(e.dice) in kill.get("kills_on", (2, 12)):
             self.credit(1, int(kill.get("iv_spaces", 3)), "Rommel killed by the commando (12.3)")
 
+    def _in_play(self, label: str) -> bool:
+        return label in self.geo or label in self.track_boxes("cg")
+
     def moved(self, e: Moved) -> None:
         if (gone := left_map(e, self.geo)) is not None:
             self._left_map(e.piece, gone)
         self._hq_events()
-        if e.old.label == e.new.label or self.state.phase_id is None:
-            return
         u = self.unit_of(e.piece)
-        if u is None or e.new.label not in self.geo:
+        if u is not None and self._in_play(e.new.label) and not self._in_play(e.old.label):
+            self.unseen = True  # a family may have come into play: seen at the next unit's move onto a hex
+        if e.old.label == e.new.label or self.state.phase_id is None or u is None or e.new.label not in self.geo:
             return
-        self._see_families()
+        if self.unseen:  # else every family in play was seen already
+            self._see_families()
         self._unit_arrives(e.piece, u, self.side_id(e.piece), e.new.label)
 
     def added(self, e: Added) -> None:
         self._hq_events()
         u = self.unit_of(e.piece)
+        if u is not None and self._in_play(e.where.label):
+            self.unseen = True
         if u is not None and self.state.phase_id is not None and e.where.label in self.geo:
             self._see_families()
             self._unit_arrives(e.piece, u, self.side_id(e.piece), e.where.label)
@@ -321,15 +314,10 @@ class IVTrack(TobroukRule):
         if self.iv_anchor is not None:
             self._check_window(closing_turn=True, final=True)
 
-    def _count_cr_hqs(self) -> dict[str, int]:
-        return self.memo("CR HQs", self._cr_hqs_now)
-
-    def _cr_hqs_now(self) -> dict[str, int]:
-        out = {s: 0 for s in self.side_names}
-        for p in self.hqs_on_map():
-            if self.side_id(p) in out and self.markers_in(self.hex_of(p), "cr"):
-                out[self.side_id(p)] += 1
-        return out
+    def _count_cr_hqs(self) -> Counter:
+        """side -> its HQs in a hex with a CR marker (3.3d)."""
+        return self.memo("CR HQs", lambda: Counter(self.side_id(p) for p in self.hqs_on_map()
+                                                   if self.markers_in(self.hex_of(p), "cr")))
 
     def _admin_credits(self) -> None:
         now = self._count_cr_hqs()
@@ -353,10 +341,11 @@ class IVTrack(TobroukRule):
             if need > have:
                 side = "commonwealth" if toward > 0 else "axis"
                 why = "; ".join(sorted({c.why for c in usable})) or "none"
-                where = " and ".join(self._phase_names())
+                names = {s["id"]: s["name"] for s in self.state.phase_specs}
+                where = " and ".join(names.get(p, p) for p in self.window_phases)
                 self.find("9", f"the I/V marker moved {need} space(s) towards the {self.side_names[side]} "
                           f"({self.window_start} to {self.iv_boxes[idx]}) in the {where}: the reasons the log shows "
-                          f"account for at most {have} ({why}){self._data_note()}",
+                          f"account for at most {have} ({why}){DATA_NOTE}",
                           side=self.side_names[side])
                 need = have
             for c in usable:
@@ -365,13 +354,6 @@ class IVTrack(TobroukRule):
                 need -= take
         if closing_turn:
             self._check_reentries(idx, final)
-
-    def _phase_names(self) -> list[str]:
-        names = {s["id"]: s["name"] for s in self.state.phase_specs}
-        return [names.get(p, p) for p in self.window_phases]
-
-    def _data_note(self) -> str:
-        return " (loss points, objectives and the Tobrouk camp rest on reconstructed data)"
 
     def _check_reentries(self, idx: int, final: bool) -> None:
         keep = []

@@ -25,18 +25,13 @@ class Losses(TobroukRule):
     and no unit without one loses a step; judged when the combat phase ends."""
 
     ids = ("6.1",)
+    hears_unit_steps = False
 
-    def start(self) -> None:
-        self._loss_reset()
-
-    def _loss_reset(self) -> None:
+    def new_phase(self) -> None:
         self.hits: dict[str, int] = {}  # hex -> steps the T1/T2 markers placed there call for
         self.available: dict[str, int] = {}  # hex -> steps its units had at the first T1/T2
         self.lost: dict[str, int] = {}  # hex -> steps lost there
         self.hit_side: dict[str, str] = {}
-
-    def phase_started(self, pid: str) -> None:
-        self._loss_reset()
 
     def phase_ended(self, pid: str) -> None:
         if pid in COMBATS:

@@ -63,6 +63,8 @@ class Moves(Tracker):
         self.moves: dict[str, MoveRecord] = {}
         self.left_cg: str | None = None  # the CG hex a unit just left its display for (a move within a phase)
         self.from_cg: MoveRecord | None = None  # the move that leaving opened in its side's maneuver
+        self._steps: dict = {}  # (class, rapid, out of supply) -> its step callback
+        self.zoc_mp = mp(self.mv["enter_enemy_zoc"]["mp"])
 
     def phase_started(self, pid: str) -> None:
         self.moves = {}
@@ -81,9 +83,8 @@ class Moves(Tracker):
         return self.board.side_id(p) if self.board.unit_of(p) else self.units_view.cg_side.get(mid(p))
 
     def record(self, p: Piece, start: str, at_start: bool = True) -> MoveRecord:
-        markers = self.units_view.markers_in
-        rec = self.moves[p.id] = MoveRecord(start, markers(start, "rapid", at_start=at_start) > 0,
-                                            markers(start, "re", at_start=at_start) > 0)
+        ids = {mid(q) for q in (self.board.stood_in(start) if at_start else self.board.pieces_in(start))}
+        rec = self.moves[p.id] = MoveRecord(start, "rapid" in ids, "re" in ids)
         return rec
 
     def moved(self, e: Moved) -> None:
@@ -106,6 +107,22 @@ class Moves(Tracker):
             self.record(p, old)
 
     def step_cost(self, cls: str, rec: MoveRecord):
+        """The step callback of a class (rapid movement, out of supply), its costs kept: the map
+        does not change."""
+        key = (cls, rec.rapid, rec.exhausted)
+        found = self._steps.get(key)
+        if found is None:
+            base, memo = self._step_cost(cls, rec), {}
+
+            def found(a: str, b: str) -> Fraction | None:
+                c = memo.get((a, b), memo)
+                if c is memo:
+                    c = memo[a, b] = base(a, b)
+                return c
+            self._steps[key] = found
+        return found
+
+    def _step_cost(self, cls: str, rec: MoveRecord):
         hex_costs, along, side_costs = self.tec["hex"], self.tec["connected"], self.tec["hexside"]
         factor = Fraction(str(self.mv["rapid_movement"]["factor"])) if rec.rapid else Fraction(1)
         if rec.exhausted:
@@ -201,12 +218,15 @@ class Movement(TobroukRule):
         return False
 
     def _check_path(self, e: Moved, u: s.Unit | None, side: str, cls: str, rec: MoveRecord, new: str) -> None:
-        geo, note = self.geo, self.reconstructed("movement", "terrain-effects")
-        allowance = Fraction(self.maneuver_mp(side))
         if new in self.units_view.enemy_hexes(side):
             self.find("7.1", f"{new} holds enemy combat units: opposing units never share a hex", e.piece)
             return
-        zoc = self.enemy_zoc(side)
+        zoc, allowance = self.enemy_zoc(side), self.maneuver_mp(side)
+        contact = new in zoc
+        if new == rec.start or self._direct_within(cls, rec, new, contact, allowance):
+            self._check_contact(e, u, side, rec, new, contact)
+            return
+        geo, note, allowance = self.geo, self.reconstructed("movement", "terrain-effects"), Fraction(allowance)
         found = self.moves.path(cls, rec, side, new, zoc)
         if new not in found:
             why = (f"{rec.start} to {new} crosses a cliff or enters the sea: prohibited" if geo.adjacent(rec.start, new)
@@ -225,7 +245,18 @@ class Movement(TobroukRule):
             mode = " in rapid movement" if rec.rapid else " out of supply (RE)" if rec.exhausted else ""
             self.find("4.1", f"cost {show_mp(cost)} MP for a {cls} unit{mode} via {'-'.join(path)}{surcharge} > {why}"
                       f"{note}", e.piece, rec.start, path=path)
-        if u is not None and new in zoc and not self.in_command(u, side, rec.start):
+        self._check_contact(e, u, side, rec, new, contact)
+
+    def _direct_within(self, cls: str, rec: MoveRecord, new: str, contact: bool, allowance) -> bool:
+        """A one-hex move whose own step is within the allowance: no search can find it over
+        (the cheapest path costs at most that), and no finding needs the path."""
+        if not self.geo.adjacent(rec.start, new):
+            return False
+        c = self.moves.step_cost(cls, rec)(rec.start, new)
+        return c is not None and c + (self.moves.zoc_mp if contact else 0) <= allowance
+
+    def _check_contact(self, e: Moved, u, side: str, rec: MoveRecord, new: str, contact: bool) -> None:
+        if u is not None and contact and not self.in_command(u, side, rec.start):
             self.find("4.2", f"{new} is in contact with the enemy: a unit enters contact only if it began its "
                       f"move within its HQ's command radius; {rec.start} is outside it", e.piece, rec.start)
 

@@ -85,13 +85,10 @@ class ReserveGroups(TobroukTracker):
         return out
 
     def side_id_of_unit(self, uid: str) -> str | None:
-        u = self.units.get(uid)
-        if u is None:
+        if uid not in self.units:
             return None
-        for p in self.replayer.board.pieces.values():
-            if p.properties().get("UnitId") == uid:
-                return self.side_id(p)
-        return None
+        return next((self.side_id(p) for p in self.replayer.board.pieces.values()
+                     if p.properties().get("UnitId") == uid), None)
 
 
 class Reserves(TobroukRule):
@@ -163,12 +160,8 @@ class Reserves(TobroukRule):
         return any(self.geo.distance(a, b) - 1 <= n for a in mine for b in theirs)
 
     def _camp_threatened(self) -> bool:
-        geo = self.geo
-        for h, ps in self.by_hex().items():
-            if any(self.unit_of(p) and self.side_id(p) == "axis" for p in ps):
-                if h in self.camp or any(n in self.camp for n in geo.neighbours(h)):
-                    return True
-        return False
+        return any(h in self.camp or any(n in self.camp for n in self.geo.neighbours(h))
+                   for h in self.board.unit_hexes("axis"))
 
     def declared(self, d: Declared) -> None:
         if d.name == "Declare target" and d.where in self.camp and self.side_id(d.piece) == "commonwealth":

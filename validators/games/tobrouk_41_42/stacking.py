@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from builder.model.stacking import StackingCombinations, unit_attrs
 from validators.games.tobrouk_41_42.state import MANEUVERS
-from validators.games.tobrouk_41_42.units import TobroukRule
+from validators.games.tobrouk_41_42.units import TobroukRule, mid
 from validators.replay.board import Piece
 
 
@@ -47,19 +47,18 @@ class Stacking(TobroukRule):
 
     def _overstacked(self) -> list[tuple]:
         """(number, message, hex, side name) of each hex that breaks 7.1 or 7.31 now."""
-        out, cg_hexes = [], {}
+        mover, out = self.maneuvering(), []
+        sides = [mover] if mover else list(self.side_names)
+        crowded = {h for side in sides for h, ps in self.board.unit_hexes(side).items() if len(ps) > 1}
         for h, ps in sorted(self.by_hex().items()):
-            for p in ps:
-                if p.properties().get("MarkerId", "") in self.cg_side:
-                    cg_hexes[h] = p
-        mover = self.maneuvering()
-        for h, ps in sorted(self.by_hex().items()):
-            if h in cg_hexes and any(self.unit_of(p) for p in ps) and mover in (None, self.cg_side[cg_hexes[h].properties()["MarkerId"]]):
-                out.append(("7.31", f"the Combat Group counter {cg_hexes[h].name} shares {h} with other units: a CG "
-                            "never stacks", h, self.side_names.get(self.cg_side[cg_hexes[h].properties()["MarkerId"]])))
-            if self.retreating(h):
+            cg = next((p for p in reversed(ps) if mid(p) in self.cg_side), None)  # the last CG counter there
+            owner = self.cg_side[mid(cg)] if cg is not None else None
+            if cg is not None and any(self.unit_of(p) for p in ps) and mover in (None, owner):
+                out.append(("7.31", f"the Combat Group counter {cg.name} shares {h} with other units: a CG "
+                            "never stacks", h, self.side_names.get(owner)))
+            if h not in crowded or self.retreating(h):  # two units of a side at least, or none to judge
                 continue
-            for side in ([mover] if mover else self.side_names):
+            for side in sides:
                 cu = self.combat_units(h, side)
                 if len(cu) > 1 and not self.fits(cu):
                     names = ", ".join(p.name for p in cu)

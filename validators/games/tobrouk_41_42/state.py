@@ -41,7 +41,7 @@ class TobroukState(GameState):
         self.sc_rules = self.tables.get("scenario-rules", {}).get(self.scenario or "", {})
         self.mp_start: dict[str, int] = {}  # side -> MP box when the phase began
         self.line: tuple | None = None  # (declaration, name, location) of the chat line being heard
-        self._markers: dict = {}  # marker id -> (its piece, the board's version when it was looked for)
+        self._at: dict = {}  # (track, map, x, y) -> the box of the track there (box_of)
         self._boxes: dict[str, dict[str, str]] = {}  # track -> its boxes by location name (track_boxes)
 
     def find_scenario(self) -> str | None:
@@ -120,17 +120,6 @@ class TobroukState(GameState):
         board = self.board
         return next((p for p in board.replayer.board.pieces.values() if p.name == name and board.unit_of(p)), None)
 
-    def marker_piece(self, marker: str):
-        """The first piece of a marker id on the board (kept while it stays there as that marker)."""
-        board = self.board.replayer.board
-        p, version = self._markers.get(marker, (None, -1))
-        if p is None and version == board.version:
-            return None  # none, and the board has not changed since
-        if p is None or board.pieces.get(p.id) is not p or p.properties().get("MarkerId") != marker:
-            p = next((q for q in board.pieces.values() if q.properties().get("MarkerId") == marker), None)
-            self._markers[marker] = (p, board.version)
-        return p
-
     def track_boxes(self, track: str) -> dict[str, str]:
         """A track's boxes by location name ('MP 3' -> '3'); none for a track the game lacks."""
         found = self._boxes.get(track)
@@ -141,8 +130,13 @@ class TobroukState(GameState):
 
     def box_of(self, marker: str, track: str) -> str | None:
         """The box of a track marker, None off the track."""
-        p = self.marker_piece(marker)
-        return None if p is None else self.track_boxes(track).get(self.board.replayer.piece_where(p).label)
+        p = self.board.marker(marker)
+        if p is None:
+            return None
+        key = (track, p.map, p.x, p.y)
+        if key not in self._at:
+            self._at[key] = self.track_boxes(track).get(self.board.replayer.piece_where(p).label)
+        return self._at[key]
 
     def mp_box(self, side: str) -> int | None:
         box = self.box_of({"axis": "mp-axis", "commonwealth": "mp-cw"}[side], "mp")

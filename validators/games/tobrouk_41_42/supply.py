@@ -77,14 +77,8 @@ class SupplyLines(TobroukTracker):
 
     def _mine_sides(self, runs: list[str] | None) -> frozenset:
         """Hexside keys of the minefields the scenario has (every one when the scenario is unknown)."""
-        out = set()
-        for feature, items in self.game.map_terrain.hexside_runs.items():
-            if feature not in MINES:
-                continue
-            for run in items:
-                if runs is None or run.name in runs:
-                    out.update(hexside_key(*h.split("/")) for h in run.hexsides)
-        return frozenset(out)
+        return frozenset(hexside_key(*h.split("/")) for feature, items in self.game.map_terrain.hexside_runs.items()
+                         if feature in MINES for run in items if runs is None or run.name in runs for h in run.hexsides)
 
     def _roads(self) -> dict[str, list[str]]:
         """side -> the road's hexes in order from its map-edge hex (3.2)."""
@@ -164,7 +158,7 @@ class SupplyLines(TobroukTracker):
             if h in forbidden or (i and not passable(road[i - 1], h)):
                 break
             out.add(h)
-        if side == "commonwealth" and mode == LENIENT and (self.marker_piece("tobrouk-source") is not None
+        if side == "commonwealth" and mode == LENIENT and (self.board.marker("tobrouk-source") is not None
                                                             or self.unit_piece_on_map("hq-tobrouk")):
             out.add("2013")
         return out
@@ -200,8 +194,7 @@ class SupplyLines(TobroukTracker):
     def _supply_map(self, side: str, mode: str) -> tuple[dict[str, bool], dict[str, set[str]]]:
         forbidden, passable = self.supply_forbidden(side, mode), self.supply_passable(mode)
         src = self.supply_sources(side, forbidden, passable, mode)
-        hqs = [p for ps in self.by_hex().values() for p in ps
-               if self.is_hq(p) and self.side_id(p) == side and self.unit_of(p).type == "hq"]
+        hqs = [p for p in self.hqs_on_map() if self.side_id(p) == side]
         hq_ok: dict[str, bool] = {}
         reached: dict[str, set[str]] = {}
         for p in hqs:
@@ -261,12 +254,8 @@ class SupplyLines(TobroukTracker):
         return self.memo("supply marked", self._marked_now).get(hex_id, (0, 0))
 
     def _marked_now(self) -> dict[str, tuple[int, int]]:
-        out = {}
-        for h, ps in self.by_hex().items():
-            ids = [p.properties().get("MarkerId") for p in ps]
-            if "cr" in ids or "re" in ids:
-                out[h] = ids.count("cr"), ids.count("re")
-        return out
+        marks = {h: [p.properties().get("MarkerId") for p in ps] for h, ps in self.by_hex().items()}
+        return {h: (ids.count("cr"), ids.count("re")) for h, ids in marks.items() if "cr" in ids or "re" in ids}
 
     def phase_ended(self, pid: str) -> None:
         if pid != "A":
@@ -282,28 +271,19 @@ class SupplyLines(TobroukTracker):
     def judge(self, side: str) -> tuple[tuple, dict[str, bool]]:
         """(HQ supply leniently, CU unsupplied even leniently, foreign CU beyond the HQs' capacity),
         and every status found sure (piece id -> supplied) for `supply_status`."""
-        board, status = self.replayer.board.pieces, {}
+        board = self.replayer.board.pieces
         hq_l, cus_l = self.supply_map(side, LENIENT)
         hq_s, cus_s = self.supply_map(side, STRICT)
         kind_l = self._own_or_foreign(side, cus_l, LENIENT)
         kind_s = self._own_or_foreign(side, cus_s, STRICT)
-        for q, ok in hq_s.items():
-            if ok:
-                status[q] = True
-        for q, ok in hq_l.items():
-            if not ok:
-                status[q] = False
+        status = {q: True for q, ok in hq_s.items() if ok} | {q: False for q, ok in hq_l.items() if not ok}
         # foreign CU that claim supply (no marker in their hex) must fit the HQs' spare capacity
         claim = [pid for pid, k in sorted(kind_l.items())  # in a fixed order: the matching names the same units
                  if k == "foreign" and not sum(self.supply_marked(self.hex_of(board[pid])))]
         matched = self._matched(claim, cus_l)
         unsupplied = {pid for pid, k in kind_l.items() if k == "none"}
         over = [pid for pid in claim if pid not in matched]
-        for pid, k in kind_s.items():
-            if k == "own":
-                status[pid] = True
-        for pid in unsupplied:
-            status[pid] = False
+        status |= {pid: True for pid, k in kind_s.items() if k == "own"} | {pid: False for pid in unsupplied}
         return (hq_l, unsupplied, over), status
 
     def surely_unsupplied(self, p: Piece) -> bool:
@@ -324,6 +304,7 @@ class Supply(TobroukRule):
     ids = ("3.1", "3.3", "3.6", "3.7")
     covers = ("3.8",)
     needs = (SupplyLines,)
+    hears_unit_steps = False
 
     def start(self) -> None:
         self.lines = self.ctx.get(SupplyLines)
@@ -357,20 +338,12 @@ class Supply(TobroukRule):
         marked = self.lines.supply_marked
         return {p.id: sum(marked(h)) > 0 for h, ps in self.by_hex().items() for p in ps if self.unit_of(p)}
 
-    def _units_by_hex(self, side: str) -> dict[str, list[Piece]]:
-        out: dict[str, list[Piece]] = {}
-        for h, ps in self.by_hex().items():
-            for p in ps:
-                if self.unit_of(p) and self.side_id(p) == side:
-                    out.setdefault(h, []).append(p)
-        return out
-
     def _check_side(self, side: str, cg_hexes: set[str], previous: dict[str, bool] | None, hq_l: dict[str, bool],
                     unsupplied: set[str], over: list[str]) -> None:
         name, note = self.side_names[side], " (reconstructed map)"
         lines = self.lines
         board = self.replayer.board.pieces
-        for h, ps in sorted(self.memo(("units by hex", side), lambda: self._units_by_hex(side)).items()):
+        for h, ps in sorted(self.board.unit_hexes(side).items()):
             if h in cg_hexes:
                 continue
             cr, re_ = lines.supply_marked(h)

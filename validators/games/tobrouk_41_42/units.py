@@ -54,13 +54,45 @@ class Units(Tracker):
         self.cg_side = {m.id: m.faces[0].side for m in self.game.markers_file.markers
                         if m.id.startswith("cg-") and m.faces and m.faces[0].side}
         self._memo: dict = {}
+        self.moves_of = {side: 0 for side in self.board.side_names}  # side -> changes to its units so far
+        self._by_side: dict = {}  # (question, side) -> (moves_of[enemy] when answered, answer)
 
     def before_step(self, step) -> None:
         """A step that adds, removes, changes or moves a piece has changed the board (it is applied
-        before its events are heard): the memo is dropped.  The board's own version is no guide:
-        a die roll's global properties bump it too."""
-        if self._memo and any(isinstance(c, PIECE_COMMANDS) for c in step.commands):
-            self._memo = {}
+        before its events are heard): the memo is dropped, and the sides whose units (or Retreat
+        markers) it may have changed are counted as changed.  The board's own version is no
+        guide: a die roll's global properties bump it too."""
+        changed: set[str] = set()
+        for c in step.commands:
+            if isinstance(c, PIECE_COMMANDS):
+                self._memo = {}
+                if not self._changes(c.id, changed):
+                    changed = set(self.moves_of)
+                    break
+        for side in changed:
+            self.moves_of[side] += 1
+
+    def _changes(self, pid: str | None, changed: set[str]) -> bool:
+        """Adds to `changed` the sides a command on piece `pid` may have changed (a stack's: its
+        pieces'); False when it cannot tell (a piece removed, a Retreat marker): any side's."""
+        board = self.board.replayer.board
+        stack = board.stacks.get(pid or "")
+        for i in stack.children if stack is not None else (pid,):
+            p = board.pieces.get(i or "")
+            if p is None or mid(p) == "retreat" or (not mid(p) and self.board.side_id(p) is None):
+                return False
+            if self.board.unit_of(p) is not None:
+                changed.add(self.board.side_id(p))
+        return True
+
+    def of_side(self, make, side: str, enemy: str):
+        """`make(side)`, kept while no unit of `enemy` (and no Retreat marker) changes: what the
+        enemy's units alone decide, asked at every move of the side."""
+        key = (make.__name__, side)  # a name, not the bound method: no reference cycle through self
+        found = self._by_side.get(key)
+        if found is None or found[0] != self.moves_of[enemy]:
+            found = self._by_side[key] = (self.moves_of[enemy], make(side))
+        return found[1]
 
     def memo(self, key, make):
         """`make()`, kept while the board stays as it is: what several rules, or several phase ends
@@ -70,10 +102,6 @@ class Units(Tracker):
         if found is _NOT_YET:
             found = self._memo[key] = make()
         return found
-
-    def markers_in(self, hex_id: str, marker: str, *, at_start: bool = False) -> int:
-        pieces = self.board.stood_in(hex_id) if at_start else self.board.pieces_in(hex_id)
-        return sum(1 for p in pieces if p.properties().get("MarkerId") == marker)
 
     def combat_units(self, hex_id: str, side: str | None = None) -> list[Piece]:
         """Combat units (no HQ, no Rommel) of a side in a hex."""
@@ -111,7 +139,7 @@ class Units(Tracker):
 
     def enemy_zoc(self, side: str) -> set[str]:
         """Hexes next to a non-retreating enemy CU (see Choices)."""
-        return self.memo(("zoc", side), lambda: self._enemy_zoc(side))
+        return self.of_side(self._enemy_zoc, side, self.board.other_side[side])
 
     def _enemy_zoc(self, side: str) -> set[str]:
         enemy, b, terrain = self.board.other_side[side], self.board, self.game.hex_terrain
@@ -127,9 +155,11 @@ class Units(Tracker):
 
     def enemy_hexes(self, side: str) -> frozenset[str]:
         """Hexes holding the other side's combat units (7.1: never entered)."""
+        return self.of_side(self._enemy_hexes, side, self.board.other_side[side])
+
+    def _enemy_hexes(self, side: str) -> frozenset[str]:
         enemy = self.board.other_side[side]
-        return self.memo(("enemy hexes", side),
-                         lambda: frozenset(h for h in self.board.by_hex() if self.combat_units(h, enemy)))
+        return frozenset(h for h in self.board.by_hex() if self.combat_units(h, enemy))
 
     def hqs_on_map(self) -> list[Piece]:
         """The HQ counters on the map (not Rommel)."""
@@ -145,6 +175,8 @@ class Units(Tracker):
 class CombatGroups(Tracker):
     """The Combat Groups of tables/combat-groups.yaml: their display boxes and where each counter
     stands (the last hex it stood in, once it left the map)."""
+
+    hears_unit_steps = False
 
     def __init__(self, ctx: Context):
         super().__init__(ctx)
@@ -174,10 +206,10 @@ class CombatGroups(Tracker):
 
 
 _WORDS = (("board", "replayer units side_names side_ids other_side unit_of side_of side_id side_name hex_of by_hex "
-                    "pieces_in units_in units_on_map stood_in reduced"),
-          ("units_view", "markers_in combat_units is_cu is_hq retreating value steps_now enemy_zoc crossing cg_side "
+                    "pieces_in units_in units_on_map stood_in reduced markers_in"),
+          ("units_view", "combat_units is_cu is_hq retreating value steps_now enemy_zoc crossing cg_side "
                          "enemy_in unit_piece_on_map memo hqs_on_map"),
-          ("state", "maneuvering box_of track_boxes mp_box maneuver_mp marker_piece reconstructed sc_rules man"))
+          ("state", "maneuvering box_of track_boxes mp_box maneuver_mp reconstructed sc_rules man"))
 
 
 def _speak(obj, ctx: Context) -> None:
@@ -200,10 +232,20 @@ class TobroukTracker(Tracker):
 
 
 class TobroukRule(Rule):
-    """A rule of Tobrouk 41-42: reads the board, the state and `Units` under their own names."""
+    """A rule of Tobrouk 41-42: reads the board, the state and `Units` under their own names, and
+    keeps what it gathers over one phase in `new_phase`."""
 
     needs: tuple = (Units,)
 
     def __init__(self, ctx: Context):
         super().__init__(ctx)
         _speak(self, ctx)
+
+    def start(self) -> None:
+        self.new_phase()
+
+    def phase_started(self, pid: str) -> None:
+        self.new_phase()
+
+    def new_phase(self) -> None:
+        """What the rule gathers over one phase, emptied as play starts and as each phase begins."""

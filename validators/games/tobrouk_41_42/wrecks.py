@@ -30,16 +30,11 @@ class Wrecks(TobroukRule):
     Wreck marker in its hex."""
 
     ids = ("4.41",)
+    hears_unit_steps = False
 
-    def start(self) -> None:
-        self._wreck_reset()
-
-    def _wreck_reset(self) -> None:
+    def new_phase(self) -> None:
         self.wreck_due: dict[str, Piece] = {}  # hex -> the first unit whose loss there calls for a wreck
         self.wrecked: set[str] = set()  # hexes given a wreck marker in this phase
-
-    def phase_started(self, pid: str) -> None:
-        self._wreck_reset()
 
     def phase_ended(self, pid: str) -> None:
         if pid in COMBATS:
