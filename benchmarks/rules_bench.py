@@ -158,7 +158,7 @@ def _tobrouk_movers(w, game, scenario: str):
     held |= {u.id for r in rules.get("reserves", ()) if r.get("formation") for u in game.units
              if u.formation == r["formation"]}
     held |= {u.id for r in rules.get("restrictions", ()) for u in game.units if u.hq == r.get("units_of_hq")}
-    costs = game.tables["movement"].data["hex_costs"]
+    costs = {t: v["mp"] for t, v in game.table("terrain-effects").data["hex"].items()}
     where, side_of, taken = {}, {}, set()
     for p in w.board.pieces.values():
         if p.map:
