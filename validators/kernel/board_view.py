@@ -37,6 +37,7 @@ class BoardView:
         self._step_start: dict[str, str] = {}  # piece id -> where it stood when the step began
         self._marker_ids: dict[str, str | None] = {}  # marker id -> the piece last found for it (marker())
         self._cache: tuple[int, dict] = (-1, {})  # (board version, key -> answer) for cached()
+        self._track_boxes: dict[str, dict[str, str]] = {}  # track -> location name -> box (track_boxes())
 
     def begin_step(self, events) -> None:
         """A new step: its moves, and where each moving piece stood before it."""
@@ -202,6 +203,20 @@ class BoardView:
             p = next((q for q in pieces.values() if q.properties().get("MarkerId") == marker_id), None)
             self._marker_ids[marker_id] = p.id if p else None
         return p
+
+    def track_boxes(self, track: str) -> dict[str, str]:
+        """A track's boxes by the location name a piece in one shows ("VP 3" -> "3"; the first
+        box of a name two share); {} for a track the game lacks."""
+        found = self._track_boxes.get(track)
+        if found is None:
+            t = self.game.tracks.get(track)
+            found = self._track_boxes[track] = {self.game.zone_name(track, b): b for b in reversed(t.boxes)} if t else {}
+        return found
+
+    def box_of(self, marker_id: str, track: str) -> str | None:
+        """The box of a track a one-off marker stands in, None when it is off the track or absent."""
+        p = self.marker(marker_id)
+        return None if p is None else self.track_boxes(track).get(self.where(p))
 
     def leader_of(self, p: Piece):
         """The leader a piece is (game.yaml `leaders`), None for any other piece."""

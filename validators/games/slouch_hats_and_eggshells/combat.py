@@ -59,9 +59,8 @@ from fractions import Fraction
 
 from validators.games.slouch_hats_and_eggshells.events import EventMarkers
 from validators.games.slouch_hats_and_eggshells.state import ARTILLERY, ATTACKER, DEFENDER, SUPPLY
-from validators.games.slouch_hats_and_eggshells.units import MoveCosts
-from validators.games.slouch_hats_and_eggshells.units import Forces
-from validators.kernel.combat import distance_from, retreat_path
+from validators.games.slouch_hats_and_eggshells.units import Forces, MoveCosts
+from validators.kernel.combat import distance_from, odds_column, retreat_path
 from validators.kernel.declarations import Declared
 from validators.kernel.movement import Blocked
 from validators.kernel.rule import Rule, Tracker
@@ -139,7 +138,6 @@ class Combats(Tracker):
         self.forces, self.costs, self.events = self.ctx.get(Forces), self.ctx.get(MoveCosts), self.ctx.get(EventMarkers)
         self.crt = self.tables["combat"]
         self.columns: list[str] = list(self.crt["columns"])
-        self.col_ratio = [Fraction(int(c.split("-")[0]), int(c.split("-")[1])) for c in self.columns]
         self.differential = self.tables["support-differential"]["differential"]
         self.crt_note = self.state.reconstructed("combat", "terrain-effects", "support-differential")
         self.combat_now: SHCombat | None = None
@@ -340,13 +338,6 @@ class Combats(Tracker):
                 (2 if terrain_double and not self.forces.is_armored(u) else 1)
         return lo, hi, defense
 
-    def _column(self, att: Fraction, dfn: Fraction) -> int:
-        """Index of the listed column the odds round down to (10.42); -1 below 1-4."""
-        if dfn <= 0:
-            return len(self.columns) - 1
-        ratio = att / dfn
-        return max((i for i, r in enumerate(self.col_ratio) if r <= ratio), default=-1)
-
     def _diff_columns(self, diff: int) -> int:
         for row in self.differential:
             if int(row["min"]) <= abs(diff) <= int(row["max"]):
@@ -361,7 +352,7 @@ class Combats(Tracker):
         bases = set()
         best = -1
         for lo, hi, dfn in variants:
-            a, b = self._column(lo, dfn), self._column(hi, dfn)
+            a, b = odds_column(self.columns, lo, dfn), odds_column(self.columns, hi, dfn)  # 10.42; -1 below 1-4
             best = max(best, b)
             bases |= set(range(a, b + 1))
         lo, hi, dfn = variants[0]

@@ -43,8 +43,7 @@ class Forces(Tracker):
 
     def start(self) -> None:
         self.tec = self.tables["terrain-effects"]
-        losses = self.game.tracks.get("losses")
-        self.loss_boxes = {self.game.zone_name("losses", b): b for b in losses.boxes} if losses else {}
+        self.loss_boxes = self.board.track_boxes("losses")
         self._kept: dict[tuple[str, str], object] = {}  # (what, side) -> facts of the enemy of side's units
         self._roles: dict[str, tuple] = {}  # piece id -> (its state, its combat unit or None, its side)
         self.touched: set[str] | None = None  # hexes whose pieces moved, came or went since the last phase's
@@ -92,11 +91,9 @@ class Forces(Tracker):
         u = self.board.unit_of(p)
         return u if u is not None and u.type != "replacement" else None
 
-    def is_combat(self, p: Piece) -> bool:
-        return self.combat_unit(p) is not None
-
     def combat_units(self, hex_id: str, side: str | None = None) -> list[Piece]:
-        return [p for p in self.board.pieces_in(hex_id) if self.is_combat(p) and (side is None or self.board.side_id(p) == side)]
+        return [p for p in self.board.pieces_in(hex_id)
+                if self.combat_unit(p) is not None and (side is None or self.board.side_id(p) == side)]
 
     def enemy_units(self, side: str) -> dict[str, list[s.Unit]]:
         """The combat units of the enemy of `side`, by hex."""
@@ -155,18 +152,13 @@ class Forces(Tracker):
         found = SUPPORT.search(m.faces[0].text) if m is not None and m.faces else None
         return int(found[1]) if found else 0
 
-    def zone_box(self, track: str, label: str) -> str | None:
-        """The box of a track a location names ("VP 3" -> "3")."""
-        t = self.game.tracks.get(track)
-        return next((b for b in t.boxes if self.game.zone_name(track, b) == label), None) if t else None
-
     def vp_at(self, label: str) -> int | None:
-        box = self.zone_box("vp", label)
+        box = self.board.track_boxes("vp").get(label)
         return int(box) if box is not None and box.isdigit() else None
 
     def vp(self, side: str) -> tuple[Piece | None, int | None]:
         """The side's VP marker, and where it stands on the VP track."""
-        p = next((q for q in self.board.replayer.board.pieces.values() if self.marker_id(q) == f"vp-{side}"), None)
+        p = self.board.marker(f"vp-{side}")
         return p, self.vp_at(self.board.where(p)) if p is not None else None
 
 
