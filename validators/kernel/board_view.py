@@ -33,14 +33,16 @@ class BoardView:
         self._stale: set[str] = set()  # hexes whose list in _index waits to be rebuilt
         self._on_map: tuple[int, list[Piece]] = (-1, [])  # (board version, units_on_map())
         self._whos: dict[str, tuple] = {}  # piece id -> _who()
-        self.step_moves: list[Moved] = []  # the moves of the step being audited, in log order
+        self.step_events: list = []  # the events of the step being audited, in log order
+        self.step_moves: list[Moved] = []  # of those, the moves
         self._step_start: dict[str, str] = {}  # piece id -> where it stood when the step began
         self._marker_ids: dict[str, str | None] = {}  # marker id -> the piece last found for it (marker())
         self._cache: tuple[int, dict] = (-1, {})  # (board version, key -> answer) for cached()
         self._track_boxes: dict[str, dict[str, str]] = {}  # track -> location name -> box (track_boxes())
 
     def begin_step(self, events) -> None:
-        """A new step: its moves, and where each moving piece stood before it."""
+        """A new step: its events and moves, and where each moving piece stood before it."""
+        self.step_events = events
         self.step_moves = [e for e in events if isinstance(e, Moved)]
         self._step_start = {}
         for m in self.step_moves:
@@ -217,6 +219,12 @@ class BoardView:
         """The box of a track a one-off marker stands in, None when it is off the track or absent."""
         p = self.marker(marker_id)
         return None if p is None else self.track_boxes(track).get(self.where(p))
+
+    def printed(self, u: s.Unit, p: Piece, what: str):
+        """A value printed on the face a piece shows: `what` ("attack"), or on a reduced face the
+        unit's `what_reduced` when it has one."""
+        reduced = getattr(u, f"{what}_reduced", None) if self.reduced(p) else None
+        return reduced if reduced is not None else getattr(u, what)
 
     def leader_of(self, p: Piece):
         """The leader a piece is (game.yaml `leaders`), None for any other piece."""

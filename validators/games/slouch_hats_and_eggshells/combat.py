@@ -275,7 +275,7 @@ class Combats(Tracker):
             elif not geo.adjacent(h, d_hex):
                 c.faults.append(("10.13", f"{p.name} attacks {d_hex} from {h}: attackers stand next to the Defender "
                                  "Hex", p, h, d_hex))
-            elif forces.attack_of(u, p) <= 0:
+            elif not board.printed(u, p, "attack"):
                 c.faults.append(("10.16", f"{p.name} has no attack strength: it cannot attack", p, h, d_hex))
             else:
                 c_ = self.costs.step_cost(h, d_hex, forces.move_class(u))
@@ -325,7 +325,8 @@ class Combats(Tracker):
             if p is None:
                 continue
             u = self.board.unit_of(p)
-            v = self.forces.attack_of(u, p) * (2 if doubling and not light(p) else 1) * (2 if mountain and u.mountain else 1)
+            v = (self.board.printed(u, p, "attack") or 0) * (2 if doubling and not light(p) else 1)
+            v *= 2 if mountain and u.mountain else 1
             hi += v
             lo += v if pid in c.supplied else v // 2
         defense = Fraction(0)
@@ -334,7 +335,7 @@ class Combats(Tracker):
             if p is None or pid in c.artillery:
                 continue  # artillery firing in support adds no defense (11.22)
             u = self.board.unit_of(p)
-            defense += self.forces.defense_of(u, p) * (2 if doubling and not light(p) else 1) * \
+            defense += (self.board.printed(u, p, "defense") or 0) * (2 if doubling and not light(p) else 1) * \
                 (2 if terrain_double and not self.forces.is_armored(u) else 1)
         return lo, hi, defense
 
@@ -528,11 +529,10 @@ class Combat(Rule):
                 return self._boxes(c, c.results)
             if text == c.nominal or problems is None:
                 problems = found
-        seen = set()
+        first: dict[str, str] = {}  # each rule's first problem
         for rule, msg in problems:
-            if rule in seen:
-                continue
-            seen.add(rule)
+            first.setdefault(rule, msg)
+        for rule, msg in first.items():
             self.find(rule, f"combat on {c.defender_hex}: {msg}; CRT {c.nominal} ({c.odds}){self.crt_note}", None, None,
                       c.defender_hex, side=self.board.side_names[c.attacker])
         self._boxes(c, c.results)
@@ -724,7 +724,7 @@ class MandatoryAttacks(Rule):
                 holders = [board.unit_of(q) for q in forces.combat_units(n, c.defender)]
                 if not holders or all(u.no_zoc for u in holders) or not any(self.costs.passable(u, n, h) for u in holders):
                     continue
-                if not any(forces.attack_of(board.unit_of(q), q) > 0 and not isinstance(
+                if not any(board.printed(board.unit_of(q), q, "attack") and not isinstance(
                         self.costs.step_cost(h, n, forces.move_class(board.unit_of(q))), Blocked) for q in own):
                     continue
                 self._must.setdefault(n, (p.name, h))

@@ -28,7 +28,7 @@ from validators.kernel.movement import Blocked, Reach, TerrainChart, mp, search
 from validators.kernel.rule import Tracker
 from validators.kernel.zoc import ZocMove, zone_of_control
 from validators.replay.board import Piece
-from validators.replay.replayer import Added, Moved, Removed
+from validators.replay.replayer import Added, Flipped, Moved, Removed
 
 if TYPE_CHECKING:  # the schema is for annotations: an audit runs on the plain model (plain.py)
     from builder.model import schema as s
@@ -36,6 +36,7 @@ if TYPE_CHECKING:  # the schema is for annotations: an audit runs on the plain m
 SUPPORT = re.compile(r"\bS(\d+)\b")
 ROADS = ("road", "minor-road", "trail")  # 8.36: the lines a unit moves along at road rate
 PROHIBITED_SIDES = ("escarpment", "swamp-side", "lava-side")  # 8.33, 8.34
+PIECE_EVENTS = (Moved, Flipped, Added, Removed)
 
 
 class Forces(Tracker):
@@ -76,10 +77,11 @@ class Forces(Tracker):
 
     def before_step(self, step) -> None:
         """The replay applies a step whole before its events: the sides of the units it touches
-        (`Auditor.begin_step`) are known before the first event is heard."""
+        are known before the first event is heard."""
         board, kept = self.board, self._kept
-        if kept and board.step_pieces:
-            sides = {board.side_id(p) for p in board.step_pieces if board.unit_of(p) is not None}
+        if kept:
+            sides = {board.side_id(e.piece) for e in board.step_events
+                     if isinstance(e, PIECE_EVENTS) and board.unit_of(e.piece) is not None}
             for k in [k for k in kept if None in sides or board.other_side[k[1]] in sides]:
                 del kept[k]
 
@@ -122,12 +124,6 @@ class Forces(Tracker):
     def adjacent_enemy(self, hex_id: str, side: str) -> bool:
         enemy = self.enemy_hexes(side)
         return any(n in enemy for n in self.game.geometry.neighbours(hex_id))
-
-    def attack_of(self, u: s.Unit, p: Piece) -> int:
-        return (u.attack_reduced if self.board.reduced(p) and u.attack_reduced is not None else u.attack) or 0
-
-    def defense_of(self, u: s.Unit, p: Piece) -> int:
-        return (u.defense_reduced if self.board.reduced(p) and u.defense_reduced is not None else u.defense) or 0
 
     def steps_now(self, u: s.Unit, p: Piece) -> int:
         return steps_left(self.board.reduced(p), u.steps)
