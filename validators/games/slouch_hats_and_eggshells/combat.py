@@ -368,10 +368,8 @@ class Combats(Tracker):
             base = max(base, 0)
             for s in range(lo_s, hi_s + 1):
                 finals.add(min(len(self.columns) - 1, max(0, base + max(-cap, min(cap, s)))))
-        table = self.crt["results"]
-        c.results = {table[self.columns[i]][c.die - 1]: Result.parse(table[self.columns[i]][c.die - 1]) for i in sorted(finals)}
-        mid = sorted(finals)[len(finals) // 2]
-        c.nominal = table[self.columns[mid]][c.die - 1]
+        texts = [self.crt["results"][self.columns[i]][c.die - 1] for i in sorted(finals)]
+        c.results, c.nominal = {t: Result.parse(t) for t in texts}, texts[len(texts) // 2]
         c.odds += f", columns {', '.join(self.columns[i] for i in sorted(finals))} ({why}), die {c.die}"
         for side, ids in ((c.attacker, c.attackers), (c.defender, c.defenders)):
             units = [(self.board.unit_of(board[i]), board[i]) for i in ids if i in board]
@@ -382,14 +380,13 @@ class Combats(Tracker):
                 c.stacking[side] = c.stacking.get(side, 0) + (self.board.unit_of(board[pid]).stacking or 0)
 
     def _shifts(self, c: SHCombat) -> tuple[int, int, str]:
+        """The least and most net shift the facts allow, and why."""
         board = self.board.replayer.board.pieces
         d_hex = c.defender_hex
-        lo = hi = 0
-        why = []
+        shifts: list[tuple[int, int, str]] = []  # (least, most, why)
         defenders = [board[i] for i in c.defenders if i in board]
         if not (set(c.defenders) & c.supplied) and not all(self.board.unit_of(p).light for p in defenders):
-            hi += 1
-            why.append("defender's supply unknown: 0 or 1 right (6.64b)")
+            shifts.append((0, 1, "defender's supply unknown: 0 or 1 right (6.64b)"))
         terrain = self.forces.tec["hex"].get(self.game.hex_terrain.get(d_hex, ""), {}).get("defense", {}).get("shift", 0)
         movers = [(pid, h) for pid, h in c.attackers.items() if pid in board and self.board.unit_of(board[pid]).type != "artillery"]
         for feature, spec in sorted(self.forces.tec["hexside"].items()):
@@ -397,8 +394,7 @@ class Combats(Tracker):
             if shift and movers and all(feature in self.costs.chart.features(h, d_hex) for _, h in movers):
                 terrain = min(terrain, shift)
         if terrain:
-            lo, hi = lo + terrain, hi + terrain
-            why.append(f"terrain {terrain}")
+            shifts.append((terrain, terrain, f"terrain {terrain}"))
         art = {c.attacker: 0, c.defender: 0}
         for pid, (h, side) in c.artillery.items():
             if pid in board and side in art:
@@ -416,16 +412,14 @@ class Combats(Tracker):
         for name, pts in (("artillery", art), ("air", air)):
             s = self._diff_columns(pts[c.attacker] - pts[c.defender])
             if s:
-                lo, hi = lo + s, hi + s
-                why.append(f"{name} {pts[c.attacker]} vs {pts[c.defender]}: {s:+d}")
+                shifts.append((s, s, f"{name} {pts[c.attacker]} vs {pts[c.defender]}: {s:+d}"))
         aa = any(self.forces.is_german_aa(self.board.unit_of(p)) for p in defenders)
         if aa and any(self.forces.is_armored(self.board.unit_of(board[i])) for i in c.attackers if i in board):
-            lo, hi = lo - 1, hi - 1
-            why.append("German AA against armor -1 (10.51)")
+            shifts.append((-1, -1, "German AA against armor -1 (10.51)"))
         if self.event_seen:
-            lo, hi = lo - 1, hi + 1
-            why.append("an event marker changed this phase: 1 either way (20.2)")
-        return lo, hi, "; ".join(why) or "no shift"
+            shifts.append((-1, 1, "an event marker changed this phase: 1 either way (20.2)"))
+        return (sum(s[0] for s in shifts), sum(s[1] for s in shifts),
+                "; ".join(s[2] for s in shifts) or "no shift")
 
     def flipped(self, e: Flipped) -> None:
         c = self.combat_now
