@@ -43,18 +43,18 @@ class SequenceOfPlay(Rule):
         elif before is not None and before[1] >= 0 and i1 >= 0 and t1 > before[0] + 1:
             self.find("4.21", f"the turn tracker jumped from Turn {before[0]} to Turn {t1}: every turn is played")
 
-    def _omitted(self, what: str, piece) -> bool:
+    def _omitted(self, what: str, piece, where: str | None = None) -> bool:
         """21.11, 21.21: an act in the First Axis Operations Segment of the first turn is reported."""
         st = self.state
         if st.turn != st.span["first"] or st.segment is None or st.segment != st.skip_segment:
             return False
         self.find(str(st.span["rule"]), f"Turn {st.turn} omits the First Axis Operations Segment: {piece.name} "
-                  f"{what} in the {st.phase}", piece)
+                  f"{what} in the {st.phase}", piece, None, where)
         return True
 
     def declared(self, d: Declared) -> None:
         if d.name == ATTACKER:
-            self._omitted("attacks", d.piece)
+            self._omitted("attacks", d.piece, d.where)
 
     def moved(self, e: Moved) -> None:
         st, board = self.state, self.board
