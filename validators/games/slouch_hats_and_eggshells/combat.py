@@ -657,8 +657,8 @@ class GermanAA(Rule):
         self._aa_armor: dict[int, set[str]] = {}  # id of a combat -> its armor attackers
 
     def rolled(self, e: Rolled) -> None:
-        c = self.combats.combat_now
-        if c is None or c.die is None or id(c) in self._aa_armor or c.more_hexes or c.attacker != "allied":
+        c = self.combats.resolved  # the combat this roll resolved (one Defender Hex, its units known)
+        if c is None or c.attacker != "allied":
             return
         board, pieces = self.board, self.board.replayer.board.pieces
         aa = any(self.forces.is_german_aa(board.unit_of(pieces[i])) for i in c.defenders if i in pieces)
@@ -669,8 +669,7 @@ class GermanAA(Rule):
     def _closed(self, *_) -> None:
         """Judged as a combat closes: at a declaration opening the next one, or at the phase's end."""
         for c in self.combats.newly_closed(self):
-            armor = self._aa_armor.pop(id(c), None)
-            if not armor or c.more_hexes:
+            if not (armor := self._aa_armor.pop(id(c), None)):
                 continue
             lost = sum(max(0, c.lost.get(i, 0)) for i in c.attackers)
             if lost and not any(c.lost.get(i, 0) > 0 for i in armor):
