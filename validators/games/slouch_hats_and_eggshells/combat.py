@@ -693,16 +693,14 @@ class MandatoryAttacks(Rule):
         self._must: dict[str, tuple[str, str]] = {}  # enemy hex -> (an attacker's name, its hex)
         self._attacked_hexes: set[str] = set()
         self._mandatory_unjudged = False
-        self._seen_combats: set[int] = set()
 
     def phase_started(self, pid: str) -> None:
         self._must, self._attacked_hexes, self._mandatory_unjudged = {}, set(), False
 
     def rolled(self, e: Rolled) -> None:
         c = self.combats.combat_now
-        if self.state.phase_kind != "combat" or c is None or c.die is None or id(c) in self._seen_combats:
+        if self.state.phase_kind != "combat" or c is None or c.die is None or not self.once(id(c)):
             return
-        self._seen_combats.add(id(c))
         if c.more_hexes or c.defender_hex is None:
             self._mandatory_unjudged = True
             return
