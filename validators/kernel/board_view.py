@@ -215,11 +215,6 @@ class BoardView:
             found = self._track_boxes[track] = {self.game.zone_name(track, b): b for b in reversed(t.boxes)} if t else {}
         return found
 
-    def box_of(self, marker_id: str, track: str) -> str | None:
-        """The box of a track a one-off marker stands in, None when it is off the track or absent."""
-        p = self.marker(marker_id)
-        return None if p is None else self.track_boxes(track).get(self.where(p))
-
     def printed(self, u: s.Unit, p: Piece, what: str):
         """A value printed on the face a piece shows: `what` ("attack"), or on a reduced face the
         unit's `what_reduced` when it has one."""
