@@ -23,8 +23,8 @@ Turn 1 the Allies draw four markers and the Axis three, the Allies play More Rep
 Reinforcements phase and put it back; on Turn 2 each side draws one and the Axis plays Active
 Druze; on Turn 3 the Allies draw one.
 
-Planted (rule): 18.31 a surrender roll on Turn 1, and a second one on Turn 3; 21.11 the tracker
-in the skipped segment; 8.15 into an enemy hex; 8.13 beyond the MA; 8.22 ZOC to ZOC; 8.21 on
+Planted (rule): 18.31 a surrender roll on Turn 1, and a second one on Turn 3; 21.11 a unit
+moving in the skipped segment; 8.15 into an enemy hex; 8.13 beyond the MA; 8.22 ZOC to ZOC; 8.21 on
 through an enemy ZOC; 4.21 an Axis unit moving in the Allied Movement phase, and the tracker
 going back; 10.12 a die with no combat declared; 11.13 a battery out of range; 10.43 a second
 die; 12.52 an attacker moving off with no retreat result; 12.21 a step not taken; 8.42 an
@@ -80,7 +80,8 @@ def turn_1(g: Game) -> None:
     g.illegal("20.14", lambda: w.play_event(g.events["H"], "Allied"))  # Victoria Cross: a Combat phase
     g.illegal("5.31", lambda: there_and_back(w, "23-6", "Middle East Holding Box", "Turn 3"), later=-1)
     g.phases(1, "Supply Status", "First Supply Conversion", "Bombardment")
-    g.illegal("21.11", lambda: w.phase(1, "1st Axis Transport"))  # turn 1 skips it
+    g.phases(1, "1st Axis Transport", "1st Axis Movement")  # the tracker walks through what turn 1 skips
+    g.illegal("21.11", lambda: there_and_back(w, "7rca", "2016", "2017"), later=-1)  # and a unit moves in it
     g.phases(1, "1st Allied Transport", "1st Allied Movement")
     g.group(["21-7a", "6cav-a", "2-4fd-a"], "1525")  # the coast road: 1/2 MP, into the ZOC of 1524
     g.group(["1-1ff", "2-1ff", "3-1ff"], "2526")

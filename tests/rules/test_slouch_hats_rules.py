@@ -43,11 +43,26 @@ def test_21_11_turn_1_skips_the_first_axis_operations(slouch_module, tmp_path):
     def legal(w):
         w.phase(1, "1st Allied Transport")
         w.phase(2, "1st Axis Movement")
+        w.move("7rca", "2016")
     assert run(slouch_module, tmp_path, legal) == []
 
-    def illegal(w):
+    def walked_through(w):  # issue 31: the module's tracker steps through the omitted phases
+        for name in ("Bombardment", "1st Axis Transport", "1st Axis Movement", "1st Axis Combat",
+                     "1st Axis Exploitation Movement", "1st Axis Administrative", "1st Allied Transport"):
+            w.phase(1, name)
+    assert run(slouch_module, tmp_path, walked_through) == []
+
+    def moved(w):
         w.phase(1, "1st Axis Movement")
-    assert rules(run(slouch_module, tmp_path, illegal)) == ["21.11"]
+        w.move("7rca", "2016")
+        w.move("1-1ff", "2526")  # an Allied unit: the segment is not played (21.11), not only not his (4.21)
+    found = run(slouch_module, tmp_path, moved)
+    assert rules(found) == ["21.11", "21.11"] and found[0].piece.startswith("7e")
+
+    def attacked(w):
+        w.phase(1, "1st Axis Combat")
+        w.declare("i-22rta", "Declare attacker")
+    assert rules(run(slouch_module, tmp_path, attacked)) == ["21.11"]
 
 
 def test_21_11_the_scenario_ends_after_turn_6(slouch_module, tmp_path):

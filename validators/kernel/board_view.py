@@ -33,7 +33,8 @@ class BoardView:
         self._stale: set[str] = set()  # hexes whose list in _index waits to be rebuilt
         self._on_map: tuple[int, list[Piece]] = (-1, [])  # (board version, units_on_map())
         self._whos: dict[str, tuple] = {}  # piece id -> _who()
-        self.step_moves: list[Moved] = []  # the moves of the step being audited, in log order
+        self.step_events: list = []  # the events of the step being audited, in log order
+        self.step_moves: list[Moved] = []  # of those, the moves
         self._step_start: dict[str, str] = {}  # piece id -> where it stood when the step began
         self._marker_ids: dict[str, str | None] = {}  # marker id -> the piece last found for it (marker())
         self._seq: dict[str, int] = {}  # hex -> when it last came into _index: the order of by_hex()
@@ -42,9 +43,11 @@ class BoardView:
         self._placed: dict[str, int | None] = {}  # hex -> its _seq when _side_units last took it in
         self._units_stale: set[str] = set()  # hexes whose entries in _side_units wait to be rebuilt
         self._side_units: dict[str | None, dict[str, list[Piece]]] = {}  # side id -> unit_hexes(side)
+        self._track_boxes: dict[str, dict[str, str]] = {}  # track -> location name -> box (track_boxes())
 
     def begin_step(self, events) -> None:
-        """A new step: its moves, and where each moving piece stood before it."""
+        """A new step: its events and moves, and where each moving piece stood before it."""
+        self.step_events = events
         self.step_moves = [e for e in events if isinstance(e, Moved)]
         self._step_start = {}
         for m in self.step_moves:
@@ -259,6 +262,21 @@ class BoardView:
             p = next((q for q in pieces.values() if q.properties().get("MarkerId") == marker_id), None)
             self._marker_ids[marker_id] = p.id if p else None
         return p
+
+    def track_boxes(self, track: str) -> dict[str, str]:
+        """A track's boxes by the location name a piece in one shows ("VP 3" -> "3"; the first
+        box of a name two share); {} for a track the game lacks."""
+        found = self._track_boxes.get(track)
+        if found is None:
+            t = self.game.tracks.get(track)
+            found = self._track_boxes[track] = {self.game.zone_name(track, b): b for b in reversed(t.boxes)} if t else {}
+        return found
+
+    def printed(self, u: s.Unit, p: Piece, what: str):
+        """A value printed on the face a piece shows: `what` ("attack"), or on a reduced face the
+        unit's `what_reduced` when it has one."""
+        reduced = getattr(u, f"{what}_reduced", None) if self.reduced(p) else None
+        return reduced if reduced is not None else getattr(u, what)
 
     def leader_of(self, p: Piece):
         """The leader a piece is (game.yaml `leaders`), None for any other piece."""

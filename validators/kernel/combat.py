@@ -34,6 +34,19 @@ def ratio_threshold(strength: float, factor: float, least: int = 0) -> int:
     return max(least, math.ceil(round(factor * strength, 9)))
 
 
+def odds_column(columns: Iterable[str], attack, defense) -> int:
+    """The index of the last odds column ("3-1", "1-2") that attack:defense reaches (the odds
+    rounded down); -1 below the first, the last with no defense.
+
+    >>> odds_column(["1-2", "1-1", "2-1"], 3, 2), odds_column(["1-2", "1-1"], 1, 3), odds_column(["1-1"], 1, 0)
+    (1, -1, 0)
+    """
+    ratios = [tuple(int(v) for v in c.split("-")) for c in columns]
+    if defense <= 0:
+        return len(ratios) - 1
+    return max((i for i, (x, y) in enumerate(ratios) if attack * y >= defense * x), default=-1)
+
+
 @dataclass(frozen=True)
 class Roll:
     side: str

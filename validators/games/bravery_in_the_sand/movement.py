@@ -99,12 +99,6 @@ class Activated(PlayRule):
         "combined-attack": ("8.1.5", "a German stack under a Combined Attack Marker in {old} may attack or wait, "
                                      "not move out")}
 
-    def move_refused(self, why: str, p: Piece, old: str, new: str | None, act: Activation | None) -> None:
-        if why in self.REFUSED:
-            rule, text = self.REFUSED[why]
-            dak, b = (act.formation if act else None) or "a German division (DAK)", self.board
-            self.find(rule, text.format(unit=b.unit_of(p), act=act, side=b.side_of(p), old=old, dak=dak), p, old, new)
-
 
 class Movement(PlayRule):
     """6, 6.1-6.2, 6.4: the stack moves together, dropping units off but not in an enemy hex, at most
@@ -120,17 +114,14 @@ class Movement(PlayRule):
         kinds = list(game.hex_terrain_types.values()) + list(game.hexside_feature_types.values())
         return cls.ids + tuple(sorted({k.rule for k in kinds if k.prohibited and k.rule} - set(cls.ids)))
 
+    REFUSED = {"stopped": ("6.4", "movement ended when the stack entered the enemy hex {old}"),
+               "off-trail": ("6", "the stack moves together: {old} is not on its path {trail}"),
+               "divided": ("6", "the stack cannot divide: it went on to {end}, this unit turned off at {old} to {new}"),
+               "dropped": ("6", "units may not be dropped off in a hex with enemy units ({new})")}  # told as it ends
+
     def move_refused(self, why: str, p: Piece, old: str, new: str | None, act: Activation | None) -> None:
-        if why == "stopped":
-            self.find("6.4", f"movement ended when the stack entered the enemy hex {old}", p, old, new)
-        elif why == "off-trail":
-            self.find("6", f"the stack moves together: {old} is not on its path {'-'.join(act.trail)}", p, old, new)
-        elif why == "divided":
-            self.find("6", f"the stack cannot divide: it went on to {act.trail[-1]}, this unit turned off at {old} to "
-                      f"{new}", p, old, new)
-        elif why == "dropped":  # told as the activation ends
-            self.find("6", f"units may not be dropped off in a hex with enemy units ({new})", p, old, new)
-        elif why == "no-path":
+        super().move_refused(why, p, old, new, act)
+        if why == "no-path":
             c = self.play.costs.step(old, new, ALL) if self.game.geometry.adjacent(old, new) else None
             if isinstance(c, Blocked):
                 self.find(c.rule or "6.1", f"{old} to {new} crosses a {c.why} hexside: movement is prohibited", p, old, new)

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from validators.kernel.movement import Blocked, TerrainCosts
 from validators.kernel.rule import Rule, Tracker
@@ -93,7 +94,7 @@ class Play(Tracker):
         self.combat_table = self.tables["combat"]
         self.commonwealth = self.board.side_names.get("commonwealth")
         self.strategic = frozenset(h for h, place in g.places.items() if place.strategic)
-        self.eliminated = {g.zone_name("eliminated", b): b for b in g.tracks["eliminated"].boxes} if "eliminated" in g.tracks else {}
+        self.eliminated = self.board.track_boxes("eliminated")
         self.first_box: dict = {}
         act = g.tracks.get("activation")
         for box, caption in (act.captions.items() if act else []):  # "Turn 7 / Ext.": turn 7 and later
@@ -644,18 +645,23 @@ def _on_trail(trail: list[str], old: str, new: str, start: int) -> tuple[int, in
 
 
 def _find(items: list[str], item: str, start: int) -> int:  # the index of `item` from `start` on, or -1
-    if start >= len(items):  # most moves: nothing beyond the trail's end (and no exception to raise)
-        return -1
-    try:
-        return items.index(item, start)
-    except ValueError:
-        return -1
+    return items.index(item, start) if item in items[start:] else -1
 
 
 class PlayRule(Rule):
     """A rule of this game: it reads the match through `Play`."""
 
     needs = (Play,)
+    REFUSED: ClassVar[dict[str, tuple[str, str]]] = {}  # why Play refused to follow a move -> (rule, message)
 
     def start(self) -> None:
         self.play = self.ctx.get(Play)
+
+    def move_refused(self, why: str, p: Piece, old: str, new: str | None, act: Activation | None) -> None:
+        """A move `Play` could not follow, reported when `REFUSED` names why."""
+        if why in self.REFUSED:
+            rule, text = self.REFUSED[why]
+            b, trail = self.board, act.trail if act else []
+            self.find(rule, text.format(unit=b.unit_of(p), act=act, side=b.side_of(p), old=old, new=new,
+                                        dak=(act.formation if act else None) or "a German division (DAK)",
+                                        trail="-".join(trail), end=trail[-1] if trail else None), p, old, new)

@@ -18,8 +18,7 @@ class BraveryState(GameState):
         self.turn = g.info.turns.first
         self.phase = self.phase_specs[0]["name"] if self.phase_specs else None
         self.mug = g.map.decks[0].name if g.map.decks else "Mug"
-        act = g.tracks.get("activation")
-        self.activation_boxes = {g.zone_name("activation", b): int(b) for b in act.boxes} if act else {}
+        self.activation_boxes = {name: int(b) for name, b in board.track_boxes("activation").items()}
 
     def initial_phase(self) -> TurnChanged | None:
         return None  # see the Choice

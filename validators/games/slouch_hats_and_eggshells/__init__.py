@@ -22,7 +22,6 @@ from validators.games.slouch_hats_and_eggshells.state import SlouchState
 from validators.games.slouch_hats_and_eggshells.turns import SequenceOfPlay
 from validators.games.slouch_hats_and_eggshells.victory import VictoryPoints
 from validators.kernel.engine import RulesAuditor
-from validators.replay.replayer import Added, Flipped, Moved, Removed
 
 RULES = (SequenceOfPlay, SpecialEvents, GermanAA, Combat, Stacking, Movement, Garrisons, Reinforcements, VictoryPoints,
          Replacements, MandatoryAttacks)
@@ -35,7 +34,3 @@ class Auditor(RulesAuditor):
 
     RULES = RULES
     STATE = SlouchState
-
-    def begin_step(self, events) -> None:  # the step's pieces, for Forces.before_step
-        super().begin_step(events)
-        self.step_pieces = [e.piece for e in events if isinstance(e, (Moved, Flipped, Added, Removed))]

@@ -133,7 +133,7 @@ class Garrisons(Rule):
             return False
         board = self.board
         return any(self._area_of.get(board.hex_of(q) or "") == area for q in board.units_on_map()
-                   if board.side_id(q) == "allied" and self.forces.is_combat(q))
+                   if board.side_id(q) == "allied" and self.forces.combat_unit(q) is not None)
 
     def moved(self, e: Moved) -> None:
         self._marker_left(e.piece, e.old.label)
@@ -176,7 +176,7 @@ class Reinforcements(Rule):
         old = e.old.label
         if u is None or old == e.new.label or st.phase_kind is None:
             return  # the set-up
-        if u.id in self.waiting and self.forces.zone_box("turn", old) is not None:
+        if u.id in self.waiting and old in self.board.track_boxes("turn"):
             turn, zone = self.waiting[u.id]
             early = 1 if zone and zone.startswith("Iraq") else 0
             if (st.turn or 0) < turn - early:

@@ -59,9 +59,8 @@ from fractions import Fraction
 
 from validators.games.slouch_hats_and_eggshells.events import EventMarkers
 from validators.games.slouch_hats_and_eggshells.state import ARTILLERY, ATTACKER, DEFENDER, SUPPLY
-from validators.games.slouch_hats_and_eggshells.units import MoveCosts
-from validators.games.slouch_hats_and_eggshells.units import Forces
-from validators.kernel.combat import distance_from, retreat_path
+from validators.games.slouch_hats_and_eggshells.units import Forces, MoveCosts
+from validators.kernel.combat import distance_from, odds_column, retreat_path
 from validators.kernel.declarations import Declared
 from validators.kernel.movement import Blocked
 from validators.kernel.rule import Rule, Tracker
@@ -139,7 +138,6 @@ class Combats(Tracker):
         self.forces, self.costs, self.events = self.ctx.get(Forces), self.ctx.get(MoveCosts), self.ctx.get(EventMarkers)
         self.crt = self.tables["combat"]
         self.columns: list[str] = list(self.crt["columns"])
-        self.col_ratio = [Fraction(int(c.split("-")[0]), int(c.split("-")[1])) for c in self.columns]
         self.differential = self.tables["support-differential"]["differential"]
         self.crt_note = self.state.reconstructed("combat", "terrain-effects", "support-differential")
         self.combat_now: SHCombat | None = None
@@ -277,7 +275,7 @@ class Combats(Tracker):
             elif not geo.adjacent(h, d_hex):
                 c.faults.append(("10.13", f"{p.name} attacks {d_hex} from {h}: attackers stand next to the Defender "
                                  "Hex", p, h, d_hex))
-            elif forces.attack_of(u, p) <= 0:
+            elif not board.printed(u, p, "attack"):
                 c.faults.append(("10.16", f"{p.name} has no attack strength: it cannot attack", p, h, d_hex))
             else:
                 c_ = self.costs.step_cost(h, d_hex, forces.move_class(u))
@@ -327,7 +325,8 @@ class Combats(Tracker):
             if p is None:
                 continue
             u = self.board.unit_of(p)
-            v = self.forces.attack_of(u, p) * (2 if doubling and not light(p) else 1) * (2 if mountain and u.mountain else 1)
+            v = (self.board.printed(u, p, "attack") or 0) * (2 if doubling and not light(p) else 1)
+            v *= 2 if mountain and u.mountain else 1
             hi += v
             lo += v if pid in c.supplied else v // 2
         defense = Fraction(0)
@@ -336,16 +335,9 @@ class Combats(Tracker):
             if p is None or pid in c.artillery:
                 continue  # artillery firing in support adds no defense (11.22)
             u = self.board.unit_of(p)
-            defense += self.forces.defense_of(u, p) * (2 if doubling and not light(p) else 1) * \
+            defense += (self.board.printed(u, p, "defense") or 0) * (2 if doubling and not light(p) else 1) * \
                 (2 if terrain_double and not self.forces.is_armored(u) else 1)
         return lo, hi, defense
-
-    def _column(self, att: Fraction, dfn: Fraction) -> int:
-        """Index of the listed column the odds round down to (10.42); -1 below 1-4."""
-        if dfn <= 0:
-            return len(self.columns) - 1
-        ratio = att / dfn
-        return max((i for i, r in enumerate(self.col_ratio) if r <= ratio), default=-1)
 
     def _diff_columns(self, diff: int) -> int:
         for row in self.differential:
@@ -361,7 +353,7 @@ class Combats(Tracker):
         bases = set()
         best = -1
         for lo, hi, dfn in variants:
-            a, b = self._column(lo, dfn), self._column(hi, dfn)
+            a, b = odds_column(self.columns, lo, dfn), odds_column(self.columns, hi, dfn)  # 10.42; -1 below 1-4
             best = max(best, b)
             bases |= set(range(a, b + 1))
         lo, hi, dfn = variants[0]
@@ -376,10 +368,8 @@ class Combats(Tracker):
             base = max(base, 0)
             for s in range(lo_s, hi_s + 1):
                 finals.add(min(len(self.columns) - 1, max(0, base + max(-cap, min(cap, s)))))
-        table = self.crt["results"]
-        c.results = {table[self.columns[i]][c.die - 1]: Result.parse(table[self.columns[i]][c.die - 1]) for i in sorted(finals)}
-        mid = sorted(finals)[len(finals) // 2]
-        c.nominal = table[self.columns[mid]][c.die - 1]
+        texts = [self.crt["results"][self.columns[i]][c.die - 1] for i in sorted(finals)]
+        c.results, c.nominal = {t: Result.parse(t) for t in texts}, texts[len(texts) // 2]
         c.odds += f", columns {', '.join(self.columns[i] for i in sorted(finals))} ({why}), die {c.die}"
         for side, ids in ((c.attacker, c.attackers), (c.defender, c.defenders)):
             units = [(self.board.unit_of(board[i]), board[i]) for i in ids if i in board]
@@ -390,14 +380,13 @@ class Combats(Tracker):
                 c.stacking[side] = c.stacking.get(side, 0) + (self.board.unit_of(board[pid]).stacking or 0)
 
     def _shifts(self, c: SHCombat) -> tuple[int, int, str]:
+        """The least and most net shift the facts allow, and why."""
         board = self.board.replayer.board.pieces
         d_hex = c.defender_hex
-        lo = hi = 0
-        why = []
+        shifts: list[tuple[int, int, str]] = []  # (least, most, why)
         defenders = [board[i] for i in c.defenders if i in board]
         if not (set(c.defenders) & c.supplied) and not all(self.board.unit_of(p).light for p in defenders):
-            hi += 1
-            why.append("defender's supply unknown: 0 or 1 right (6.64b)")
+            shifts.append((0, 1, "defender's supply unknown: 0 or 1 right (6.64b)"))
         terrain = self.forces.tec["hex"].get(self.game.hex_terrain.get(d_hex, ""), {}).get("defense", {}).get("shift", 0)
         movers = [(pid, h) for pid, h in c.attackers.items() if pid in board and self.board.unit_of(board[pid]).type != "artillery"]
         for feature, spec in sorted(self.forces.tec["hexside"].items()):
@@ -405,8 +394,7 @@ class Combats(Tracker):
             if shift and movers and all(feature in self.costs.chart.features(h, d_hex) for _, h in movers):
                 terrain = min(terrain, shift)
         if terrain:
-            lo, hi = lo + terrain, hi + terrain
-            why.append(f"terrain {terrain}")
+            shifts.append((terrain, terrain, f"terrain {terrain}"))
         art = {c.attacker: 0, c.defender: 0}
         for pid, (h, side) in c.artillery.items():
             if pid in board and side in art:
@@ -424,16 +412,14 @@ class Combats(Tracker):
         for name, pts in (("artillery", art), ("air", air)):
             s = self._diff_columns(pts[c.attacker] - pts[c.defender])
             if s:
-                lo, hi = lo + s, hi + s
-                why.append(f"{name} {pts[c.attacker]} vs {pts[c.defender]}: {s:+d}")
+                shifts.append((s, s, f"{name} {pts[c.attacker]} vs {pts[c.defender]}: {s:+d}"))
         aa = any(self.forces.is_german_aa(self.board.unit_of(p)) for p in defenders)
         if aa and any(self.forces.is_armored(self.board.unit_of(board[i])) for i in c.attackers if i in board):
-            lo, hi = lo - 1, hi - 1
-            why.append("German AA against armor -1 (10.51)")
+            shifts.append((-1, -1, "German AA against armor -1 (10.51)"))
         if self.event_seen:
-            lo, hi = lo - 1, hi + 1
-            why.append("an event marker changed this phase: 1 either way (20.2)")
-        return lo, hi, "; ".join(why) or "no shift"
+            shifts.append((-1, 1, "an event marker changed this phase: 1 either way (20.2)"))
+        return (sum(s[0] for s in shifts), sum(s[1] for s in shifts),
+                "; ".join(s[2] for s in shifts) or "no shift")
 
     def flipped(self, e: Flipped) -> None:
         c = self.combat_now
@@ -537,11 +523,10 @@ class Combat(Rule):
                 return self._boxes(c, c.results)
             if text == c.nominal or problems is None:
                 problems = found
-        seen = set()
+        first: dict[str, str] = {}  # each rule's first problem
         for rule, msg in problems:
-            if rule in seen:
-                continue
-            seen.add(rule)
+            first.setdefault(rule, msg)
+        for rule, msg in first.items():
             self.find(rule, f"combat on {c.defender_hex}: {msg}; CRT {c.nominal} ({c.odds}){self.crt_note}", None, None,
                       c.defender_hex, side=self.board.side_names[c.attacker])
         self._boxes(c, c.results)
@@ -672,8 +657,8 @@ class GermanAA(Rule):
         self._aa_armor: dict[int, set[str]] = {}  # id of a combat -> its armor attackers
 
     def rolled(self, e: Rolled) -> None:
-        c = self.combats.combat_now
-        if c is None or c.die is None or id(c) in self._aa_armor or c.more_hexes or c.attacker != "allied":
+        c = self.combats.resolved  # the combat this roll resolved (one Defender Hex, its units known)
+        if c is None or c.attacker != "allied":
             return
         board, pieces = self.board, self.board.replayer.board.pieces
         aa = any(self.forces.is_german_aa(board.unit_of(pieces[i])) for i in c.defenders if i in pieces)
@@ -684,8 +669,7 @@ class GermanAA(Rule):
     def _closed(self, *_) -> None:
         """Judged as a combat closes: at a declaration opening the next one, or at the phase's end."""
         for c in self.combats.newly_closed(self):
-            armor = self._aa_armor.pop(id(c), None)
-            if not armor or c.more_hexes:
+            if not (armor := self._aa_armor.pop(id(c), None)):
                 continue
             lost = sum(max(0, c.lost.get(i, 0)) for i in c.attackers)
             if lost and not any(c.lost.get(i, 0) > 0 for i in armor):
@@ -709,16 +693,14 @@ class MandatoryAttacks(Rule):
         self._must: dict[str, tuple[str, str]] = {}  # enemy hex -> (an attacker's name, its hex)
         self._attacked_hexes: set[str] = set()
         self._mandatory_unjudged = False
-        self._seen_combats: set[int] = set()
 
     def phase_started(self, pid: str) -> None:
         self._must, self._attacked_hexes, self._mandatory_unjudged = {}, set(), False
 
     def rolled(self, e: Rolled) -> None:
         c = self.combats.combat_now
-        if self.state.phase_kind != "combat" or c is None or c.die is None or id(c) in self._seen_combats:
+        if self.state.phase_kind != "combat" or c is None or c.die is None or not self.once(id(c)):
             return
-        self._seen_combats.add(id(c))
         if c.more_hexes or c.defender_hex is None:
             self._mandatory_unjudged = True
             return
@@ -733,7 +715,7 @@ class MandatoryAttacks(Rule):
                 holders = [board.unit_of(q) for q in forces.combat_units(n, c.defender)]
                 if not holders or all(u.no_zoc for u in holders) or not any(self.costs.passable(u, n, h) for u in holders):
                     continue
-                if not any(forces.attack_of(board.unit_of(q), q) > 0 and not isinstance(
+                if not any(board.printed(board.unit_of(q), q, "attack") and not isinstance(
                         self.costs.step_cost(h, n, forces.move_class(board.unit_of(q))), Blocked) for q in own):
                     continue
                 self._must.setdefault(n, (p.name, h))

@@ -123,12 +123,9 @@ class Movement(Rule):
             return
         if not board.on_map(old):
             return
-        rec = self._moves.get(p.id)
-        if rec is None:
-            rec = self._moves[p.id] = MoveRecord(old, set(self._modes.get(p.id, ())),
-                                                 self._no_movement_supply(p, u, old, side))
-        if modes := self._modes.get(p.id):
-            rec.modes |= modes
+        if (rec := self._moves.get(p.id)) is None:
+            rec = self._moves[p.id] = MoveRecord(old, unsupplied=self._no_movement_supply(p, u, old, side))
+        rec.modes |= self._modes.get(p.id, set())
         rec.ends.append(new)
         if new == rec.start:
             return

@@ -25,11 +25,9 @@ class Stacking(Rule):
     def start(self) -> None:
         self.forces = self.ctx.get(Forces)
         self.stack_limit = self.game.table("stacking").typed.stacking.limit
-        self._overstacked: set[tuple[str, frozenset[str]]] = set()
         air = self.tables.get("air-naval", {})
         self.airfields = {h for hexes in air.get("airfields", {}).values() for h in hexes}
         self.airfield_cap = int(air.get("airfield_capacity", 2))
-        self._air_reported: set[tuple[str, frozenset[str]]] = set()
 
     def phase_ended(self, pid: str) -> None:
         """A hex whose pieces did not change since the last phase's end was judged then."""
@@ -45,9 +43,8 @@ class Stacking(Rule):
                     found[1] += u.stacking or 0
             for side in names:
                 units, total = by_side.get(side, ((), 0))
-                if total <= limit or (key := (h, frozenset(p.id for p in units))) in self._overstacked:
+                if total <= limit or not self.once("3.32", h, frozenset(p.id for p in units)):
                     continue
-                self._overstacked.add(key)
                 listed = ", ".join(f"{p.name} ({board.unit_of(p).stacking})" for p in units if board.unit_of(p).stacking)
                 self.find("3.32", f"end of the {self.state.phase}: {h} holds {total} stacking points ({listed}), more "
                           f"than {self.stack_limit}; the excess goes to the Cadre Box"
@@ -58,9 +55,7 @@ class Stacking(Rule):
         fields = self.airfields if touched is None else self.airfields & touched
         for h, side in sorted((h, side) for h in fields for side in self.board.side_names):
             air = [p for p in self.board.pieces_in(h) if forces.marker_id(p).startswith("air-") and forces.air_side(p) == side]
-            key = (h, frozenset(p.id for p in air))
-            if len(air) > self.airfield_cap and key not in self._air_reported:
-                self._air_reported.add(key)
+            if len(air) > self.airfield_cap and self.once("13.13", h, frozenset(p.id for p in air)):
                 self.find("13.13", f"end of the {self.state.phase}: {len(air)} air units on the airfield in {h} "
                           f"({', '.join(p.name for p in air)}); an airfield holds {self.airfield_cap}"
                           f"{self.state.reconstructed('air-naval')}", None, None, h)

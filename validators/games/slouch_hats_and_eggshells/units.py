@@ -28,7 +28,7 @@ from validators.kernel.movement import Blocked, Reach, TerrainChart, mp, search
 from validators.kernel.rule import Tracker
 from validators.kernel.zoc import ZocMove, zone_of_control
 from validators.replay.board import Piece
-from validators.replay.replayer import Added, Moved, Removed
+from validators.replay.replayer import Added, Flipped, Moved, Removed
 
 if TYPE_CHECKING:  # the schema is for annotations: an audit runs on the plain model (plain.py)
     from builder.model import schema as s
@@ -36,6 +36,7 @@ if TYPE_CHECKING:  # the schema is for annotations: an audit runs on the plain m
 SUPPORT = re.compile(r"\bS(\d+)\b")
 ROADS = ("road", "minor-road", "trail")  # 8.36: the lines a unit moves along at road rate
 PROHIBITED_SIDES = ("escarpment", "swamp-side", "lava-side")  # 8.33, 8.34
+PIECE_EVENTS = (Moved, Flipped, Added, Removed)
 
 
 class Forces(Tracker):
@@ -43,8 +44,7 @@ class Forces(Tracker):
 
     def start(self) -> None:
         self.tec = self.game.table("terrain-effects").data  # schema.TerrainEffectsData
-        losses = self.game.tracks.get("losses")
-        self.loss_boxes = {self.game.zone_name("losses", b): b for b in losses.boxes} if losses else {}
+        self.loss_boxes = self.board.track_boxes("losses")
         self._kept: dict[tuple[str, str], object] = {}  # (what, side) -> facts of the enemy of side's units
         self._roles: dict[str, tuple] = {}  # piece id -> (its state, its combat unit or None, its side)
         self.touched: set[str] | None = None  # hexes whose pieces moved, came or went since the last phase's
@@ -77,10 +77,11 @@ class Forces(Tracker):
 
     def before_step(self, step) -> None:
         """The replay applies a step whole before its events: the sides of the units it touches
-        (`Auditor.begin_step`) are known before the first event is heard."""
+        are known before the first event is heard."""
         board, kept = self.board, self._kept
-        if kept and board.step_pieces:
-            sides = {board.side_id(p) for p in board.step_pieces if board.unit_of(p) is not None}
+        if kept:
+            sides = {board.side_id(e.piece) for e in board.step_events
+                     if isinstance(e, PIECE_EVENTS) and board.unit_of(e.piece) is not None}
             for k in [k for k in kept if None in sides or board.other_side[k[1]] in sides]:
                 del kept[k]
 
@@ -92,11 +93,9 @@ class Forces(Tracker):
         u = self.board.unit_of(p)
         return u if u is not None and u.type != "replacement" else None
 
-    def is_combat(self, p: Piece) -> bool:
-        return self.combat_unit(p) is not None
-
     def combat_units(self, hex_id: str, side: str | None = None) -> list[Piece]:
-        return [p for p in self.board.pieces_in(hex_id) if self.is_combat(p) and (side is None or self.board.side_id(p) == side)]
+        return [p for p in self.board.pieces_in(hex_id)
+                if self.combat_unit(p) is not None and (side is None or self.board.side_id(p) == side)]
 
     def enemy_units(self, side: str) -> dict[str, list[s.Unit]]:
         """The combat units of the enemy of `side`, by hex."""
@@ -126,12 +125,6 @@ class Forces(Tracker):
         enemy = self.enemy_hexes(side)
         return any(n in enemy for n in self.game.geometry.neighbours(hex_id))
 
-    def attack_of(self, u: s.Unit, p: Piece) -> int:
-        return (u.attack_reduced if self.board.reduced(p) and u.attack_reduced is not None else u.attack) or 0
-
-    def defense_of(self, u: s.Unit, p: Piece) -> int:
-        return (u.defense_reduced if self.board.reduced(p) and u.defense_reduced is not None else u.defense) or 0
-
     def steps_now(self, u: s.Unit, p: Piece) -> int:
         return steps_left(self.board.reduced(p), u.steps)
 
@@ -155,18 +148,13 @@ class Forces(Tracker):
         found = SUPPORT.search(m.faces[0].text) if m is not None and m.faces else None
         return int(found[1]) if found else 0
 
-    def zone_box(self, track: str, label: str) -> str | None:
-        """The box of a track a location names ("VP 3" -> "3")."""
-        t = self.game.tracks.get(track)
-        return next((b for b in t.boxes if self.game.zone_name(track, b) == label), None) if t else None
-
     def vp_at(self, label: str) -> int | None:
-        box = self.zone_box("vp", label)
+        box = self.board.track_boxes("vp").get(label)
         return int(box) if box is not None and box.isdigit() else None
 
     def vp(self, side: str) -> tuple[Piece | None, int | None]:
         """The side's VP marker, and where it stands on the VP track."""
-        p = next((q for q in self.board.replayer.board.pieces.values() if self.marker_id(q) == f"vp-{side}"), None)
+        p = self.board.marker(f"vp-{side}")
         return p, self.vp_at(self.board.where(p)) if p is not None else None
 
 
