@@ -124,6 +124,26 @@ def test_13_2_4_a_forced_march_with_its_disruption_is_legal(play):
     assert play(script) == []
 
 
+def test_13_2_4_c_a_unit_starting_next_to_an_enemy_may_not_force_march(play):
+    def script(w):
+        w.move("ragg-x", "W2116")  # set-up adjustment: an Axis unit next to 4 Lt Arm's W2117
+        w.phase(4, "VI")
+        w.move("4-lt-arm", "W0608")  # 23 MP: only a forced march, which 13.2.4 c denies it
+        w.place("disrupted", "W0608", side="Allied")
+        w.phase(4, "VII")
+    found = play(script)
+    assert rules(found) == ["13.2.4"] and "13.2.4 c" in found[0].message and found[0].piece.startswith("4 Lt Arm")
+
+
+def test_13_2_4_c_a_unit_starting_next_to_an_enemy_moves_its_ma(play):
+    def script(w):
+        w.move("ragg-x", "W2116")
+        w.phase(4, "VI")
+        w.move("4-lt-arm", "W0610")  # 19 MP of its 22
+        w.phase(4, "VII")
+    assert play(script) == []
+
+
 def _march(w, to: str, *, declare: bool = True, enemy_at: str | None = None) -> None:
     """The Axis (1st player) marches 62 Marmarica, a foot division (road 1/2 MP a hex, MA 14), west
     from C2330 along the Via Balbia; `enemy_at`: an Allied unit set up there first."""
@@ -189,6 +209,28 @@ def test_13_7_the_egyptian_railroad_runs_no_farther_than_the_railhead(play):
     # left, too few for the 3 MP of the lift (the whole line would have taken it to Alexandria)
     found = play(lambda w: _rail(w, ("7-rtr", "W2232"), setup=("railhead", "W1929")))
     assert rules(found) == ["13.2.4"]  # beyond the MA: only a forced march would allow it
+
+
+# ---- 13.3: a motorized unit leaving a road loses the fraction of an MP it has left ----------------
+def _react_in_algeria(w, to: str) -> None:
+    """7 SG (MA 22, motorized: RMA 6, a road hex 1/4 MP) set up at A5719 with Ragg X two hexes off
+    (A5518, so that it may react, 13.5) reacts in VII: A5720 by road (1/4), A5821 off it (clear, 1),
+    two road hexes to A5922, then rough (4) to A6022."""
+    w.move("7-sg", "A5719")  # set-up adjustments, before the tracker moves
+    w.move("ragg-x", "A5518")
+    w.phase(4, "VI")
+    w.phase(4, "VII")
+    w.move("7-sg", to)
+    w.phase(4, "VIII")
+
+
+def test_13_3_a_motorized_unit_leaving_the_road_within_its_allowance_is_legal(play):
+    assert play(lambda w: _react_in_algeria(w, "A5922")) == []  # 2 1/2 MP with the fraction lost (1 3/4 without)
+
+
+def test_13_3_the_fraction_lost_leaving_the_road_counts_against_the_allowance(play):
+    found = play(lambda w: _react_in_algeria(w, "A6022"))  # 5 3/4 MP without the loss: 1/4 rounds up to 1 at A5821
+    assert rules(found) == ["13.2.1"] and "spends 7 MP" in found[0].message and found[0].piece.startswith("7 SG")
 
 
 def _moves_marked(w, marker: str | None, to: str, *, extra: str | None = None) -> None:
@@ -544,6 +586,28 @@ def test_14_8_only_attackers_advance(play):
         w.phase(4, "IX")
     found = play(script)
     assert rules(found) == ["14.8"] and found[0].piece.startswith("62")
+
+
+def _msu_advance(w, *, escort: bool) -> None:
+    """The Axis MSU stands with 1 CCNN and 2 Libyan (C2229); 22 Gds Bde takes its D1 and withdraws
+    from C2129; the MSU advances, with 1 CCNN or alone."""
+    w.move("axis-msu-1", "C2229")  # set-up adjustment
+    axis_attack(w, [6, 6])
+    w.flip("22-bde")
+    w.move("22-bde", "C2029")
+    if escort:
+        w.move("1-ccnn", "C2129")
+    w.move("axis-msu-1", "C2129")
+    w.phase(4, "IX")
+
+
+def test_14_8_an_msu_advances_with_an_attacking_unit(play):
+    assert play(lambda w: _msu_advance(w, escort=True)) == []
+
+
+def test_14_8_an_msu_does_not_advance_alone(play):
+    found = play(lambda w: _msu_advance(w, escort=False))
+    assert rules(found) == ["14.8"] and found[0].piece.startswith("Axis MSU") and "accompanied" in found[0].message
 
 
 def test_15_9_infantry_fights_whole_outside_the_desert(play):

@@ -46,7 +46,9 @@ Choices (a false alarm costs more than a miss):
   reported at its last retreat move.
 - Advance (14.8): an attacker moves after its combat only into the defenders' hex once no defending
   combat unit is left in it, and not when surely disrupted; a unit that did not attack may not move
-  into a vacated defender hex.  The escort of zero-CF units and exploitation (14.9.3) are not followed.  Attackers may advance, and
+  into a vacated defender hex; an MSU that stood with the attackers, and an attacker of CF 0, advance
+  only accompanied by an attacker of a CF above 0 advancing into the same hex (judged when the phase
+  ends, reported at the advance).  Exploitation (14.9.3) is not followed.  Attackers may advance, and
   units that stood with a Reserve marker may exploit (14.9.3).
 """
 from __future__ import annotations
@@ -92,6 +94,8 @@ class Fight:
     moved: dict[str, int] = field(default_factory=dict)  # defender piece id -> the step of its last retreat move
     what: str = ""  # the odds and column, for the messages
     over: dict[str, int] = field(default_factory=dict)  # role -> the step its losses passed the table's most
+    advanced: set[str] = field(default_factory=set)  # attackers of a CF above 0 that advanced (14.8)
+    escorted: dict[str, tuple[str, int]] = field(default_factory=dict)  # MSU or 0-CF unit -> (hex, step) it advanced
 
 
 class Combat(Rule):
@@ -116,6 +120,20 @@ class Combat(Rule):
         self._close()
         for f in self.fought:
             self._routs(f)
+            self._escorts(f)
+
+    def _escorts(self, f: Fight) -> None:
+        """14.8, judged when the phase ends: an MSU or a unit of CF 0 that advanced stands with an
+        attacker of a CF above 0 that advanced into the same hex."""
+        board = self.board.replayer.board.pieces
+        for pid, (h, at) in f.escorted.items():
+            p = board.get(pid)
+            if p is None or self.board.hex_of(p) != h:
+                continue
+            if not any(i in board and self.board.hex_of(board[i]) == h for i in f.advanced):
+                self.find("14.8", f"{p.name} advanced into {h} after combat and no attacking unit with a combat factor "
+                          "above 0 advanced with it: MSU and zero-factor units advance only so accompanied", p, None, h,
+                          at=at)
 
     def _routs(self, f: Fight) -> None:
         """14.7.1, judged when the phase ends: where every result of the window routs the defenders,
@@ -375,6 +393,12 @@ class Combat(Rule):
                 return
         if any(p.properties().get("MarkerId") == "reserve" for p in self.board.stood_in(e.old.label)):
             return  # 14.9.3: units in reserve may exploit after a mobile battle
+        u = self.board.unit_of(e.piece)
+        for f in fights:
+            if (u is not None and u.type == "msu" and e.old.label in f.attackers.values()
+                    and e.new.label in f.targets.values() and not self._held(f, e.new.label)):
+                f.escorted[pid] = (e.new.label, self.state.step)  # 14.8: an MSU stacked with the attackers
+                return
         if any(e.new.label in f.targets.values() for f in fights):
             self.find("14.8", f"{e.piece.name} moves into {e.new.label}, a hex vacated by combat, but did not attack it: "
                       "only attacking units advance", e.piece)
@@ -390,8 +414,7 @@ class Combat(Rule):
         new, old = e.new.label, e.old.label
         if new == f.attackers.get(e.piece.id):
             return  # back where it attacked from (a drag put right)
-        defender = self.board.other_side.get(f.side)
-        held = any(self.board.side_id(p) == defender and self.forces.is_combat_unit(p) for p in self.board.pieces_in(new))
+        held = self._held(f, new)
         if new not in set(f.targets.values()):
             why = f"{new} is not the defenders' hex ({', '.join(sorted(set(f.targets.values())))})"
         elif held:
@@ -399,8 +422,18 @@ class Combat(Rule):
         elif self.forces.surely_marked(self.board.stood_in(old), "disrupted"):
             why = "a disrupted unit may not advance"
         else:
+            if self.forces.cf(e.piece) > 0:
+                f.advanced.add(e.piece.id)
+            else:
+                f.escorted[e.piece.id] = (new, self.state.step)
             return
         self.find("14.8", f"{e.piece.name} advances from {old} to {new} after its combat: {why}", e.piece, old)
+
+    def _held(self, f: Fight, hex_id: str) -> bool:
+        """Whether a defending combat unit still holds the hex."""
+        defender = self.board.other_side.get(f.side)
+        return any(self.board.side_id(p) == defender and self.forces.is_combat_unit(p)
+                   for p in self.board.pieces_in(hex_id))
 
     def _retreat(self, f: Fight, e: Moved, home: str) -> None:
         """14.7-14.7.2: a defender's move after its combat against the retreats its window allows."""

@@ -45,6 +45,9 @@ Choices (a false alarm costs more than a miss):
   costs (the table's `track` where it gives one); an escarpment costs nothing along a road or
   track; a railroad hexside costs the terrain it crosses (rail lift is `Rail`); a unit whose class
   is unsure pays the cheaper of its classes (state.py); special forces pay 1 MP a hex (15.4).
+- 13.3: a unit surely motorized (no foot class) loses the fraction of an MP it has left where its
+  path leaves a road or track hexside for one that is neither (the MP spent so far rounded up);
+  a unit whose class is unsure is costed without the loss (the kinder reading).
 - A unit that declared an overrun in the phase is not costed (the overrun's +2 MP and its combat
   are not followed hex by hex); the overrun itself: no overrun into a mountain or city hex or a
   hex with a Fort marker (13.4.2), nor by a unit in a hex with a Disrupted or OGS marker (13.4.1).
@@ -55,11 +58,15 @@ Choices (a false alarm costs more than a miss):
   only when its hex holds at least as many such markers as combat units.
 - 13.2.3: "enemy unit" is a combat unit (supply units do not bar a road march); a hexside is
   impassable when the TEC marks its feature `prohibited`; (b) supply and (e) OGS are not followed.
+- 13.2.4 c: a unit that began its move next to an enemy combat unit (as 13.2.3 d reads it, across a
+  hexside that is not impassable) may not force march; the module has no forced-march declaration and
+  the 1d6 is the side's die for any purpose, so the die is not bound to the unit: MA + 9 is allowed.
 - Units with an MA of 0, supply units carried by an MSU (13.7: dumps) and moves into or out of
   boxes are not costed.
 """
 from __future__ import annotations
 
+import heapq
 import math
 from dataclasses import dataclass
 from fractions import Fraction
@@ -384,7 +391,8 @@ class Movement(Rule):
             return
         ma = self._ma(u, classes, rec.status)
         allowance = units(forces.rma(u) + (HQ_RMA if hq else 0)) if reaction else units(ma)
-        forced = units(u.ma + FORCED_MARCH_MAX) if rec.status is None else allowance  # 13.2.4 a-b
+        engaged = not reaction and start in self._near_enemy(side)  # 13.2.4 c: began its move next to an enemy
+        forced = units(u.ma + FORCED_MARCH_MAX) if rec.status is None and not engaged else allowance  # 13.2.4 a-c
         night_allowance = allowance if reaction or rec.road_march else forced
         march = units(u.ma + ROAD_MARCH_MP) if rec.road_march and not reaction else None
 
@@ -421,7 +429,8 @@ class Movement(Rule):
                     return
                 refused = ("only a move wholly along roads that enters no hex next to an enemy unit may road march "
                            "(13.2.3 c-d)")
-        found = self._cheapest(start, new, normal, zoc, enemy, max(night_allowance, march or 0))
+        keeps = self._keeps_fractions(u)
+        found = self._cheapest(start, new, normal, zoc, enemy, max(night_allowance, march or 0), keeps)
         cost = found.cost.get(new)
         if not reaction and (cost is None or cost > allowance) and self._by_rail(e.piece, side, start, new, normal,
                                                                                  zoc, enemy, allowance):
@@ -432,7 +441,7 @@ class Movement(Rule):
         if cost is not None and cost <= allowance:
             self.pending.pop(e.piece.id, None)
             return
-        late = self._cheapest(start, new, night, frozenset(), enemy, night_allowance)
+        late = self._cheapest(start, new, night, frozenset(), enemy, night_allowance, keeps)
         night_cost = late.cost.get(new)
         if night_cost is not None and night_cost <= allowance:
             self.pending[e.piece.id] = ("11.4", f"{u.name} moves {'-'.join(late.path(new))} through enemy ZoC, which 11.4 "
@@ -465,6 +474,9 @@ class Movement(Rule):
         rule = "13.2.1" if reaction else "13.2"
         if rec.status and not reaction and cost <= units(u.ma + (ROAD_MARCH_MP if march else FORCED_MARCH_MAX)):
             rule, what = "13.2.2", f"its MA of {show(allowance)}: {u.ma} {REDUCED[rec.status]} (13.2.2)"
+        elif engaged and not rec.road_march and cost <= units(u.ma + FORCED_MARCH_MAX):
+            rule, what = "13.2.4", (f"its MA of {u.ma}: it began its move in {start}, next to an enemy unit, and may not "
+                                    "force march (13.2.4 c)")
         elif refused and cost <= march:
             rule, what = "13.2.3", f"its MA of {u.ma}, and its road march adds nothing: {refused}"
         self.find(rule, f"{u.name} spends {show(cost)} MP via {'-'.join(found.path(new))}{surcharge} > {what}{note}",
@@ -564,15 +576,94 @@ class Movement(Rule):
         return frozenset(n for h in costs.enemy_hexes(side) for n in geo.neighbours(h)
                          if not costs.crossing(h, n) & shut)
 
-    def _cheapest(self, start: str, goal: str, step, stop: frozenset[str], blocked: frozenset[str], bound: int):
+    def _keeps_fractions(self, u):
+        """13.3: the hexsides along which a motorized unit keeps a fraction of an MP (a road or a track);
+        None for a unit that is not surely motorized (see Choices: the kinder reading)."""
+        if "foot" in self.forces.classes(u):
+            return None
+        crossing = self.costs.crossing
+        return lambda a, b: bool(crossing(a, b) & {"road", "track"})
+
+    def _cheapest(self, start: str, goal: str, step, stop: frozenset[str], blocked: frozenset[str], bound: int,
+                  keeps=None):
         """The cheapest path start -> goal, searched no further than `bound` (what any allowance
         of the move can reach: legal play never needs more); only a move that no allowance fits
-        is searched without a bound, for the cost its finding gives."""
+        is searched without a bound, for the cost its finding gives.  With `keeps` (13.3, a
+        motorized unit) the fraction of an MP left is lost where the path leaves a road or track."""
         neighbours = self.game.geometry.neighbours
+        if keeps is not None:
+            found = search_losing_fractions(neighbours, start, step, keeps, self.costs.scale, allowance=bound,
+                                            stop=stop, blocked=blocked, goal=goal)
+            if goal in found:
+                return found
+            return search_losing_fractions(neighbours, start, step, keeps, self.costs.scale, stop=stop,
+                                           blocked=blocked, goal=goal)
         found = search(neighbours, start, step, allowance=bound, stop=stop, blocked=blocked, goal=goal)
         if goal in found:
             return found
         return search(neighbours, start, step, stop=stop, blocked=blocked, goal=goal)
+
+
+def search_losing_fractions(neighbours, start: str, step, keeps, scale: int, *, allowance: int | None = None,
+                            stop=frozenset(), blocked=frozenset(), goal: str | None = None) -> _Paths:
+    """13.3: the kernel's cheapest-path search (whole cost units, `scale` a MP) for a motorized unit,
+    which "when it leaves a track or road loses any fraction of an MP remaining": a step off a road
+    or track (`keeps(a, b)` false) taken after one along it first rounds the MP spent up to a whole
+    MP.  The rounding only ever raises a cost, so Dijkstra over (hex, came along a road or track)
+    stays exact; the Reach gives each hex its cheaper state's cost and path."""
+    blocked = frozenset(blocked)
+    origin = (start, False)
+    best: dict[tuple[str, bool], int] = {origin: 0}
+    prev: dict[tuple[str, bool], tuple[str, bool]] = {}
+    queue: list[tuple[int, tuple[str, bool]]] = [(0, origin)]
+    done: set[tuple[str, bool]] = set()
+    while queue:
+        cost, node = heapq.heappop(queue)
+        if node in done:
+            continue
+        done.add(node)
+        a, along = node
+        if a == goal:
+            break
+        if a in stop and a != start:
+            continue
+        for b in neighbours(a):
+            if b in blocked:
+                continue
+            c = step(a, b)
+            if c is None:
+                continue
+            kept = keeps(a, b)
+            spent = cost if kept or not along else -(-cost // scale) * scale
+            nxt, new = (b, kept), spent + c
+            if nxt in done or (allowance is not None and new > allowance) or new >= best.get(nxt, new + 1):
+                continue
+            best[nxt], prev[nxt] = new, node
+            heapq.heappush(queue, (new, nxt))
+    cost: dict[str, int] = {}
+    via: dict[str, tuple[str, bool]] = {}
+    for node, c in best.items():
+        if node in done and c < cost.get(node[0], c + 1):
+            cost[node[0]], via[node[0]] = c, node
+    return _Paths(start, cost, prev, via)
+
+
+class _Paths:
+    """What `search_losing_fractions` found, read by hex as a kernel `Reach` is: each hex's cheapest
+    cost (in cost units) and the path of its cheaper state."""
+
+    def __init__(self, start: str, cost: dict[str, int], prev: dict, via: dict):
+        self.start, self.cost, self._prev, self._via = start, cost, prev, via
+
+    def __contains__(self, hex_id: object) -> bool:
+        return hex_id in self.cost
+
+    def path(self, goal: str) -> list[str]:
+        node, out = self._via[goal], []
+        while node != (self.start, False):
+            out.append(node[0])
+            node = self._prev[node]
+        return [self.start, *out[::-1]]
 
 
 class Overrun(Rule):
