@@ -610,6 +610,40 @@ def test_14_8_an_msu_does_not_advance_alone(play):
     assert rules(found) == ["14.8"] and found[0].piece.startswith("Axis MSU") and "accompanied" in found[0].message
 
 
+def test_14_8_the_advance_comes_before_the_next_combat(play):
+    def script(w):
+        w.move("11-huss", "C2130")  # set-up adjustment: next to Maletti's C2230
+        axis_attack(w, [6, 6])
+        w.flip("22-bde")
+        w.move("22-bde", "C2029")
+        w.combat(["maletti"], ["11-huss"], [6, 6], side="Axis")  # the next combat
+        w.move("11-huss", w.game.zone_name("allied-boxes", "Allied Refit"))  # both its steps (D2 at the least)
+        w.move("1-ccnn", "C2129")  # the first combat's advance, too late
+        w.phase(4, "IX")
+    found = play(script)
+    assert rules(found) == ["14.8"] and "before the next combat" in found[0].message and found[0].piece.startswith("1 CCNN")
+
+
+def _capture(w, die: int) -> None:
+    """22 Gds Bde (two steps) is destroyed (to the Destroyed Box) by 1 CCNN and 2 Libyan; 1 CCNN
+    advances into C2129, the Axis rolls 1d6 and places a Captured Supply marker there."""
+    axis_attack(w, [6, 6])  # 11-12: D1 to D3
+    w.move("22-bde", w.game.zone_name("allied-boxes", "Allied Destroyed"))
+    w.move("1-ccnn", "C2129")
+    w.roll("Axis 1d6", [die], "Axis")
+    w.place("captured-supply", "C2129", side="Axis")
+    w.phase(4, "IX")
+
+
+def test_14_8_supply_is_captured_on_a_roll_no_higher_than_the_steps_destroyed(play):
+    assert play(lambda w: _capture(w, 2)) == []
+
+
+def test_14_8_no_supply_is_captured_on_a_higher_roll(play):
+    found = play(lambda w: _capture(w, 3))
+    assert rules(found) == ["14.8"] and "Captured Supply" in found[0].message and found[0].to_hex == "C2129"
+
+
 def test_15_9_infantry_fights_whole_outside_the_desert(play):
     """15.9: infantry is halved in a desert hex unless a non-infantry, non-light unit stands with it:
     the window's weakest attack is the whole CF once a tank brigade stacks with the attackers."""

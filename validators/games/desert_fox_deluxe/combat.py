@@ -48,7 +48,11 @@ Choices (a false alarm costs more than a miss):
   combat unit is left in it, and not when surely disrupted; a unit that did not attack may not move
   into a vacated defender hex; an MSU that stood with the attackers, and an attacker of CF 0, advance
   only accompanied by an attacker of a CF above 0 advancing into the same hex (judged when the phase
-  ends, reported at the advance).  Exploitation (14.9.3) is not followed.  Attackers may advance, and
+  ends, reported at the advance).  Captured supply: a dump or a Captured Supply marker coming onto
+  the map in a Combat Phase must go to a hex attackers advanced into after a combat whose defenders
+  lost steps to the Destroyed Box, after a 1d6 (the side's die for any purpose) of the attacker no
+  higher than those steps (a division's step counts 2); reported at its placing.  Exploitation
+  (14.9.3) is not followed.  Attackers may advance, and
   units that stood with a Reserve marker may exploit (14.9.3).
 """
 from __future__ import annotations
@@ -64,7 +68,7 @@ from validators.kernel.declarations import Declared
 from validators.kernel.movement import search
 from validators.kernel.rule import Rule
 from validators.replay.board import Piece
-from validators.replay.replayer import Flipped, Moved, Removed, Rolled
+from validators.replay.replayer import Added, Flipped, Moved, Removed, Rolled
 
 SHIFT_SURPRISE, SHIFT_ARTILLERY, SHIFT_NAVAL, AT_CUT = 2, 2, 1, 2
 INFANTRY = frozenset({"infantry", "airborne", "special-forces"})
@@ -96,6 +100,8 @@ class Fight:
     over: dict[str, int] = field(default_factory=dict)  # role -> the step its losses passed the table's most
     advanced: set[str] = field(default_factory=set)  # attackers of a CF above 0 that advanced (14.8)
     escorted: dict[str, tuple[str, int]] = field(default_factory=dict)  # MSU or 0-CF unit -> (hex, step) it advanced
+    destroyed: int = 0  # defending step points sent to the Destroyed Box (14.8: the capture roll's bound)
+    into: set[str] = field(default_factory=set)  # hexes attackers advanced into
 
 
 class Combat(Rule):
@@ -110,11 +116,14 @@ class Combat(Rule):
         self.tec = self.tables["terrain-effects"]
         self.crt = self.tables["combat"]
         self.fight: Fight | None = None
+        self.destroyed_boxes = {f"{name} Destroyed" for name in self.board.side_names.values()}  # 8.3
         self.fought: list[Fight] = []  # resolved in this phase
         self.attacked: set[str] = set()  # attackers this phase (14.2: each unit fights once)
+        self.capture_rolls: list[tuple[str, int, int]] = []  # (side, 1d6, step): this phase's generic rolls (14.8)
+        self.captured: set[str] = set()  # pieces judged as captured supply
 
     def phase_started(self, pid: str) -> None:
-        self.fought, self.attacked = [], set()
+        self.fought, self.attacked, self.capture_rolls = [], set(), []
 
     def phase_ended(self, pid: str) -> None:
         self._close()
@@ -191,6 +200,11 @@ class Combat(Rule):
 
     # -- the roll --------------------------------------------------------------------------------
     def rolled(self, e: Rolled) -> None:
+        if self.state.phase_kind == "combat" and len(e.dice) == 1 and e.button.endswith(" 1d6") \
+                and e.button.count(" ") == 1:
+            side = self.state.dice_side(e.button)
+            if side is not None:
+                self.capture_rolls.append((side, e.dice[0], self.state.step))
         f = self.fight
         if not e.button.endswith("combat 2d6") or f is None or f.dice is not None or not f.attackers or not f.targets:
             return
@@ -372,10 +386,21 @@ class Combat(Rule):
         if self.board.unit_of(e.piece):
             self._lose(e.piece, self.step_points(e.piece))
 
+    def added(self, e: Added) -> None:
+        if self.board.on_map(e.where.label):
+            self._capture(e.piece, e.where.label)
+
     def moved(self, e: Moved) -> None:
         old, new, board = e.old.label, e.new.label, self.board
         if board.unit_of(e.piece) and board.on_map(old) and not board.on_map(new) and old != new:
             self._lose(e.piece, self.step_points(e.piece))
+            if new in self.destroyed_boxes:
+                for f in ([self.fight] if self.fight is not None and self.fight.dice is not None else []) + self.fought:
+                    if e.piece.id in f.targets:
+                        f.destroyed += self.step_points(e.piece)
+                        break
+        if not board.on_map(old) and board.on_map(new):
+            self._capture(e.piece, new)
         if (self.state.phase_kind == "combat" and old != new and board.on_map(old) and board.on_map(new)
                 and self.forces.is_ground(e.piece)):
             self._combat_move(e)
@@ -385,7 +410,7 @@ class Combat(Rule):
         fights = ([self.fight] if self.fight is not None and self.fight.dice is not None else []) + self.fought[::-1]
         for f in fights:
             if pid in f.attackers:
-                self._advance(f, e)
+                self._advance(f, e, late=f is not self.fight)
                 return
             if pid in f.targets:
                 f.moved[pid] = self.state.step
@@ -406,7 +431,7 @@ class Combat(Rule):
         self.find("4.1", f"in the {self.state.phase} Phase units move only to retreat after a combat result (14.7) or to "
                   "advance after combat (14.8)", e.piece)
 
-    def _advance(self, f: Fight, e: Moved) -> None:
+    def _advance(self, f: Fight, e: Moved, late: bool = False) -> None:
         """14.8: an attacker advances only into the defenders' hex once they have left it, and not
         while disrupted (after a mobile battle, 14.9.3 exploitation is not followed)."""
         if any(self.board.markers_in(h, "combat-form") for h in set(f.attackers.values())):
@@ -421,13 +446,39 @@ class Combat(Rule):
             why = f"defending units still hold {new}"
         elif self.forces.surely_marked(self.board.stood_in(old), "disrupted"):
             why = "a disrupted unit may not advance"
+        elif late:
+            why = "the advance is taken before the next combat is declared"
         else:
+            f.into.add(new)
             if self.forces.cf(e.piece) > 0:
                 f.advanced.add(e.piece.id)
             else:
                 f.escorted[e.piece.id] = (new, self.state.step)
             return
         self.find("14.8", f"{e.piece.name} advances from {old} to {new} after its combat: {why}", e.piece, old)
+
+    def _capture(self, p: Piece, hex_id: str) -> None:
+        """14.8: a dump or a Captured Supply marker that comes onto the map in a Combat Phase is supply
+        captured: in a hex attackers advanced into where defending steps went to the Destroyed Box, after
+        a 1d6 of the advancing side no higher than the steps destroyed (a division's step counts 2)."""
+        u, board = self.board.unit_of(p), self.board
+        kind = "dump" if u is not None and u.type == "dump" else "marker" if board.marker_id(p) == "captured-supply" \
+            else None
+        if kind is None or self.state.phase_kind != "combat" or p.id in self.captured:
+            return
+        self.captured.add(p.id)
+        fights = ([self.fight] if self.fight is not None and self.fight.dice is not None else []) + self.fought
+        for f in fights:
+            if hex_id in f.into and f.destroyed and any(
+                    side == f.side and die <= f.destroyed for side, die, _ in self.capture_rolls):
+                return
+        why = next((f"{f.destroyed} defending step(s) went to the Destroyed Box and no 1d6 of the "
+                    f"{board.side_names.get(f.side, f.side)} player came up {f.destroyed} or less"
+                    for f in fights if hex_id in f.into and f.destroyed),
+                   "no attacker advanced there where a defending unit went to the Destroyed Box")
+        self.find("14.8", f"{p.name} is placed in {hex_id} in the {self.state.phase} Phase: supply is captured only "
+                  f"by an advance after combat with a 1d6 no higher than the defending steps destroyed; {why}", p,
+                  None, hex_id)
 
     def _held(self, f: Fight, hex_id: str) -> bool:
         """Whether a defending combat unit still holds the hex."""

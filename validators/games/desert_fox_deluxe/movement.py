@@ -58,6 +58,10 @@ Choices (a false alarm costs more than a miss):
   only when its hex holds at least as many such markers as combat units.
 - 13.2.3: "enemy unit" is a combat unit (supply units do not bar a road march); a hexside is
   impassable when the TEC marks its feature `prohibited`; (b) supply and (e) OGS are not followed.
+- 6.2: on a card's surprise GT the 2nd player's motorized units not in reserve react 1d6 MP instead
+  of their RMA; the die is the side's die for any purpose (not bound to a unit): up to 6 MP.  In a
+  GT whose Phase V saw an initiative roll, surprise may have come from the (reconstructed) table:
+  a side not known to be the 1st player then reacts up to the larger of its RMA and 6.
 - 13.2.4 c: a unit that began its move next to an enemy combat unit (as 13.2.3 d reads it, across a
   hexside that is not impassable) may not force march; the module has no forced-march declaration and
   the 1d6 is the side's die for any purpose, so the die is not bound to the unit: MA + 9 is allowed.
@@ -78,13 +82,14 @@ from validators.kernel.declarations import Declared
 from validators.kernel.movement import mp, mp_scale, search, show_mp
 from validators.kernel.rule import Rule, Tracker
 from validators.replay.board import Piece
-from validators.replay.replayer import Moved
+from validators.replay.replayer import Moved, Rolled
 
 FORCED_MARCH_MAX = 9  # 13.2.4: MA + (1d6 + 3)
 REDUCED = {"disrupted": "halved, disrupted", "OGS": "reduced, out of general supply",
            "isolated": "halved, isolated"}
 ROAD_MARCH_MP = 7  # 13.2.3
 HQ_RMA = 2  # 15.6
+SURPRISE_RMA = 6  # 6.2: the 2nd player's reacting motorized units not in reserve move 1d6 MP
 
 
 @dataclass
@@ -271,6 +276,7 @@ class Movement(Rule):
         self.moves: dict[str, MoveRecord] = {}
         self.riders: dict[tuple[str, str], list[str]] = {}  # (side, rail line) -> combat units it carried this phase
         self.entered_zoc: dict[str, str] = {}  # piece id -> the enemy-ZoC hex it came onto the map at, this phase
+        self.initiative_rolled: int | None = None  # the last GT whose Phase V saw an initiative roll (6.2)
         self.flagged = False  # a finding was made for the move being judged
         # piece id -> (rule, message, hex, the move's step): due unless disrupted by the phase's end,
         # and then reported at the move (13.2.4: the move beyond the MA is the act)
@@ -390,7 +396,11 @@ class Movement(Rule):
                       "unit moves at most one hex in the Reaction Phase (13.2.1)", e.piece, start)
             return
         ma = self._ma(u, classes, rec.status)
-        allowance = units(forces.rma(u) + (HQ_RMA if hq else 0)) if reaction else units(ma)
+        rma = forces.rma(u)
+        if reaction and not rec.reserve:  # 6.2: the 2nd player's 1d6 under surprise
+            surprise = self._surprised(side)
+            rma = SURPRISE_RMA if surprise is True else max(rma, SURPRISE_RMA) if surprise is None else rma
+        allowance = units(rma + (HQ_RMA if hq else 0)) if reaction else units(ma)
         engaged = not reaction and start in self._near_enemy(side)  # 13.2.4 c: began its move next to an enemy
         forced = units(u.ma + FORCED_MARCH_MAX) if rec.status is None and not engaged else allowance  # 13.2.4 a-c
         night_allowance = allowance if reaction or rec.road_march else forced
@@ -462,7 +472,7 @@ class Movement(Rule):
             self.find("13.1", f"no path open to {u.name} leads from {start} to {new} (prohibited terrain or enemy units)"
                       f"{note}", e.piece, start)
             return
-        what = f"its RMA of {show(allowance)}" if reaction else \
+        what = f"its RMA of {show(allowance)}{' (6.2: 1d6 under surprise)' if rma == SURPRISE_RMA else ''}" if reaction else \
             f"its MA of {u.ma}{' + 7 for its road march' if march is not None else ''}"
         if cost is None:
             self.find("11.4", f"{u.name} cannot reach {new} from {start} without leaving one enemy ZoC hex straight "
@@ -560,6 +570,22 @@ class Movement(Rule):
         if status == "OGS" and "foot" not in classes:
             return self.forces.rma(u)
         return math.ceil(u.ma / 2)
+
+    def _surprised(self, side: str) -> bool | None:
+        """6.2: whether `side` reacts as the 2nd player of a GT with surprise: True on the first GT of a
+        card that gives surprise; None (it may) in a GT whose Phase V saw an initiative roll, unless
+        `side` is known to be the 1st player (the Initiative Table is reconstructed and its modifiers
+        are not in the log: its surprise is not judged); False otherwise."""
+        card, st = self.state.card, self.state
+        if card is not None and card.surprise and card.initiative and st.turn == card.first_turn:
+            return side != card.initiative
+        if self.initiative_rolled == st.turn and st.first_player != side:
+            return None
+        return False
+
+    def rolled(self, e: Rolled) -> None:
+        if e.button.endswith(" initiative 2d6") and self.state.phase_id == "V":
+            self.initiative_rolled = self.state.turn
 
     def _march_refused(self, start: str, side: str, status: str | None) -> str | None:
         """Why a declared road march gives nothing to a unit that began its move in `start` (13.2.3 a, b, d)."""
