@@ -16,7 +16,9 @@ Choices (a false alarm costs more than a miss):
 - Modifiers the log cannot show are bounded, not guessed: each infantry CF may be halved in a
   desert hex unless a fort or a non-infantry, non-light unit stands with it (15.9: which infantry is
   standard or light is on the missing counter chart), each defending anti-tank or support unit may take 2 from an attacker (15.2);
-  the odds column then lies between the worst and best case.  Column shifts (14.5) widen the
+  the odds column then lies between the worst and best case.  A unit surely disrupted (its hex
+  holds as many Disrupted markers as combat units) has lost its special functions (8.2 d): its
+  anti-tank cut and artillery shift are not counted.  Column shifts (14.5) widen the
   window: to the right, for the defender's result, 2 for surprise (6.2, the card's first GT),
   2 for each attacking artillery unit (15.1), the best two of the attacker's air units' ground
   support + 1 (19.5) and 1 naval (20.4.2) if that side has fleets; to the left, for the
@@ -264,7 +266,8 @@ class Combat(Rule):
         table = self.crt["lines"]
         if any(line not in table for line in lines):
             return
-        at_cut = AT_CUT * sum(1 for p in dfn if self.board.unit_of(p).type in ("anti-tank", "support"))
+        at_cut = AT_CUT * sum(1 for p in dfn if self.board.unit_of(p).type in ("anti-tank", "support")
+                              and not self.forces.surely_disrupted(p))  # 8.2 d
         a_max = sum(self.forces.cf(p) for p in att)
         a_min = max(0, sum(self.forces.cf(p) / (2 if self._may_halve(p) else 1) for p in att) - at_cut)
         d_max = max(1, sum(self.forces.cf(p) for p in dfn))
@@ -329,7 +332,8 @@ class Combat(Rule):
         """Most column shifts right (the attacker's, for the defender's result) and left (see Choices)."""
         geo = self.game.geometry
         attacker, defender = f.side, self.board.other_side.get(f.side)
-        right = SHIFT_ARTILLERY * sum(1 for p in att if self.board.unit_of(p).type == "artillery")
+        right = SHIFT_ARTILLERY * sum(1 for p in att if self.board.unit_of(p).type == "artillery"
+                                      and not self.forces.surely_disrupted(p))  # 8.2 d
         card = self.state.card
         if card is not None and card.surprise and self.state.turn == card.first_turn:
             right += SHIFT_SURPRISE
@@ -337,7 +341,8 @@ class Combat(Rule):
         near = set(f.targets.values())
         near |= {n for h in list(near) for n in geo.neighbours(h)}
         left = SHIFT_ARTILLERY * sum(1 for h in near for p in self.board.units_in(h)
-                                     if self.board.side_id(p) == defender and self.board.unit_of(p).type == "artillery")
+                                     if self.board.side_id(p) == defender and self.board.unit_of(p).type == "artillery"
+                                     and not self.forces.surely_disrupted(p))  # 8.2 d
         left += self._air(defender, 1) + self._naval(defender)
         return right, left
 

@@ -40,7 +40,9 @@ Choices (a false alarm costs more than a miss):
   Special forces and desert raiders ignore EZOC (15.4, 16.0); a unit stacked with an HQ pays no MP
   to enter an EZOC and reacts 2 MP further (15.6), but still stops there (11.4), and only while the
   HQ stays with it ("during the entire Movement or Reaction Phase": it began the move with the HQ
-  and stands with one where each move ends).  Recon superiority (15.3, +2 MP) is not charged.
+  and stands with one where each move ends).  8.2 d: a disrupted unit loses its special functions: an
+  HQ in a hex surely disrupted (13.2.2's reading of markers) gives none of 15.6's, a special force or
+  desert raider that began its move disrupted pays the ZoC and terrain costs of its class.  Recon superiority (15.3, +2 MP) is not charged.
 - Costs: a road hexside cancels the other terrain (13.3); a track halves the hex and hexside
   costs (the table's `track` where it gives one); an escarpment costs nothing along a road or
   track; a railroad hexside costs the terrain it crosses (rail lift is `Rail`); a unit whose class
@@ -189,11 +191,11 @@ class MoveCosts(Tracker):
     def crossing(self, a: str, b: str) -> frozenset[str]:
         return self.game.hexside_features.get(hexside_key(a, b), frozenset())
 
-    def unit_step(self, p: Piece):
+    def unit_step(self, p: Piece, special: bool = True):
         """The step cost callback of a unit, in cost units: the cheapest of its classes (one per
-        set of classes, made once)."""
+        set of classes, made once); `special` False: a special force's 1 MP a hex (15.4) lost (8.2 d)."""
         u = self.board.unit_of(p)
-        key = frozenset({"special-forces"}) if u.type == "special-forces" else self.forces.classes(u)
+        key = frozenset({"special-forces"}) if u.type == "special-forces" and special else self.forces.classes(u)
         step = self._steps.get(key)
         if step is None:
             step = self._steps[key] = self._make_step(key)
@@ -370,7 +372,7 @@ class Movement(Rule):
     def _entered(self, e: Moved, u) -> None:
         """A unit coming onto the map from a box (an arrival, 13.8) into an enemy ZoC has entered it (11.4 a)."""
         side = self.board.side_id(e.piece)
-        if side is None or u.type in EZOC_EXEMPT:
+        if side is None or (u.type in EZOC_EXEMPT and not self.forces.surely_disrupted(e.piece)):
             return
         if e.new.label in self.costs.enemy_zoc(side, self.forces.may_be_motorized(u)):
             self.entered_zoc[e.piece.id] = e.new.label
@@ -386,9 +388,10 @@ class Movement(Rule):
         geo, units, show = self.game.geometry, costs.units, costs.show
         hq = rec.hq and self._hq_among(self.board.pieces_in(new), side, e.piece)  # 15.6: still with its HQ
         classes = forces.classes(u)
-        zoc = frozenset() if u.type in EZOC_EXEMPT else costs.enemy_zoc(side, forces.may_be_motorized(u))
+        special = rec.status not in ("disrupted", "isolated")  # 8.2 d: a disrupted unit loses its special functions
+        zoc = frozenset() if u.type in EZOC_EXEMPT and special else costs.enemy_zoc(side, forces.may_be_motorized(u))
         extra = 0 if hq else units(costs.tec.get("ezoc", 1))  # 15.6: no MP to enter an EZOC
-        base = costs.unit_step(e.piece)
+        base = costs.unit_step(e.piece, special)
         start = rec.start
         reaction = self.state.phase_kind == "reaction"
         if reaction and not classes & {"motorized", "mechanized"} and geo.distance(start, new) > 1:
@@ -550,8 +553,12 @@ class Movement(Rule):
                    for h in near if h in by_hex for p in by_hex[h])
 
     def _hq_among(self, pieces, side: str, mover: Piece) -> bool:
-        """Whether an HQ of `side` other than the mover is among one hex's pieces (15.6)."""
+        """Whether an HQ of `side` other than the mover is among one hex's pieces (15.6), and not surely
+        disrupted (8.2 d: a disrupted unit loses its special functions)."""
         board = self.board
+        pieces = list(pieces)
+        if self.forces.surely_marked(pieces, "disrupted"):
+            return False
         return any(p.id != mover.id and board.side_id(p) == side and (board.unit_of(p) and board.unit_of(p).type == "hq")
                    for p in pieces)
 
