@@ -180,6 +180,18 @@ def test_13_2_3_d_a_unit_next_to_an_enemy_may_not_road_march(play):
     assert rules(found) == ["13.2.3"] and "began its move in C2330" in found[0].message
 
 
+def test_13_7_a_foot_unit_moving_with_an_msu_may_be_truck_lifted(play):
+    """13.7 truck lift: 62 Marmarica (foot, MA 14) goes 31 road hexes (15 1/2 MP) where the Axis MSU
+    went first: carried, not costed (without the MSU: test_13_2_3_without_the_declaration...)."""
+    def script(w):
+        w.move("axis-msu-1", "C2330")  # set-up adjustment: the MSU with 62 Marmarica
+        w.phase(4, "VI")
+        w.move("axis-msu-1", "C1907")
+        w.move("62-mmrirca", "C1907")
+        w.phase(4, "VII")
+    assert play(script) == []
+
+
 def _rail(w, *moves: tuple[str, str], setup: tuple[str, str] | None = None) -> None:
     """In the Allied Movement Phase (IX: the Axis is 1st player), units move to their hexes."""
     if setup:
@@ -642,6 +654,22 @@ def test_14_8_supply_is_captured_on_a_roll_no_higher_than_the_steps_destroyed(pl
 def test_14_8_no_supply_is_captured_on_a_higher_roll(play):
     found = play(lambda w: _capture(w, 3))
     assert rules(found) == ["14.8"] and "Captured Supply" in found[0].message and found[0].to_hex == "C2129"
+
+
+def test_15_2_a_defending_anti_tank_unit_may_cut_the_attack_unless_disrupted(play):
+    """15.2 (AT ratings not in units.yaml): a defending support unit may take 2 from the attack; the
+    window's weakest attack shows it, and a disrupted one (8.2 d: no special function) takes nothing."""
+    def script(w, disrupted: bool):
+        w.move("7-sg", "C2129")  # set-up adjustment: 7 SG (support) with 22 Gds Bde
+        if disrupted:
+            w.place("disrupted", "C2129", side="Allied")
+            w.place("disrupted", "C2129", side="Allied")
+        axis_attack(w, [6, 6])
+        w.phase(4, "IX")  # the defenders take no loss: 14.6 gives the odds in its message
+    cut = [f for f in play(lambda w: script(w, False)) if f.rule == "14.6"]
+    whole = [f for f in play(lambda w: script(w, True)) if f.rule == "14.6"]
+    assert len(cut) == len(whole) == 1
+    assert "attack 13 (at least 4.5)" in cut[0].message and "attack 13 (at least 6.5)" in whole[0].message
 
 
 def test_15_9_infantry_fights_whole_outside_the_desert(play):

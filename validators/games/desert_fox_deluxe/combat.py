@@ -110,7 +110,7 @@ class Combat(Rule):
     """14.0-14.7: who fights, the odds and the result against the steps lost and the retreats made."""
 
     ids = ("4.1", "14.2", "14.3", "14.6", "14.7", "14.7.1", "14.7.2", "14.8")
-    covers = ("14.0", "14.5", "15.9")
+    covers = ("14.0", "14.5", "15.2", "15.9")
     needs = (Forces, MoveCosts)
 
     def start(self) -> None:

@@ -68,7 +68,9 @@ Choices (a false alarm costs more than a miss):
   hexside that is not impassable) may not force march; the module has no forced-march declaration and
   the 1d6 is the side's die for any purpose, so the die is not bound to the unit: MA + 9 is allowed.
 - Units with an MA of 0, supply units carried by an MSU (13.7: dumps) and moves into or out of
-  boxes are not costed.
+  boxes are not costed; nor, for the rest of a Movement Phase, a unit that may be a foot unit once it
+  moves with a friendly MSU (13.7 truck lift: dragged with it, or to the hex an MSU moved to in the
+  phase) - the lift's own limits (one unit at a time, the RMA before or after) are not followed.
 """
 from __future__ import annotations
 
@@ -102,6 +104,7 @@ class MoveRecord:
     may_react: bool = True  # in a Reaction Phase: within two hexes of an enemy unit, or in reserve (13.5)
     reserve: bool = False  # in reserve when the move began (13.6)
     hq: bool = False  # stacked with a friendly HQ when the move began (15.6)
+    trucked: bool = False  # moved with a friendly MSU in this Movement Phase (13.7 truck lift)
 
 
 class MoveCosts(Tracker):
@@ -325,6 +328,9 @@ class Movement(Rule):
         rec.road_march = rec.road_march or self._declared(ROAD_MARCH, e.piece)
         if self._declared(OVERRUN, e.piece):
             return
+        if rec.trucked or (st.phase_kind == "movement" and self._trucked(e, u, side, new)):
+            rec.trucked = True
+            return  # 13.7 truck lift (see Choices)
         if self.entered_zoc.pop(e.piece.id, None) == rec.start and new not in self.costs.enemy_hexes(side):
             self.find("11.4", f"{u.name} entered the map at {rec.start}, in an enemy ZoC, in this phase and moves on to "
                       f"{new}: a unit that enters an enemy ZoC must stop (11.4 a)", e.piece, rec.start)
@@ -551,6 +557,17 @@ class Movement(Rule):
         near = search(self.game.geometry.neighbours, hex_id, lambda a, b: 1, allowance=reach).cost
         return any(board.side_id(p) not in (None, side) and board.unit_of(p) is not None
                    for h in near if h in by_hex for p in by_hex[h])
+
+    def _trucked(self, e: Moved, u, side: str, new: str) -> bool:
+        """13.7 truck lift: whether a unit that may be a foot unit moves with a friendly MSU (dragged
+        with it in this step, or one that moved in this phase and stands in `new`)."""
+        if u.type == "msu" or "foot" not in self.forces.classes(u):
+            return False
+        board, p = self.board, e.piece
+        together = {q.id for q in board.moved_with(e)}
+        return any(q.id != p.id and board.side_id(q) == side and board.unit_of(q) is not None
+                   and board.unit_of(q).type == "msu" and (q.id in together or q.id in self.moves)
+                   for q in board.pieces_in(new))
 
     def _hq_among(self, pieces, side: str, mover: Piece) -> bool:
         """Whether an HQ of `side` other than the mover is among one hex's pieces (15.6), and not surely
