@@ -175,6 +175,25 @@ def test_13_2_3_d_a_road_march_may_not_pass_next_to_an_enemy_unit(play):
     assert rules(found) == ["13.2.3"] and found[0].to_hex == "C1907"
 
 
+def test_13_2_3_b_a_unit_out_of_supply_does_not_road_march(play):
+    def script(w):
+        w.place("ogs", "C2330", side="Axis")  # set-up adjustments: 62 Marmarica and 63 Cirene OGS
+        w.place("ogs", "C2330", side="Axis")
+        _march(w, "C2130")  # 3 road hexes, 1 1/2 MP: within even the OGS half MA (7)
+    assert play(script) == []
+    found = play(lambda w: (w.place("ogs", "C2330", side="Axis"), w.place("ogs", "C2330", side="Axis"),
+                            _march(w, "C1907")))  # 15 1/2 MP: past 7, and no +7 for a unit out of supply
+    assert rules(found) == ["13.2.2"] and "out of general supply" in found[0].message
+
+
+def test_13_2_3_e_a_road_march_enters_no_hex_where_it_would_be_out_of_supply(play):
+    def script(w):
+        w.place("ogs", "C2616", side="Axis")  # set-up adjustment: an OGS marker on the road
+        _march(w, "C1907")
+    found = play(script)
+    assert rules(found) == ["13.2.3"] and "OGS marker (e)" in found[0].message and found[0].to_hex == "C1907"
+
+
 def test_13_2_3_d_a_unit_next_to_an_enemy_may_not_road_march(play):
     found = play(lambda w: _march(w, "C1907", enemy_at="C2230"))  # next to C2330, where the march begins
     assert rules(found) == ["13.2.3"] and "began its move in C2330" in found[0].message
@@ -830,6 +849,25 @@ def test_13_4_2_a_city_cannot_be_overrun(play):
     assert rules(play(script)) == ["13.4.2"]
 
 
+def _babini_overruns(w, *, support: bool) -> None:
+    """Babini (C2231, Axis tanks) declares an overrun of 4 Lt Arm set up alone next to it in C2131;
+    `support`: 7 RTR (tanks) set up next to 4 Lt Arm, in C2132 (not next to Babini)."""
+    w.move("4-lt-arm", "C2131")  # set-up adjustments
+    if support:
+        w.move("7-rtr", "C2132")
+    w.phase(4, "VI")
+    w.declare("babini", "Declare overrun")
+
+
+def test_13_4_2_a_unit_alone_may_be_overrun(play):
+    assert play(lambda w: _babini_overruns(w, support=False)) == []
+
+
+def test_13_4_2_a_unit_in_a_friendly_zoc_cannot_be_overrun(play):
+    found = play(lambda w: _babini_overruns(w, support=True))
+    assert rules(found) == ["13.4.2"] and "ZoC of a unit friendly" in found[0].message
+
+
 def test_14_3_an_attack_of_cf_0_is_reported(play):
     def script(w):
         w.move("22-bde", "W0304")  # next to the Giarabub garrison (CF 0) in W0303
@@ -887,3 +925,35 @@ def test_an_illegal_move_undone_is_never_made(play):
         return s
     assert rules(play(script(False))) == ["4.1"]
     assert play(script(True)) == []
+
+
+# ---- 18.1: fortifications ----------------------------------------------------------------------------
+def _fort(w, level: int, *, phase: str = "VI", under_construction: bool = True) -> None:
+    """The Axis begins a fort in C2229 (desert), with 1 CCNN and 2 Libyan, in GT 4."""
+    w.phase(4, "VI")
+    w.move("62-mmrirca", "C2331")  # the Axis moves first: the 1st player
+    if phase != "VI":
+        w.phase(4, phase)
+    w.place(f"fort-{level}", "C2229", side="Axis")
+    if under_construction:
+        w.place("construction-fort", "C2229", side="Axis")
+    w.phase(4, "X")
+
+
+def test_18_1_a_fort_is_begun_in_a_movement_phase_with_its_builder(play):
+    assert play(lambda w: _fort(w, 1)) == []
+
+
+def test_18_1_an_f2_fort_needs_an_f1_fort(play):
+    found = play(lambda w: _fort(w, 2))
+    assert rules(found) == ["18.1"] and "F1 fort" in found[0].message and found[0].to_hex == "C2229"
+
+
+def test_18_1_a_fort_is_not_begun_in_a_combat_phase(play):
+    found = play(lambda w: _fort(w, 1, phase="VIII"))
+    assert rules(found) == ["18.1"] and "Movement Phase" in found[0].message
+
+
+def test_18_1_an_f1_fort_is_under_construction(play):
+    found = play(lambda w: _fort(w, 1, under_construction=False))
+    assert rules(found) == ["18.1"] and "Under Construction" in found[0].message

@@ -51,15 +51,20 @@ Choices (a false alarm costs more than a miss):
   path leaves a road or track hexside for one that is neither (the MP spent so far rounded up);
   a unit whose class is unsure is costed without the loss (the kinder reading).
 - A unit that declared an overrun in the phase is not costed (the overrun's +2 MP and its combat
-  are not followed hex by hex); the overrun itself: no overrun into a mountain or city hex or a
-  hex with a Fort marker (13.4.2), nor by a unit in a hex with a Disrupted or OGS marker (13.4.1).
+  are not followed hex by hex); the overrun itself: no overrun into a mountain or city hex, a hex
+  with a Fort marker or a hex in the ZoC of a unit friendly to its defenders (13.4.2: the ZoC that
+  binds a motorized mover, 11.2 - the overrunner moves), nor by a unit in a hex with a Disrupted or
+  OGS marker (13.4.1); the declaration names no target: reported when every enemy hex next to the
+  overrunner is such a hex.
 - 13.7: a unit is taken to have ridden the rail only when no move without it fits; rail and regular
   movement combine once (two rides in one move cost 3 MP in all); the load is judged a phase (the text
   gives the load, not its period); the Algerian and Tunisian lines' city control is not followed.
 - 13.2.2: a Disrupted or OGS marker lies on a stack, not on one unit: a unit is taken to carry it
   only when its hex holds at least as many such markers as combat units.
 - 13.2.3: "enemy unit" is a combat unit (supply units do not bar a road march); a hexside is
-  impassable when the TEC marks its feature `prohibited`; (b) supply and (e) OGS are not followed.
+  impassable when the TEC marks its feature `prohibited`; (b) GenS when the move begins and (e) a hex
+  where it would be OGS are read from the OGS markers (13.2.2's reading; supply lines, 12.4, are not
+  traced): no march from a hex whose units surely carry one, nor into a hex with one.
 - 6.2: on a card's surprise GT the 2nd player's motorized units not in reserve react 1d6 MP instead
   of their RMA; the die is the side's die for any purpose (not bound to a unit): up to 6 MP.  In a
   GT whose Phase V saw an initiative roll, surprise may have come from the (reconstructed) table:
@@ -440,14 +445,15 @@ class Movement(Rule):
             if refused is None:
                 near = self._near_enemy(side)
 
-                def along_road(a: str, b: str) -> int | None:
-                    return normal(a, b) if "road" in costs.crossing(a, b) and b not in near else None
+                def along_road(a: str, b: str) -> int | None:  # 13.2.3 c-e
+                    return normal(a, b) if ("road" in costs.crossing(a, b) and b not in near
+                                            and not self.board.markers_in(b, "ogs")) else None
                 road = self._cheapest(start, new, along_road, zoc, enemy, march)
                 if road.cost.get(new) is not None and road.cost[new] <= march:
                     self.pending.pop(e.piece.id, None)
                     return
                 refused = ("only a move wholly along roads that enters no hex next to an enemy unit may road march "
-                           "(13.2.3 c-d)")
+                           "(13.2.3 c-d), and none into a hex with an OGS marker (e)")
         keeps = self._keeps_fractions(u)
         found = self._cheapest(start, new, normal, zoc, enemy, max(night_allowance, march or 0), keeps)
         cost = found.cost.get(new)
@@ -720,23 +726,27 @@ class Overrun(Rule):
     """13.4.1-13.4.2: who may overrun, and what cannot be overrun."""
 
     ids = ("13.4.1", "13.4.2")
-    needs = (Forces,)
+    needs = (Forces, MoveCosts)
 
     def declared(self, d: Declared) -> None:
         if d.name != OVERRUN:
             return
         piece, hex_id, board, forces = d.piece, d.where, self.board, self.ctx.get(Forces)
         side = board.side_id(piece)
-        if board.markers_in(hex_id, "disrupted", "ogs"):
+        disrupted = board.markers_in(hex_id, "disrupted", "ogs")
+        if disrupted:
             self.find("13.4.1", f"{piece.name} overruns from {hex_id}, a hex with a Disrupted or OGS marker: disrupted "
                       "and out-of-supply units may not overrun (8.2, 12.5)", piece, None, hex_id)
         enemy = board.other_side.get(side or "")
         targets = [n for n in self.game.geometry.neighbours(hex_id)
                    if any(board.side_id(p) == enemy and forces.is_ground(p) for p in board.units_in(n))]
-        if targets and all(self.game.hex_terrain.get(n) in ("mountain", "city") or forces.fort_level(n) is not None
-                           for n in targets):
+        covered = self.ctx.get(MoveCosts).enemy_zoc(side, True) if side is not None else frozenset()
+        if not disrupted and targets and all(  # one act, one finding
+                self.game.hex_terrain.get(n) in ("mountain", "city") or forces.fort_level(n) is not None
+                or n in covered for n in targets):
             self.find("13.4.2", f"{piece.name} overruns from {hex_id}: every enemy hex next to it ({', '.join(targets)}) "
-                      "is a mountain, city or fortified hex, which cannot be overrun", piece, None, hex_id)
+                      "is a mountain, city or fortified hex or in the ZoC of a unit friendly to its defenders, which "
+                      "cannot be overrun", piece, None, hex_id)
 
 
 def _numbers(data):
