@@ -64,6 +64,55 @@ def test_6_2_surprise_lasts_one_gt(play):
     assert play(script, setup="sonnenblume.vsav") == []
 
 
+def _kdg_reacts(w, to: str) -> None:
+    """Sonnenblume GT 10 (Axis surprise): KDG (recon, MA 28: RMA 7), set up on the coast road at C0804
+    two hexes from the Axis in C0702, reacts east along the road in XIII (1 MP a hex, then desert)."""
+    w.move("kdg", "C0804")  # set-up adjustment
+    w.phase(10, "XII")
+    w.phase(10, "XIII")
+    w.move("kdg", to)
+    w.phase(10, "XIV")
+
+
+def test_6_2_under_surprise_a_reacting_motorized_unit_moves_up_to_6(play):
+    assert play(lambda w: _kdg_reacts(w, "C1008"), setup="sonnenblume.vsav") == []  # within 6 MP
+
+
+def test_6_2_under_surprise_a_reacting_motorized_unit_moves_no_more_than_6(play):
+    found = play(lambda w: _kdg_reacts(w, "C1009"), setup="sonnenblume.vsav")  # 7 MP: its RMA, but the 1d6 gives 6 at most
+    assert rules(found) == ["13.2.1"] and "spends 7 MP" in found[0].message and "6.2" in found[0].message
+
+
+def _rtr_reacts(w, to: str, *, rolled: bool) -> None:
+    """Fox Killed GT 5: 7 RTR (tank, MA 14: RMA 4), Ragg X two hexes off, reacts in VII after the
+    Axis moved first; `rolled`: the Axis rolled for the initiative in Phase V (the table may have given
+    surprise, 6.2, which the audit does not judge)."""
+    w.move("ragg-x", "W1917")  # set-up adjustment
+    w.phase(4, "XX")
+    w.phase(5, "V")
+    if rolled:
+        w.roll("Axis initiative 2d6", [4, 3], "Axis")
+    w.phase(5, "VI")
+    w.move("62-mmrirca", "C2331")
+    w.phase(5, "VII")
+    w.move("7-rtr", to)
+    w.phase(5, "VIII")
+
+
+def test_6_2_after_an_initiative_roll_the_2nd_player_may_react_up_to_6(play):
+    assert play(lambda w: _rtr_reacts(w, "W1718", rolled=True)) == []  # 6 MP: the 1d6 of a surprise may allow it
+
+
+def test_6_2_after_an_initiative_roll_a_reaction_past_6_is_reported(play):
+    found = play(lambda w: _rtr_reacts(w, "W1618", rolled=True))  # 8 MP
+    assert rules(found) == ["13.2.1"] and "spends 8 MP" in found[0].message
+
+
+def test_13_2_1_without_surprise_a_unit_reacts_its_rma(play):
+    found = play(lambda w: _rtr_reacts(w, "W1718", rolled=False))  # 6 MP > RMA 4 (no roll: no surprise)
+    assert rules(found) == ["13.2.1"] and "RMA of 4" in found[0].message
+
+
 def test_4_0_fox_killed_ends_after_gt_9(play):
     def script(w):
         w.phase(9, "XIX")

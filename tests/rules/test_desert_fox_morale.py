@@ -121,6 +121,27 @@ def test_12_5_1_a_failed_attrition_check_without_a_loss_is_reported(play):
     assert rules(found) == ["12.5.1"] and found[0].piece.startswith("22")
 
 
+def _attrition_at_4(w, *, disrupted: bool) -> None:
+    """22 Gds Bde (morale 2), alone in W2118 (its base and MSU are not combat units), rolls 4 for its
+    supply attrition check: 6, a pass, unless it is disrupted (8.2 a: morale +1, so 7 fails)."""
+    if disrupted:
+        w.place("disrupted", "W2118", side="Allied")  # set-up adjustment
+    w.phase(4, "XVIII")
+    w.declare("22-bde", "Morale check")
+    w.roll("Allied morale 1d6", [4], "Allied")
+    w.phase(4, "XIX")
+    w.phase(4, "XX")
+
+
+def test_8_2_a_a_unit_not_disrupted_may_pass_on_die_and_morale_6(play):
+    assert play(lambda w: _attrition_at_4(w, disrupted=False)) == []
+
+
+def test_8_2_a_a_disrupted_unit_adds_1_to_its_morale_check(play):
+    found = play(lambda w: _attrition_at_4(w, disrupted=True))
+    assert rules(found) == ["12.5.1"] and "+ 1 disrupted (8.2 a)" in found[0].message
+
+
 def test_13_5_a_unit_stacked_with_an_hq_makes_no_check_after_reacting(play):
     def script(w):
         enemy_near(w)

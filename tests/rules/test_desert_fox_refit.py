@@ -32,6 +32,18 @@ def test_17_2_a_depleted_unit_refits_at_the_start_of_its_movement_phase(play):
     assert play(script) == []
 
 
+def test_8_2_g_a_disrupted_unit_does_not_refit(play):
+    def script(w):
+        w.flip("22-bde")  # set-up adjustments: 22 Gds Bde depleted and disrupted, alone in W2118
+        w.place("disrupted", "W2118", side="Allied")
+        to_ix(w)
+        w.phase(4, "IX")
+        w.flip("22-bde")
+        w.phase(4, "X")
+    found = play(script)
+    assert rules(found) == ["17.2"] and "disrupted" in found[0].message and found[0].piece.startswith("22")
+
+
 def test_17_2_no_refit_in_the_enemy_phase(play):
     def script(w):
         w.flip("22-bde")

@@ -124,6 +124,26 @@ def test_13_2_4_a_forced_march_with_its_disruption_is_legal(play):
     assert play(script) == []
 
 
+def test_13_2_4_c_a_unit_starting_next_to_an_enemy_may_not_force_march(play):
+    def script(w):
+        w.move("ragg-x", "W2116")  # set-up adjustment: an Axis unit next to 4 Lt Arm's W2117
+        w.phase(4, "VI")
+        w.move("4-lt-arm", "W0608")  # 23 MP: only a forced march, which 13.2.4 c denies it
+        w.place("disrupted", "W0608", side="Allied")
+        w.phase(4, "VII")
+    found = play(script)
+    assert rules(found) == ["13.2.4"] and "13.2.4 c" in found[0].message and found[0].piece.startswith("4 Lt Arm")
+
+
+def test_13_2_4_c_a_unit_starting_next_to_an_enemy_moves_its_ma(play):
+    def script(w):
+        w.move("ragg-x", "W2116")
+        w.phase(4, "VI")
+        w.move("4-lt-arm", "W0610")  # 19 MP of its 22
+        w.phase(4, "VII")
+    assert play(script) == []
+
+
 def _march(w, to: str, *, declare: bool = True, enemy_at: str | None = None) -> None:
     """The Axis (1st player) marches 62 Marmarica, a foot division (road 1/2 MP a hex, MA 14), west
     from C2330 along the Via Balbia; `enemy_at`: an Allied unit set up there first."""
@@ -155,9 +175,40 @@ def test_13_2_3_d_a_road_march_may_not_pass_next_to_an_enemy_unit(play):
     assert rules(found) == ["13.2.3"] and found[0].to_hex == "C1907"
 
 
+def test_13_2_3_b_a_unit_out_of_supply_does_not_road_march(play):
+    def script(w):
+        w.place("ogs", "C2330", side="Axis")  # set-up adjustments: 62 Marmarica and 63 Cirene OGS
+        w.place("ogs", "C2330", side="Axis")
+        _march(w, "C2130")  # 3 road hexes, 1 1/2 MP: within even the OGS half MA (7)
+    assert play(script) == []
+    found = play(lambda w: (w.place("ogs", "C2330", side="Axis"), w.place("ogs", "C2330", side="Axis"),
+                            _march(w, "C1907")))  # 15 1/2 MP: past 7, and no +7 for a unit out of supply
+    assert rules(found) == ["13.2.2"] and "out of general supply" in found[0].message
+
+
+def test_13_2_3_e_a_road_march_enters_no_hex_where_it_would_be_out_of_supply(play):
+    def script(w):
+        w.place("ogs", "C2616", side="Axis")  # set-up adjustment: an OGS marker on the road
+        _march(w, "C1907")
+    found = play(script)
+    assert rules(found) == ["13.2.3"] and "OGS marker (e)" in found[0].message and found[0].to_hex == "C1907"
+
+
 def test_13_2_3_d_a_unit_next_to_an_enemy_may_not_road_march(play):
     found = play(lambda w: _march(w, "C1907", enemy_at="C2230"))  # next to C2330, where the march begins
     assert rules(found) == ["13.2.3"] and "began its move in C2330" in found[0].message
+
+
+def test_13_7_a_foot_unit_moving_with_an_msu_may_be_truck_lifted(play):
+    """13.7 truck lift: 62 Marmarica (foot, MA 14) goes 31 road hexes (15 1/2 MP) where the Axis MSU
+    went first: carried, not costed (without the MSU: test_13_2_3_without_the_declaration...)."""
+    def script(w):
+        w.move("axis-msu-1", "C2330")  # set-up adjustment: the MSU with 62 Marmarica
+        w.phase(4, "VI")
+        w.move("axis-msu-1", "C1907")
+        w.move("62-mmrirca", "C1907")
+        w.phase(4, "VII")
+    assert play(script) == []
 
 
 def _rail(w, *moves: tuple[str, str], setup: tuple[str, str] | None = None) -> None:
@@ -189,6 +240,28 @@ def test_13_7_the_egyptian_railroad_runs_no_farther_than_the_railhead(play):
     # left, too few for the 3 MP of the lift (the whole line would have taken it to Alexandria)
     found = play(lambda w: _rail(w, ("7-rtr", "W2232"), setup=("railhead", "W1929")))
     assert rules(found) == ["13.2.4"]  # beyond the MA: only a forced march would allow it
+
+
+# ---- 13.3: a motorized unit leaving a road loses the fraction of an MP it has left ----------------
+def _react_in_algeria(w, to: str) -> None:
+    """7 SG (MA 22, motorized: RMA 6, a road hex 1/4 MP) set up at A5719 with Ragg X two hexes off
+    (A5518, so that it may react, 13.5) reacts in VII: A5720 by road (1/4), A5821 off it (clear, 1),
+    two road hexes to A5922, then rough (4) to A6022."""
+    w.move("7-sg", "A5719")  # set-up adjustments, before the tracker moves
+    w.move("ragg-x", "A5518")
+    w.phase(4, "VI")
+    w.phase(4, "VII")
+    w.move("7-sg", to)
+    w.phase(4, "VIII")
+
+
+def test_13_3_a_motorized_unit_leaving_the_road_within_its_allowance_is_legal(play):
+    assert play(lambda w: _react_in_algeria(w, "A5922")) == []  # 2 1/2 MP with the fraction lost (1 3/4 without)
+
+
+def test_13_3_the_fraction_lost_leaving_the_road_counts_against_the_allowance(play):
+    found = play(lambda w: _react_in_algeria(w, "A6022"))  # 5 3/4 MP without the loss: 1/4 rounds up to 1 at A5821
+    assert rules(found) == ["13.2.1"] and "spends 7 MP" in found[0].message and found[0].piece.startswith("7 SG")
 
 
 def _moves_marked(w, marker: str | None, to: str, *, extra: str | None = None) -> None:
@@ -546,6 +619,78 @@ def test_14_8_only_attackers_advance(play):
     assert rules(found) == ["14.8"] and found[0].piece.startswith("62")
 
 
+def _msu_advance(w, *, escort: bool) -> None:
+    """The Axis MSU stands with 1 CCNN and 2 Libyan (C2229); 22 Gds Bde takes its D1 and withdraws
+    from C2129; the MSU advances, with 1 CCNN or alone."""
+    w.move("axis-msu-1", "C2229")  # set-up adjustment
+    axis_attack(w, [6, 6])
+    w.flip("22-bde")
+    w.move("22-bde", "C2029")
+    if escort:
+        w.move("1-ccnn", "C2129")
+    w.move("axis-msu-1", "C2129")
+    w.phase(4, "IX")
+
+
+def test_14_8_an_msu_advances_with_an_attacking_unit(play):
+    assert play(lambda w: _msu_advance(w, escort=True)) == []
+
+
+def test_14_8_an_msu_does_not_advance_alone(play):
+    found = play(lambda w: _msu_advance(w, escort=False))
+    assert rules(found) == ["14.8"] and found[0].piece.startswith("Axis MSU") and "accompanied" in found[0].message
+
+
+def test_14_8_the_advance_comes_before_the_next_combat(play):
+    def script(w):
+        w.move("11-huss", "C2130")  # set-up adjustment: next to Maletti's C2230
+        axis_attack(w, [6, 6])
+        w.flip("22-bde")
+        w.move("22-bde", "C2029")
+        w.combat(["maletti"], ["11-huss"], [6, 6], side="Axis")  # the next combat
+        w.move("11-huss", w.game.zone_name("allied-boxes", "Allied Refit"))  # both its steps (D2 at the least)
+        w.move("1-ccnn", "C2129")  # the first combat's advance, too late
+        w.phase(4, "IX")
+    found = play(script)
+    assert rules(found) == ["14.8"] and "before the next combat" in found[0].message and found[0].piece.startswith("1 CCNN")
+
+
+def _capture(w, die: int) -> None:
+    """22 Gds Bde (two steps) is destroyed (to the Destroyed Box) by 1 CCNN and 2 Libyan; 1 CCNN
+    advances into C2129, the Axis rolls 1d6 and places a Captured Supply marker there."""
+    axis_attack(w, [6, 6])  # 11-12: D1 to D3
+    w.move("22-bde", w.game.zone_name("allied-boxes", "Allied Destroyed"))
+    w.move("1-ccnn", "C2129")
+    w.roll("Axis 1d6", [die], "Axis")
+    w.place("captured-supply", "C2129", side="Axis")
+    w.phase(4, "IX")
+
+
+def test_14_8_supply_is_captured_on_a_roll_no_higher_than_the_steps_destroyed(play):
+    assert play(lambda w: _capture(w, 2)) == []
+
+
+def test_14_8_no_supply_is_captured_on_a_higher_roll(play):
+    found = play(lambda w: _capture(w, 3))
+    assert rules(found) == ["14.8"] and "Captured Supply" in found[0].message and found[0].to_hex == "C2129"
+
+
+def test_15_2_a_defending_anti_tank_unit_may_cut_the_attack_unless_disrupted(play):
+    """15.2 (AT ratings not in units.yaml): a defending support unit may take 2 from the attack; the
+    window's weakest attack shows it, and a disrupted one (8.2 d: no special function) takes nothing."""
+    def script(w, disrupted: bool):
+        w.move("7-sg", "C2129")  # set-up adjustment: 7 SG (support) with 22 Gds Bde
+        if disrupted:
+            w.place("disrupted", "C2129", side="Allied")
+            w.place("disrupted", "C2129", side="Allied")
+        axis_attack(w, [6, 6])
+        w.phase(4, "IX")  # the defenders take no loss: 14.6 gives the odds in its message
+    cut = [f for f in play(lambda w: script(w, False)) if f.rule == "14.6"]
+    whole = [f for f in play(lambda w: script(w, True)) if f.rule == "14.6"]
+    assert len(cut) == len(whole) == 1
+    assert "attack 13 (at least 4.5)" in cut[0].message and "attack 13 (at least 6.5)" in whole[0].message
+
+
 def test_15_9_infantry_fights_whole_outside_the_desert(play):
     """15.9: infantry is halved in a desert hex unless a non-infantry, non-light unit stands with it:
     the window's weakest attack is the whole CF once a tank brigade stacks with the attackers."""
@@ -704,6 +849,25 @@ def test_13_4_2_a_city_cannot_be_overrun(play):
     assert rules(play(script)) == ["13.4.2"]
 
 
+def _babini_overruns(w, *, support: bool) -> None:
+    """Babini (C2231, Axis tanks) declares an overrun of 4 Lt Arm set up alone next to it in C2131;
+    `support`: 7 RTR (tanks) set up next to 4 Lt Arm, in C2132 (not next to Babini)."""
+    w.move("4-lt-arm", "C2131")  # set-up adjustments
+    if support:
+        w.move("7-rtr", "C2132")
+    w.phase(4, "VI")
+    w.declare("babini", "Declare overrun")
+
+
+def test_13_4_2_a_unit_alone_may_be_overrun(play):
+    assert play(lambda w: _babini_overruns(w, support=False)) == []
+
+
+def test_13_4_2_a_unit_in_a_friendly_zoc_cannot_be_overrun(play):
+    found = play(lambda w: _babini_overruns(w, support=True))
+    assert rules(found) == ["13.4.2"] and "ZoC of a unit friendly" in found[0].message
+
+
 def test_14_3_an_attack_of_cf_0_is_reported(play):
     def script(w):
         w.move("22-bde", "W0304")  # next to the Giarabub garrison (CF 0) in W0303
@@ -761,3 +925,35 @@ def test_an_illegal_move_undone_is_never_made(play):
         return s
     assert rules(play(script(False))) == ["4.1"]
     assert play(script(True)) == []
+
+
+# ---- 18.1: fortifications ----------------------------------------------------------------------------
+def _fort(w, level: int, *, phase: str = "VI", under_construction: bool = True) -> None:
+    """The Axis begins a fort in C2229 (desert), with 1 CCNN and 2 Libyan, in GT 4."""
+    w.phase(4, "VI")
+    w.move("62-mmrirca", "C2331")  # the Axis moves first: the 1st player
+    if phase != "VI":
+        w.phase(4, phase)
+    w.place(f"fort-{level}", "C2229", side="Axis")
+    if under_construction:
+        w.place("construction-fort", "C2229", side="Axis")
+    w.phase(4, "X")
+
+
+def test_18_1_a_fort_is_begun_in_a_movement_phase_with_its_builder(play):
+    assert play(lambda w: _fort(w, 1)) == []
+
+
+def test_18_1_an_f2_fort_needs_an_f1_fort(play):
+    found = play(lambda w: _fort(w, 2))
+    assert rules(found) == ["18.1"] and "F1 fort" in found[0].message and found[0].to_hex == "C2229"
+
+
+def test_18_1_a_fort_is_not_begun_in_a_combat_phase(play):
+    found = play(lambda w: _fort(w, 1, phase="VIII"))
+    assert rules(found) == ["18.1"] and "Movement Phase" in found[0].message
+
+
+def test_18_1_an_f1_fort_is_under_construction(play):
+    found = play(lambda w: _fort(w, 1, under_construction=False))
+    assert rules(found) == ["18.1"] and "Under Construction" in found[0].message

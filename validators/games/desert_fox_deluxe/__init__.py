@@ -16,6 +16,7 @@ from __future__ import annotations
 from validators.games.desert_fox_deluxe.arrival_rolls import ArrivalRolls
 from validators.games.desert_fox_deluxe.arrivals import Reinforcements, Withdrawals
 from validators.games.desert_fox_deluxe.combat import Combat
+from validators.games.desert_fox_deluxe.construction import Construction
 from validators.games.desert_fox_deluxe.disruption import Recovery
 from validators.games.desert_fox_deluxe.initiative import Initiative, ScenarioEnd, Surprise
 from validators.games.desert_fox_deluxe.morale import Morale
@@ -29,14 +30,14 @@ from validators.games.desert_fox_deluxe.turns import SequenceOfPlay
 from validators.kernel.engine import RulesAuditor
 
 RULES = (SetUp, SequenceOfPlay, Movement, Overrun, Stacking, Combat, Reinforcements, Withdrawals, Morale, Refit,
-         Initiative, Surprise, ScenarioEnd, ArrivalRolls, Recovery, ForbiddenHexes)
+         Initiative, Surprise, ScenarioEnd, ArrivalRolls, Recovery, ForbiddenHexes, Construction)
 
 
 class Auditor(RulesAuditor):
     """The whole rules check: sequence of play, movement and ZoC, overrun eligibility, stacking, combat
     declarations, results and retreats, reinforcements and withdrawals, the set-up, morale checks'
     failures, recovery from disruption, refit timing, the initiative roll, surprise, a scenario's fixed end,
-    a card's arrival rolls and the hexes a card forbids."""
+    a card's arrival rolls, the hexes a card forbids and where a fort is begun."""
 
     RULES = RULES
     STATE = FoxState

@@ -16,7 +16,9 @@ Choices (a false alarm costs more than a miss):
 - Modifiers the log cannot show are bounded, not guessed: each infantry CF may be halved in a
   desert hex unless a fort or a non-infantry, non-light unit stands with it (15.9: which infantry is
   standard or light is on the missing counter chart), each defending anti-tank or support unit may take 2 from an attacker (15.2);
-  the odds column then lies between the worst and best case.  Column shifts (14.5) widen the
+  the odds column then lies between the worst and best case.  A unit surely disrupted (its hex
+  holds as many Disrupted markers as combat units) has lost its special functions (8.2 d): its
+  anti-tank cut and artillery shift are not counted.  Column shifts (14.5) widen the
   window: to the right, for the defender's result, 2 for surprise (6.2, the card's first GT),
   2 for each attacking artillery unit (15.1), the best two of the attacker's air units' ground
   support + 1 (19.5) and 1 naval (20.4.2) if that side has fleets; to the left, for the
@@ -46,7 +48,13 @@ Choices (a false alarm costs more than a miss):
   reported at its last retreat move.
 - Advance (14.8): an attacker moves after its combat only into the defenders' hex once no defending
   combat unit is left in it, and not when surely disrupted; a unit that did not attack may not move
-  into a vacated defender hex.  The escort of zero-CF units and exploitation (14.9.3) are not followed.  Attackers may advance, and
+  into a vacated defender hex; an MSU that stood with the attackers, and an attacker of CF 0, advance
+  only accompanied by an attacker of a CF above 0 advancing into the same hex (judged when the phase
+  ends, reported at the advance).  Captured supply: a dump or a Captured Supply marker coming onto
+  the map in a Combat Phase must go to a hex attackers advanced into after a combat whose defenders
+  lost steps to the Destroyed Box, after a 1d6 (the side's die for any purpose) of the attacker no
+  higher than those steps (a division's step counts 2); reported at its placing.  Exploitation
+  (14.9.3) is not followed.  Attackers may advance, and
   units that stood with a Reserve marker may exploit (14.9.3).
 """
 from __future__ import annotations
@@ -62,7 +70,7 @@ from validators.kernel.declarations import Declared
 from validators.kernel.movement import search
 from validators.kernel.rule import Rule
 from validators.replay.board import Piece
-from validators.replay.replayer import Flipped, Moved, Removed, Rolled
+from validators.replay.replayer import Added, Flipped, Moved, Removed, Rolled
 
 SHIFT_SURPRISE, SHIFT_ARTILLERY, SHIFT_NAVAL, AT_CUT = 2, 2, 1, 2
 INFANTRY = frozenset({"infantry", "airborne", "special-forces"})
@@ -92,13 +100,17 @@ class Fight:
     moved: dict[str, int] = field(default_factory=dict)  # defender piece id -> the step of its last retreat move
     what: str = ""  # the odds and column, for the messages
     over: dict[str, int] = field(default_factory=dict)  # role -> the step its losses passed the table's most
+    advanced: set[str] = field(default_factory=set)  # attackers of a CF above 0 that advanced (14.8)
+    escorted: dict[str, tuple[str, int]] = field(default_factory=dict)  # MSU or 0-CF unit -> (hex, step) it advanced
+    destroyed: int = 0  # defending step points sent to the Destroyed Box (14.8: the capture roll's bound)
+    into: set[str] = field(default_factory=set)  # hexes attackers advanced into
 
 
 class Combat(Rule):
     """14.0-14.7: who fights, the odds and the result against the steps lost and the retreats made."""
 
     ids = ("4.1", "14.2", "14.3", "14.6", "14.7", "14.7.1", "14.7.2", "14.8")
-    covers = ("14.0", "14.5", "15.9")
+    covers = ("14.0", "14.5", "15.2", "15.9")
     needs = (Forces, MoveCosts)
 
     def start(self) -> None:
@@ -106,16 +118,33 @@ class Combat(Rule):
         self.tec = self.game.table("terrain-effects").data  # schema.TerrainEffectsData
         self.crt = self.tables["combat"]
         self.fight: Fight | None = None
+        self.destroyed_boxes = {f"{name} Destroyed" for name in self.board.side_names.values()}  # 8.3
         self.fought: list[Fight] = []  # resolved in this phase
         self.attacked: set[str] = set()  # attackers this phase (14.2: each unit fights once)
+        self.capture_rolls: list[tuple[str, int, int]] = []  # (side, 1d6, step): this phase's generic rolls (14.8)
+        self.captured: set[str] = set()  # pieces judged as captured supply
 
     def phase_started(self, pid: str) -> None:
-        self.fought, self.attacked = [], set()
+        self.fought, self.attacked, self.capture_rolls = [], set(), []
 
     def phase_ended(self, pid: str) -> None:
         self._close()
         for f in self.fought:
             self._routs(f)
+            self._escorts(f)
+
+    def _escorts(self, f: Fight) -> None:
+        """14.8, judged when the phase ends: an MSU or a unit of CF 0 that advanced stands with an
+        attacker of a CF above 0 that advanced into the same hex."""
+        board = self.board.replayer.board.pieces
+        for pid, (h, at) in f.escorted.items():
+            p = board.get(pid)
+            if p is None or self.board.hex_of(p) != h:
+                continue
+            if not any(i in board and self.board.hex_of(board[i]) == h for i in f.advanced):
+                self.find("14.8", f"{p.name} advanced into {h} after combat and no attacking unit with a combat factor "
+                          "above 0 advanced with it: MSU and zero-factor units advance only so accompanied", p, None, h,
+                          at=at)
 
     def _routs(self, f: Fight) -> None:
         """14.7.1, judged when the phase ends: where every result of the window routs the defenders,
@@ -173,6 +202,11 @@ class Combat(Rule):
 
     # -- the roll --------------------------------------------------------------------------------
     def rolled(self, e: Rolled) -> None:
+        if self.state.phase_kind == "combat" and len(e.dice) == 1 and e.button.endswith(" 1d6") \
+                and e.button.count(" ") == 1:
+            side = self.state.dice_side(e.button)
+            if side is not None:
+                self.capture_rolls.append((side, e.dice[0], self.state.step))
         f = self.fight
         if not e.button.endswith("combat 2d6") or f is None or f.dice is not None or not f.attackers or not f.targets:
             return
@@ -232,7 +266,8 @@ class Combat(Rule):
         table = self.crt["lines"]
         if any(line not in table for line in lines):
             return
-        at_cut = AT_CUT * sum(1 for p in dfn if self.board.unit_of(p).type in ("anti-tank", "support"))
+        at_cut = AT_CUT * sum(1 for p in dfn if self.board.unit_of(p).type in ("anti-tank", "support")
+                              and not self.forces.surely_disrupted(p))  # 8.2 d
         a_max = sum(self.forces.cf(p) for p in att)
         a_min = max(0, sum(self.forces.cf(p) / (2 if self._may_halve(p) else 1) for p in att) - at_cut)
         d_max = max(1, sum(self.forces.cf(p) for p in dfn))
@@ -297,7 +332,8 @@ class Combat(Rule):
         """Most column shifts right (the attacker's, for the defender's result) and left (see Choices)."""
         geo = self.game.geometry
         attacker, defender = f.side, self.board.other_side.get(f.side)
-        right = SHIFT_ARTILLERY * sum(1 for p in att if self.board.unit_of(p).type == "artillery")
+        right = SHIFT_ARTILLERY * sum(1 for p in att if self.board.unit_of(p).type == "artillery"
+                                      and not self.forces.surely_disrupted(p))  # 8.2 d
         card = self.state.card
         if card is not None and card.surprise and self.state.turn == card.first_turn:
             right += SHIFT_SURPRISE
@@ -305,7 +341,8 @@ class Combat(Rule):
         near = set(f.targets.values())
         near |= {n for h in list(near) for n in geo.neighbours(h)}
         left = SHIFT_ARTILLERY * sum(1 for h in near for p in self.board.units_in(h)
-                                     if self.board.side_id(p) == defender and self.board.unit_of(p).type == "artillery")
+                                     if self.board.side_id(p) == defender and self.board.unit_of(p).type == "artillery"
+                                     and not self.forces.surely_disrupted(p))  # 8.2 d
         left += self._air(defender, 1) + self._naval(defender)
         return right, left
 
@@ -354,10 +391,21 @@ class Combat(Rule):
         if self.board.unit_of(e.piece):
             self._lose(e.piece, self.step_points(e.piece))
 
+    def added(self, e: Added) -> None:
+        if self.board.on_map(e.where.label):
+            self._capture(e.piece, e.where.label)
+
     def moved(self, e: Moved) -> None:
         old, new, board = e.old.label, e.new.label, self.board
         if board.unit_of(e.piece) and board.on_map(old) and not board.on_map(new) and old != new:
             self._lose(e.piece, self.step_points(e.piece))
+            if new in self.destroyed_boxes:
+                for f in ([self.fight] if self.fight is not None and self.fight.dice is not None else []) + self.fought:
+                    if e.piece.id in f.targets:
+                        f.destroyed += self.step_points(e.piece)
+                        break
+        if not board.on_map(old) and board.on_map(new):
+            self._capture(e.piece, new)
         if (self.state.phase_kind == "combat" and old != new and board.on_map(old) and board.on_map(new)
                 and self.forces.is_ground(e.piece)):
             self._combat_move(e)
@@ -367,7 +415,7 @@ class Combat(Rule):
         fights = ([self.fight] if self.fight is not None and self.fight.dice is not None else []) + self.fought[::-1]
         for f in fights:
             if pid in f.attackers:
-                self._advance(f, e)
+                self._advance(f, e, late=f is not self.fight)
                 return
             if pid in f.targets:
                 f.moved[pid] = self.state.step
@@ -375,6 +423,12 @@ class Combat(Rule):
                 return
         if any(p.properties().get("MarkerId") == "reserve" for p in self.board.stood_in(e.old.label)):
             return  # 14.9.3: units in reserve may exploit after a mobile battle
+        u = self.board.unit_of(e.piece)
+        for f in fights:
+            if (u is not None and u.type == "msu" and e.old.label in f.attackers.values()
+                    and e.new.label in f.targets.values() and not self._held(f, e.new.label)):
+                f.escorted[pid] = (e.new.label, self.state.step)  # 14.8: an MSU stacked with the attackers
+                return
         if any(e.new.label in f.targets.values() for f in fights):
             self.find("14.8", f"{e.piece.name} moves into {e.new.label}, a hex vacated by combat, but did not attack it: "
                       "only attacking units advance", e.piece)
@@ -382,7 +436,7 @@ class Combat(Rule):
         self.find("4.1", f"in the {self.state.phase} Phase units move only to retreat after a combat result (14.7) or to "
                   "advance after combat (14.8)", e.piece)
 
-    def _advance(self, f: Fight, e: Moved) -> None:
+    def _advance(self, f: Fight, e: Moved, late: bool = False) -> None:
         """14.8: an attacker advances only into the defenders' hex once they have left it, and not
         while disrupted (after a mobile battle, 14.9.3 exploitation is not followed)."""
         if any(self.board.markers_in(h, "combat-form") for h in set(f.attackers.values())):
@@ -390,17 +444,52 @@ class Combat(Rule):
         new, old = e.new.label, e.old.label
         if new == f.attackers.get(e.piece.id):
             return  # back where it attacked from (a drag put right)
-        defender = self.board.other_side.get(f.side)
-        held = any(self.board.side_id(p) == defender and self.forces.is_combat_unit(p) for p in self.board.pieces_in(new))
+        held = self._held(f, new)
         if new not in set(f.targets.values()):
             why = f"{new} is not the defenders' hex ({', '.join(sorted(set(f.targets.values())))})"
         elif held:
             why = f"defending units still hold {new}"
         elif self.forces.surely_marked(self.board.stood_in(old), "disrupted"):
             why = "a disrupted unit may not advance"
+        elif late:
+            why = "the advance is taken before the next combat is declared"
         else:
+            f.into.add(new)
+            if self.forces.cf(e.piece) > 0:
+                f.advanced.add(e.piece.id)
+            else:
+                f.escorted[e.piece.id] = (new, self.state.step)
             return
         self.find("14.8", f"{e.piece.name} advances from {old} to {new} after its combat: {why}", e.piece, old)
+
+    def _capture(self, p: Piece, hex_id: str) -> None:
+        """14.8: a dump or a Captured Supply marker that comes onto the map in a Combat Phase is supply
+        captured: in a hex attackers advanced into where defending steps went to the Destroyed Box, after
+        a 1d6 of the advancing side no higher than the steps destroyed (a division's step counts 2)."""
+        u, board = self.board.unit_of(p), self.board
+        kind = "dump" if u is not None and u.type == "dump" else "marker" if board.marker_id(p) == "captured-supply" \
+            else None
+        if kind is None or self.state.phase_kind != "combat" or p.id in self.captured:
+            return
+        self.captured.add(p.id)
+        fights = ([self.fight] if self.fight is not None and self.fight.dice is not None else []) + self.fought
+        for f in fights:
+            if hex_id in f.into and f.destroyed and any(
+                    side == f.side and die <= f.destroyed for side, die, _ in self.capture_rolls):
+                return
+        why = next((f"{f.destroyed} defending step(s) went to the Destroyed Box and no 1d6 of the "
+                    f"{board.side_names.get(f.side, f.side)} player came up {f.destroyed} or less"
+                    for f in fights if hex_id in f.into and f.destroyed),
+                   "no attacker advanced there where a defending unit went to the Destroyed Box")
+        self.find("14.8", f"{p.name} is placed in {hex_id} in the {self.state.phase} Phase: supply is captured only "
+                  f"by an advance after combat with a 1d6 no higher than the defending steps destroyed; {why}", p,
+                  None, hex_id)
+
+    def _held(self, f: Fight, hex_id: str) -> bool:
+        """Whether a defending combat unit still holds the hex."""
+        defender = self.board.other_side.get(f.side)
+        return any(self.board.side_id(p) == defender and self.forces.is_combat_unit(p)
+                   for p in self.board.pieces_in(hex_id))
 
     def _retreat(self, f: Fight, e: Moved, home: str) -> None:
         """14.7-14.7.2: a defender's move after its combat against the retreats its window allows."""

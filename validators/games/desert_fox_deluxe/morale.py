@@ -16,7 +16,7 @@ passes, 7 or more fails, a natural 6 always fails.  Checked failures and their e
 Choices (a false alarm costs more than a miss):
 - A failure is reported only when it is certain: a natural 6, or the die plus the printed morale
   of the face shown reaching 7.  Every modifier the text gives a combat unit's check adds to the
-  roll (8.2 a disrupted, 12.5 OGS, 12.6 no combat supply, 15.9 light infantry, ALC US
+  roll (8.2 a disrupted: +1 counted where the unit surely carries a Disrupted marker, 12.5 OGS, 12.6 no combat supply, 15.9 light infantry, ALC US
   inexperience), so the sum is a floor; airborne drops (Airborne Drop Chart, missing) and
   supply units (the -1 of a supply raid, 16.4) are judged on the natural 6 alone.  A pass is
   never asserted (modifiers the log cannot show may turn it into a failure).
@@ -37,7 +37,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from validators.games.desert_fox_deluxe.state import MORALE_CHECK
-from validators.games.desert_fox_deluxe.units import SUPPLY
+from validators.games.desert_fox_deluxe.units import SUPPLY, Forces
 from validators.kernel.declarations import Declared
 from validators.kernel.rule import Rule, Tracker
 from validators.replay.board import Piece
@@ -66,6 +66,8 @@ class Check:
 class MoraleChecks(Tracker):
     """Which morale roll belongs to which unit (a side's declarations pair with its rolls in
     order), and whether the roll surely fails (8.1)."""
+
+    needs = (Forces,)
 
     def start(self) -> None:
         self.waiting: list[Check] = []  # declared, not yet rolled
@@ -100,8 +102,12 @@ class MoraleChecks(Tracker):
         morale = u.morale_reduced if self.board.reduced(p) and u.morale_reduced is not None else u.morale
         if c.die == ALWAYS_FAILS:
             return "1d6 = 6, always a failure (8.1)"
-        if morale is not None and u.type not in NO_SUM and c.die + morale >= FAIL_AT:
-            return f"1d6 = {c.die} + morale {morale} = {c.die + morale}, and modifiers only add: 7 or more fails (8.1)"
+        if morale is not None and u.type not in NO_SUM:
+            plus = 1 if self.ctx.get(Forces).surely_disrupted(p) else 0  # 8.2 a
+            if c.die + morale + plus >= FAIL_AT:
+                added = " + 1 disrupted (8.2 a)" if plus else ""
+                return (f"1d6 = {c.die} + morale {morale}{added} = {c.die + morale + plus}, and modifiers only add: 7 "
+                        "or more fails (8.1)")
         return ""
 
 
@@ -174,7 +180,9 @@ class Morale(Rule):
     def _exempting(self, p) -> bool:
         """A Reserve marker or an HQ: the units of its hex make no check after reacting (13.6, 15.6)."""
         u = self.board.unit_of(p)
-        return u.type == "hq" if u is not None else p.properties().get("MarkerId") == "reserve"
+        if u is not None:  # 8.2 d: a disrupted HQ has lost its special functions
+            return u.type == "hq" and not self.ctx.get(Forces).surely_disrupted(p)
+        return p.properties().get("MarkerId") == "reserve"
 
     def phase_ended(self, pid: str) -> None:
         for c in self.due:

@@ -40,26 +40,46 @@ Choices (a false alarm costs more than a miss):
   Special forces and desert raiders ignore EZOC (15.4, 16.0); a unit stacked with an HQ pays no MP
   to enter an EZOC and reacts 2 MP further (15.6), but still stops there (11.4), and only while the
   HQ stays with it ("during the entire Movement or Reaction Phase": it began the move with the HQ
-  and stands with one where each move ends).  Recon superiority (15.3, +2 MP) is not charged.
+  and stands with one where each move ends).  8.2 d: a disrupted unit loses its special functions: an
+  HQ in a hex surely disrupted (13.2.2's reading of markers) gives none of 15.6's, a special force or
+  desert raider that began its move disrupted pays the ZoC and terrain costs of its class.  Recon superiority (15.3, +2 MP) is not charged.
 - Costs: a road hexside cancels the other terrain (13.3); a track halves the hex and hexside
   costs (the table's `track` where it gives one); an escarpment costs nothing along a road or
   track; a railroad hexside costs the terrain it crosses (rail lift is `Rail`); a unit whose class
   is unsure pays the cheaper of its classes (state.py); special forces pay 1 MP a hex (15.4).
+- 13.3: a unit surely motorized (no foot class) loses the fraction of an MP it has left where its
+  path leaves a road or track hexside for one that is neither (the MP spent so far rounded up);
+  a unit whose class is unsure is costed without the loss (the kinder reading).
 - A unit that declared an overrun in the phase is not costed (the overrun's +2 MP and its combat
-  are not followed hex by hex); the overrun itself: no overrun into a mountain or city hex or a
-  hex with a Fort marker (13.4.2), nor by a unit in a hex with a Disrupted or OGS marker (13.4.1).
+  are not followed hex by hex); the overrun itself: no overrun into a mountain or city hex, a hex
+  with a Fort marker or a hex in the ZoC of a unit friendly to its defenders (13.4.2: the ZoC that
+  binds a motorized mover, 11.2 - the overrunner moves), nor by a unit in a hex with a Disrupted or
+  OGS marker (13.4.1); the declaration names no target: reported when every enemy hex next to the
+  overrunner is such a hex.
 - 13.7: a unit is taken to have ridden the rail only when no move without it fits; rail and regular
   movement combine once (two rides in one move cost 3 MP in all); the load is judged a phase (the text
   gives the load, not its period); the Algerian and Tunisian lines' city control is not followed.
 - 13.2.2: a Disrupted or OGS marker lies on a stack, not on one unit: a unit is taken to carry it
   only when its hex holds at least as many such markers as combat units.
 - 13.2.3: "enemy unit" is a combat unit (supply units do not bar a road march); a hexside is
-  impassable when the TEC marks its feature `prohibited`; (b) supply and (e) OGS are not followed.
+  impassable when the TEC marks its feature `prohibited`; (b) GenS when the move begins and (e) a hex
+  where it would be OGS are read from the OGS markers (13.2.2's reading; supply lines, 12.4, are not
+  traced): no march from a hex whose units surely carry one, nor into a hex with one.
+- 6.2: on a card's surprise GT the 2nd player's motorized units not in reserve react 1d6 MP instead
+  of their RMA; the die is the side's die for any purpose (not bound to a unit): up to 6 MP.  In a
+  GT whose Phase V saw an initiative roll, surprise may have come from the (reconstructed) table:
+  a side not known to be the 1st player then reacts up to the larger of its RMA and 6.
+- 13.2.4 c: a unit that began its move next to an enemy combat unit (as 13.2.3 d reads it, across a
+  hexside that is not impassable) may not force march; the module has no forced-march declaration and
+  the 1d6 is the side's die for any purpose, so the die is not bound to the unit: MA + 9 is allowed.
 - Units with an MA of 0, supply units carried by an MSU (13.7: dumps) and moves into or out of
-  boxes are not costed.
+  boxes are not costed; nor, for the rest of a Movement Phase, a unit that may be a foot unit once it
+  moves with a friendly MSU (13.7 truck lift: dragged with it, or to the hex an MSU moved to in the
+  phase) - the lift's own limits (one unit at a time, the RMA before or after) are not followed.
 """
 from __future__ import annotations
 
+import heapq
 import math
 from dataclasses import dataclass
 from fractions import Fraction
@@ -71,13 +91,14 @@ from validators.kernel.declarations import Declared
 from validators.kernel.movement import mp, mp_scale, search, show_mp
 from validators.kernel.rule import Rule, Tracker
 from validators.replay.board import Piece
-from validators.replay.replayer import Moved
+from validators.replay.replayer import Moved, Rolled
 
 FORCED_MARCH_MAX = 9  # 13.2.4: MA + (1d6 + 3)
 REDUCED = {"disrupted": "halved, disrupted", "OGS": "reduced, out of general supply",
            "isolated": "halved, isolated"}
 ROAD_MARCH_MP = 7  # 13.2.3
 HQ_RMA = 2  # 15.6
+SURPRISE_RMA = 6  # 6.2: the 2nd player's reacting motorized units not in reserve move 1d6 MP
 
 
 @dataclass
@@ -88,6 +109,7 @@ class MoveRecord:
     may_react: bool = True  # in a Reaction Phase: within two hexes of an enemy unit, or in reserve (13.5)
     reserve: bool = False  # in reserve when the move began (13.6)
     hq: bool = False  # stacked with a friendly HQ when the move began (15.6)
+    trucked: bool = False  # moved with a friendly MSU in this Movement Phase (13.7 truck lift)
 
 
 class MoveCosts(Tracker):
@@ -177,11 +199,11 @@ class MoveCosts(Tracker):
     def crossing(self, a: str, b: str) -> frozenset[str]:
         return self.game.hexside_features.get(hexside_key(a, b), frozenset())
 
-    def unit_step(self, p: Piece):
+    def unit_step(self, p: Piece, special: bool = True):
         """The step cost callback of a unit, in cost units: the cheapest of its classes (one per
-        set of classes, made once)."""
+        set of classes, made once); `special` False: a special force's 1 MP a hex (15.4) lost (8.2 d)."""
         u = self.board.unit_of(p)
-        key = frozenset({"special-forces"}) if u.type == "special-forces" else self.forces.classes(u)
+        key = frozenset({"special-forces"}) if u.type == "special-forces" and special else self.forces.classes(u)
         step = self._steps.get(key)
         if step is None:
             step = self._steps[key] = self._make_step(key)
@@ -264,6 +286,7 @@ class Movement(Rule):
         self.moves: dict[str, MoveRecord] = {}
         self.riders: dict[tuple[str, str], list[str]] = {}  # (side, rail line) -> combat units it carried this phase
         self.entered_zoc: dict[str, str] = {}  # piece id -> the enemy-ZoC hex it came onto the map at, this phase
+        self.initiative_rolled: int | None = None  # the last GT whose Phase V saw an initiative roll (6.2)
         self.flagged = False  # a finding was made for the move being judged
         # piece id -> (rule, message, hex, the move's step): due unless disrupted by the phase's end,
         # and then reported at the move (13.2.4: the move beyond the MA is the act)
@@ -310,6 +333,9 @@ class Movement(Rule):
         rec.road_march = rec.road_march or self._declared(ROAD_MARCH, e.piece)
         if self._declared(OVERRUN, e.piece):
             return
+        if rec.trucked or (st.phase_kind == "movement" and self._trucked(e, u, side, new)):
+            rec.trucked = True
+            return  # 13.7 truck lift (see Choices)
         if self.entered_zoc.pop(e.piece.id, None) == rec.start and new not in self.costs.enemy_hexes(side):
             self.find("11.4", f"{u.name} entered the map at {rec.start}, in an enemy ZoC, in this phase and moves on to "
                       f"{new}: a unit that enters an enemy ZoC must stop (11.4 a)", e.piece, rec.start)
@@ -357,7 +383,7 @@ class Movement(Rule):
     def _entered(self, e: Moved, u) -> None:
         """A unit coming onto the map from a box (an arrival, 13.8) into an enemy ZoC has entered it (11.4 a)."""
         side = self.board.side_id(e.piece)
-        if side is None or u.type in EZOC_EXEMPT:
+        if side is None or (u.type in EZOC_EXEMPT and not self.forces.surely_disrupted(e.piece)):
             return
         if e.new.label in self.costs.enemy_zoc(side, self.forces.may_be_motorized(u)):
             self.entered_zoc[e.piece.id] = e.new.label
@@ -373,9 +399,10 @@ class Movement(Rule):
         geo, units, show = self.game.geometry, costs.units, costs.show
         hq = rec.hq and self._hq_among(self.board.pieces_in(new), side, e.piece)  # 15.6: still with its HQ
         classes = forces.classes(u)
-        zoc = frozenset() if u.type in EZOC_EXEMPT else costs.enemy_zoc(side, forces.may_be_motorized(u))
+        special = rec.status not in ("disrupted", "isolated")  # 8.2 d: a disrupted unit loses its special functions
+        zoc = frozenset() if u.type in EZOC_EXEMPT and special else costs.enemy_zoc(side, forces.may_be_motorized(u))
         extra = 0 if hq else units((costs.tec.get("enemy_zoc") or {}).get("mp", 1))  # 15.6: no MP to enter an EZOC
-        base = costs.unit_step(e.piece)
+        base = costs.unit_step(e.piece, special)
         start = rec.start
         reaction = self.state.phase_kind == "reaction"
         if reaction and not classes & {"motorized", "mechanized"} and geo.distance(start, new) > 1:
@@ -383,8 +410,13 @@ class Movement(Rule):
                       "unit moves at most one hex in the Reaction Phase (13.2.1)", e.piece, start)
             return
         ma = self._ma(u, classes, rec.status)
-        allowance = units(forces.rma(u) + (HQ_RMA if hq else 0)) if reaction else units(ma)
-        forced = units(u.ma + FORCED_MARCH_MAX) if rec.status is None else allowance  # 13.2.4 a-b
+        rma = forces.rma(u)
+        if reaction and not rec.reserve:  # 6.2: the 2nd player's 1d6 under surprise
+            surprise = self._surprised(side)
+            rma = SURPRISE_RMA if surprise is True else max(rma, SURPRISE_RMA) if surprise is None else rma
+        allowance = units(rma + (HQ_RMA if hq else 0)) if reaction else units(ma)
+        engaged = not reaction and start in self._near_enemy(side)  # 13.2.4 c: began its move next to an enemy
+        forced = units(u.ma + FORCED_MARCH_MAX) if rec.status is None and not engaged else allowance  # 13.2.4 a-c
         night_allowance = allowance if reaction or rec.road_march else forced
         march = units(u.ma + ROAD_MARCH_MP) if rec.road_march and not reaction else None
 
@@ -413,15 +445,17 @@ class Movement(Rule):
             if refused is None:
                 near = self._near_enemy(side)
 
-                def along_road(a: str, b: str) -> int | None:
-                    return normal(a, b) if "road" in costs.crossing(a, b) and b not in near else None
+                def along_road(a: str, b: str) -> int | None:  # 13.2.3 c-e
+                    return normal(a, b) if ("road" in costs.crossing(a, b) and b not in near
+                                            and not self.board.markers_in(b, "ogs")) else None
                 road = self._cheapest(start, new, along_road, zoc, enemy, march)
                 if road.cost.get(new) is not None and road.cost[new] <= march:
                     self.pending.pop(e.piece.id, None)
                     return
                 refused = ("only a move wholly along roads that enters no hex next to an enemy unit may road march "
-                           "(13.2.3 c-d)")
-        found = self._cheapest(start, new, normal, zoc, enemy, max(night_allowance, march or 0))
+                           "(13.2.3 c-d), and none into a hex with an OGS marker (e)")
+        keeps = self._keeps_fractions(u)
+        found = self._cheapest(start, new, normal, zoc, enemy, max(night_allowance, march or 0), keeps)
         cost = found.cost.get(new)
         if not reaction and (cost is None or cost > allowance) and self._by_rail(e.piece, side, start, new, normal,
                                                                                  zoc, enemy, allowance):
@@ -432,7 +466,7 @@ class Movement(Rule):
         if cost is not None and cost <= allowance:
             self.pending.pop(e.piece.id, None)
             return
-        late = self._cheapest(start, new, night, frozenset(), enemy, night_allowance)
+        late = self._cheapest(start, new, night, frozenset(), enemy, night_allowance, keeps)
         night_cost = late.cost.get(new)
         if night_cost is not None and night_cost <= allowance:
             self.pending[e.piece.id] = ("11.4", f"{u.name} moves {'-'.join(late.path(new))} through enemy ZoC, which 11.4 "
@@ -453,7 +487,7 @@ class Movement(Rule):
             self.find("13.1", f"no path open to {u.name} leads from {start} to {new} (prohibited terrain or enemy units)"
                       f"{note}", e.piece, start)
             return
-        what = f"its RMA of {show(allowance)}" if reaction else \
+        what = f"its RMA of {show(allowance)}{' (6.2: 1d6 under surprise)' if rma == SURPRISE_RMA else ''}" if reaction else \
             f"its MA of {u.ma}{' + 7 for its road march' if march is not None else ''}"
         if cost is None:
             self.find("11.4", f"{u.name} cannot reach {new} from {start} without leaving one enemy ZoC hex straight "
@@ -465,6 +499,9 @@ class Movement(Rule):
         rule = "13.2.1" if reaction else "13.2"
         if rec.status and not reaction and cost <= units(u.ma + (ROAD_MARCH_MP if march else FORCED_MARCH_MAX)):
             rule, what = "13.2.2", f"its MA of {show(allowance)}: {u.ma} {REDUCED[rec.status]} (13.2.2)"
+        elif engaged and not rec.road_march and cost <= units(u.ma + FORCED_MARCH_MAX):
+            rule, what = "13.2.4", (f"its MA of {u.ma}: it began its move in {start}, next to an enemy unit, and may not "
+                                    "force march (13.2.4 c)")
         elif refused and cost <= march:
             rule, what = "13.2.3", f"its MA of {u.ma}, and its road march adds nothing: {refused}"
         self.find(rule, f"{u.name} spends {show(cost)} MP via {'-'.join(found.path(new))}{surcharge} > {what}{note}",
@@ -527,9 +564,24 @@ class Movement(Rule):
         return any(board.side_id(p) not in (None, side) and board.unit_of(p) is not None
                    for h in near if h in by_hex for p in by_hex[h])
 
+    def _trucked(self, e: Moved, u, side: str, new: str) -> bool:
+        """13.7 truck lift: whether a unit that may be a foot unit moves with a friendly MSU (dragged
+        with it in this step, or one that moved in this phase and stands in `new`)."""
+        if u.type == "msu" or "foot" not in self.forces.classes(u):
+            return False
+        board, p = self.board, e.piece
+        together = {q.id for q in board.moved_with(e)}
+        return any(q.id != p.id and board.side_id(q) == side and board.unit_of(q) is not None
+                   and board.unit_of(q).type == "msu" and (q.id in together or q.id in self.moves)
+                   for q in board.pieces_in(new))
+
     def _hq_among(self, pieces, side: str, mover: Piece) -> bool:
-        """Whether an HQ of `side` other than the mover is among one hex's pieces (15.6)."""
+        """Whether an HQ of `side` other than the mover is among one hex's pieces (15.6), and not surely
+        disrupted (8.2 d: a disrupted unit loses its special functions)."""
         board = self.board
+        pieces = list(pieces)
+        if self.forces.surely_marked(pieces, "disrupted"):
+            return False
         return any(p.id != mover.id and board.side_id(p) == side and (board.unit_of(p) and board.unit_of(p).type == "hq")
                    for p in pieces)
 
@@ -549,6 +601,22 @@ class Movement(Rule):
             return self.forces.rma(u)
         return math.ceil(u.ma / 2)
 
+    def _surprised(self, side: str) -> bool | None:
+        """6.2: whether `side` reacts as the 2nd player of a GT with surprise: True on the first GT of a
+        card that gives surprise; None (it may) in a GT whose Phase V saw an initiative roll, unless
+        `side` is known to be the 1st player (the Initiative Table is reconstructed and its modifiers
+        are not in the log: its surprise is not judged); False otherwise."""
+        card, st = self.state.card, self.state
+        if card is not None and card.surprise and card.initiative and st.turn == card.first_turn:
+            return side != card.initiative
+        if self.initiative_rolled == st.turn and st.first_player != side:
+            return None
+        return False
+
+    def rolled(self, e: Rolled) -> None:
+        if e.button.endswith(" initiative 2d6") and self.state.phase_id == "V":
+            self.initiative_rolled = self.state.turn
+
     def _march_refused(self, start: str, side: str, status: str | None) -> str | None:
         """Why a declared road march gives nothing to a unit that began its move in `start` (13.2.3 a, b, d)."""
         if status:
@@ -564,38 +632,121 @@ class Movement(Rule):
         return frozenset(n for h in costs.enemy_hexes(side) for n in geo.neighbours(h)
                          if not costs.crossing(h, n) & shut)
 
-    def _cheapest(self, start: str, goal: str, step, stop: frozenset[str], blocked: frozenset[str], bound: int):
+    def _keeps_fractions(self, u):
+        """13.3: the hexsides along which a motorized unit keeps a fraction of an MP (a road or a track);
+        None for a unit that is not surely motorized (see Choices: the kinder reading)."""
+        if "foot" in self.forces.classes(u):
+            return None
+        crossing = self.costs.crossing
+        return lambda a, b: bool(crossing(a, b) & {"road", "track"})
+
+    def _cheapest(self, start: str, goal: str, step, stop: frozenset[str], blocked: frozenset[str], bound: int,
+                  keeps=None):
         """The cheapest path start -> goal, searched no further than `bound` (what any allowance
         of the move can reach: legal play never needs more); only a move that no allowance fits
-        is searched without a bound, for the cost its finding gives."""
+        is searched without a bound, for the cost its finding gives.  With `keeps` (13.3, a
+        motorized unit) the fraction of an MP left is lost where the path leaves a road or track."""
         neighbours = self.game.geometry.neighbours
+        if keeps is not None:
+            found = search_losing_fractions(neighbours, start, step, keeps, self.costs.scale, allowance=bound,
+                                            stop=stop, blocked=blocked, goal=goal)
+            if goal in found:
+                return found
+            return search_losing_fractions(neighbours, start, step, keeps, self.costs.scale, stop=stop,
+                                           blocked=blocked, goal=goal)
         found = search(neighbours, start, step, allowance=bound, stop=stop, blocked=blocked, goal=goal)
         if goal in found:
             return found
         return search(neighbours, start, step, stop=stop, blocked=blocked, goal=goal)
 
 
+def search_losing_fractions(neighbours, start: str, step, keeps, scale: int, *, allowance: int | None = None,
+                            stop=frozenset(), blocked=frozenset(), goal: str | None = None) -> _Paths:
+    """13.3: the kernel's cheapest-path search (whole cost units, `scale` a MP) for a motorized unit,
+    which "when it leaves a track or road loses any fraction of an MP remaining": a step off a road
+    or track (`keeps(a, b)` false) taken after one along it first rounds the MP spent up to a whole
+    MP.  The rounding only ever raises a cost, so Dijkstra over (hex, came along a road or track)
+    stays exact; the Reach gives each hex its cheaper state's cost and path."""
+    blocked = frozenset(blocked)
+    origin = (start, False)
+    best: dict[tuple[str, bool], int] = {origin: 0}
+    prev: dict[tuple[str, bool], tuple[str, bool]] = {}
+    queue: list[tuple[int, tuple[str, bool]]] = [(0, origin)]
+    done: set[tuple[str, bool]] = set()
+    while queue:
+        cost, node = heapq.heappop(queue)
+        if node in done:
+            continue
+        done.add(node)
+        a, along = node
+        if a == goal:
+            break
+        if a in stop and a != start:
+            continue
+        for b in neighbours(a):
+            if b in blocked:
+                continue
+            c = step(a, b)
+            if c is None:
+                continue
+            kept = keeps(a, b)
+            spent = cost if kept or not along else -(-cost // scale) * scale
+            nxt, new = (b, kept), spent + c
+            if nxt in done or (allowance is not None and new > allowance) or new >= best.get(nxt, new + 1):
+                continue
+            best[nxt], prev[nxt] = new, node
+            heapq.heappush(queue, (new, nxt))
+    cost: dict[str, int] = {}
+    via: dict[str, tuple[str, bool]] = {}
+    for node, c in best.items():
+        if node in done and c < cost.get(node[0], c + 1):
+            cost[node[0]], via[node[0]] = c, node
+    return _Paths(start, cost, prev, via)
+
+
+class _Paths:
+    """What `search_losing_fractions` found, read by hex as a kernel `Reach` is: each hex's cheapest
+    cost (in cost units) and the path of its cheaper state."""
+
+    def __init__(self, start: str, cost: dict[str, int], prev: dict, via: dict):
+        self.start, self.cost, self._prev, self._via = start, cost, prev, via
+
+    def __contains__(self, hex_id: object) -> bool:
+        return hex_id in self.cost
+
+    def path(self, goal: str) -> list[str]:
+        node, out = self._via[goal], []
+        while node != (self.start, False):
+            out.append(node[0])
+            node = self._prev[node]
+        return [self.start, *out[::-1]]
+
+
 class Overrun(Rule):
     """13.4.1-13.4.2: who may overrun, and what cannot be overrun."""
 
     ids = ("13.4.1", "13.4.2")
-    needs = (Forces,)
+    needs = (Forces, MoveCosts)
 
     def declared(self, d: Declared) -> None:
         if d.name != OVERRUN:
             return
         piece, hex_id, board, forces = d.piece, d.where, self.board, self.ctx.get(Forces)
         side = board.side_id(piece)
-        if board.markers_in(hex_id, "disrupted", "ogs"):
+        disrupted = board.markers_in(hex_id, "disrupted", "ogs")
+        if disrupted:
             self.find("13.4.1", f"{piece.name} overruns from {hex_id}, a hex with a Disrupted or OGS marker: disrupted "
                       "and out-of-supply units may not overrun (8.2, 12.5)", piece, None, hex_id)
         enemy = board.other_side.get(side or "")
         targets = [n for n in self.game.geometry.neighbours(hex_id)
                    if any(board.side_id(p) == enemy and forces.is_ground(p) for p in board.units_in(n))]
-        if targets and all(self.game.hex_terrain.get(n) in ("mountain", "city") or forces.fort_level(n) is not None
-                           for n in targets):
+        covered = self.ctx.get(MoveCosts).enemy_zoc(side, True) if side is not None else frozenset()
+        if not disrupted and targets and all(  # one act, one finding
+                self.game.hex_terrain.get(n) in ("mountain", "city") or forces.fort_level(n) is not None
+                or n in covered for n in targets):
             self.find("13.4.2", f"{piece.name} overruns from {hex_id}: every enemy hex next to it ({', '.join(targets)}) "
-                      "is a mountain, city or fortified hex, which cannot be overrun", piece, None, hex_id)
+                      "is a mountain, city or fortified hex or in the ZoC of a unit friendly to its defenders, which "
+                      "cannot be overrun", piece, None, hex_id)
 
 
 def _numbers(data):

@@ -10,7 +10,9 @@ Checked (17.2):
 - a destroyed unit first goes to the Refit Box in one Movement Phase and leaves it in a later
   one, except two-step US and Commonwealth units (17.2 Important); a unit moved straight from the
   Destroyed Box onto the map, or out of the Refit Box in the phase it came there from the
-  Destroyed Box, is reported.
+  Destroyed Box, is reported;
+- a unit surely disrupted (its hex holds as many Disrupted markers as combat units) is not rebuilt on
+  the hex grid (8.2 g; 17.2: the unit must not be disrupted).
 
 Choices (a false alarm costs more than a miss):
 - The 1st player is learnt from play (state.py); a rebuild is judged when its phase ends (and
@@ -21,10 +23,11 @@ Choices (a false alarm costs more than a miss):
   or a corrected 8.3 placement) is not judged for its phase.
 - Commonwealth includes the Commonwealth Associated nationality (Free French, Greek, Polish) for
   the two-step exception; the RP spent (the Refit Costs Chart is missing), the RP's nationality
-  (17.2.1), the unit's GenS, disruption and EZOC, and the primary base hex are not checked.
+  (17.2.1), the unit's GenS and EZOC, and the primary base hex are not checked.
 """
 from __future__ import annotations
 
+from validators.games.desert_fox_deluxe.units import Forces
 from validators.kernel.rule import Rule
 from validators.replay.board import Piece
 from validators.replay.replayer import Flipped, Moved
@@ -37,6 +40,7 @@ class Refit(Rule):
 
     ids = ("17.2",)
     covers = ("17.0",)
+    needs = (Forces,)
 
     def start(self) -> None:
         boxes = {}
@@ -65,6 +69,10 @@ class Refit(Rule):
             if e.piece.id in self.lost_now | self.lost_before:
                 return
             how = "after it moved this phase" if e.piece.id in self.moved_now else "grid"
+            if self.ctx.get(Forces).surely_disrupted(e.piece):
+                self.find("17.2", f"{e.piece.name} is flipped to its full face in {board.hex_of(e.piece)}, a hex whose "
+                          "units are disrupted: a disrupted unit may not refit (8.2 g, 17.2)", e.piece)
+                return
             self.rebuilt.append((e.piece, board.side_id(e.piece), how, self.state.step))
 
     def moved(self, e: Moved) -> None:

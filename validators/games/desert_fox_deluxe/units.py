@@ -83,6 +83,11 @@ class Forces(Tracker):
         units = sum(1 for p in pieces if self.is_combat_unit(p))
         return 0 < units <= sum(1 for p in pieces if p.properties().get("MarkerId") == marker)
 
+    def surely_disrupted(self, p: Piece) -> bool:
+        """Whether the unit surely carries a Disrupted marker (8.2): its hex holds as many as combat units."""
+        here = self.board.hex_of(p)
+        return here is not None and self.surely_marked(self.board.pieces_in(here), "disrupted")
+
     def disrupted_in(self, hex_id: str) -> bool:
         return self.board.markers_in(hex_id, "disrupted") > 0
 
