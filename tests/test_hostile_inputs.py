@@ -90,6 +90,7 @@ def _bad_stream(d, text):
 
 
 ESC = "\x1b"
+MODULEDATA = [b""]  # the built module's moduledata (the `logs` fixture sets it)
 
 
 def _flood(unit: bytes, count: int, head: bytes = b"begin_save\x1bend_save") -> bytes:
@@ -112,7 +113,7 @@ def _deep_piece(d, text):
 
     piece = add_piece("p1", [Trait("emb2;Step;x", "1")] * 400 + [basic_piece("a.png", "deep")])
     raw = (text + ESC + "LOG\t" + piece).encode()
-    return zip_of([("savedGame", raw)])
+    return zip_of([("savedGame", raw), ("moduledata", MODULEDATA[0])])  # our module's: read past its checks
 
 
 CASES = {
@@ -189,6 +190,7 @@ def logs(built, tmp_path_factory):
     clean.write(d / "a-clean.vlog")
     bad.write(d / "b-violation.vlog")
     (d / "c-campaign.vsav").write_bytes(zf.read("campaign.vsav"))
+    MODULEDATA[0] = zf.read("moduledata")
     return root, [d / "a-clean.vlog", d / "b-violation.vlog", d / "c-campaign.vsav"], clean.text()
 
 
