@@ -18,13 +18,16 @@ from typer.testing import CliRunner
 
 import builder.paths
 from builder.model import load_game
-from tests.conftest import SLUG
+from tests.conftest import SLUG, loaded_game
+from tests.rules.desert_fox_play import dfd_module  # noqa: F401 (the fixture)
+from tests.rules.slouch_play import slouch_module  # noqa: F401 (the fixture)
 from validators.audit import audit_file
 from validators.cli import app
 from validators.replay.replayer import Replayer
 from validators.replay.writer import LogWriter
 from validators.view.frames import board_at
-from validators.view.page import read_data
+from validators.view.module_art import ModuleArt
+from validators.view.page import page_data, read_data
 from validators.vlog.modulegrid import read_vmod_grids
 from validators.vlog.reader import read_record
 
@@ -109,6 +112,26 @@ def test_every_step_shows_every_counter_where_the_replay_has_it(name, match, vmo
     assert [(f["step"], f["rule"], f["message"], f["text"]) for f in data["findings"]] == \
         [(f.step, f.rule, f.message, f.rule_text or "") for f in report.findings]
     assert data["audited"] is True
+
+
+@pytest.mark.parametrize("fixture, log", [
+    ("wdf_module", "wdf-stack-drag"), ("tobrouk_module", "tobrouk-legal"), ("slouch_module", "sh-events"),
+    ("dfd_module", "dfd-oconnors-war-planted")])
+def test_an_engine_log_of_each_game(fixture, log, request):
+    """Each game's module draws one of its engine-written logs: every counter at the replay's
+    location on every step, and the audit's findings listed."""
+    plain, vmod = request.getfixturevalue(fixture)
+    game = loaded_game(plain.slug)
+    path = ENGINE / f"{log}.vlog"
+    report = audit_file(game, path)
+    data = page_data(path, ModuleArt(vmod), report, game)
+    boards = replayed_boards(path, vmod)
+    assert len(data["steps"]) == len(boards) - 1
+    assert all(board_at(data, n) == b for n, b in enumerate(boards))
+    assert sum(b != boards[n] for n, b in enumerate(boards[1:])) >= 1
+    assert [(f["step"], f["rule"], f["message"]) for f in data["findings"]] == \
+        [(f.step, f.rule, f.message) for f in report.findings]
+    assert any(m["boards"] and m["boards"][0]["image"] for m in data["maps"])
 
 
 def test_a_board_is_stored_once_then_only_what_each_step_changed(match, view):

@@ -187,7 +187,7 @@
     const msg = document.createElement("div");
     msg.textContent = f.message;
     li.append(head, msg);
-    li.addEventListener("click", () => go(f.step));
+    li.addEventListener("click", () => { go(f.step); show(f); });
     $("findings").appendChild(li);
     return li;
   });
@@ -237,7 +237,17 @@
     const steps = D.findings.map((f) => f.step);
     const next = dir > 0 ? steps.filter((s) => s > current).sort((a, b) => a - b)[0]
       : steps.filter((s) => s < current).sort((a, b) => b - a)[0];
-    if (next !== undefined) go(next);
+    if (next !== undefined) { go(next); show(D.findings.find((f) => f.step === next)); }
+  }
+  function show(f) { // the finding's first hex brought into view
+    const o = f && (f.outlines || [])[0];
+    const mi = o ? D.maps.findIndex((m) => m.name === o.map) : -1;
+    if (mi < 0) return;
+    const xs = o.points.map((p) => p[0]), ys = o.points.map((p) => p[1]);
+    const cx = (Math.min(...xs) + Math.max(...xs)) / 2 * zoom, cy = (Math.min(...ys) + Math.max(...ys)) / 2 * zoom;
+    const box = $("maps"), wrap = maps[mi].wrap;
+    box.scrollLeft = wrap.offsetLeft - box.offsetLeft + cx - box.clientWidth / 2;
+    box.scrollTop = wrap.offsetTop - box.offsetTop + cy - box.clientHeight / 2;
   }
   function fromHash() {
     const m = /step=(\d+)/.exec(location.hash);
