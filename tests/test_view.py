@@ -51,7 +51,7 @@ def match(built, vmod, tmp_path_factory) -> Path:
     w.move("15pz-8pz-1", "0607")                       # 5, taken back by 6
     w.undo()                                           # 6
     w.move("15pz-8pz-1", "0606")                       # 7
-    w.chat("Axis", "I attack <Tobruk> & Sidi Rezegh")  # 8
+    w.chat("Axis", "I attack <Tobruk> & Sidi </script><!-- Rezegh")  # 8
     w.roll("Axis dice", [5, 2], "Axis")                # 9 (no enemy in 0606: rule 6.5)
     w.flip("15pz-8pz-1")                               # 10
     path = tmp_path_factory.mktemp("view") / "match.vlog"
@@ -153,6 +153,8 @@ def test_the_page_fetches_nothing_and_holds_each_image_once(match, view):
     assert all(b["image"].startswith("data:image/") for m in data["maps"] for b in m["boards"] if b["image"])
     assert any(b["image"] for m in data["maps"] for b in m["boards"])  # the board art is in the page
     assert 'id="hexforge-view" data-current-step="0"' in page
+    assert page.count("</script>") == 2  # a chat line's "</script>" stays inside the data
+    assert any("</script><!--" in text for s in data["steps"] for text, _, _ in s["l"])
 
 
 def test_the_log_beside_the_map_is_the_dump(match, view, built, monkeypatch):

@@ -156,6 +156,12 @@ def view(game: str = typer.Argument(..., help="game slug (see `hexforge list`), 
     except (ModuleFormatError, LogFormatError) as exc:
         err.print(str(exc) if str(exc).startswith(str(log)) else f"{log}: {exc}", markup=False, emoji=False)
         raise typer.Exit(2)
+    except RecursionError:
+        err.print(f"{log}: commands nested too deeply: cannot read", markup=False, emoji=False)
+        raise typer.Exit(2)
+    except OSError as exc:
+        err.print(f"{log}: cannot read ({exc.strerror or exc})", markup=False, emoji=False)
+        raise typer.Exit(2)
     title = f"{log.name} - {g.info.title if g is not None else data['module'] or module.name}"
     out_path = out_path or log.with_suffix(".html")
     _write(lambda: write_atomic(out_path, render(data, title).encode("utf-8")), out_path)

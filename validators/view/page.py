@@ -68,7 +68,9 @@ def _finding(f, game: Game | None) -> dict:
 
 def render(data: dict, title: str) -> str:
     """The whole page for `page_data`."""
-    blob = json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
+    # "<" only ever stands inside a JSON string, where \u003c reads the same: no "</script>" or
+    # "<!--" from a piece name or a chat line can end or change the script element
+    blob = json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
     return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head><meta charset=\"utf-8\">\n"
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
             f"<title>{escape(title)}</title>\n<style>{_asset('view.css')}</style>\n</head>\n<body>\n"
@@ -97,4 +99,4 @@ def read_data(page: str) -> dict:
     """The JSON a page embeds (for tests and tools)."""
     start = page.index(f"<script id=\"{DATA_ID}\" type=\"application/json\">")
     start = page.index(">", start) + 1
-    return json.loads(page[start:page.index("</script>", start)].replace("<\\/", "</"))
+    return json.loads(page[start:page.index("</script>", start)])
