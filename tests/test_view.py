@@ -253,5 +253,21 @@ def test_the_page_in_chromium(name, browser, match, vmod, view, tmp_path):
         page.keyboard.press("Home")
         page.keyboard.press("n")
         assert page.get_attribute("#hexforge-view", "data-current-step") == items[0].get_attribute("data-step")
+    masked = [r for r in data["start"] if len(r) > 9]
+    if name == "match":  # the chits in each side's pool are masked by that side
+        assert {data["names"][r[9]] for r in masked} == {"Axis", "Commonwealth"}
+        axis = next(r for r in masked if data["names"][r[9]] == "Axis")
+        chit = f"[data-piece='{data['names'][axis[7]]}']"
+        page.keyboard.press("Home")
+        faces = lambda: {e for e in page.eval_on_selector_all(chit, "els => els.map(e => e.src)")}  # noqa: E731
+        face, mask = data["images"][axis[6]], data["images"][axis[10]]
+        assert face != mask and faces() == {face}
+        page.select_option("#side", "*")
+        assert faces() == {mask}
+        page.select_option("#side", "Commonwealth")
+        assert faces() == {mask}
+        page.select_option("#side", "Axis")
+        assert faces() == {face}
+        assert shown(page) == expected(boards[0])
     assert errors == [] and requests == []
     page.close()

@@ -7,12 +7,14 @@ Steps are replayed in log order as VASSAL plays a log back and as `hexforge log 
 A counter is a row [piece, map, x, y, offset, z, image, name, location] of indices into the
 tables (`pieces`, `maps`, `images`, `names`, `locations`); `offset` is its place in its stack
 as VASSAL draws it shifted (0 in a draw pile, where the pieces lie on each other), `z` its
-place from the bottom.
+place from the bottom.  A masked piece's row goes on with [owner, mask image, mask name] (the
+owner a name in `names`): what the other sides see of it.
 """
 from __future__ import annotations
 
 from pathlib import Path
 
+from builder.vassal.sequence import split
 from validators.dump import _turn, _turn_text, line_text, replay_lines
 from validators.replay.board import Board
 from validators.replay.replayer import Replayer
@@ -56,12 +58,13 @@ def match_frames(log: Path, art: ModuleArt) -> dict:
                 continue
             look = looks.get((p.type, p.state))
             if look is None:
-                look = looks[(p.type, p.state)] = (images(shown_image(p)), names(p.name))
+                look = looks[(p.type, p.state)] = (images(shown_image(p)), names(p.name), *_mask(p, images, names))
             stack = board.stacks.get(p.stack or "")
             z = stack.children.index(p.id) if stack is not None and p.id in stack.children else 0
             offset = 0 if stack is None or stack.deck else z
             pid = pieces(p.id)
-            out[pid] = (pid, maps(p.map), p.x, p.y, offset, z, *look, locations(replayer.where(p.map, p.x, p.y).label))
+            out[pid] = (pid, maps(p.map), p.x, p.y, offset, z, *look[:2], locations(replayer.where(p.map, p.x, p.y).label),
+                        *look[2:])
         return out
 
     start_turn = _turn(replayer.initial_turn, art.view)
@@ -91,6 +94,18 @@ def match_frames(log: Path, art: ModuleArt) -> dict:
             "start_turn": _turn_text(start_turn) if start_turn["turn"] is not None else "",
             "module": record.source.metadata.get("module.name") or art.view.name or "",
             "undo_count": sum(1 for s in record.steps if s.is_undo)}
+
+
+def _mask(p, images: _Table, names: _Table) -> tuple[int, ...]:
+    """(owner, image, name) of the Mask (`obs;`, vassal-formats.md 3.14) that hides the piece, ()
+    when it is shown: the state's first field names who masked it (`null`: nobody)."""
+    for t in p.traits:
+        if t.prefix == "obs;":
+            owner = split(t.state, ";")[0]
+            if owner and owner != "null" and len(t.fields) > 4:
+                return names(owner), images(t.fields[1]), names(t.fields[4] or "?")
+            return ()
+    return ()
 
 
 def board_at(frames: dict, step: int) -> dict[str, tuple]:

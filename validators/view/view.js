@@ -75,12 +75,16 @@
 
   // ---- counters --------------------------------------------------------------------------
   const shown = new Map(); // piece index -> {el, row}
+  let viewer = ""; // "": every face shown; else a side (or player): others' masked pieces masked
+  const hidden = (r) => r.length > 9 && viewer !== "" && D.names[r[9]] !== viewer;
+  const face = (r) => (hidden(r) ? r[10] : r[6]);
+  const label = (r) => D.names[hidden(r) ? r[11] : r[7]];
   function counter(r) {
-    const img = D.images[r[6]];
+    const img = D.images[face(r)];
     const el = document.createElement(img ? "img" : "div");
     el.className = "counter";
-    if (img) { el.src = img; el.alt = D.names[r[7]]; el.draggable = false; }
-    else el.textContent = D.names[r[7]];
+    if (img) { el.src = img; el.alt = label(r); el.draggable = false; }
+    else el.textContent = label(r);
     return el;
   }
   function draw(board) {
@@ -91,10 +95,10 @@
     for (const r of board.values()) {
       const key = r[1] + "," + r[2] + "," + r[3];
       if (!at.has(key)) at.set(key, []);
-      at.get(key)[r[5]] = D.names[r[7]];
+      at.get(key)[r[5]] = label(r);
       let s = shown.get(r[0]);
       if (s && s.row === r) continue;
-      if (!s || s.row[6] !== r[6] || s.row[1] !== r[1]) {
+      if (!s || face(s.row) !== face(r) || s.row[1] !== r[1]) {
         if (s) s.el.remove();
         s = { el: counter(r), row: null };
         shown.set(r[0], s);
@@ -108,7 +112,8 @@
       el.style.left = (r[2] + r[4] * sx) + "px";
       el.style.top = (r[3] - r[4] * sy) + "px";
       el.style.zIndex = 1 + r[5];
-      if (!el.src) el.textContent = D.names[r[7]];
+      if (r.length > 9) el.dataset.masked = D.names[r[9]]; else delete el.dataset.masked;
+      if (!el.src) el.textContent = label(r);
       s.row = r;
     }
     for (const s of shown.values()) {
@@ -258,6 +263,17 @@
     layout();
   }
 
+  const owners = new Set();
+  for (const rows of [D.start, ...D.steps.map((s) => s.d)]) for (const r of rows) if (r.length > 9) owners.add(D.names[r[9]]);
+  for (const o of [...owners].sort()) $("side").add(new Option("as " + o + " sees it", o));
+  $("side").add(new Option("every mask on", "*")); // as an onlooker of no side sees the table
+  $("side").hidden = owners.size === 0;
+  $("side").onchange = (e) => {
+    viewer = e.target.value;
+    for (const s of shown.values()) s.el.remove();
+    shown.clear();
+    draw(liveBoard);
+  };
   $("first").onclick = () => go(0);
   $("back").onclick = () => go(current - 1);
   $("forward").onclick = () => go(current + 1);
