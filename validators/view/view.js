@@ -213,9 +213,13 @@
       for (const el of logLines[current] || []) el.classList.remove("current");
       current = n;
       overlays(n);
+      const mv = n > 0 && D.steps[n - 1].m ? D.steps[n - 1].m[0] : null;
+      if (mv) into(mv[0], mv[3], mv[4], false);
       for (const el of logLines[n] || []) el.classList.add("current");
       if (logLines[n] && logLines[n][0]) logLines[n][0].scrollIntoView({ block: "nearest" });
       for (const li of findingEls) li.classList.toggle("current", +li.dataset.step === n);
+      const cur = findingEls.find((li) => +li.dataset.step === n);
+      if (cur) cur.scrollIntoView({ block: "nearest" });
       root.dataset.currentStep = n;
       $("slider").value = n;
       $("stepno").textContent = "step " + n + " / " + N;
@@ -249,10 +253,17 @@
     const mi = o ? D.maps.findIndex((m) => m.name === o.map) : -1;
     if (mi < 0) return;
     const xs = o.points.map((p) => p[0]), ys = o.points.map((p) => p[1]);
-    const cx = (Math.min(...xs) + Math.max(...xs)) / 2 * zoom, cy = (Math.min(...ys) + Math.max(...ys)) / 2 * zoom;
+    into(mi, (Math.min(...xs) + Math.max(...xs)) / 2, (Math.min(...ys) + Math.max(...ys)) / 2, true);
+  }
+  function into(mi, x, y, always) { // a point of a map brought to the middle of the view (when out of it)
     const box = $("maps"), wrap = maps[mi].wrap;
-    box.scrollLeft = wrap.offsetLeft - box.offsetLeft + cx - box.clientWidth / 2;
-    box.scrollTop = wrap.offsetTop - box.offsetTop + cy - box.clientHeight / 2;
+    const px = wrap.offsetLeft - box.offsetLeft + x * zoom, py = wrap.offsetTop - box.offsetTop + y * zoom;
+    const seen = px > box.scrollLeft + 40 && px < box.scrollLeft + box.clientWidth - 40 &&
+      py > box.scrollTop + 40 && py < box.scrollTop + box.clientHeight - 40;
+    if (always || !seen) {
+      box.scrollLeft = px - box.clientWidth / 2;
+      box.scrollTop = py - box.clientHeight / 2;
+    }
   }
   function fromHash() {
     const m = /step=(\d+)/.exec(location.hash);
