@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 
 import builder.paths
 from builder.model import load_game
-from tests.conftest import SLUG, loaded_game
+from tests.conftest import REALDATA, SLUG, loaded_game, needs_realdata
 from tests.rules.desert_fox_play import dfd_module  # noqa: F401 (the fixture)
 from tests.rules.slouch_play import slouch_module  # noqa: F401 (the fixture)
 from validators.audit import audit_file
@@ -175,6 +175,17 @@ def test_a_log_of_another_module_is_drawn_with_that_module_without_findings(matc
     assert data["findings"] == [] and data["audited"] is False
     boards = replayed_boards(match, other)
     assert all(board_at(data, n) == b for n, b in enumerate(boards))
+
+
+@needs_realdata
+def test_a_third_party_module_draws_its_own_log(view):
+    """Ragnarok (SPI, 1981), a module hexforge did not build, and a log its engine wrote."""
+    vmod, log = REALDATA / "modules" / "ragnarok.vmod", REALDATA / "engine-logs" / "ragnarok-3.8.vlog"
+    data = read_data(view(log, "--module", vmod))
+    boards = replayed_boards(log, vmod)
+    assert data["module"] == "Ragnarok (SPI) 1981" and data["findings"] == [] and len(data["steps"]) == 14
+    assert all(board_at(data, n) == b for n, b in enumerate(boards))
+    assert {m["name"] for m in data["maps"] if any(b["image"] for b in m["boards"])} >= {"Main Map"}
 
 
 @pytest.mark.parametrize("args, says", [
