@@ -103,6 +103,72 @@ def audit(game: str = typer.Argument(..., help="game slug (see `hexforge list`)"
     raise typer.Exit(batch.exit_code(outcomes))
 
 
+VIEW_HELP = (
+    "Write one self-contained HTML page that steps through a log: the maps with the counters as they "
+    "stood, VCR buttons, a slider and keys (arrows, Home/End, n/p for the next or previous finding), the "
+    "log beside the map and the audit's findings; #step=N in its address opens at that step.\n\n"
+    "hexforge view GAME LOG: the game's build draws it and the log is audited. hexforge view --module VMOD "
+    "LOG: a log of any module, drawn with that module, without findings. GAME with --module: the log is "
+    "audited as `audit --module` does (an earlier release).")
+
+
+@app.command(help=VIEW_HELP)
+def view(game: str = typer.Argument(..., help="game slug (see `hexforge list`), or the log with --module"),
+         log: Path = typer.Argument(None, help="the .vlog or .vsav"),
+         out_path: Path = typer.Option(None, "--out", help="the page (default: the log's name with .html)"),
+         module: Path = typer.Option(None, "--module", help="the .vmod the log was written with")) -> None:
+    """The match as one HTML page (see VIEW_HELP); exit 2 when the log or module cannot be read."""
+    from builder.paths import generated_dir
+    from validators import batch
+    from validators.view.module_art import ModuleArt
+    from validators.view.page import page_data, render
+    from validators.vlog.modulegrid import ModuleFormatError
+
+    g = report = None
+    if log is None:
+        if module is None:
+            err.print("name a game and a log (or --module VMOD and a log)", markup=False)
+            raise typer.Exit(2)
+        log = Path(game)
+    else:
+        g = load_known(game, problems_exit=2)
+    if not log.is_file():
+        err.print(f"{log}: no such file", markup=False, emoji=False)
+        raise typer.Exit(2)
+    if module is None:
+        module = generated_dir() / game / f"{game}.vmod"
+        if not module.is_file():
+            err.print(f"{module}: not built yet; run `hexforge build {game}` first", markup=False, emoji=False)
+            raise typer.Exit(2)
+        written_with = None
+    else:
+        written_with = _written_with(module)
+    try:
+        art = ModuleArt(module)
+        if g is not None:
+            grids, mid = written_with or (None, None)
+            outcome = batch.audit_one(g, log, grids, timeout=0, module=mid)
+            if outcome.report is None:
+                err.print(outcome.error, markup=False, emoji=False)
+                raise typer.Exit(2)
+            report = outcome.report
+        data = page_data(log, art, report, g)
+    except (ModuleFormatError, LogFormatError) as exc:
+        err.print(str(exc) if str(exc).startswith(str(log)) else f"{log}: {exc}", markup=False, emoji=False)
+        raise typer.Exit(2)
+    except RecursionError:
+        err.print(f"{log}: commands nested too deeply: cannot read", markup=False, emoji=False)
+        raise typer.Exit(2)
+    except OSError as exc:
+        err.print(f"{log}: cannot read ({exc.strerror or exc})", markup=False, emoji=False)
+        raise typer.Exit(2)
+    title = f"{log.name} - {g.info.title if g is not None else data['module'] or module.name}"
+    out_path = out_path or log.with_suffix(".html")
+    _write(lambda: write_atomic(out_path, render(data, title).encode("utf-8")), out_path)
+    found = f", {len(report.findings)} finding(s)" if report is not None else ", not audited"
+    out.print(f"{out_path}: {len(data['steps'])} steps{found}", markup=False, emoji=False)
+
+
 @contextmanager
 def _progress(total: int) -> Iterator[Callable[[], None]]:
     """A progress bar on a terminal; elsewhere (a pipe, a file, CI) none, and rich's progress

@@ -158,6 +158,13 @@ def dump(path: Path, module: Path | None = None, expect_module: str | None = Non
     return head, _lines(record, replayer, undone, takes_back, view)
 
 
+def replay_lines(record: GameRecord, replayer: Replayer, view: ModuleView) -> Iterator[Line]:
+    """The lines of a record over a replayer the caller holds: when the first line of a step
+    comes, the replayer's board stands as after that step (`hexforge view` reads it then)."""
+    undone = undo_pairs(record)
+    return _lines(record, replayer, undone, {u: s for s, u in undone.items()}, view)
+
+
 def _lines(record: GameRecord, replayer: Replayer, undone: dict[int, int], takes_back: dict[int, int],
            view: ModuleView) -> Iterator[Line]:
     for step in record.steps:
@@ -241,9 +248,14 @@ def as_text(head: dict, lines: Iterable[Line]) -> Iterator[str]:
     if head["start"]["turn"] is not None:
         yield f"start  {_turn_text(head['start'])}"
     for line in lines:
-        mark = f"  [undone by step {line.undone_by}]" if line.undone_by else ""
-        kind = f"undone {line.kind}" if line.undone_by else line.kind
-        yield f"{line.step:5d}  {kind:<5}  {line.text}{mark}"
+        yield line_text(line)
+
+
+def line_text(line: Line) -> str:
+    """One line of the text dump (the page of `hexforge view` shows the same lines)."""
+    mark = f"  [undone by step {line.undone_by}]" if line.undone_by else ""
+    kind = f"undone {line.kind}" if line.undone_by else line.kind
+    return f"{line.step:5d}  {kind:<5}  {line.text}{mark}"
 
 
 def as_json(head: dict, lines: Iterable[Line]) -> Iterator[str]:
