@@ -315,6 +315,33 @@ def test_9_3_zoc_does_not_cross_an_escarpment(play, wdf):
     assert any(n in zoc for n in geo.neighbours(a))
 
 
+def test_11_2_a_step_across_an_escarpment_is_reported_under_11_2_not_the_zoc(play, wdf):
+    """Issue 31: a unit in an enemy ZOC steps across an escarpment with no road (11.2 forbids it).
+    The only way round leads through another enemy ZOC hex (9.31), but the move the log shows is
+    the one step across the hexside: 11.2 is the rule it breaks."""
+    game = wdf[0]
+    geo, feats = game.geometry, game.hexside_features
+    units = set_up_hexes(game)
+
+    def clear(*hexes):
+        return all(game.hex_terrain.get(h) == "clear" and min(geo.distance(h, u) for u in units) >= 4 for h in hexes)
+
+    def free(x, y):
+        return not feats.get(hexside_key(x, y))
+
+    sides = sorted(k for k, v in feats.items() if v == frozenset({"escarpment"}))
+    a, b, c, e = next((a, b, c, e) for a, b in sides for c in sorted(set(geo.neighbours(a)) & set(geo.neighbours(b)))
+                      for e in sorted(set(geo.neighbours(a)) & set(geo.neighbours(c)) - {b})
+                      if clear(a, b, c, e) and free(a, c) and free(c, b) and free(e, a) and free(e, c))
+
+    def script(w):
+        w.move("64cat", a)
+        w.move("4ind-5", e)  # its ZOC covers a and c, the way round
+        w.turn(1, "Axis Regular Movement")
+        w.move("64cat", b)
+    assert rules(play(script)) == [("11.2", 4)]
+
+
 # -- rank 3: enemy hexes (9.0, 13.4) ------------------------------------------------------------------
 def test_9_0_no_unit_enters_an_enemy_combat_units_hex(play, desert):
     def script(w):

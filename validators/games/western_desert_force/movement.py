@@ -355,12 +355,18 @@ class Moves(Reads, Tracker):
         return frozenset(hexes)
 
     def _no_path(self, unit: s.Unit | None, cls: str, start: str, new: str, zoc: ZocMove | None, blocked) -> Problem:
-        """Why no path exists: the enemy ZOC (9.31), enemy units (9.0), or terrain (11.1, 11.2)."""
+        """Why no path exists: terrain (11.1, 11.2: for a one-hex move, the hexside it crossed), the
+        enemy ZOC (9.31), or enemy units (9.0)."""
         plain, note = self.supply.chart.units(cls), self.state.reconstructed('terrain-effects', 'unit-classes')
         what = unit.type if unit else "leader"
         entry = self.supply.chart.entry_cost(new, cls)
         if isinstance(entry, Blocked):  # nothing of this class enters the hex: no path to search for
             return entry.rule, f"{new} is {entry.why} terrain: prohibited to {what} units{note}", ()
+        # A one-hex move took the step it shows: a hexside that forbids it is the rule broken (11.2),
+        # whatever a detour through enemy ZOC hexes would have met (issue 31).
+        b = self.supply.chart.step(start, new, cls) if self.game.geometry.adjacent(start, new) else None
+        if isinstance(b, Blocked) and b.why in self.supply.chart.hexside:
+            return b.rule, f"{start} to {new} crosses an {b.why} hexside with no road or track: prohibited{note}", ()
         if zoc is not None:
             free = self._search(start, (cls,), plain, blocked=blocked, goal=new)
             if new in free:
@@ -370,9 +376,6 @@ class Moves(Reads, Tracker):
                 return self.move_table["ezoc"]["rule"], why, tuple(via)
         if new in self._search(start, (cls,), plain, goal=new):
             return "9.0", f"every path from {start} to {new} passes a hex holding enemy combat units", ()
-        b = self.supply.chart.step(start, new, cls) if self.game.geometry.adjacent(start, new) else None
-        if isinstance(b, Blocked) and b.why in self.supply.chart.hexside:
-            return b.rule, f"{start} to {new} crosses an {b.why} hexside with no road or track: prohibited{note}", ()
         return "9.1", f"no path from {start} to {new} is open to {what} units{note}", ()
 
     # -- Strategic Movement (9.4) ---------------------------------------------------------------
