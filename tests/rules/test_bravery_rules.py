@@ -251,6 +251,25 @@ def test_6_6_italian_infantry_moves_only_with_a_german_stack(play):
     assert rules(play(illegal)) == ["6.6"]
 
 
+def test_6_6_italians_pulled_out_with_the_germans_then_dragged_on_with_them(play, game):
+    """Issue 31: the German stack and Pavia leave their shared hex piece by piece, then go on as
+    one drag along the road (1/2 MP a hexside: Pavia's 1 MP holds): legal however the stack moves."""
+    from builder.geometry.hexmap import hexside_key
+
+    on = next(n for n in sorted(game.geometry.neighbours("0605"))
+              if n != "0704" and "road" in game.hexside_features.get(hexside_key("0605", n), ()))
+
+    def script(w):
+        start(w, chits=("chit-90lt", "chit-dak#1"))
+        w.move("chit-90lt", "Activation 8")
+        move_all(w, "90LT", "0704")  # into Pavia's hex
+        w.move("chit-dak#1", "Activation 7")  # DAK: any one German division
+        for unit in FORMATION_UNITS["90LT"] + FORMATION_UNITS["PAV"]:
+            w.move(unit, "0605")  # out of the shared hex one by one
+        w.move_units(FORMATION_UNITS["90LT"] + FORMATION_UNITS["PAV"], on, whole_stacks=True)  # on as one drag
+    assert rules(play(script)) == []
+
+
 def test_10_1_rommel_directive_from_turn_4(play):
     def script(w):
         start(w, chits=("chit-dak#1",))

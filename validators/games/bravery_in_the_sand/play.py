@@ -271,7 +271,7 @@ class Play(Tracker):
         if act.start_hex is None and (unit.formation == act.formation):
             act.start_hex, act.trail = old, [old]
             act.members = {q.id for q in b.stood_in(old) + [p] if (u := b.unit_of(q)) and u.formation == act.formation}
-        if unit.formation == act.formation and p.id in act.members:
+        if p.id in act.members:  # the activated stack, or the Italians that joined it in its hex (6.6)
             return True
         if unit.formation == act.formation:
             self.tell("move_refused", "start-hex", p, old, None, act)
