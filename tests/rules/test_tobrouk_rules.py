@@ -469,6 +469,40 @@ def test_5_4_artillery_support(play):
     assert rules(found) == ["5.4"] and "only in the Commonwealth player's maneuver" in found[0].message
 
 
+def test_5_4_an_artillery_marker_dragged_out_of_range_is_reported_at_the_drag(play):
+    """Issue 31: 5.4d holds wherever the marker is dropped, hex to hex included."""
+    def script(to):
+        def s(w):
+            w.move("hq-xxx", "1129")
+            w.move("22-grd", "1228")
+            cw_maneuver(w, 5)
+            w.place("artillery-cw", "1227", side="Commonwealth")  # 1 hex between: in range
+            w.move("artillery-cw@1227", to)
+        return s
+    assert play(script("1228")) == []  # still in range
+    found = play(script("1616"))
+    assert rules(found) == ["5.4"] and "no Commonwealth HQ within 3 hexes" in found[0].message and found[0].step == 6
+
+
+def test_5_4_an_artillery_marker_without_its_hq_in_range_at_the_shot_adds_no_column(play):
+    """Q&A 9: the range is checked at the combat phase: the HQ left, the marker supports nothing."""
+    def script(hq_stays):
+        def s(w):
+            w.move("hq-xxx", "1129")
+            w.move("22-grd", "1228")
+            cw_maneuver(w, 5)
+            w.place("artillery-cw", "1227", side="Commonwealth")
+            if not hq_stays:
+                w.move("hq-xxx", "1616")  # set far off: no HQ within 3 hexes of 1227 at the shot
+            w.phase(1, "C")
+            w.fire("22-grd", "15-15pz", 6, side="Commonwealth")  # no hit marker placed after it
+        return s
+    with_hq = [f for f in play(script(True)) if f.rule == "5.1"]
+    without = [f for f in play(script(False)) if f.rule == "5.1"]
+    assert with_hq and "artillery marker +1" in with_hq[0].message
+    assert all("artillery" not in f.message for f in without)
+
+
 def test_5_12_a_retreating_unit_fires_only_defensively(play):
     def script(w):
         w.move("22-grd", "1228")

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from validators.games.tobrouk_41_42.modes import ARTILLERY
 from validators.games.tobrouk_41_42.state import COMBATS, FIRE, MANEUVERS
 from validators.games.tobrouk_41_42.units import HITS, TobroukRule, left_map, mid
 from validators.kernel.declarations import Declared
@@ -192,7 +193,8 @@ class Fire(TobroukRule):
                         ("target_rapid_movement", self.markers_in(th, "rapid"))):
             if on:
                 shift(key)
-        arty = sum(self.markers_in(th, m) for m in ("artillery-axis", "artillery-cw"))
+        arty = sum(self.markers_in(th, m) for m, owner in ARTILLERY.items()
+                   if self.artillery_in_range(th, owner))  # 5.4d, Q&A 9: out of range, no support
         if arty:
             shift("artillery_marker", min(arty, int(cs["artillery_marker"]["max_markers"])))
         fragile = tu.fragile_reduced if self.reduced(t) else tu.fragile

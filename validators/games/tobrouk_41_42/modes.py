@@ -9,7 +9,9 @@ Evidence: a marker dragged from the palette (or from a box) onto a hex of the ma
   neither retreating nor in rapid movement.
 - 5.4: artillery support markers come in the maneuvering player's maneuver after a choice of at
   least 4 MP (tables/maneuver.yaml `artillery_min_mp`), on a target at most 3 hexes between from
-  an HQ of that side (5.4d, counted as 3.1d), at most 2 markers a hex (5.4g).
+  an HQ of that side (5.4d, counted as 3.1d), at most 2 markers a hex (5.4g); judged where a
+  marker is dropped, from the palette or dragged hex to hex.  At the shot, a marker whose side has
+  no HQ in range then adds no column (fire.py; Q&A 9: the range is checked at the combat phase).
 
 Choices:
 - 5.4b says "the maneuvering player", Q&A 9 "the active player" (digest O5): the maneuvering
@@ -39,7 +41,10 @@ class Modes(TobroukRule):
         self._placed(e.piece, e.where.label)
 
     def moved(self, e: Moved) -> None:
-        if e.old.label != e.new.label and e.old.label not in self.geo:
+        """A marker put on the map; an artillery marker also when dragged hex to hex (5.4d holds
+        wherever it is dropped, issue 31)."""
+        if e.old.label != e.new.label and (e.old.label not in self.geo
+                                           or e.piece.properties().get("MarkerId") in ARTILLERY):
             self._placed(e.piece, e.new.label)
 
     def _placed(self, p: Piece, hex_id: str) -> None:
@@ -92,8 +97,7 @@ class Modes(TobroukRule):
             self.find("5.4", f"artillery support after a choice of {self.maneuver_mp(side)} MP: at least {least} "
                       f"are needed{self.reconstructed('maneuver')}", p, None, hex_id, side=name)
             return
-        hqs = [h for h, ps in self.by_hex().items() if any(self.is_hq(q) and self.side_id(q) == side for q in ps)]
-        if not any(self.geo.distance(h, hex_id) - 1 <= 3 for h in hqs):
+        if not self.artillery_in_range(hex_id, side):
             self.find("5.4", f"artillery support on {hex_id}: no {name} HQ within 3 hexes (between, 3.1d)", p, None,
                       hex_id, side=name)
         elif sum(self.markers_in(hex_id, m) for m in ARTILLERY) > 2:

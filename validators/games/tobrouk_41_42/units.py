@@ -116,6 +116,13 @@ class Units(Tracker):
         u = self.board.unit_of(p)
         return u is not None and u.type in ("hq", "leader")
 
+    def artillery_in_range(self, hex_id: str, side: str) -> bool:
+        """5.4d: a target at most 3 hexes between (3.1d) from an HQ of the side, as it stands now
+        (Q&A 9: "checked at the moment of the combat phase")."""
+        b, geo = self.board, self.game.geometry
+        return any(geo.distance(h, hex_id) - 1 <= 3 for h, ps in b.by_hex().items()
+                   if any(self.is_hq(q) and b.side_id(q) == side for q in ps))
+
     def retreating(self, hex_id: str) -> bool:
         """A Retreat marker on its front face (the back says reorganised, 4.42c)."""
         return any(p.properties().get("MarkerId") == "retreat" and p.layer_level("Face") in (0, 1)
@@ -207,7 +214,7 @@ class CombatGroups(Tracker):
 
 _WORDS = (("board", "replayer units side_names side_ids other_side unit_of side_of side_id side_name hex_of by_hex "
                     "pieces_in units_in units_on_map stood_in reduced markers_in"),
-          ("units_view", "combat_units is_cu is_hq retreating value steps_now enemy_zoc crossing cg_side "
+          ("units_view", "combat_units is_cu is_hq retreating value steps_now enemy_zoc crossing cg_side artillery_in_range "
                          "enemy_in unit_piece_on_map memo hqs_on_map"),
           ("state", "maneuvering box_of track_boxes mp_box maneuver_mp reconstructed sc_rules man"))
 
