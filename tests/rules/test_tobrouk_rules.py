@@ -531,11 +531,27 @@ def test_4_1_rapid_movement_halves_the_costs(play):
             cw_maneuver(w, 1)
             if rapid:
                 w.place("rapid", "0726", side="Commonwealth")
-            w.move("11huss-7ar", "0824")  # recon: 3 x 1/2 MP
+            w.move("11huss-7ar", "0426")  # recon: 3 x 1/2 MP, west, away from every enemy (4.2c')
         return s
     assert play(script(True)) == []
     found = play(script(False))
     assert rules(found) == ["4.1"] and "cost 3/2 MP" not in found[0].message and "1 1/2 MP" in found[0].message
+
+
+def test_4_2c_a_unit_in_rapid_movement_never_ends_its_move_next_to_an_enemy(play):
+    """Issue 31: 4.2c' ("may not begin, end or move next to an enemy unit") holds for the whole move
+    of the units under the marker, not only where it is put down: placed at 0726, away from the
+    enemy, the Hussars end next to 33/15Pz (Sidi Omar, 0923)."""
+    def script(to):
+        def s(w):
+            cw_maneuver(w, 1)
+            w.place("rapid", "0726", side="Commonwealth")
+            w.move("11huss-7ar", to)
+        return s
+    assert play(script("0426")) == []
+    found = play(script("0824"))
+    assert rules(found) == ["4.2"] and "in rapid movement ends its move in 0824, next to enemy units in 0923" in \
+        found[0].message and found[0].step == 4  # the move, after the phase, the MP marker and the marker
 
 
 # ---- 6.3: retreats ---------------------------------------------------------------------------------------

@@ -7,7 +7,8 @@ the terrain of the hex entered for the unit's class (foot, motorised, mechanised
 the `recon` column, HQs motorised, Combat Group counters the `cg` column), the road or track
 cost when the hex is entered along it (table note 2), plus the cost of the hexside crossed
 (cliff and sea prohibited); +1 MP for each hex entered in an enemy ZoC (4.2e; ZoCs are fluid,
-Q&A 6: no stop); all halved in rapid movement (4.2c); an out-of-supply (RE) unit pays twice the
+Q&A 6: no stop); all halved in rapid movement (4.2c), whose units never end a move next to an enemy
+unit (4.2c'; see `_check_rapid`); an out-of-supply (RE) unit pays twice the
 foot cost (4.2d).  The allowance is the MP its side chose for the maneuver (2.22c), read from
 its MP marker.  Enemy combat units' hexes are never entered (7.1: opposing CU never share a hex).
 `Moves` keeps where each unit's move of the maneuver began; HQ actions, Combat Groups and
@@ -221,6 +222,8 @@ class Movement(TobroukRule):
         if new in self.units_view.enemy_hexes(side):
             self.find("7.1", f"{new} holds enemy combat units: opposing units never share a hex", e.piece)
             return
+        if rec.rapid:
+            self._check_rapid(e, side, rec, new)
         zoc, allowance = self.enemy_zoc(side), self.maneuver_mp(side)
         contact = new in zoc
         if new == rec.start or self._direct_within(cls, rec, new, contact, allowance):
@@ -246,6 +249,15 @@ class Movement(TobroukRule):
             self.find("4.1", f"cost {show_mp(cost)} MP for a {cls} unit{mode} via {'-'.join(path)}{surcharge} > {why}"
                       f"{note}", e.piece, rec.start, path=path)
         self._check_contact(e, u, side, rec, new, contact)
+
+    def _check_rapid(self, e: Moved, side: str, rec: MoveRecord, new: str) -> None:
+        """4.2c': a unit in rapid movement may not end a move next to an enemy unit, judged at each
+        drag of its move, not only where the marker went down (issue 31).  Choice: where it began
+        is judged when the marker is placed (modes.py), the hexes between are taken the kindest way."""
+        near = sorted(n for n in self.geo.neighbours(new) if self.combat_units(n, self.other_side[side]))
+        if near:
+            self.find("4.2", f"{e.piece.name} in rapid movement ends its move in {new}, next to enemy units in "
+                      f"{', '.join(near)} (4.2c')", e.piece, rec.start, new)
 
     def _direct_within(self, cls: str, rec: MoveRecord, new: str, contact: bool, allowance) -> bool:
         """A one-hex move whose own step is within the allowance: no search can find it over
