@@ -89,3 +89,28 @@ def test_a_tobrouk_log_the_engine_wrote(log, expected):
     report = audit_file(load_game(ROOT / "sources" / "tobrouk-41-42", plain=True), ENGINE / f"{log}.vlog")
     assert [(f.step, f.rule) for f in report.violations] == expected
     assert report.summary.steps > 0
+
+
+# Slouch Hats and Eggshells, The Axis Intervene (21.2): legal play gives none; every finding of the
+# planted log is a planted act (some at a phase's end), and the misses are named.
+SLOUCH_PLANTED_FOUND = [
+    (2, "18.31"), (11, "20.12"),  # the fourth Axis draw at 10: when Special Events ends
+    (14, "20.14"), (15, "5.31"), (18, "5.63"), (27, "8.15"), (29, "8.13"), (31, "8.21"), (33, "4.21"),
+    (38, "10.12"), (46, "11.13"), (47, "10.43"), (49, "12.52"),
+    (60, "12.21"), (60, "10.15"),  # the step not taken at 57 and the attack left out: when the combat phase ends
+    (61, "8.42"), (69, "8.35"), (71, "20.11"), (72, "5.62"),
+    (78, "13.13"),  # three air units on an airfield (77): when the movement phase ends
+    (86, "12.22"), (86, "10.15"),  # the elimination on a D1 at 83: when the combat phase ends
+    (94, "9.4"), (97, "9.21"), (99, "4.21"), (101, "8.22"),
+    (105, "3.32"),  # eight stacking points (104): when the movement phase ends
+]  # not found: 8.16 (an MSU alone next to an enemy combat unit at 35), 15.2 (a reduced unit turned full at 74)
+
+
+@pytest.mark.parametrize("log, expected", [
+    ("sh-axis-intervene-legal", []),
+    ("sh-axis-intervene-planted", SLOUCH_PLANTED_FOUND),
+])
+def test_a_slouch_hats_log_the_engine_wrote(log, expected):
+    report = audit_file(load_game(ROOT / "sources" / "slouch-hats-and-eggshells", plain=True), ENGINE / f"{log}.vlog")
+    assert [(f.step, f.rule) for f in report.violations] == expected
+    assert report.summary.steps > 0
