@@ -81,9 +81,26 @@ TOBROUK_PLANTED_FOUND = [
 ]  # not found: 5.4 (artillery 5.4d at 17), 4.2 (rapid movement next to an enemy at 24), 6.2 (a failed morale ignored at 45)
 
 
+GAZALA_PLANTED_FOUND = [
+    (1, "11.2"), (3, "2.1"), (4, "4.1"), (6, "5.1"), (15, "2.22"), (17, "7.1"), (23, "3.1"), (25, "2"),
+    (27, "5.1"), (34, "5.1"), (37, "5.1"),
+    (43, "5.1"),  # the T placed on a '-' at 41: found at the next shot
+    (45, "6.2"),  # the failed morale ignored at 44: found at the next roll
+    (47, "6.1"),  # the unhit unit flipped at 42: when C ends
+    (48, "2.24"), (55, "11.2"),
+    (60, "7.1"), (60, "11.2"),  # two tanks (59) and the 5th Indian reserve moved (57): when D ends
+    (63, "5.10"),
+    (65, "6.5"),  # the HQ flipped at 64: when E ends
+    (67, "2"), (70, "6.5"),
+]  # not found: 4.2 (rapid movement next to an enemy at 21), 4.43 (a breach next to the enemy at 22), 5.4 (artillery
+#   beyond 3 hexes of its HQ at 58), 9 (the I/V marker moved for no reason at 69, the log's second-last step)
+
+
 @pytest.mark.parametrize("log, expected", [
     ("tobrouk-crusader-legal", []),
     ("tobrouk-crusader-planted", TOBROUK_PLANTED_FOUND),
+    ("tobrouk-gazala-legal", []),
+    ("tobrouk-gazala-planted", GAZALA_PLANTED_FOUND),
 ])
 def test_a_tobrouk_log_the_engine_wrote(log, expected):
     report = audit_file(load_game(ROOT / "sources" / "tobrouk-41-42", plain=True), ENGINE / f"{log}.vlog")
