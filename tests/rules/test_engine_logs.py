@@ -96,11 +96,22 @@ GAZALA_PLANTED_FOUND = [
 #   beyond 3 hexes of its HQ at 58), 9 (the I/V marker moved for no reason at 69, the log's second-last step)
 
 
+GAZALA_HYPOTHETICAL_PLANTED_FOUND = [
+    (3, "2.1"), (4, "4.1"), (6, "5.1"), (15, "2.22"), (17, "7.1"), (23, "3.1"), (25, "2"),
+    (27, "5.1"), (34, "5.1"), (37, "5.1"), (43, "5.1"), (45, "6.2"), (47, "6.1"), (48, "2.24"),
+    (59, "7.1"), (59, "11.3"),  # two tanks (58) and the 5th Indian reserve moved (56): when D ends
+    (62, "5.10"), (64, "6.5"), (66, "2"), (69, "6.5"),
+]  # not found: 11.3 (a CW initiative roll on turn 1 at 1: 11.3a keeps 11.2d's Axis initiative), and as in
+#   Historical Gazala 4.2 (21), 4.43 (22), 5.4 (57), 9 (68)
+
+
 @pytest.mark.parametrize("log, expected", [
     ("tobrouk-crusader-legal", []),
     ("tobrouk-crusader-planted", TOBROUK_PLANTED_FOUND),
     ("tobrouk-gazala-legal", []),
     ("tobrouk-gazala-planted", GAZALA_PLANTED_FOUND),
+    ("tobrouk-gazala-hypothetical-legal", []),  # 69/50 (XIII Corps) west of the Gazala line: 11.3a lifts 11.2i
+    ("tobrouk-gazala-hypothetical-planted", GAZALA_HYPOTHETICAL_PLANTED_FOUND),
 ])
 def test_a_tobrouk_log_the_engine_wrote(log, expected):
     report = audit_file(load_game(ROOT / "sources" / "tobrouk-41-42", plain=True), ENGINE / f"{log}.vlog")
