@@ -108,6 +108,7 @@ GAZALA_HYPOTHETICAL_PLANTED_FOUND = [
 @pytest.mark.parametrize("log, expected", [
     ("tobrouk-crusader-legal", []),
     ("tobrouk-crusader-planted", TOBROUK_PLANTED_FOUND),
+    ("tobrouk-crusader-modes-legal", []),  # a legal rapid movement (4.2c) and two entrenchments (4.3)
     ("tobrouk-gazala-legal", []),
     ("tobrouk-gazala-planted", GAZALA_PLANTED_FOUND),
     ("tobrouk-gazala-hypothetical-legal", []),  # 69/50 (XIII Corps) west of the Gazala line: 11.3a lifts 11.2i
