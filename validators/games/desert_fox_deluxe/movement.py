@@ -287,6 +287,7 @@ class Movement(Rule):
         self.riders: dict[tuple[str, str], list[str]] = {}  # (side, rail line) -> combat units it carried this phase
         self.entered_zoc: dict[str, str] = {}  # piece id -> the enemy-ZoC hex it came onto the map at, this phase
         self.initiative_rolled: int | None = None  # the last GT whose Phase V saw an initiative roll (6.2)
+        self._near_kept: dict[str, tuple] = {}  # side -> (the enemy's hexes, the hexes next to them): _near_enemy
         self.flagged = False  # a finding was made for the move being judged
         # piece id -> (rule, message, hex, the move's step): due unless disrupted by the phase's end,
         # and then reported at the move (13.2.4: the move beyond the MA is the act)
@@ -626,11 +627,17 @@ class Movement(Rule):
         return None
 
     def _near_enemy(self, side: str) -> frozenset[str]:
-        """Hexes next to an enemy combat unit across a hexside that is not impassable (13.2.3d)."""
+        """Hexes next to an enemy combat unit across a hexside that is not impassable (13.2.3d);
+        worked out again only when the enemy's hexes change (asked at every move)."""
         costs, geo = self.costs, self.game.geometry
+        enemy = costs.enemy_hexes(side)
+        kept = self._near_kept.get(side)
+        if kept is not None and kept[0] is enemy:
+            return kept[1]
         shut = {f for f, spec in costs.tec.get("hexside", {}).items() if spec.get("prohibited")}
-        return frozenset(n for h in costs.enemy_hexes(side) for n in geo.neighbours(h)
-                         if not costs.crossing(h, n) & shut)
+        found = frozenset(n for h in enemy for n in geo.neighbours(h) if not costs.crossing(h, n) & shut)
+        self._near_kept[side] = (enemy, found)
+        return found
 
     def _keeps_fractions(self, u):
         """13.3: the hexsides along which a motorized unit keeps a fraction of an MP (a road or a track);
