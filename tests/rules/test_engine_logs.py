@@ -129,6 +129,7 @@ def test_a_tobrouk_log_the_engine_wrote(log, expected):
 SLOUCH_PLANTED_FOUND = [
     (2, "18.31"), (11, "20.12"),  # the fourth Axis draw at 10: when Special Events ends
     (14, "20.14"), (15, "5.31"), (18, "5.63"), (27, "8.15"), (29, "8.13"), (31, "8.21"), (33, "4.21"),
+    (35, "8.16"),  # the MSU alone next to the enemy and back: at its move
     (38, "10.12"), (46, "11.13"), (47, "10.43"), (50, "12.52"),
     (62, "12.21"), (62, "10.15"),  # the step not taken at 58 and the attack left out: when the combat phase ends
     (63, "8.42"), (71, "8.35"), (73, "20.11"), (74, "5.62"),
@@ -136,7 +137,7 @@ SLOUCH_PLANTED_FOUND = [
     (89, "12.22"), (89, "10.15"),  # the elimination on a D1 at 85: when the combat phase ends
     (97, "9.4"), (100, "9.21"), (102, "4.21"), (104, "8.22"),
     (108, "3.32"),  # eight stacking points (107): when the movement phase ends
-]  # not found: 8.16 (an MSU alone next to an enemy combat unit at 35), 15.2 (a reduced unit turned full at 76)
+]  # not found: 15.2 (a reduced unit turned full at 76)
 
 
 @pytest.mark.parametrize("log, expected", [

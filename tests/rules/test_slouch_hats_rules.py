@@ -191,7 +191,7 @@ def test_8_16_an_msu_goes_next_to_the_enemy_only_with_combat_units(slouch_module
         w.move("msu-allied@1526", "1525")  # next to 1524 and 1625, no unit with it
         w.phase(1, "1st Allied Combat")
     found = run(slouch_module, tmp_path, alone)
-    assert rules(found) == ["8.16"] and found[0].to_hex == "1525" and found[0].step == 3
+    assert rules(found) == ["8.16"] and found[0].to_hex == "1525" and found[0].step == 2  # at the move (issue 31)
 
     def with_units(w):
         w.phase(1, "1st Allied Movement")

@@ -16,8 +16,9 @@ Choices:
 - 8.38: a unit's first hex of a phase is always allowed when the terrain and ZOC allow it.
 - 6.53: a No Movement Supply marker lies in a hex; it halves a unit's MA only when the unit is
   the only motorized unit of its side there.
-- 8.16: an MSU's move is judged when the phase ends, so that units dragged after it count as
-  moving with it.
+- 8.16: every hex an MSU enters next to an enemy combat unit is judged, not only where it ends
+  (issue 31): when the phase ends, so that a combat unit dragged after it into that hex counts as
+  moving with it, and reported at the MSU's move; a friendly combat unit already there is joined.
 - 9.2: a move that fits only as strategic movement (motorized, road all the way, x 1.5, not
   beginning or ending next to an enemy combat unit) is taken as one, declared or not; a declared
   one that breaks 9.21 is reported.  Motor pool, rail movement and infiltration count only when
@@ -81,24 +82,22 @@ class Movement(Rule):
         self._pooled: dict[str, int] = {}
         self.tec_note = self.state.reconstructed("terrain-effects")
         self.boxes = supply.get("holding_boxes", {})  # box -> side, entry hexes (9.32, reconstructed)
-        self._msu_moved: dict[str, str] = {}  # MSU piece -> hex it moved to this phase (8.16)
+        self._msu_entries: list[tuple] = []  # (MSU piece, hex next to the enemy it entered alone, step, side): 8.16
+        self._cu_entered: dict[tuple[str, str], list[int]] = {}  # (side, hex) -> steps a combat unit entered it
 
     def phase_started(self, pid: str) -> None:
         if self.state.phase_kind in MOVING:
             self._moves, self._modes, self._railed, self._pooled = {}, {}, {}, {}
 
     def phase_ended(self, pid: str) -> None:
-        """8.16: an MSU moved this phase ends it next to an enemy combat unit only with a friendly one."""
-        forces, board = self.forces, self.board
-        for p_id, h in sorted(self._msu_moved.items()):
-            p = board.replayer.board.pieces.get(p_id)
-            side = forces.air_side(p) if p is not None else None
-            if p is None or board.hex_of(p) != h or side is None:
-                continue
-            if forces.adjacent_enemy(h, side) and not forces.combat_units(h, side):
-                self.find("8.16", f"{p.name} ended its move next to an enemy combat unit with no friendly combat unit "
-                          f"in {h}", p, None, h, side=board.side_names.get(side))
-        self._msu_moved = {}
+        """8.16: an MSU enters a hex next to an enemy combat unit only joining a friendly combat unit
+        there, or with one that moves into it in the same phase."""
+        board = self.board
+        for p, h, step, side in self._msu_entries:
+            if not any(later >= step for later in self._cu_entered.get((side, h), ())):
+                self.find("8.16", f"{p.name} moved next to an enemy combat unit in {h} with no friendly combat unit "
+                          "moving with it or there to join", p, None, h, side=board.side_names.get(side), at=step)
+        self._msu_entries, self._cu_entered = [], {}
 
     def declared(self, d: Declared) -> None:
         mode = MODES.get(d.name)
@@ -110,10 +109,15 @@ class Movement(Rule):
         p, old, new = e.piece, e.old.label, e.new.label
         if old == new or st.phase_kind not in MOVING:
             return
-        if self.forces.marker_id(p).startswith("msu-"):  # 8.16, judged when the phase ends (Choices)
-            if board.on_map(old) and board.on_map(new) and self.forces.air_side(p) == st.phase_side:
-                self._msu_moved[p.id] = new
+        forces = self.forces
+        if forces.marker_id(p).startswith("msu-"):  # 8.16, judged when the phase ends (Choices)
+            side = forces.air_side(p)
+            if (board.on_map(old) and board.on_map(new) and side == st.phase_side
+                    and forces.adjacent_enemy(new, side) and not forces.combat_units(new, side)):
+                self._msu_entries.append((p, new, st.step, side))
             return
+        if board.unit_of(p) is not None and board.on_map(new) and forces.combat_units(new, st.phase_side):
+            self._cu_entered.setdefault((board.side_id(p), new), []).append(st.step)  # 8.16: moving with an MSU
         u = board.unit_of(p)
         side = board.side_id(p)
         if u is None or side != st.phase_side or not board.on_map(new):
