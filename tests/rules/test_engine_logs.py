@@ -88,7 +88,7 @@ GAZALA_PLANTED_FOUND = [
     (21, "4.2"),  # rapid movement, its marker dragged along, ending next to 150/50 (4.2c')
     (23, "3.1"), (25, "2"), (27, "5.1"), (34, "5.1"), (37, "5.1"),
     (43, "5.1"),  # the T placed on a '-' at 41: found at the next shot
-    (45, "6.2"),  # the failed morale ignored at 44: found at the next roll
+    (44, "6.2"),  # the failed morale ignored: at that act (it was found at the next roll, 45)
     (47, "6.1"),  # the unhit unit flipped at 42: when C ends
     (48, "2.24"), (55, "11.2"),
     (58, "5.4"),  # the artillery marker dragged far beyond 3 hexes of any CW HQ (5.4d)
@@ -102,7 +102,7 @@ GAZALA_PLANTED_FOUND = [
 
 GAZALA_HYPOTHETICAL_PLANTED_FOUND = [
     (3, "2.1"), (4, "4.1"), (6, "5.1"), (15, "2.22"), (17, "7.1"), (21, "4.2"), (23, "3.1"), (25, "2"),
-    (27, "5.1"), (34, "5.1"), (37, "5.1"), (43, "5.1"), (45, "6.2"), (47, "6.1"), (48, "2.24"), (57, "5.4"),
+    (27, "5.1"), (34, "5.1"), (37, "5.1"), (43, "5.1"), (44, "6.2"), (47, "6.1"), (48, "2.24"), (57, "5.4"),
     (59, "7.1"), (59, "11.3"),  # two tanks (58) and the 5th Indian reserve moved (56): when D ends
     (62, "5.10"), (64, "6.5"), (66, "2"), (69, "6.5"),
 ]  # not found: 11.3 (a CW initiative roll on turn 1 at 1: 11.3a keeps 11.2d's Axis initiative), and as in

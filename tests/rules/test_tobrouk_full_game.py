@@ -89,8 +89,8 @@ def turn_1(g: Game) -> None:
     w.flip(t1)  # T1 becomes T (6.1e)
     w.roll("Commonwealth morale 2d6", [6, 6] if g.plant else [4, 4], "Commonwealth")
     w.remove(t1)
+    g.expect("6.2")  # 12 fails, yet the T went without a Retreat marker: found at that act (settled at the next roll)
     w.roll("Axis morale 2d6", [2, 2], "Axis")
-    g.expect("6.2")  # 12 fails, yet the T went without a Retreat marker: settled at the next roll
     w.remove("t@1227")
     w.phase(1, "D")
     g.expect("6.1")  # 11/4 Ind lost a step in a hex no T1/T2 hit

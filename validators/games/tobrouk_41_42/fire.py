@@ -71,6 +71,7 @@ class MoraleRoll:
     hexes: dict  # hex -> (units, modifier, why) as they stood at the roll
     hex: str | None = None  # the hex whose markers answered the roll
     passed: bool = True
+    at: int | None = None  # the step of the answer (the T taken off, a Retreat marker put down): the act
 
 
 class Fire(TobroukRule):
@@ -343,14 +344,15 @@ class Morale(TobroukRule):
 
     def _morale_outcome(self, hex_id: str, passed: bool) -> None:
         """A hit marker leaving a tested hex is a pass, unless a Retreat marker arrives there before
-        the roll is settled (the next morale roll, the end of the phase)."""
+        the roll is settled (the next morale roll, the end of the phase); a wrong answer is reported
+        at the step it was given (issue 31: at the act, not when the roll is settled)."""
         roll = self.morale_roll
         if roll is None or hex_id not in roll.hexes:
             return
         if roll.hex is None:
-            roll.hex, roll.passed = hex_id, passed
+            roll.hex, roll.passed, roll.at = hex_id, passed, self.state.step
         elif roll.hex == hex_id and not passed:
-            roll.passed = False
+            roll.passed, roll.at = False, self.state.step
 
     def _settle_morale(self) -> None:
         roll, self.morale_roll = self.morale_roll, None
@@ -370,4 +372,4 @@ class Morale(TobroukRule):
             verdict = ("passes: the T marker is removed, no Retreat marker" if should
                        else "fails: a Retreat marker replaces the T")
             self.find("6.2", f"morale check of {p.name} in {roll.hex}: {detail} {verdict}", p, None, roll.hex,
-                      side=self.side_names[roll.side])
+                      side=self.side_names[roll.side], at=roll.at)  # judged once settled, reported at the act
