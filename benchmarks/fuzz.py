@@ -67,6 +67,7 @@ from builder.vassal import pieces
 from builder.vassal.pieces import Trait, chain, unchain
 from builder.vassal.savefile import ESC, decode_tree
 from builder.vassal.sequence import join, split
+from validators.budget import OutOfTime, cpu_budget
 from validators.replay.replayer import Replayer
 from validators.vlog.container import LogFormatError
 from validators.vlog.modulegrid import (
@@ -141,9 +142,6 @@ GRID_ATTRS = {"dx": None, "dy": None, "x0": None, "y0": None, "sideways": ["true
 INT_CHOICES = [0, -1, 1, 2, 26, 27, 100, 999, 1000, 5000, 10**6, 10**6 + 1, 2**31 - 1, 2**31, -(2**31) - 1, 2**63,
                10**30, -(10**30), 10**4000, -(10**4000)]
 
-
-class FuzzTimeout(BaseException):
-    """Raised by the per-input alarm; a BaseException so no `except Exception` can swallow it."""
 
 
 # ---- seeds --------------------------------------------------------------------------------------
@@ -1317,9 +1315,6 @@ def _signature(kind: str, tb) -> str:
     return f"{kind} at {where}"
 
 
-def _on_alarm(signum, frame):
-    raise FuzzTimeout()
-
 
 def _rss_mb() -> float:
     try:
@@ -1338,17 +1333,11 @@ def check_one(S: Seeds, seed: int, index: int, stats: Stats, time_limit: float =
         case = Case("harness", b"", f"make_input failed: {type(exc).__name__}: {exc}"[:300])
     counts = stats.by_layer.setdefault(case.layer, {"ok": 0, "refused": 0, "failed": 0})
     kind, exc_info = None, None
-    use_alarm = time_limit > 0 and hasattr(signal, "setitimer")
     t0 = time.process_time()
     try:
-        if use_alarm:
-            signal.setitimer(signal.ITIMER_PROF, time_limit)
-        try:
+        with cpu_budget(time_limit):  # the audit's own per-file CPU budget (validators/budget.py)
             outcome = run_case(S, case)
-        finally:
-            if use_alarm:
-                signal.setitimer(signal.ITIMER_PROF, 0)
-    except FuzzTimeout:
+    except OutOfTime:
         kind, exc_info = "hang", sys.exc_info()
     except MemoryError:
         kind, exc_info = "memory", sys.exc_info()
@@ -1408,16 +1397,11 @@ def run_range(S: Seeds, seed: int, start: int, stop: int, time_limit: float = TI
               crash_dir: Path | None = None) -> Stats:
     """In-process run of inputs [start, stop) (what the CI test calls)."""
     stats = Stats()
-    old = signal.signal(signal.SIGPROF, _on_alarm) if time_limit > 0 else None
     saved: dict = {}
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            for i in range(start, stop):
-                check_one(S, seed, i, stats, time_limit, crash_dir, saved)
-    finally:
-        if old is not None:
-            signal.signal(signal.SIGPROF, old)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for i in range(start, stop):
+            check_one(S, seed, i, stats, time_limit, crash_dir, saved)
     stats.peak_rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return stats
 
@@ -1438,7 +1422,6 @@ def _limit_memory(mb: int) -> None:
 
 def _worker(S: Seeds, seed: int, conn, cur, time_limit: float, memory_mb: int, crash_dir: Path) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGPROF, _on_alarm)
     warnings.simplefilter("ignore")
     warm_up(S)
     _limit_memory(memory_mb)

@@ -13,7 +13,7 @@ from builder.geometry.roundtrip import require_round_trip
 from builder.model import SourceError, load_game
 from builder.model.load import SourceProblem
 from builder.paths import generated_dir, sources_dir
-from builder.release import check_geometry
+from builder.release import released_fingerprint
 from builder.render.sheets import SheetError, render_sheets, sheet_options
 from builder.vassal.archive import write_atomic
 from builder.vassal.module import build_vmod
@@ -30,7 +30,7 @@ def build_game(slug: str, root: Path | None = None, step: Callable[[str], None] 
     step("sources")
     game = load_game(sources_dir(root) / slug)
     require_round_trip(game)  # every hex id leads VASSAL back to its own hex, or nothing is built
-    check_geometry(game)  # a released version's map never changes under it (builder/release.py)
+    released_fingerprint(game)  # a released version's map never changes under it (builder/release.py)
     try:
         sheet = sheet_options(game)  # the print settings of game.yaml
     except SheetError as exc:

@@ -10,6 +10,7 @@ of that version would be read on another map.
 from __future__ import annotations
 
 import datetime
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -17,6 +18,7 @@ from builder.model import SourceError
 from builder.model import schema as s
 from builder.model.game import Game
 from builder.model.problems import SourceProblem
+from builder.model.schema_words import pattern_of
 from builder.vassal.archive import write_atomic
 from builder.vassal.fingerprint import geometry_fingerprint
 
@@ -30,9 +32,9 @@ def released(root: Path) -> list[s.Release]:
     return read_source(root, FILE, s.ReleasesFile).releases if (root / FILE).exists() else []
 
 
-def check_geometry(game: Game) -> str:
-    """The game's fingerprint; SourceError when a released version of the same number recorded
-    another (the map changed under a version already in players' hands)."""
+def released_fingerprint(game: Game) -> str:
+    """The game's fingerprint, checked against the releases: SourceError when a released version
+    of the same number recorded another (the map changed under a version in players' hands)."""
     fingerprint = geometry_fingerprint(game)
     for r in released(game.root):
         if r.version == game.info.version and r.geometry != fingerprint:
@@ -57,7 +59,7 @@ def record(game: Game, vmod: Path) -> Released:
     """Record the game's version as released, with its fingerprint, and keep its built module
     (`vmod`, what `hexforge build` just wrote) for that version's logs.  A version already
     recorded is left as it was.  Raises SourceError."""
-    version, fingerprint = game.info.version, check_geometry(game)
+    version, fingerprint = game.info.version, released_fingerprint(game)
     kept = vmod.parent / "releases" / f"{version}.vmod"
     records = released(game.root)
     if any(r.version == version for r in records):
@@ -76,9 +78,8 @@ def record(game: Game, vmod: Path) -> Released:
 
 
 def _check_version(slug: str, version: str) -> None:
-    import re
-
-    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]{0,39}", version):
+    """The version names a file of releases/: the schema's own pattern for it (schema.Version)."""
+    if not re.fullmatch(pattern_of(s.Version), version):
         raise SourceError([SourceProblem(f"sources/{slug}/game.yaml", 1, 1,
                                          f"version {version!r} cannot name a released module file",
                                          "use letters, digits, '.', '_' and '-' (e.g. 1.2)")])

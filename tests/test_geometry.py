@@ -3,15 +3,13 @@ from __future__ import annotations
 
 import json
 import math
-from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from builder.geometry.javagrid import GridParams, NumberingParams, location_name, snap
-from tests.conftest import needs_realdata
+from tests.conftest import REALDATA, needs_realdata
 
-REALDATA = Path(__file__).resolve().parents[2] / "shared" / "realdata"
 
 # The rulebook's ids (rules 3, 9.1, 13.1.2.2 and the To Tripoli hex).
 RULEBOOK_IDS = {

@@ -22,9 +22,8 @@ from builder.geometry.javagrid import (BadCoords, GridParams, NumberingParams, _
                                        location_name, location_point, snap)
 from builder.model import SourceError, load_game
 from builder.paths import REPO as ROOT, games
-from tests.conftest import SLUG, copy_sources, needs_realdata
+from tests.conftest import REALDATA, SLUG, copy_sources, needs_realdata
 
-REALDATA = Path(__file__).resolve().parents[2] / "shared" / "realdata"
 
 
 # ---- every game -----------------------------------------------------------------------------

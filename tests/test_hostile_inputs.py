@@ -19,12 +19,12 @@ from typer.testing import CliRunner
 
 import builder.paths
 from builder.vassal.savefile import obfuscate
-from tests.conftest import NO_REALDATA, SLUG
+from tests.conftest import NO_REALDATA, REALDATA, SLUG
 from validators.cli import app
 from validators.vlog import container
 from validators.replay.writer import LogWriter
 
-REAL = Path(__file__).resolve().parents[2] / "shared" / "realdata"
+REAL = REALDATA
 KASSALA = REAL / "engine-logs" / "kassala-3.7.vlog"
 MB = 1024 * 1024
 runner = CliRunner()

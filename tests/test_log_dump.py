@@ -17,11 +17,11 @@ from PIL import Image
 from typer.testing import CliRunner
 
 import builder.paths
-from tests.conftest import NO_REALDATA, SLUG
+from tests.conftest import NO_REALDATA, REALDATA, SLUG
 from validators.cli import app
 from validators.replay.writer import LogWriter
 
-REAL = Path(__file__).resolve().parents[2] / "shared" / "realdata"
+REAL = REALDATA
 RAGNAROK = REAL / "engine-logs" / "ragnarok-3.8.vlog"
 runner = CliRunner()
 STEP = re.compile(r"^\s*(\d+)  (\S+(?: \S+)?)\s+(.*)$")

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import json
 import zipfile
-from pathlib import Path
 
 import pytest
 
@@ -11,9 +10,9 @@ from builder.vassal.pieces import unchain
 from validators.vlog.commands import AddPiece, Chat, MovePiece, SpecialDice
 from validators.vlog.container import LogFormatError
 from validators.vlog.reader import read_record
-from tests.conftest import needs_realdata
+from tests.conftest import REALDATA, needs_realdata
 
-REAL = Path(__file__).resolve().parents[2] / "shared" / "realdata"
+REAL = REALDATA
 FILES = ["kassala/Default Setup.vsav", "ragnarok/ragnarok-start.vsav", "zxvt/5x5_startup.vlog",
          "engine-logs/kassala-3.7.vlog", "engine-logs/ragnarok-3.7.vlog", "engine-logs/ragnarok-3.8.vlog"]
 

@@ -15,9 +15,9 @@ from validators.vlog import commands as vc
 from validators.vlog.modulegrid import read_vmod_grids
 from validators.vlog.reader import read_record
 from validators.replay.writer import LogWriter, java_hash_order
-from tests.conftest import needs_realdata
+from tests.conftest import REALDATA, needs_realdata
 
-ENGINE = Path(__file__).resolve().parents[2] / "shared" / "realdata" / "engine-logs"
+ENGINE = REALDATA / "engine-logs"
 PLAYERS = {"Axis": ("axis-user", "Alice"), "Commonwealth": ("cw-user", "Bob")}
 MOVE = re.compile(r"^\* (.+) moves (.+) -> (.+) \*$")
 DICE = re.compile(r"^\*\*\* (.+) = ([\d,]+) \*\*\* &lt;(.+)&gt;$")

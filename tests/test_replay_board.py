@@ -8,9 +8,9 @@ import pytest
 
 from validators.replay.board import Board
 from validators.vlog.reader import read_record
-from tests.conftest import needs_realdata
+from tests.conftest import REALDATA, needs_realdata
 
-ENGINE = Path(__file__).resolve().parents[2] / "shared" / "realdata" / "engine-logs"
+ENGINE = REALDATA / "engine-logs"
 
 
 def replay(path: Path) -> Board:

@@ -23,9 +23,9 @@ from validators.replay.replayer import Replayer
 from validators.vlog.container import LogFormatError, read_saved_game
 from validators.vlog.modulegrid import read_module_grids
 from validators.vlog.reader import read_record
-from tests.conftest import NO_REALDATA
+from tests.conftest import NO_REALDATA, REALDATA
 
-REAL = Path(__file__).resolve().parents[2] / "shared" / "realdata"
+REAL = REALDATA
 ENGINE = REAL / "engine-logs"
 LOGS = {  # log -> (build file of its module, board sizes), as tests/test_replay_board.py reads them
     "kassala-3.7": ("engine-logs/kassala-numbered.buildFile.xml", {"Kassala": (5000, 5000)}),

@@ -16,8 +16,9 @@ from contextlib import contextmanager
 DEFAULT_SECONDS = 120.0  # a 10,000-step log audits in a few seconds; 100,000 steps in under a minute
 
 
-class OutOfTime(Exception):
-    """The file's audit used up its CPU budget."""
+class OutOfTime(BaseException):
+    """The file's audit used up its CPU budget; a BaseException, so no reader's `except Exception`
+    can swallow it and go on."""
 
 
 def _expired(signum, frame):

@@ -9,21 +9,22 @@ from builder.model import schema as s
 from builder.model.problems import did_you_mean
 
 
-def _pattern(kind) -> str:
+def pattern_of(kind) -> str:
+    """The regex a constrained string type of the schema (Colour, HexId, Version...) is checked with."""
     return next(m.pattern for m in kind.__metadata__ if getattr(m, "pattern", None))
 
 
 # What a value constrained by a regex must look like, said as an author would (not the regex).
 PATTERN_WORDS = {
-    _pattern(s.Colour): ("is not a colour", "colours are #rrggbb: '#' and six hex digits, quoted ('#ead9ae')"),
-    _pattern(s.HexId): ("is not a hex id", "hex ids are 2 to 8 letters, digits or '-', quoted ('0605')"),
-    _pattern(s.Ident): ("is not an id", "ids start with a letter or digit, then letters, digits, spaces, '.', '_' or '-'"),
-    _pattern(s.Length): ("is not a length", "write a length with its unit: 10mm, 0.5in, 1/16in, 12pt (or 0)"),
-    _pattern(s.RuleNumber): ("is not a rule number", "rule numbers are like 7, 7.2 or 7.2.1, quoted ('7.2')"),
-    _pattern(s.TestId): ("is not a test id", "write tests/<file>.py::test_name"),
-    _pattern(s.Version): ("is not a version", "versions are letters, digits, '.', '_' or '-', quoted ('1.2')"),
+    pattern_of(s.Colour): ("is not a colour", "colours are #rrggbb: '#' and six hex digits, quoted ('#ead9ae')"),
+    pattern_of(s.HexId): ("is not a hex id", "hex ids are 2 to 8 letters, digits or '-', quoted ('0605')"),
+    pattern_of(s.Ident): ("is not an id", "ids start with a letter or digit, then letters, digits, spaces, '.', '_' or '-'"),
+    pattern_of(s.Length): ("is not a length", "write a length with its unit: 10mm, 0.5in, 1/16in, 12pt (or 0)"),
+    pattern_of(s.RuleNumber): ("is not a rule number", "rule numbers are like 7, 7.2 or 7.2.1, quoted ('7.2')"),
+    pattern_of(s.TestId): ("is not a test id", "write tests/<file>.py::test_name"),
+    pattern_of(s.Version): ("is not a version", "versions are letters, digits, '.', '_' or '-', quoted ('1.2')"),
     r"^[0-9a-f]{16}$": ("is not a geometry fingerprint", "`hexforge release` writes it: 16 hex digits"),
-    _pattern(s.MPText): ("is not an MP cost", "write a number of MP: 1, 0.5, or a fraction in quotes ('1/3')"),
+    pattern_of(s.MPText): ("is not an MP cost", "write a number of MP: 1, 0.5, or a fraction in quotes ('1/3')"),
     r"^[a-z0-9][a-z0-9-]{0,39}$": ("is not a unit or leader id",
                                    "these ids are lower-case letters, digits and '-', up to 40 ('15pz-8pz-1')"),
     r"^[A-Z0-9][A-Z0-9. ]{0,11}$": ("is not a formation id",

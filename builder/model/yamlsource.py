@@ -132,6 +132,13 @@ def _too_big(text: str, display: str) -> None:
         return
 
 
+def _children(node: yaml.Node) -> list[yaml.Node]:
+    """A node's keys and values (mapping) or items (sequence); none for a scalar."""
+    if isinstance(node, yaml.MappingNode):
+        return [n for pair in node.value for n in pair]
+    return node.value if isinstance(node, yaml.SequenceNode) else []
+
+
 def _too_many(display: str, root: yaml.Node) -> None:
     """Raise a YamlProblem at the value whose aliases expand it past MAX_VALUES (counted on the
     composed graph, where an alias is the anchored node itself: linear in the file)."""
@@ -141,18 +148,14 @@ def _too_many(display: str, root: yaml.Node) -> None:
         key = id(node)
         if key not in sizes:
             sizes[key] = 0  # an alias inside its own anchor counts nothing here; _convert refuses it
-            children = ([n for pair in node.value for n in pair] if isinstance(node, yaml.MappingNode)
-                        else node.value if isinstance(node, yaml.SequenceNode) else [])
-            sizes[key] = 1 + sum(size(c) for c in children)
+            sizes[key] = 1 + sum(size(c) for c in _children(node))
         return sizes[key]
 
     node = root
     if size(node) <= MAX_VALUES:
         return
     while True:  # down to the innermost value that alone is too big: where the aliases pile up
-        children = ([n for pair in node.value for n in pair] if isinstance(node, yaml.MappingNode)
-                    else node.value if isinstance(node, yaml.SequenceNode) else [])
-        big = next((c for c in children if sizes[id(c)] > MAX_VALUES), None)
+        big = next((c for c in _children(node) if sizes[id(c)] > MAX_VALUES), None)
         if big is None:
             break
         node = big

@@ -469,14 +469,20 @@ def test_5_4_artillery_support(play):
     assert rules(found) == ["5.4"] and "only in the Commonwealth player's maneuver" in found[0].message
 
 
+def artillery_on_capuzzo(w) -> None:
+    """XXX Corps HQ at 1129, 22 Gds at 1228, a 5-MP Commonwealth maneuver, and its artillery
+    marker on 15/15Pz at Capuzzo (1227, one hex between: in range)."""
+    w.move("hq-xxx", "1129")
+    w.move("22-grd", "1228")
+    cw_maneuver(w, 5)
+    w.place("artillery-cw", "1227", side="Commonwealth")
+
+
 def test_5_4_an_artillery_marker_dragged_out_of_range_is_reported_at_the_drag(play):
     """Issue 31: 5.4d holds wherever the marker is dropped, hex to hex included."""
     def script(to):
         def s(w):
-            w.move("hq-xxx", "1129")
-            w.move("22-grd", "1228")
-            cw_maneuver(w, 5)
-            w.place("artillery-cw", "1227", side="Commonwealth")  # 1 hex between: in range
+            artillery_on_capuzzo(w)
             w.move("artillery-cw@1227", to)
         return s
     assert play(script("1228")) == []  # still in range
@@ -488,10 +494,7 @@ def test_5_4_an_artillery_marker_without_its_hq_in_range_at_the_shot_adds_no_col
     """Q&A 9: the range is checked at the combat phase: the HQ left, the marker supports nothing."""
     def script(hq_stays):
         def s(w):
-            w.move("hq-xxx", "1129")
-            w.move("22-grd", "1228")
-            cw_maneuver(w, 5)
-            w.place("artillery-cw", "1227", side="Commonwealth")
+            artillery_on_capuzzo(w)
             if not hq_stays:
                 w.move("hq-xxx", "1616")  # set far off: no HQ within 3 hexes of 1227 at the shot
             w.phase(1, "C")

@@ -116,8 +116,8 @@ class Movement(Rule):
                     and forces.adjacent_enemy(new, side) and not forces.combat_units(new, side)):
                 self._msu_entries.append((p, new, st.step, side))
             return
-        if board.unit_of(p) is not None and board.on_map(new) and forces.combat_units(new, st.phase_side):
-            self._cu_entered.setdefault((board.side_id(p), new), []).append(st.step)  # 8.16: moving with an MSU
+        if self._msu_entries and forces.combat_unit(p) is not None and board.on_map(new):  # 8.16: with an MSU
+            self._cu_entered.setdefault((board.side_id(p), new), []).append(st.step)
         u = board.unit_of(p)
         side = board.side_id(p)
         if u is None or side != st.phase_side or not board.on_map(new):

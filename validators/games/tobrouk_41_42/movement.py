@@ -222,7 +222,7 @@ class Movement(TobroukRule):
         if new in self.units_view.enemy_hexes(side):
             self.find("7.1", f"{new} holds enemy combat units: opposing units never share a hex", e.piece)
             return
-        if rec.rapid or any(m.piece.properties().get("MarkerId") == "rapid" and m.new.label == new
+        if rec.rapid or any(mid(m.piece) == "rapid" and m.new.label == new
                             for m in self.board.step_moves):  # under the marker, or dragged with it
             self._check_rapid(e, side, rec, new)
         zoc, allowance = self.enemy_zoc(side), self.maneuver_mp(side)

@@ -120,8 +120,9 @@ class Units(Tracker):
         """5.4d: a target at most 3 hexes between (3.1d) from an HQ of the side, as it stands now
         (Q&A 9: "checked at the moment of the combat phase")."""
         b, geo = self.board, self.game.geometry
-        return any(geo.distance(h, hex_id) - 1 <= 3 for h, ps in b.by_hex().items()
-                   if any(self.is_hq(q) and b.side_id(q) == side for q in ps))
+        hqs = self.memo(("hq hexes", side), lambda: [h for h, ps in b.by_hex().items()
+                                                     if any(self.is_hq(q) and b.side_id(q) == side for q in ps)])
+        return any(geo.distance(h, hex_id) - 1 <= 3 for h in hqs)  # asked at every shot: the HQs kept per board
 
     def retreating(self, hex_id: str) -> bool:
         """A Retreat marker on its front face (the back says reorganised, 4.42c)."""
