@@ -64,14 +64,19 @@ class BoardView:
                                         self.side_ids.get(side or ""), self.game.leaders.get(props.get("LeaderId", "")))
         return found
 
+    # the three below are asked hundreds of thousands of times in a long log: each reads the kept
+    # answer itself and calls _who only when the piece's state changed
     def unit_of(self, p: Piece) -> s.Unit | None:
-        return self._who(p)[1]
+        found = self._whos.get(p.id)
+        return found[1] if found is not None and found[0] is p.state else self._who(p)[1]
 
     def side_of(self, p: Piece) -> str | None:
-        return self._who(p)[2]
+        found = self._whos.get(p.id)
+        return found[2] if found is not None and found[0] is p.state else self._who(p)[2]
 
     def side_id(self, p: Piece) -> str | None:
-        return self._who(p)[3]
+        found = self._whos.get(p.id)
+        return found[3] if found is not None and found[0] is p.state else self._who(p)[3]
 
     def side_name(self, side: str | None) -> str | None:
         return self.side_names.get(side or "")

@@ -390,13 +390,17 @@ class Movement(Rule):
             self.entered_zoc[e.piece.id] = e.new.label
 
     def _check_path(self, e: Moved, u, side: str, rec: MoveRecord, new: str) -> None:
-        note = self.state.reconstructed("terrain-effects")
         costs, forces = self.costs, self.forces
         enemy = costs.enemy_hexes(side)
         if new in enemy:
             self.find("13.1", f"{new} holds enemy units: a unit enters an enemy-occupied hex only by an overrun (13.4)",
                       e.piece, rec.start)
             return
+        if new == rec.start:  # back where its move began: it costs nothing (the commonest undo of a step)
+            if self.state.phase_kind != "reaction":
+                self.pending.pop(e.piece.id, None)
+            return
+        note = self.state.reconstructed("terrain-effects")
         geo, units, show = self.game.geometry, costs.units, costs.show
         hq = rec.hq and self._hq_among(self.board.pieces_in(new), side, e.piece)  # 15.6: still with its HQ
         classes = forces.classes(u)
@@ -416,10 +420,6 @@ class Movement(Rule):
             surprise = self._surprised(side)
             rma = SURPRISE_RMA if surprise is True else max(rma, SURPRISE_RMA) if surprise is None else rma
         allowance = units(rma + (HQ_RMA if hq else 0)) if reaction else units(ma)
-        engaged = not reaction and start in self._near_enemy(side)  # 13.2.4 c: began its move next to an enemy
-        forced = units(u.ma + FORCED_MARCH_MAX) if rec.status is None and not engaged else allowance  # 13.2.4 a-c
-        night_allowance = allowance if reaction or rec.road_march else forced
-        march = units(u.ma + ROAD_MARCH_MP) if rec.road_march and not reaction else None
 
         def normal(a: str, b: str) -> int | None:
             if a in zoc and b in zoc:
@@ -440,6 +440,10 @@ class Movement(Rule):
         if direct is not None and direct <= allowance:
             self.pending.pop(e.piece.id, None)  # the step itself fits: no search (the cheapest path
             return  # costs no more than it)
+        engaged = not reaction and start in self._near_enemy(side)  # 13.2.4 c: began its move next to an enemy
+        forced = units(u.ma + FORCED_MARCH_MAX) if rec.status is None and not engaged else allowance  # 13.2.4 a-c
+        night_allowance = allowance if reaction or rec.road_march else forced
+        march = units(u.ma + ROAD_MARCH_MP) if rec.road_march and not reaction else None
         refused = None
         if march is not None:
             refused = self._march_refused(start, side, rec.status)
