@@ -22,9 +22,20 @@ from validators.vlog.reader import GameRecord, paused_gc, read_record
 def module_grids(game: Game) -> dict[str, MapSpec]:
     """Location names exactly as in the module we build for this game (no images needed); kept
     in the model cache beside the game, so an audit imports none of the module builder."""
+    return _module_facts(game)[0]
+
+
+def geometry(game: Game) -> str:
+    """The fingerprint of the geometry this game's module has today (kept in the model cache)."""
+    return _module_facts(game)[1]
+
+
+def _module_facts(game: Game) -> tuple[dict[str, MapSpec], str]:
+    """The grids and the geometry fingerprint, cached together: one key (one read of the sources
+    and of the code that makes them) serves both, as every audit asks for both."""
     here = Path(__file__).resolve()
-    code = (here.parents[1] / "builder", here.parent / "vlog", here)  # what the grids are made by
-    return cached(game.root, "grids", lambda: _module_grids(game), code)
+    code = (here.parents[1] / "builder", here.parent / "vlog", here)  # what the grids and fingerprint are made by
+    return cached(game.root, "module", lambda: (_module_grids(game), geometry_fingerprint(game)), code)
 
 
 def _module_grids(game: Game) -> dict[str, MapSpec]:
@@ -32,13 +43,6 @@ def _module_grids(game: Game) -> dict[str, MapSpec]:
 
     b = game.map.board
     return read_module_grids(build_xml(plan(game, [], [])), board_sizes={b.name: (b.width, b.height)})
-
-
-def geometry(game: Game) -> str:
-    """The fingerprint of the geometry this game's module has today (kept in the model cache)."""
-    here = Path(__file__).resolve()
-    code = (here.parents[1] / "builder", here)
-    return cached(game.root, "fingerprint", lambda: geometry_fingerprint(game), code)
 
 
 def check_module(game: Game, record: GameRecord, module: ModuleId | None = None) -> None:

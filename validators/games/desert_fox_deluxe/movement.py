@@ -308,7 +308,7 @@ class Movement(Rule):
         self.pending = {}
 
     def _declared(self, name: str, p: Piece) -> bool:
-        return any(d.piece.id == p.id for d in self.state.declared_in_phase(name))
+        return any(d.name == name and d.piece.id == p.id for d in self.state.declarations)
 
     def moved(self, e: Moved) -> None:
         old, new, board, st = e.old.label, e.new.label, self.board, self.state
@@ -575,20 +575,20 @@ class Movement(Rule):
         if u.type == "msu" or "foot" not in self.forces.classes(u):
             return False
         board, p = self.board, e.piece
+        msus = [q for q in board.pieces_in(new) if q.id != p.id and board.side_id(q) == side
+                and (board.unit_of(q) is not None and board.unit_of(q).type == "msu")]
+        if not msus:  # the commonest case: no search of the step's moves
+            return False
         together = {q.id for q in board.moved_with(e)}
-        return any(q.id != p.id and board.side_id(q) == side and board.unit_of(q) is not None
-                   and board.unit_of(q).type == "msu" and (q.id in together or q.id in self.moves)
-                   for q in board.pieces_in(new))
+        return any(q.id in together or q.id in self.moves for q in msus)
 
     def _hq_among(self, pieces, side: str, mover: Piece) -> bool:
         """Whether an HQ of `side` other than the mover is among one hex's pieces (15.6), and not surely
         disrupted (8.2 d: a disrupted unit loses its special functions)."""
         board = self.board
         pieces = list(pieces)
-        if self.forces.surely_marked(pieces, "disrupted"):
-            return False
         return any(p.id != mover.id and board.side_id(p) == side and (board.unit_of(p) and board.unit_of(p).type == "hq")
-                   for p in pieces)
+                   for p in pieces) and not self.forces.surely_marked(pieces, "disrupted")
 
     def _status(self, stood) -> str | None:
         """What the unit surely was when its move began (see Choices): disrupted, OGS, or both (isolated)."""
