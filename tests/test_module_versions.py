@@ -123,3 +123,51 @@ def test_log_dump_of_the_game_refuses_another_geometry_too(releases, monkeypatch
     assert runner.invoke(app, ["log", "dump", str(new_log), "--game", SLUG]).exit_code == 0
     kept = root / "generated" / SLUG / "releases" / "1.0.vmod"
     assert runner.invoke(app, ["log", "dump", str(old_log), "--module", str(kept)]).exit_code == 0
+
+
+# -- a log the real engine wrote on an earlier build of this repository's module ----------------
+ENGINE = Path(__file__).resolve().parent / "fixtures" / "engine"
+WDF = "western-desert-force"
+
+
+def wdf_audit(*args) -> tuple[int, str, str]:
+    result = runner.invoke(app, ["audit", WDF, *map(str, args), "--format", "json"])
+    assert "Traceback" not in result.stdout + result.stderr
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_an_engine_log_of_an_older_commits_module_is_refused_and_read_with_that_module():
+    """tests/fixtures/engine/wdf-older-build.json played by the real engine on today's Western Desert
+    Force module and on the module commit 5258733 built (before the off-map tracks moved down; kept
+    as wdf-5258733.vmod, its board art flattened to one colour: only the board's size decides where a
+    logged position lands).  That build recorded no geometry: the audit refuses its log, and reads
+    it with --module to the findings of the same play on today's module."""
+    import json
+
+    today, older = ENGINE / "wdf-older-build-today.vlog", ENGINE / "wdf-older-build-5258733.vlog"
+    code, out, err = wdf_audit(older)
+    assert code == 2 and out == "" and len(err.splitlines()) == 1
+    assert "written by Western Desert Force 1.0 with no geometry recorded" in err and "--module" in err
+
+    def found(text):
+        return [(v["step"], v["rule"], v["piece"], v["from"], v["to"], v["message"]) for v in json.loads(text)["violations"]]
+    code_new, out_new, _ = wdf_audit(today)
+    code_old, out_old, _ = wdf_audit(older, "--module", ENGINE / "wdf-5258733.vmod")
+    assert code_new == code_old == 1
+    assert found(out_old) == found(out_new) == [  # the planted act: Babini's 6 MP with Supply Poor's MA 5
+        (29, "9.6", "Babini Special Armoured Brigade (IT TRP)", "2710", "2716",
+         "cost 6 MP via 2710-2711-2712-2713-2714-2715-2716 > allowance 5 (MA 6; Supply Poor -1: 5) (reconstructed table)")]
+
+
+def test_the_older_log_read_with_todays_geometry_would_be_wrong():
+    """Why the refusal: today's geometry reads the Axis Supply Level marker, put in "Supply Poor" on
+    the older build, as standing in hex 1530, which reports a legal level as wrong (7.5) and misses
+    the planted move (9.6)."""
+    from validators.audit import make_auditor, module_grids
+    from validators.replay.replayer import Replayer
+    from validators.vlog.reader import read_record
+
+    game = load_game(Path(builder.paths.ROOT) / "sources" / WDF, plain=True)
+    auditor = make_auditor(game, Replayer(read_record(ENGINE / "wdf-older-build-5258733.vlog"), module_grids(game)))
+    assert [(f.step, f.rule) for f in auditor.run()] == [(25, "7.5")]
+    assert "the marker is in 1530" in auditor.findings[0].message
