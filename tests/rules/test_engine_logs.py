@@ -46,6 +46,9 @@ ENGINE = Path(__file__).resolve().parents[1] / "fixtures" / "engine"
         (4, "13.4.2", "C0802"), (8, "18.1", "C0602"), (19, "8.2", None), (21, "13.2.2", "C1811"),
         (25, "13.2.4", "W1615"), (25, "13.2.4", "W1615"),  # the stack of two dragged whole: one act per unit
         (27, "13.2.1", "S0833"), (34, "17.2", "W2118")]),
+    # issue 30: Allied rail movement (13.7: one combat unit a phase) and its 3 planted acts, each at its step
+    ("dfd-desert-war-rail-legal", "desert-fox-deluxe", []),
+    ("dfd-desert-war-rail-planted", "desert-fox-deluxe", [(8, "13.7", "W1934"), (14, "14.2", "W2019"), (24, "6.1", None)]),
 ])
 def test_a_log_the_engine_wrote(log, slug, expected):
     report = audit_file(load_game(ROOT / "sources" / slug, plain=True), ENGINE / f"{log}.vlog")
