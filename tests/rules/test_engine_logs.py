@@ -38,6 +38,17 @@ ENGINE = Path(__file__).resolve().parents[1] / "fixtures" / "engine"
     ("dfd-desert-fox-legal", "desert-fox-deluxe", []),
     ("dfd-oconnors-war-long-legal", "desert-fox-deluxe", []),
     ("dfd-desert-fox-overstack-legal", "desert-fox-deluxe", []),
+    ("dfd-rommels-war-planted", "desert-fox-deluxe", [  # 5 of its 6 acts (not 14.6 at 24: the window holds no A1)
+        (7, "10.3", "C0701"), (11, "13.5", "C2330"), (21, "14.7.1", "C1108"), (24, "14.8", "C0603"), (29, "6.2", "W2118")]),
+    # issue 30: a reaction, disruption, refit and construction game and its 8 planted acts of 7 rules, each at its step
+    ("dfd-rommels-war-moves-legal", "desert-fox-deluxe", []),
+    ("dfd-rommels-war-moves-planted", "desert-fox-deluxe", [
+        (4, "13.4.2", "C0802"), (8, "18.1", "C0602"), (19, "8.2", None), (21, "13.2.2", "C1811"),
+        (25, "13.2.4", "W1615"), (25, "13.2.4", "W1615"),  # the stack of two dragged whole: one act per unit
+        (27, "13.2.1", "S0833"), (34, "17.2", "W2118")]),
+    # issue 30: Allied rail movement (13.7: one combat unit a phase) and its 3 planted acts, each at its step
+    ("dfd-desert-war-rail-legal", "desert-fox-deluxe", []),
+    ("dfd-desert-war-rail-planted", "desert-fox-deluxe", [(8, "13.7", "W1934"), (14, "14.2", "W2019"), (24, "6.1", None)]),
 ])
 def test_a_log_the_engine_wrote(log, slug, expected):
     report = audit_file(load_game(ROOT / "sources" / slug, plain=True), ENGINE / f"{log}.vlog")
@@ -53,7 +64,8 @@ PLANTED = {
     "dfd-rommels-war-planted": {(7, "10.3"), (11, "13.5"), (21, "14.7.1"), (24, "14.8"), (24, "14.6"), (29, "6.2")},
     "dfd-north-african-campaign-planted": {(4, "4.1"), (13, "13.2"), (21, "10.3"), (29, "14.7.1"), (41, "4.1")},
     "dfd-desert-fox-planted": {(20, "14.7.1"), (21, "14.6"), (26, "13.1"), (28, "13.4.1")},  # the 2-hex rout: 14.7.1
-    "dfd-oconnors-war-long-planted": {(91, "13.7"), (92, "7.1"), (92, "7.0")},
+    # 91 (19 Aus BG from the NRV Box to W2010) is no longer a planted act: by road through W2234 it fits its MA
+    "dfd-oconnors-war-long-planted": {(92, "7.1"), (92, "7.0")},
 }
 
 
