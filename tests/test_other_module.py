@@ -9,6 +9,7 @@ the same scripts played by the real VASSAL 3.7.26 on it and on ours."""
 from __future__ import annotations
 
 import re
+import zipfile
 from dataclasses import replace
 from pathlib import Path
 
@@ -19,13 +20,14 @@ from typer.testing import CliRunner
 from builder.model import load_game
 from builder.model.schema import PieceMapFile
 from builder.paths import REPO as ROOT
-from validators.audit import audit_file
+from validators.audit import audit_file, module_grids
 from validators.cli import app
+from validators.othermodule.locations import GeometryMismatch, by_geometry
 from validators.othermodule.make import make_piece_map
 from validators.othermodule.ours import our_id, our_slots
 from validators.othermodule.piecemap import identity, load, renamed
 from validators.othermodule.slots import read_vmod_slots
-from validators.vlog.modulegrid import read_vmod_grids
+from validators.vlog.modulegrid import read_module_grids, read_vmod_grids
 from validators.written_with import module_id
 
 ENGINE = Path(__file__).resolve().parent / "fixtures" / "engine"
@@ -71,6 +73,35 @@ def test_their_hexes_are_ours_by_geometry(game, made):
         col, row = re.fullmatch(r"([A-Z])(\d\d)", theirs).groups()
         assert ours == f"{ord(col) - ord('J'):02d}{row}", (theirs, ours)
     assert "Mug" not in locations and "Activation 8" not in locations
+
+
+def _scanned_at(k: float):
+    """Their map as a scan at another resolution: board, grid and boxes scaled by k."""
+    xml = zipfile.ZipFile(OTHER).read("buildFile.xml").decode()
+
+    def grid(m):
+        return re.sub(r'\b(dx|dy|x0|y0)="([\d.]+)"', lambda a: f'{a.group(1)}="{float(a.group(2)) * k:g}"', m.group(0))
+
+    def path(m):
+        return 'path="' + ";".join(",".join(str(round(int(v) * k)) for v in p.split(","))
+                                   for p in m.group(1).split(";")) + '"'
+
+    xml = re.sub(r"<VASSAL\.build\.module\.map\.boardPicker\.board\.HexGrid [^>]*>", grid, xml)
+    xml = re.sub(r'path="([\d,;]+)"', path, xml)
+    (w, h), = (b.size for b in read_vmod_grids(OTHER)["Main Map"].boards.values())
+    return read_module_grids(xml.encode(), board_sizes={"Crusader": (round(w * k), round(h * k))})["Main Map"]
+
+
+@pytest.mark.parametrize("k", [1.5, 0.75])
+def test_their_hexes_are_found_on_a_scan_at_another_resolution(game, made, k):
+    assert by_geometry(_scanned_at(k), module_grids(game)["Main Map"]) == made[0].locations
+
+
+def test_another_print_is_refused_not_guessed(game):
+    theirs = _scanned_at(1.0)
+    theirs.boards["Crusader"] = replace(theirs.boards["Crusader"], size=(1440, 800))
+    with pytest.raises(GeometryMismatch, match="not the same print"):
+        by_geometry(theirs, module_grids(game)["Main Map"])
 
 
 def test_the_committed_map_is_what_map_pieces_writes(game, made):

@@ -15,7 +15,7 @@ from collections import Counter, defaultdict
 
 from validators.vlog.modulegrid import OFFBOARD, MapSpec
 
-STEP = 6  # pixels of our board between samples: several per hex, few per box
+STEP = 8  # pixels of our board between samples: tens per hex, tens per box
 ASPECT = 0.02  # the largest difference of aspect taken as the same print
 
 
@@ -38,6 +38,8 @@ def pair_maps(theirs: dict[str, MapSpec], ours: dict[str, MapSpec]) -> list[tupl
 
 def by_geometry(theirs: MapSpec, ours: MapSpec) -> dict[str, str]:
     """Their location name -> ours, where they differ (the same names need no entry)."""
+    if not theirs.boards or not ours.boards:
+        raise GeometryMismatch(f"map {theirs.name!r} has no board to lay over ours; fill in 'locations' by hand")
     (tb, tboard), (ob, oboard) = _board(theirs), _board(ours)
     (tw, th), (ow, oh) = tboard.size, oboard.size
     if not (tw and th and ow and oh) or abs(tw / th - ow / oh) > ASPECT * (ow / oh):
