@@ -50,7 +50,7 @@ def check_module(game: Game, record: GameRecord, module: ModuleId | None = None)
     with another geometry than the module it is read with (default: this build)."""
     path, meta = record.source.path, record.source.metadata
     name = meta.get("module.name")
-    if name and name != game.info.title:
+    if name and name != game.info.title and not (module and module.pieces):  # another maker may name it otherwise
         raise LogFormatError(f"{path}: a log of module {name!r}, not {game.info.title!r}")
     check_geometry(path, meta, game.info.title, module or ModuleId(game.info.version, geometry(game), "this build"),
                    generated_dir(game.root.parent.parent) / game.slug / "releases")
@@ -67,7 +67,8 @@ def make_auditor(game: Game, replayer: Replayer, selection: Selection = Selectio
 def audit_record(game: Game, record: GameRecord, grids: dict[str, MapSpec] | None = None,
                  selection: Selection = Selection(), module: ModuleId | None = None) -> AuditReport:
     check_module(game, record, module)
-    replayer = Replayer(record, grids or module_grids(game))
+    identify = module.pieces.fresh() if module and module.pieces else None
+    replayer = Replayer(record, grids or module_grids(game), identify)
     auditor = make_auditor(game, replayer, selection)
     with paused_gc():
         found = auditor.run()
@@ -77,7 +78,9 @@ def audit_record(game: Game, record: GameRecord, grids: dict[str, MapSpec] | Non
     turns = sorted({f.turn for f in findings if f.turn is not None} | ({auditor.turn} if auditor.turn else set()))
     summary = MatchSummary(len(record.steps), tuple(turns), dict(sorted(auditor.dice_by_side.items())),
                            sum(1 for s in record.steps if s.is_undo), auditor.turn)
-    return AuditReport(game.slug, record.source.path, summary, tuple(findings))
+    notes = tuple(f"piece {n!r} (slot {g or '?'}) is not in the piece map: ignored by the rules"
+                  for n, g in sorted(identify.unknown.items())) if identify else ()
+    return AuditReport(game.slug, record.source.path, summary, tuple(findings), notes)
 
 
 def audit_file(game: Game, log: Path, grids: dict[str, MapSpec] | None = None,

@@ -49,7 +49,10 @@ def audit(game: str = typer.Argument(..., help="game slug (see `hexforge list`)"
                                         min=0),
           module: Path = typer.Option(None, "--module", help="the .vmod the logs were written with (an earlier "
                                       "release: generated/GAME/releases/VERSION.vmod): its map reads their "
-                                      "positions")) -> None:
+                                      "positions"),
+          pieces: Path = typer.Option(None, "--pieces", help="with --module, another maker's module of this game: "
+                                      "the piece map (`hexforge map-pieces`) that reads its pieces and locations "
+                                      "as ours")) -> None:
     """Audit one log, or many in parallel (see AUDIT_HELP)."""
     from validators import batch
     from validators.games import NoRules, rules_for
@@ -64,7 +67,10 @@ def audit(game: str = typer.Argument(..., help="game slug (see `hexforge list`)"
         err.print(str(exc), markup=False, emoji=False)
         raise typer.Exit(2)
     selection = _selection(g, only, skip)
-    written_with = _written_with(module)
+    if pieces is not None and module is None:
+        err.print("--pieces: name the module the logs were written with too (--module VMOD)", markup=False)
+        raise typer.Exit(2)
+    written_with = _written_with(module, pieces, g)
     if len(paths) == 1 and not paths[0].is_dir():
         fmt = _report_format(fmt, out_path)
         grids, mid = written_with or (None, None)
@@ -72,6 +78,8 @@ def audit(game: str = typer.Argument(..., help="game slug (see `hexforge list`)"
         if outcome.report is None:
             err.print(outcome.error, markup=False, emoji=False)
             raise typer.Exit(2)
+        for note in outcome.report.notes:
+            err.print(note, markup=False, emoji=False)
         data = batch.render(g, outcome.report, fmt)
         if out_path:
             _write(lambda: write_atomic(out_path, data), out_path)
@@ -94,6 +102,8 @@ def audit(game: str = typer.Argument(..., help="game slug (see `hexforge list`)"
             advance()
             if o.error:
                 err.print(o.error, markup=False, emoji=False)
+            for note in o.report.notes if o.report else ():
+                err.print(f"{o.path}: {note}", markup=False, emoji=False)
 
         audited = iter(batch.run(sources_dir() / game, g, files, jobs, done, selection, timeout, written_with))
     outcomes = [i if isinstance(i, batch.Outcome) else next(audited) for i in items]
@@ -205,23 +215,74 @@ def _selection(game, only: list[str], skip: list[str]):
     return Selection.of(only, skip)
 
 
-def _written_with(module: Path | None):
-    """(grids, ModuleId) of the --module the logs were written with, or None; exit 2 when it
-    cannot be read."""
+def _written_with(module: Path | None, pieces: Path | None = None, game=None):
+    """(grids, ModuleId) of the --module the logs were written with, or None; with --pieces its
+    locations and pieces read as ours.  Exit 2 when either cannot be read."""
     if module is None:
         return None
+    from dataclasses import replace
+
     from validators.written_with import module_id
     from validators.vlog.container import LogFormatError
     from validators.vlog.modulegrid import ModuleFormatError, read_vmod_grids
 
-    if not module.is_file():
-        err.print(f"--module {module}: no such file", markup=False, emoji=False)
-        raise typer.Exit(2)
+    for option, path in (("--module", module), ("--pieces", pieces)):
+        if path is not None and not path.is_file():
+            err.print(f"{option} {path}: no such file", markup=False, emoji=False)
+            raise typer.Exit(2)
     try:
-        return read_vmod_grids(module), module_id(module)
+        grids, mid = read_vmod_grids(module), module_id(module)
     except (ModuleFormatError, LogFormatError) as exc:
         err.print(str(exc), markup=False, emoji=False)
         raise typer.Exit(2)
+    if pieces is None:
+        return grids, mid
+    from validators.othermodule.piecemap import PieceMapError, identity, load, renamed
+
+    try:
+        m = load(pieces, game)
+    except PieceMapError as exc:
+        err.print(str(exc), markup=False, emoji=False)
+        raise typer.Exit(2)
+    return renamed(grids, m), replace(mid, pieces=identity(m, game))
+
+
+@app.command("map-pieces")
+def map_pieces(game: str = typer.Argument(..., help="game slug (see `hexforge list`)"),
+               vmod: Path = typer.Argument(..., help="another module of the game (e.g. the VASSAL library's)"),
+               out_path: Path = typer.Option(None, "--out", help="the piece map to write (default: "
+                                             "sources/GAME/piece-maps/VMOD-NAME.yaml)")) -> None:
+    """Write the piece map of another module of GAME: its pieces as our units and markers (matched by
+    name, side, strength and formation, with a score; the unmatched listed for you to fill in) and its
+    location names as ours (by geometry), for `audit GAME LOG --module VMOD --pieces MAP`."""
+    from builder.paths import generated_dir
+    from validators.othermodule.make import make_piece_map
+    from validators.othermodule.piecemap import dump, piece_map_schema
+    from validators.vlog.modulegrid import ModuleFormatError
+
+    g = load_known(game, problems_exit=2, plain=True)
+    if not vmod.is_file():
+        err.print(f"{vmod}: no such file", markup=False, emoji=False)
+        raise typer.Exit(2)
+    try:
+        m, said = make_piece_map(g, vmod)
+    except ModuleFormatError as exc:
+        err.print(str(exc), markup=False, emoji=False)
+        raise typer.Exit(2)
+    out_path = out_path or sources_dir() / game / "piece-maps" / f"{vmod.stem}.yaml"
+    text = dump(m, out_path, generated_dir())
+    out_path.parent.mkdir(parents=True, exist_ok=True)
+    _write(lambda: write_atomic(out_path, text.encode("utf-8")), out_path)
+    schema = generated_dir() / "schema" / "piece-map.schema.json"
+    schema.parent.mkdir(parents=True, exist_ok=True)
+    _write(lambda: write_atomic(schema, piece_map_schema()), schema)
+    for line in said:
+        err.print(line, markup=False, emoji=False)
+    matched = sum(p.ours is not None for p in m.pieces)
+    unsure = sum(p.ours is not None and p.score < 0.8 for p in m.pieces)
+    out.print(f"{out_path}: {matched} of {len(m.pieces)} pieces matched ({unsure} below 0.8: check them), "
+              f"{len(m.pieces) - matched} left for you (ours: null), {len(m.locations)} locations renamed",
+              markup=False, emoji=False)
 
 
 # The report format an --out file's extension asks for (`hexforge audit GAME LOG --out x.html`).

@@ -47,6 +47,7 @@ class AuditReport:
     log: str
     summary: MatchSummary
     findings: tuple[Finding, ...]
+    notes: tuple[str, ...] = ()  # what the reader should know and no rule reports (pieces a piece map left out)
 
     @property
     def violations(self) -> list[Finding]:

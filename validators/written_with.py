@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from builder.vassal.fingerprint import fingerprint_in
+from validators.replay.identity import PieceIdentity
 from validators.vlog.container import ZIP_ERRORS, LogFormatError, top_fields
 
 
@@ -23,6 +24,7 @@ class ModuleId:
     version: str
     fingerprint: str | None
     what: str
+    pieces: PieceIdentity | None = None  # another maker's module: its pieces as ours (--pieces)
 
 
 def module_id(vmod: Path) -> ModuleId:

@@ -45,6 +45,11 @@ KINDS: tuple[SourceKind, ...] = (
     SourceKind("events", s.EventsFile, "events.yaml", "Event decks or pools, hidden hands and the played area."),
 )
 
+# Written by a command, not a source of the build (as releases.yaml): `hexforge map-pieces` writes
+# its schema beside the others when it writes a map.
+PIECE_MAP = SourceKind("piece-map", s.PieceMapFile, "piece-maps/*.yaml",
+                       "Another module's pieces and locations as ours (hexforge map-pieces).")
+
 
 def field_comments(module=s) -> dict[str, dict[str, str]]:
     """{class name: {field: comment}} from the `# …` on a field's line or the lines just above."""

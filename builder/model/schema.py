@@ -993,6 +993,29 @@ class ReleasesFile(Strict):
     releases: list[Release] = []
 
 
+
+# ---- piece maps (written by `hexforge map-pieces`) ------------------------------------------
+class PieceMatch(Strict):
+    """One piece of another module (a palette slot): what it is in our game."""
+
+    name: str  # their piece's name on the palette
+    gpid: str | None = None  # their slot's id (PieceSlot gpid): every piece made from the slot carries it
+    ours: str | None = None  # our unit, leader, marker or chit id; null: not matched yet (fill it in, or leave null: ignored)
+    score: float = Field(default=0.0, ge=0.0, le=1.0)  # how well name, side, strength and formation agreed (informative)
+    why: str = ""  # what agreed, or what was closest
+
+
+class PieceMapFile(Strict):
+    """Another module of one of our games read as ours: its pieces as our units and markers, its
+    location names (hexes numbered its way, boxes) as ours.  `hexforge audit GAME LOG --module VMOD
+    --pieces MAP.yaml` reads a log of that module through it."""
+
+    game: str  # our game's slug
+    module: str  # their module's name and version, as its moduledata gives them
+    hexes_by: str = ""  # how `locations` was worked out (geometry, names), for the reader
+    pieces: list[PieceMatch] = []
+    locations: dict[str, str] = {}  # their location name -> ours (a hex id, a box or zone)
+
 FILES = {
     "game.yaml": GameFile,
     "terrain.yaml": TerrainFile,

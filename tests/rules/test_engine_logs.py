@@ -18,6 +18,8 @@ ENGINE = Path(__file__).resolve().parents[1] / "fixtures" / "engine"
     ("bits-all-actions", "bravery-in-the-sand", [(11, "7.2.3", "Axis eliminated"), (13, "7.2.3", "Axis eliminated")]),
     ("bits-double-back", "bravery-in-the-sand", []),
     ("bits-double-back-over-ma", "bravery-in-the-sand", [(12, "6.2", "0607")] * 4),
+    ("bits-own-legal", "bravery-in-the-sand", []),  # issue 33: the same plays on another maker's module are
+    ("bits-own-planted", "bravery-in-the-sand", [(11, "6.2", "0607")] * 4),  # audited in tests/test_other_module.py
     ("wdf-stack-drag", "western-desert-force", []),
     ("dfd-oconnors-war-legal", "desert-fox-deluxe", []),
     ("dfd-oconnors-war-planted", "desert-fox-deluxe", [

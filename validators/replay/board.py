@@ -6,6 +6,7 @@ Undo steps carry their inverse commands, so applying them restores the earlier b
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from builder.vassal.pieces import PieceTooDeep, Trait, unchain
@@ -28,6 +29,10 @@ class Piece:
     stack: str | None = None  # id of the Stack holding it
     _parsed: tuple = field(default=(None, None, []), repr=False, compare=False)
     _props: tuple = field(default=(None, {}), repr=False, compare=False)
+    # Another maker's piece read as ours (issue 33, validators/replay/identity.py): our piece's
+    # Marker properties laid over its own, and our name for it
+    identity: dict[str, str] | None = field(default=None, repr=False, compare=False)
+    known_as: str | None = field(default=None, repr=False, compare=False)
 
     @property
     def traits(self) -> list[Trait]:
@@ -40,7 +45,7 @@ class Piece:
     def name(self) -> str:
         """The name VASSAL shows: the BasicPiece name changed by active Layer level names."""
         traits = self.traits
-        name = traits[-1].fields[3] if len(traits[-1].fields) > 3 else ""
+        name = self.known_as or (traits[-1].fields[3] if len(traits[-1].fields) > 3 else "")
         for t in reversed(traits[:-1]):
             if t.prefix == "emb2;":
                 name = _layer_name(t, name)
@@ -58,6 +63,8 @@ class Piece:
         for t in traits:
             if t.prefix == "mark;":
                 out.update(zip(split(t.type[5:], ","), split(t.state, ",")))
+        if self.identity:
+            out.update(self.identity)
         self._props = (traits, out)
         return out
 
@@ -128,6 +135,7 @@ def _position(state: str) -> tuple[str | None, int, int]:
 class Board:
     def __init__(self) -> None:
         self.pieces: dict[str, Piece] = {}
+        self.identify: Callable[[Piece], None] | None = None  # gives a new piece our identity (identity.py)
         self.stacks: dict[str, Stack] = {}
         self._next_local = 0
         self.layers: dict[str | None, tuple[str, tuple[str, ...]]] = {}  # map -> (layer property, layer order)
@@ -157,6 +165,8 @@ class Board:
             self._set_deck(pid, c.state)
             return
         p = Piece(pid, c.type, c.state)
+        if self.identify is not None:
+            self.identify(p)
         self.pieces[pid] = p
         self._place_from_state(p)
 

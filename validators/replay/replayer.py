@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from builder.vassal.sequence import split
@@ -122,9 +122,11 @@ def effective_steps(record: GameRecord) -> list[Step]:
 
 
 class Replayer:
-    def __init__(self, record: GameRecord, grids: dict[str, MapSpec]):
+    def __init__(self, record: GameRecord, grids: dict[str, MapSpec], identify: Callable[[Piece], None] | None = None):
+        """`identify` reads another module's pieces as ours (validators/replay/identity.py)."""
         self.record, self.grids = record, grids
         self.board = Board()
+        self.board.identify = identify
         self.board.layers = {name: spec.layers for name, spec in grids.items() if spec.layers}
         self._where: dict[tuple[str | None, int, int], Where] = {}
         self.initial_turn = TurnChanged(None, None)
