@@ -10,7 +10,7 @@ import io
 import math
 from dataclasses import dataclass, field
 
-from builder.geometry.javagrid import GridParams, NumberingParams
+from builder.geometry.javagrid import GridParams, NumberingParams, _part_name
 from builder.importer.archive import MAX_BUILD, MAX_IMAGE, ImportFailed, ModuleArchive
 from builder.vassal.pieces import PieceTooDeep, Trait, unchain
 from builder.vassal.sequence import split
@@ -27,11 +27,38 @@ class HexGridInfo:
 
 
 @dataclass(frozen=True)
+class SquareGridInfo:
+    """A SquareGrid: cells of dx x dy from (x0, y0), named by its numbering (a zone's boxes)."""
+
+    dx: float
+    dy: float
+    x0: int
+    y0: int
+    numbering: NumberingParams
+    fmt: str
+
+    def cell(self, x: float, y: float) -> tuple[int, int]:
+        """(column, row) of a point, as VASSAL's SquareGrid rounds it."""
+        return math.floor((x - self.x0) / self.dx + 0.5), int((y - self.y0) / self.dy + 0.5)
+
+    def name(self, col: int, row: int, size: tuple[int, int]) -> tuple[str, str, str]:
+        """(grid location, row name, column name) of a cell; `size` is its container's."""
+        n = self.numbering
+        if n.h_descend:
+            col = int(size[0] / self.dx + 0.5) - col
+        if n.v_descend:
+            row = int(size[1] / self.dy + 0.5) - row
+        r = _part_name(row + n.v_off, n.v_type, n.v_leading)
+        c = _part_name(col + n.h_off, n.h_type, n.h_leading)
+        return (c + n.sep + r if n.first == "H" else r + n.sep + c), r, c
+
+
+@dataclass(frozen=True)
 class ZoneInfo:
     name: str
     fmt: str
     polygon: list[tuple[int, int]]
-    grid: HexGridInfo | str | None  # SQUARE, or None: the zone's own name (or the board's grid)
+    grid: HexGridInfo | SquareGridInfo | str | None  # SQUARE (a region grid), or None: the zone's own name
     parent_grid: bool = False
 
     @property
@@ -128,7 +155,7 @@ def _numbering(e) -> tuple[NumberingParams, str]:
         stagger=(e.get("stagger") or "true").lower() == "true"), e.get("locationFormat") or "$gridLocation$"
 
 
-def _grid(e) -> HexGridInfo | str | None:
+def _grid(e) -> HexGridInfo | SquareGridInfo | str | None:
     if e is None:
         return None
     if _tag(e).endswith("HexGrid"):
@@ -136,7 +163,11 @@ def _grid(e) -> HexGridInfo | str | None:
         dx = _num(e, "dx", math.sqrt(3) / 2 * dy, 1.0)
         n, fmt = _numbering(next(iter(_children(e, "HexGridNumbering")), None))
         return HexGridInfo(GridParams(dx, dy, int(_num(e, "x0", 0)), int(_num(e, "y0", 0)), _bool(e, "sideways")), n, fmt)
-    return SQUARE  # SquareGrid, RegionGrid: cells our hex maps cannot hold
+    if _tag(e).endswith("SquareGrid"):
+        n, fmt = _numbering(next(iter(_children(e, "SquareGridNumbering")), None))
+        return SquareGridInfo(_num(e, "dx", 48.0, 1.0), _num(e, "dy", 48.0, 1.0), int(_num(e, "x0", 0)),
+                              int(_num(e, "y0", 0)), n, fmt)
+    return SQUARE  # RegionGrid: named points our maps cannot hold
 
 
 def _first_grid(e):

@@ -17,7 +17,8 @@ from dataclasses import dataclass, field, replace
 from builder.geometry import javagrid
 from builder.geometry.hexmap import HexMap
 from builder.geometry.roundtrip import misses, round_trip_fix
-from builder.importer.modulefile import SQUARE, BoardInfo, HexGridInfo, ModuleInfo, SlotInfo, ZoneInfo
+from builder.importer.modulefile import (SQUARE, BoardInfo, HexGridInfo, ModuleInfo, SlotInfo, SquareGridInfo,
+                                         ZoneInfo)
 from builder.importer.setups import PlacedPiece
 
 DEFAULT_BOARD = (1000, 800)
@@ -75,6 +76,34 @@ def _main_board(mod: ModuleInfo) -> MainBoard | None:
 def _side_of(slot: SlotInfo, sides: list[str]) -> str | None:
     found = {s for s in sides for c in slot.context if re.search(rf"(?<![A-Za-z0-9]){re.escape(s)}(?![A-Za-z0-9])", c, re.I)}
     return found.pop() if len(found) == 1 else None
+
+
+MAX_CELLS = 400  # cells of one zone's square grid carried as tracks
+
+
+def _square_name(z: ZoneInfo, col: int, row: int) -> str:
+    _, _, zw, zh = z.bbox
+    loc, r, c = z.grid.name(col, row, (zw, zh))
+    fmt = z.fmt.replace("$gridLocation$", z.grid.fmt)  # a zone's format wraps its grid's
+    return fmt.replace("$gridLocation$", loc).replace("$row$", r).replace("$column$", c).replace("$name$", z.name)
+
+
+def _square_cells(z: ZoneInfo) -> dict[str, tuple[int, int, int, int]] | None:
+    """Each cell of a zone's square grid inside the zone's bounding box: its name -> (x, y, w, h)."""
+    g = z.grid
+    bx, by, bw, bh = z.bbox
+    c0, r0 = g.cell(bx, by)
+    c1, r1 = g.cell(bx + bw, by + bh)
+    if (c1 - c0 + 1) * (r1 - r0 + 1) > MAX_CELLS:
+        return None
+    out = {}
+    for c in range(c0, c1 + 1):
+        for r in range(r0, r1 + 1):
+            x0, x1 = max(bx, round(g.x0 + (c - 0.5) * g.dx)), min(bx + bw, round(g.x0 + (c + 0.5) * g.dx))
+            y0, y1 = max(by, round(g.y0 + (r - 0.5) * g.dy)), min(by + bh, round(g.y0 + (r + 0.5) * g.dy))
+            if x1 - x0 >= 1 and y1 - y0 >= 1:
+                out.setdefault(_square_name(z, c, r), (x0, y0, x1 - x0, y1 - y0))
+    return out or None
 
 
 def _board_numbering(g, n, zone: ZoneInfo, board: tuple[int, int]):
@@ -142,7 +171,7 @@ def compose(mod: ModuleInfo, placed: dict[str, list[PlacedPiece]], src: str) -> 
         note(f"hex names: the module formats them as {(main.zone.fmt if main.zone else g.fmt)!r}; our grids name a hex "
              "by its grid location alone, so names differ")
     if g is None:
-        if main is None or main.board.grid == SQUARE or any(z.grid == SQUARE for z in main.board.zones):
+        if main is None or not isinstance(main.board.grid, (HexGridInfo, type(None))):
             note("grid: the map has a square (or region) grid; our games are hex maps, so a hex grid of our own "
                  "stands in and the module's cell names are not carried over")
         else:
@@ -211,8 +240,22 @@ def compose(mod: ModuleInfo, placed: dict[str, list[PlacedPiece]], src: str) -> 
                                        "boxes": [z.name[:200]], "zone_format": "{box}", **rec})
                     if len(z.polygon) != 4 or len({p[0] for p in z.polygon}) != 2:
                         note(f"zone {z.name!r}: its outline is not a rectangle; it is carried as its bounding box")
+                elif isinstance(z.grid, SquareGridInfo) and not z.parent_grid:
+                    cells = _square_cells(z)
+                    if cells is None:
+                        note(f"zone {z.name!r}: more than {MAX_CELLS} cells, or none; left out")
+                        continue
+                    for name, (x, y, cw, ch) in cells.items():
+                        if name in tracks:
+                            continue
+                        tid = _unique(slug(name), tids)
+                        tracks[name] = (tid, name[:200])
+                        track_yaml.append({"id": tid, "name": name[:200], "origin": [x, y], "box": [cw, ch],
+                                           "boxes": [name[:200]], "zone_format": "{box}", **rec})
+                    note(f"zone {z.name!r}: its square grid is carried as {len(cells)} one-box tracks, one per cell "
+                         "(named as the module names them); the grid itself is not")
                 else:
-                    what = "a square grid" if z.grid == SQUARE else f"location format {z.fmt!r}" if z.grid is None else "a hex grid of its own"
+                    what = "a region grid" if z.grid == SQUARE else f"location format {z.fmt!r}" if z.grid is None else "a hex grid of its own"
                     note(f"zone {z.name!r} ({what}): our maps have one hex grid and named one-box zones; "
                          "it is left out, and pieces set up in it are listed below")
     if track_yaml:
@@ -233,7 +276,11 @@ def compose(mod: ModuleInfo, placed: dict[str, list[PlacedPiece]], src: str) -> 
             if javagrid.polygon_contains(z.polygon, p.x, p.y):
                 if z is main.zone:
                     break
-                if z.name in tracks:
+                if isinstance(z.grid, SquareGridInfo):
+                    name = _square_name(z, *z.grid.cell(p.x, p.y))
+                    if name in tracks:
+                        return ("track", name)
+                elif z.name in tracks:
                     return ("track", z.name)
                 return f"in zone {z.name!r}, which is not carried over"
         else:
