@@ -151,6 +151,11 @@ GOOD_BUILD = b'<VASSAL.build.GameModule name="X" version="1"/>'
     (_zip({"buildFile.xml": b"<a><b></a>"}), "not well-formed"),
     (_zip({"buildFile.xml": b'<!DOCTYPE x [<!ENTITY e "e">]><x>&e;</x>'}), "DOCTYPE"),
     (_zip({"buildFile.xml": GOOD_BUILD, "../evil.png": b"x"}), "outside the module"),
+    (_zip({"buildFile.xml": b'<VASSAL.build.GameModule><VASSAL.build.module.Map mapName="M">'
+                            b'<VASSAL.build.module.map.BoardPicker><VASSAL.build.module.map.boardPicker.Board name="B">'
+                            b'<VASSAL.build.module.map.boardPicker.board.HexGrid dx="1e999" dy="64"/>'
+                            b'</VASSAL.build.module.map.boardPicker.Board></VASSAL.build.module.map.BoardPicker>'
+                            b'</VASSAL.build.module.Map></VASSAL.build.GameModule>'}), "out of range"),
     (_zip({"buildFile.xml": GOOD_BUILD, "/abs/evil.png": b"x"}), "outside the module"),
 ])
 def test_bad_modules_get_one_line_and_nothing_is_written(tmp_path, data, says):

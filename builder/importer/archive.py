@@ -49,6 +49,15 @@ class ModuleArchive:
                 raise ImportFailed(f"{path}: entry {info.orig_filename!r} points outside the module's folder: refused")
         self.entries = {i.orig_filename: i for i in infos}
 
+    def close(self) -> None:
+        self.zip.close()
+
+    def __enter__(self) -> "ModuleArchive":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
     def has(self, name: str) -> bool:
         return name in self.entries
 

@@ -40,7 +40,6 @@ def _art(data: bytes, size: tuple[int, int] | None) -> bytes:
 
     from PIL import Image
 
-    Image.MAX_IMAGE_PIXELS = None  # the board's size was checked (at most 8000 x 8000)
     try:
         with Image.open(io.BytesIO(data)) as img:
             if size is None or img.size == tuple(size):
@@ -57,7 +56,11 @@ def _art(data: bytes, size: tuple[int, int] | None) -> bytes:
 
 def import_game(vmod: Path, sources: Path, slug: str | None = None, force: bool = False) -> ImportResult:
     """Raises ImportFailed (nothing written) with a one-line reason."""
-    arc = ModuleArchive(vmod)
+    with ModuleArchive(vmod) as arc:
+        return _import(arc, vmod, sources, slug, force)
+
+
+def _import(arc: ModuleArchive, vmod: Path, sources: Path, slug: str | None, force: bool) -> ImportResult:
     mod = read_module(arc)
     slug = slug or slugify(vmod.stem)
     if not SLUG.match(slug):

@@ -62,7 +62,6 @@ def board_art(game: Game) -> bytes:
         if not path.is_file() or path.stat().st_size > MAX_ART:
             raise problem(f"board image {b.image}: no such file in the game's folder, or larger than {MAX_ART} bytes")
         data = path.read_bytes()
-        Image.MAX_IMAGE_PIXELS = None  # the size is checked against the board's own (at most 8000 x 8000)
         with Image.open(io.BytesIO(data)) as img:
             size = img.size
     except OSError as exc:
