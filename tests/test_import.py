@@ -113,6 +113,15 @@ def test_import_of_a_real_module_rebuilds_it(vmod, tmp_path):
     check_round_trip(vmod, tmp_path, re.sub(r"[^a-z0-9-]", "-", vmod.stem.lower())[:40])
 
 
+BUILT = sorted((builder.paths.ROOT / "generated").glob("*/*.vmod"))
+
+
+@pytest.mark.skipif(not BUILT, reason="no module of ours is built (hexforge build --all)")
+@pytest.mark.parametrize("vmod", BUILT, ids=lambda p: p.stem)
+def test_import_of_each_module_we_built_rebuilds_it(vmod, tmp_path):
+    check_round_trip(vmod, tmp_path, vmod.stem)
+
+
 def test_import_of_our_own_module_rebuilds_it(tmp_path):
     """The starter game, built, imported and built again: nothing is left out of its set-up."""
     new_game("demo", tmp_path / "sources")

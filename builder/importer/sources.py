@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 from builder.geometry import javagrid
 from builder.geometry.hexmap import HexMap
 from builder.geometry.roundtrip import misses, round_trip_fix
+from builder.geometry.sections import SectionedHexMap, SectionParams
 from builder.importer.modulefile import (SQUARE, BoardInfo, HexGridInfo, ModuleInfo, SlotInfo, SquareGridInfo,
                                          ZoneInfo)
 from builder.importer.setups import PlacedPiece
@@ -106,6 +107,21 @@ def _square_cells(z: ZoneInfo) -> dict[str, tuple[int, int, int, int]] | None:
     return out or None
 
 
+def _sections(main: MainBoard, g: HexGridInfo) -> list[ZoneInfo]:
+    """The zones of the main board that our map sections can hold: a rectangle with the map's
+    grid, numbered as the map but for its offsets, its names a prefix of one or two capitals
+    before the grid location (Desert Fox Deluxe's "C2331")."""
+    out = []
+    for z in main.board.zones:
+        zg = z.grid
+        if (isinstance(zg, HexGridInfo) and zg.grid == g.grid and zg.fmt == "$gridLocation$"
+                and replace(zg.numbering, h_off=g.numbering.h_off, v_off=g.numbering.v_off) == g.numbering
+                and re.fullmatch(r"[A-Z]{1,2}\$gridLocation\$", z.fmt) and not z.parent_grid
+                and len(z.polygon) == 4 and len({x for x, _ in z.polygon}) == 2 and len({y for _, y in z.polygon}) == 2):
+            out.append(z)
+    return out
+
+
 def _board_numbering(g, n, zone: ZoneInfo, board: tuple[int, int]):
     """The numbering that gives, on the whole board, the names a zone's grid gives: a descending
     numbering counts from the size of its container (the zone's bounding box in VASSAL), so the
@@ -188,8 +204,13 @@ def compose(mod: ModuleInfo, placed: dict[str, list[PlacedPiece]], src: str) -> 
         area = (0, 0, w, h)
     if g is not None and main.zone is not None:
         numbering = _board_numbering(grid_params, numbering, main.zone, (w, h))
-    geo = HexMap(grid_params, numbering, (w, h), area)
-    if g is not None and misses(geo):  # VASSAL's getLocation and locationName disagree on this grid
+    sections = _sections(main, g) if g is not None and main.zone is None else []
+    if sections:  # zones numbered from the map's grid with a letter before (map sections: schema.Section)
+        geo = SectionedHexMap(grid_params, numbering, (w, h), area, tuple(
+            SectionParams(z.fmt[:-len("$gridLocation$")], z.bbox, z.grid.numbering) for z in sections))
+    else:
+        geo = HexMap(grid_params, numbering, (w, h), area)
+    if g is not None and not sections and misses(geo):  # VASSAL's getLocation and locationName disagree on this grid
         fix = round_trip_fix(geo)
         if fix is None:
             note("hex grid: some hex ids do not lead VASSAL back to their own hex (getLocation), and no larger "
@@ -205,7 +226,6 @@ def compose(mod: ModuleInfo, placed: dict[str, list[PlacedPiece]], src: str) -> 
             board_yaml.update(width=w, height=h)
             geo = HexMap(grid_params, numbering, (w, h), area)
     out.board_size = (w, h)
-    labels = set(geo.labels)
     n = numbering
     map_yaml = {
         "board": board_yaml,
@@ -216,6 +236,10 @@ def compose(mod: ModuleInfo, placed: dict[str, list[PlacedPiece]], src: str) -> 
                       "h_descend": n.h_descend, "v_descend": n.v_descend, "stagger": n.stagger, **rec},
         "default_terrain": "clear",
     }
+    if sections:
+        map_yaml["sections"] = [{"prefix": z.fmt[:-len("$gridLocation$")], "name": z.name[:200] or z.fmt[:2],
+                                 "area": list(z.bbox), "h_off": z.grid.numbering.h_off,
+                                 "v_off": z.grid.numbering.v_off, **rec} for z in sections]
 
     # ---- zones: named ones become one-box tracks; the rest are listed ----
     tracks: dict[str, tuple[str, str]] = {}  # zone name -> (track id, box)
@@ -225,7 +249,7 @@ def compose(mod: ModuleInfo, placed: dict[str, list[PlacedPiece]], src: str) -> 
         for b in m.boards:
             for z in b.zones:
                 here = main is not None and b is main.board and m.name == main.map
-                if here and main.zone is z:
+                if here and (main.zone is z or z in sections):
                     continue
                 if not here:
                     continue
@@ -274,7 +298,7 @@ def compose(mod: ModuleInfo, placed: dict[str, list[PlacedPiece]], src: str) -> 
             return f"on map {p.map!r}, which is not carried over"
         for z in main.board.zones:
             if javagrid.polygon_contains(z.polygon, p.x, p.y):
-                if z is main.zone:
+                if z is main.zone or z in sections:
                     break
                 if isinstance(z.grid, SquareGridInfo):
                     name = _square_name(z, *z.grid.cell(p.x, p.y))
@@ -288,8 +312,8 @@ def compose(mod: ModuleInfo, placed: dict[str, list[PlacedPiece]], src: str) -> 
                 return f"at ({p.x}, {p.y}), outside every zone of map {main.map!r}"
         if g is None:
             return "on a grid that is not carried over"
-        label = javagrid.location_name(grid_params, numbering, w, h, p.x, p.y)
-        if label not in labels:
+        label = geo.label_at(p.x, p.y)
+        if label not in geo:
             return f"in hex {label}, which lies partly outside the grid's area (our maps hold whole hexes only)"
         return ("hex", label)
 
