@@ -208,3 +208,29 @@ def test_an_existing_game_is_kept_unless_forced(tmp_path, monkeypatch):
     assert [p.name for p in (tmp_path / "sources").iterdir() if p.name.startswith(".")] == []  # no leftovers
     bad = runner.invoke(app, ["import", str(tmp_path / "nothing.vmod"), "x"])
     assert bad.exit_code == 2 and bad.stderr.count("\n") == 1 and "no such file" in bad.stderr
+
+
+def test_a_board_image_is_the_module_board_and_must_have_its_size(tmp_path):
+    """map.yaml `board.image`: the file goes into the module as the board; a wrong size or a
+    missing file is a source problem (the hex ids depend on the board's size)."""
+    from PIL import Image
+
+    from builder.model import SourceError
+
+    new_game("art", tmp_path / "sources")
+    root = tmp_path / "sources" / "art"
+    text = (root / "map.yaml").read_text(encoding="utf-8")
+    (root / "map.yaml").write_text(text.replace('  background: "#f4ecd8"', '  image: scan.png'), encoding="utf-8")
+    with pytest.raises(SourceError) as e:
+        build_game("art", root=tmp_path)
+    assert "no such file" in e.value.problems[0].message
+    Image.new("RGB", (880, 600), "#123456").save(root / "scan.png")
+    with pytest.raises(SourceError) as e:
+        build_game("art", root=tmp_path)
+    assert "880 x 600 px; the board says 880 x 620" in e.value.problems[0].message
+    Image.new("RGB", (880, 620), "#123456").save(root / "scan.png")
+    vmod = build_game("art", root=tmp_path).outputs[0]
+    with zipfile.ZipFile(vmod) as z:
+        assert z.read("images/scan.png") == (root / "scan.png").read_bytes()
+        assert "images/map.png" not in z.namelist()
+        assert b'image="scan.png"' in z.read("buildFile.xml")
