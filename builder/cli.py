@@ -286,6 +286,26 @@ def new(slug: str = typer.Argument(..., help="the new game's slug: lower-case le
     out.print(f"wrote {what} to {dest}; next: hexforge check {slug}, hexforge build {slug}", markup=False)
 
 
+@app.command("import")
+def import_cmd(vmod: Path = typer.Argument(..., help="a VASSAL module (.vmod)"),
+               slug: str = typer.Argument(None, help="the new game's slug (default: from the file's name)"),
+               force: bool = typer.Option(False, "--force", help="replace sources/SLUG if it exists")) -> None:
+    """Write sources/SLUG from any VASSAL module: map, hex grid and numbering, board art, pieces,
+    set-ups as scenarios; what cannot be carried over is printed and written to the game's folder."""
+    from builder.importer.archive import ImportFailed
+    from builder.importer.game import NOTES, import_game
+
+    try:
+        r = import_game(vmod, sources_dir(), slug, force)
+    except ImportFailed as exc:
+        err.print(f"import: {exc}", markup=False)
+        raise typer.Exit(2)
+    for n in r.notes:
+        out.print(f"  not carried over: {n}", markup=False)
+    out.print(f"wrote {r.dest} ({len(r.notes)} item(s) not carried over: {r.dest / NOTES}); "
+              f"next: hexforge build {r.dest.name}", markup=False)
+
+
 def main() -> None:
     try:
         app()

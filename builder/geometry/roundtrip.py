@@ -66,9 +66,9 @@ def _whole(step: float, count: int) -> int:
     return round(count * step)
 
 
-def suggest_fix(geo: HexMap) -> str | None:
-    """The smallest board enlargement (with the numbering offsets that keep every id) after which
-    every hex round-trips, as an instruction for map.yaml; None when none is found."""
+def round_trip_fix(geo: HexMap) -> tuple[tuple[int, int], int, int] | None:
+    """The smallest board enlargement, with the numbering offsets' changes (h, v) that keep every
+    id, after which every hex round-trips: ((width, height), dh, dv); None when none is found."""
     g, n = geo.grid, geo.numbering
     w, h = geo.board
     rows, cols = math.floor(h / g.dx + 0.5), math.floor(w / g.dy + 0.5)
@@ -86,12 +86,22 @@ def suggest_fix(geo: HexMap) -> str | None:
             except ValueError:  # the trial numbering gives two hexes one id
                 continue
             if same and not misses(trial):
-                changes = [f"board.{k} {old} -> {new}" for k, old, new in
-                           (("width", w, board[0]), ("height", h, board[1])) if old != new]
-                changes += [f"numbering.{k} {old} -> {old + d}" for k, old, d in
-                            (("h_off", n.h_off, dh), ("v_off", n.v_off, dv)) if d]
-                return ", ".join(changes) + " (every hex keeps its id and centre)"
+                return board, dh, dv
     return None
+
+
+def suggest_fix(geo: HexMap) -> str | None:
+    """`round_trip_fix` as an instruction for map.yaml; None when none is found."""
+    found = round_trip_fix(geo)
+    if found is None:
+        return None
+    board, dh, dv = found
+    (w, h), n = geo.board, geo.numbering
+    changes = [f"board.{k} {old} -> {new}" for k, old, new in
+               (("width", w, board[0]), ("height", h, board[1])) if old != new]
+    changes += [f"numbering.{k} {old} -> {old + d}" for k, old, d in
+                (("h_off", n.h_off, dh), ("v_off", n.v_off, dv)) if d]
+    return ", ".join(changes) + " (every hex keeps its id and centre)"
 
 
 def problem(geo: HexMap) -> str | None:

@@ -170,11 +170,17 @@ class TerrainFile(Strict):
 
 
 # ---- map.yaml ----------------------------------------------------------------------------
+ImageFile = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]{0,80}\.(png|jpg|jpeg|gif)$")]
+
+
 class Board(Strict):
     name: Text
     width: int = Field(ge=200, le=8000)
     height: int = Field(ge=200, le=8000)
     background: Colour = "#ffffff"
+    # The board's art: an image file in the game's folder (a scanned or imported map, issue 33),
+    # shown instead of the map drawn from the terrain; its size must be width x height.
+    image: ImageFile | None = None
 
 
 class Grid(Sourced):

@@ -139,7 +139,7 @@ def _map(root, pl: ModulePlan) -> None:
             onlyReportChangedLocation=False, thickness="3")
     picker = _el(m, "module.map.BoardPicker", addColumnText="Add column", addRowText="Add row",
                  boardPrompt="Select board", slotHeight="125", slotScale="0.2", slotWidth="350", title="Choose Boards")
-    board = _el(picker, "module.map.boardPicker.Board", image="map.png", name=g.map.board.name, reversible=False)
+    board = _el(picker, "module.map.boardPicker.Board", image=g.map.board.image or "map.png", name=g.map.board.name, reversible=False)
     zoned = _el(board, "module.map.boardPicker.board.ZonedGrid")
     _el(zoned, "module.map.boardPicker.board.mapgrid.ZonedGridHighlighter")
     for t in g.map.tracks:

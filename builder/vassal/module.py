@@ -44,6 +44,33 @@ def map_png(game: Game) -> bytes:
     return png(render_map(game, setup_labels(game)))
 
 
+MAX_ART = 64 * 1024 * 1024  # bytes of a board's art file; an 8000 x 8000 scan compresses far below it
+
+
+def board_art(game: Game) -> bytes:
+    """The bytes of the board's art (map.yaml `board.image`), checked to be an image of the
+    board's size: VASSAL takes a board's size from its image, and the hex ids depend on it."""
+    from builder.model.problems import SourceError, SourceProblem
+
+    b = game.map.board
+    path = game.root / b.image
+
+    def problem(msg: str) -> SourceError:
+        return SourceError([SourceProblem(f"sources/{game.root.name}/map.yaml", 1, 1, msg,
+                                          "name an image file in the game's folder of the board's width x height")])
+    try:
+        if not path.is_file() or path.stat().st_size > MAX_ART:
+            raise problem(f"board image {b.image}: no such file in the game's folder, or larger than {MAX_ART} bytes")
+        data = path.read_bytes()
+        with Image.open(io.BytesIO(data)) as img:
+            size = img.size
+    except OSError as exc:
+        raise problem(f"board image {b.image}: cannot read it ({exc})") from None
+    if size != (b.width, b.height):
+        raise problem(f"board image {b.image} is {size[0]} x {size[1]} px; the board says {b.width} x {b.height}")
+    return data
+
+
 def _about(game: Game) -> bytes:
     img = Image.new("RGB", (480, 260), "#f4ecd8")
     d = ImageDraw.Draw(img)
@@ -167,8 +194,14 @@ def build_vmod(game: Game, step: Callable[[str], None] = lambda _: None) -> tupl
     px = game.info.counter.pixels
     images = [(f"images/{a.file}", png(draw_face(game, a, px))) for a in all_faces(game)]
     step("map")
-    board_png = map_png(game)
-    images = [("images/map.png", board_png), ("images/about.png", _about(game)),
+    if game.map.board.image:  # the board's own art, kept as it is (issue 33: an imported module's map)
+        art = board_art(game)
+        board_png = png(Image.open(io.BytesIO(art)))
+        board = [(f"images/{game.map.board.image}", art)]
+    else:
+        board_png = map_png(game)
+        board = [("images/map.png", board_png)]
+    images = [*board, ("images/about.png", _about(game)),
               (f"images/{MOVED_IMAGE}", png(draw_moved_flag()))] + images
     if game.chits:
         images.append((f"images/{CHIT_BACK}", png(chit_back(px))))

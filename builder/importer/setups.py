@@ -1,0 +1,83 @@
+"""Where each piece of a predefined setup stands: its slot (gpid), name, map and pixel point.
+
+The setup is a save inside the module (a zip with a `savedGame` entry, obfuscated or plain);
+only its AddPiece commands are read (the state of a BasicPiece holds map, x, y and gpid).
+"""
+from __future__ import annotations
+
+import io
+import zipfile
+from dataclasses import dataclass
+
+from builder.importer.archive import ERRORS, MAX_SAVE, ImportFailed, ModuleArchive
+from builder.vassal.pieces import PieceTooDeep, unchain
+from builder.vassal.savefile import CommandTreeError, ObfuscationError, decode_tree, deobfuscate, leaves
+from builder.vassal.sequence import split
+
+MAX_PIECES = 100_000
+
+
+@dataclass(frozen=True)
+class PlacedPiece:
+    gpid: str
+    name: str
+    map: str
+    x: int
+    y: int
+
+
+def save_text(raw: bytes, where: str) -> str:
+    """The command text of a save's bytes (a zip with savedGame, or the bare text)."""
+    if raw.startswith(b"PK"):
+        try:
+            z = zipfile.ZipFile(io.BytesIO(raw))
+            info = next((i for i in z.infolist() if i.orig_filename == "savedGame"), None)
+            if info is None:
+                raise ImportFailed(f"{where}: no savedGame entry")
+            if info.file_size > MAX_SAVE:
+                raise ImportFailed(f"{where}: savedGame declares {info.file_size} bytes (limit {MAX_SAVE}): refused")
+            with z.open(info) as f:
+                raw = f.read(info.file_size + 1)
+            if len(raw) > info.file_size:
+                raise ImportFailed(f"{where}: savedGame inflates past its declared size: refused (zip bomb?)")
+        except ImportFailed:
+            raise
+        except ERRORS as exc:
+            raise ImportFailed(f"{where}: broken save ({exc})") from None
+    try:
+        return deobfuscate(raw)
+    except (ObfuscationError, UnicodeDecodeError) as exc:
+        raise ImportFailed(f"{where}: cannot read its commands ({exc})") from None
+
+
+def placed_pieces(arc: ModuleArchive, file: str) -> list[PlacedPiece]:
+    where = f"{arc.name}:{file}"
+    text = save_text(arc.read(file, MAX_SAVE), where)
+    try:
+        commands = leaves(decode_tree(text))
+    except CommandTreeError as exc:
+        raise ImportFailed(f"{where}: {exc}") from None
+    out: list[PlacedPiece] = []
+    for cmd in commands:
+        if not cmd.startswith("+/"):
+            continue
+        parts = split(cmd[2:], "/")
+        if len(parts) < 3:
+            continue
+        try:
+            basic = unchain(parts[1], parts[2])[-1]
+        except PieceTooDeep as exc:
+            raise ImportFailed(f"{where}: {exc}") from None
+        if not basic.type.startswith("piece;"):
+            continue
+        fields = split(basic.type[len("piece;"):], ";")
+        state = split(basic.state, ";")
+        try:
+            x, y = int(state[1]), int(state[2])
+        except (IndexError, ValueError):
+            continue
+        out.append(PlacedPiece(state[3] if len(state) > 3 else "", fields[3] if len(fields) > 3 else "",
+                               state[0], x, y))
+        if len(out) > MAX_PIECES:
+            raise ImportFailed(f"{where}: more than {MAX_PIECES} pieces: refused")
+    return out

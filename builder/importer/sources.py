@@ -1,0 +1,452 @@
+"""The game's source files from what a module declares (modulefile.py) and where its set-up
+pieces stand (setups.py), with the list of what our sources cannot carry and why.
+
+Choices (issue 33): the map is the first board with a hex grid (our games have one hex map);
+a palette piece whose widgets or prototypes name one roster side, and that no setup places
+twice, is a unit of that side; every other piece is a marker (a marker may be placed as often
+as its count).  Piece faces are drawn by the builder (the sources have no face image yet:
+issue 35); the board keeps its art.  Zones named by their own name become one-box tracks.
+"""
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from dataclasses import dataclass, field, replace
+
+from builder.geometry import javagrid
+from builder.geometry.hexmap import HexMap
+from builder.geometry.roundtrip import misses, round_trip_fix
+from builder.geometry.sections import SectionedHexMap, SectionParams
+from builder.importer.modulefile import (SQUARE, BoardInfo, HexGridInfo, ModuleInfo, SlotInfo, SquareGridInfo,
+                                         ZoneInfo)
+from builder.importer.setups import PlacedPiece
+
+DEFAULT_BOARD = (1000, 800)
+COLOURS = ["#9fc5e8", "#ea9999", "#b6d7a8", "#ffe599", "#d5a6bd", "#a2c4c9"]
+REASON = "imported from the VASSAL module {src}"
+
+
+def slug(text: str, limit: int = 40) -> str:
+    s = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+    return (s or "x")[:limit].strip("-") or "x"
+
+
+def _unique(base: str, taken: set[str], limit: int = 40) -> str:
+    out, n = base[:limit], 2
+    while out in taken:
+        suffix = f"-{n}"
+        out, n = base[:limit - len(suffix)] + suffix, n + 1
+    taken.add(out)
+    return out
+
+
+@dataclass
+class Imported:
+    """The files of the new game (relative path -> data) and what was left out."""
+
+    files: dict[str, object] = field(default_factory=dict)
+    art: tuple[str, str] | None = None  # (file in the game's folder, entry in the module)
+    board_size: tuple[int, int] | None = None  # the art grown to this size (blank right and bottom) if larger
+    notes: list[str] = field(default_factory=list)
+    names: dict[str, str] = field(default_factory=dict)  # module piece name -> rebuilt piece name
+
+
+@dataclass(frozen=True)
+class MainBoard:
+    map: str
+    board: BoardInfo
+    grid: HexGridInfo | None
+    zone: ZoneInfo | None  # the zone the hex grid lives in, if any
+
+
+def _main_board(mod: ModuleInfo) -> MainBoard | None:
+    for m in mod.maps:
+        for b in m.boards:
+            if isinstance(b.grid, HexGridInfo):
+                return MainBoard(m.name, b, b.grid, None)
+            for z in b.zones:
+                if isinstance(z.grid, HexGridInfo):
+                    return MainBoard(m.name, b, z.grid, z)
+    for m in mod.maps:
+        for b in m.boards:
+            return MainBoard(m.name, b, None, None)
+    return None
+
+
+def _side_of(slot: SlotInfo, sides: list[str]) -> str | None:
+    found = {s for s in sides for c in slot.context if re.search(rf"(?<![A-Za-z0-9]){re.escape(s)}(?![A-Za-z0-9])", c, re.I)}
+    return found.pop() if len(found) == 1 else None
+
+
+MAX_CELLS = 400  # cells of one zone's square grid carried as tracks
+
+
+def _square_name(z: ZoneInfo, col: int, row: int) -> str:
+    _, _, zw, zh = z.bbox
+    loc, r, c = z.grid.name(col, row, (zw, zh))
+    fmt = z.fmt.replace("$gridLocation$", z.grid.fmt)  # a zone's format wraps its grid's
+    return fmt.replace("$gridLocation$", loc).replace("$row$", r).replace("$column$", c).replace("$name$", z.name)
+
+
+def _square_cells(z: ZoneInfo) -> dict[str, tuple[int, int, int, int]] | None:
+    """Each cell of a zone's square grid inside the zone's bounding box: its name -> (x, y, w, h)."""
+    g = z.grid
+    bx, by, bw, bh = z.bbox
+    c0, r0 = g.cell(bx, by)
+    c1, r1 = g.cell(bx + bw, by + bh)
+    if (c1 - c0 + 1) * (r1 - r0 + 1) > MAX_CELLS:
+        return None
+    out = {}
+    for c in range(c0, c1 + 1):
+        for r in range(r0, r1 + 1):
+            x0, x1 = max(bx, round(g.x0 + (c - 0.5) * g.dx)), min(bx + bw, round(g.x0 + (c + 0.5) * g.dx))
+            y0, y1 = max(by, round(g.y0 + (r - 0.5) * g.dy)), min(by + bh, round(g.y0 + (r + 0.5) * g.dy))
+            if x1 - x0 >= 1 and y1 - y0 >= 1:
+                out.setdefault(_square_name(z, c, r), (x0, y0, x1 - x0, y1 - y0))
+    return out or None
+
+
+def _sections(main: MainBoard, g: HexGridInfo) -> list[ZoneInfo]:
+    """The zones of the main board that our map sections can hold: a rectangle with the map's
+    grid, numbered as the map but for its offsets, its names a prefix of one or two capitals
+    before the grid location (Desert Fox Deluxe's "C2331")."""
+    out = []
+    for z in main.board.zones:
+        zg = z.grid
+        if (isinstance(zg, HexGridInfo) and zg.grid == g.grid and zg.fmt == "$gridLocation$"
+                and replace(zg.numbering, h_off=g.numbering.h_off, v_off=g.numbering.v_off) == g.numbering
+                and re.fullmatch(r"[A-Z]{1,2}\$gridLocation\$", z.fmt) and not z.parent_grid
+                and len(z.polygon) == 4 and len({x for x, _ in z.polygon}) == 2 and len({y for _, y in z.polygon}) == 2):
+            out.append(z)
+    return out
+
+
+def _board_numbering(g, n, zone: ZoneInfo, board: tuple[int, int]):
+    """The numbering that gives, on the whole board, the names a zone's grid gives: a descending
+    numbering counts from the size of its container (the zone's bounding box in VASSAL), so the
+    offsets take up the difference (javagrid.location_name)."""
+    _, _, zw, zh = zone.bbox
+    w, h = board
+    rows = lambda size: math.floor(size / g.dx + 0.5)  # noqa: E731  (javagrid's max_rows, over dx)
+    cols = lambda size: math.floor(size / g.dy + 0.5)  # noqa: E731
+    dh = dv = 0
+    if g.sideways:
+        dh = rows(zh) - rows(h) if n.v_descend else 0
+        dv = cols(zw) - cols(w) if n.h_descend else 0
+    else:
+        dh = cols(zw) - cols(w) if n.h_descend else 0
+        dv = rows(zh) - rows(h) if n.v_descend else 0
+    return replace(n, h_off=n.h_off + dh, v_off=n.v_off + dv)
+
+
+def compose(mod: ModuleInfo, placed: dict[str, list[PlacedPiece]], src: str) -> Imported:
+    out = Imported()
+    note = out.notes.append
+    reason = REASON.format(src=src)
+    rec = {"provenance": "reconstructed", "reason": reason}
+    main = _main_board(mod)
+
+    # ---- sides ----
+    sides = list(dict.fromkeys(s[:200] for s in mod.sides))
+    if len(sides) < 2:
+        extra = [f"Player {i}" for i in range(1, 3) if f"Player {i}" not in sides]
+        note(f"sides: the module's roster names {len(sides)} side(s); a game has at least two, so "
+             f"{', '.join(extra[:2 - len(sides)])} were added")
+        sides += extra[:2 - len(sides)]
+    side_ids: dict[str, str] = {}
+    taken: set[str] = set()
+    for s in sides:
+        side_ids[s] = _unique(slug(s, 30), taken, 30)
+
+    # ---- board, grid, numbering ----
+    board = main.board if main else None
+    size = board.size if board and board.size else None
+    if size is None or not (200 <= size[0] <= 8000 and 200 <= size[1] <= 8000):
+        if board:
+            note(f"board {board.name!r}: size {size} is outside what a board may be (200 to 8000 px a side); "
+                 f"a plain {DEFAULT_BOARD[0]} x {DEFAULT_BOARD[1]} board stands in, and its art is left out")
+        size, art = DEFAULT_BOARD, False
+    else:
+        art = bool(board.image)
+    w, h = size
+    board_yaml: dict = {"name": (board.name if board else "Board")[:200] or "Board", "width": w, "height": h}
+    if art:
+        ext = board.image.rsplit(".", 1)[-1].lower() if "." in board.image else "png"
+        ext = ext if ext in ("png", "jpg", "jpeg", "gif") else "png"
+        board_yaml["image"] = f"board.{ext}"
+        out.art = (f"board.{ext}", f"images/{board.image}")
+    elif board:
+        board_yaml["background"] = board.colour
+    g = main.grid if main else None
+    if g is not None and not (10 < g.grid.dx <= 400 and 10 < g.grid.dy <= 400):
+        note(f"hex grid: dx {g.grid.dx:g}, dy {g.grid.dy:g} px are outside what our grids allow (10 to 400); "
+             "a grid of our own stands in, so hex names differ")
+        g = None
+    if g is not None and (g.fmt != "$gridLocation$" or (main.zone and main.zone.fmt != "$gridLocation$")):
+        note(f"hex names: the module formats them as {(main.zone.fmt if main.zone else g.fmt)!r}; our grids name a hex "
+             "by its grid location alone, so names differ")
+    if g is None:
+        if main is None or not isinstance(main.board.grid, (HexGridInfo, type(None))):
+            note("grid: the map has a square (or region) grid; our games are hex maps, so a hex grid of our own "
+                 "stands in and the module's cell names are not carried over")
+        else:
+            note("grid: the module's map has no hex grid; a hex grid of our own stands in")
+        grid_params = javagrid.GridParams(60.0, 69.28, 40, 40, False)
+        numbering = javagrid.NumberingParams(h_off=1, v_off=1)
+    else:
+        grid_params, numbering = g.grid, g.numbering
+    if main and main.zone:
+        zx, zy, zw, zh = main.zone.bbox
+        x0, y0 = max(0, zx), max(0, zy)
+        area = (x0, y0, min(w, zx + zw) - x0, min(h, zy + zh) - y0)
+    else:
+        area = (0, 0, w, h)
+    if g is not None and main.zone is not None:
+        numbering = _board_numbering(grid_params, numbering, main.zone, (w, h))
+    sections = _sections(main, g) if g is not None and main.zone is None else []
+    if sections:  # zones numbered from the map's grid with a letter before (map sections: schema.Section)
+        geo = SectionedHexMap(grid_params, numbering, (w, h), area, tuple(
+            SectionParams(z.fmt[:-len("$gridLocation$")], z.bbox, z.grid.numbering) for z in sections))
+    else:
+        geo = HexMap(grid_params, numbering, (w, h), area)
+    if g is not None and not sections and misses(geo):  # VASSAL's getLocation and locationName disagree on this grid
+        fix = round_trip_fix(geo)
+        if fix is None:
+            note("hex grid: some hex ids do not lead VASSAL back to their own hex (getLocation), and no larger "
+                 "board fixes it; `hexforge build` will refuse the map until map.yaml's numbering is mended")
+        else:
+            (w2, h2), dh, dv = fix
+            numbering = replace(numbering, h_off=numbering.h_off + dh, v_off=numbering.v_off + dv)
+            note(f"board: {w} x {h} px grown to {w2} x {h2} (the new strip {'of art ' if art else ''}is blank, at the "
+                 f"right and bottom) with the numbering's offsets changed by {dh}, {dv}: in the module VASSAL sends "
+                 "a hex id to a neighbouring hex (getLocation disagrees with locationName on this grid), which our "
+                 "build refuses; every hex keeps its id and centre")
+            w, h = w2, h2
+            board_yaml.update(width=w, height=h)
+            geo = HexMap(grid_params, numbering, (w, h), area)
+    out.board_size = (w, h)
+    n = numbering
+    map_yaml = {
+        "board": board_yaml,
+        "grid": {"sideways": grid_params.sideways, "dx": grid_params.dx, "dy": grid_params.dy,
+                 "x0": grid_params.x0, "y0": grid_params.y0, "area": list(area), **rec},
+        "numbering": {"first": n.first, "sep": n.sep, "h_type": n.h_type, "v_type": n.v_type,
+                      "h_leading": n.h_leading, "v_leading": n.v_leading, "h_off": n.h_off, "v_off": n.v_off,
+                      "h_descend": n.h_descend, "v_descend": n.v_descend, "stagger": n.stagger, **rec},
+        "default_terrain": "clear",
+    }
+    if sections:
+        map_yaml["sections"] = [{"prefix": z.fmt[:-len("$gridLocation$")], "name": z.name[:200] or z.fmt[:2],
+                                 "area": list(z.bbox), "h_off": z.grid.numbering.h_off,
+                                 "v_off": z.grid.numbering.v_off, **rec} for z in sections]
+
+    # ---- zones: named ones become one-box tracks; the rest are listed ----
+    tracks: dict[str, tuple[str, str]] = {}  # zone name -> (track id, box)
+    track_yaml = []
+    tids: set[str] = set()
+    for m in mod.maps:
+        for b in m.boards:
+            for z in b.zones:
+                here = main is not None and b is main.board and m.name == main.map
+                if here and (main.zone is z or z in sections):
+                    continue
+                if not here:
+                    continue
+                if z.grid is None and not z.parent_grid and z.fmt == "$name$" and z.name:
+                    x, y, zw, zh = z.bbox
+                    if zw < 1 or zh < 1 or z.name in tracks:
+                        note(f"zone {z.name!r}: empty or repeated; left out")
+                        continue
+                    tid = _unique(slug(z.name), tids)
+                    tracks[z.name] = (tid, z.name[:200])
+                    track_yaml.append({"id": tid, "name": z.name[:200], "origin": [x, y], "box": [zw, zh],
+                                       "boxes": [z.name[:200]], "zone_format": "{box}", **rec})
+                    if len(z.polygon) != 4 or len({p[0] for p in z.polygon}) != 2:
+                        note(f"zone {z.name!r}: its outline is not a rectangle; it is carried as its bounding box")
+                elif isinstance(z.grid, SquareGridInfo) and not z.parent_grid:
+                    cells = _square_cells(z)
+                    if cells is None:
+                        note(f"zone {z.name!r}: more than {MAX_CELLS} cells, or none; left out")
+                        continue
+                    for name, (x, y, cw, ch) in cells.items():
+                        if name in tracks:
+                            continue
+                        tid = _unique(slug(name), tids)
+                        tracks[name] = (tid, name[:200])
+                        track_yaml.append({"id": tid, "name": name[:200], "origin": [x, y], "box": [cw, ch],
+                                           "boxes": [name[:200]], "zone_format": "{box}", **rec})
+                    note(f"zone {z.name!r}: its square grid is carried as {len(cells)} one-box tracks, one per cell "
+                         "(named as the module names them); the grid itself is not")
+                else:
+                    what = "a region grid" if z.grid == SQUARE else f"location format {z.fmt!r}" if z.grid is None else "a hex grid of its own"
+                    note(f"zone {z.name!r} ({what}): our maps have one hex grid and named one-box zones; "
+                         "it is left out, and pieces set up in it are listed below")
+    if track_yaml:
+        map_yaml["tracks"] = track_yaml
+    other_maps = [m.name for m in mod.maps if main is None or m.name != main.map]
+    if other_maps:
+        note(f"maps: {', '.join(repr(x) for x in other_maps)} left out (a game has one map: the first with a hex grid)")
+    if main:
+        extra_boards = [b.name for m in mod.maps if m.name == main.map for b in m.boards if b is not main.board]
+        if extra_boards:
+            note(f"boards: {', '.join(repr(x) for x in extra_boards)} of map {main.map!r} left out (a map has one board)")
+
+    def locate(p: PlacedPiece) -> tuple[str, str] | str:
+        """('hex', id) or ('track', zone name) for a piece on the main board, or why it cannot be placed."""
+        if main is None or p.map != main.map:
+            return f"on map {p.map!r}, which is not carried over"
+        for z in main.board.zones:
+            if javagrid.polygon_contains(z.polygon, p.x, p.y):
+                if z is main.zone or z in sections:
+                    break
+                if isinstance(z.grid, SquareGridInfo):
+                    name = _square_name(z, *z.grid.cell(p.x, p.y))
+                    if name in tracks:
+                        return ("track", name)
+                elif z.name in tracks:
+                    return ("track", z.name)
+                return f"in zone {z.name!r}, which is not carried over"
+        else:
+            if main.zone is not None:
+                return f"at ({p.x}, {p.y}), outside every zone of map {main.map!r}"
+        if g is None:
+            return "on a grid that is not carried over"
+        label = geo.label_at(p.x, p.y)
+        if label not in geo:
+            return f"in hex {label}, which lies partly outside the grid's area (our maps hold whole hexes only)"
+        return ("hex", label)
+
+    # ---- pieces ----
+    by_gpid = {s.gpid: s for s in mod.slots if s.gpid}
+    by_name: dict[str, SlotInfo] = {}
+    for s in mod.slots:
+        by_name.setdefault(s.basic_name or s.name, s)
+    counts: dict[int, int] = {}
+    for pieces in placed.values():
+        per: dict[int, int] = {}
+        for p in pieces:
+            s = by_gpid.get(p.gpid) or by_name.get(p.name)
+            if s is not None:
+                per[id(s)] = per.get(id(s), 0) + 1
+        for k, v in per.items():
+            counts[k] = max(counts.get(k, 0), v)
+    formations = {s: re.sub(r"[^A-Z0-9]", "", side_ids[s].upper())[:12] or f"S{i}" for i, s in enumerate(sides, 1)}
+    if len(set(formations.values())) < len(formations):
+        formations = {s: f"S{i}" for i, s in enumerate(sides, 1)}
+    units, markers = [], []
+    uid_taken: set[str] = set()
+    mid_taken: set[str] = set()
+    refs: dict[int, tuple[str, str]] = {}  # slot -> ("unit" | "marker", id)
+    sided = {id(s): _side_of(s, sides) for s in mod.slots}
+    if not any(side and counts.get(id(s), 0) <= 1 for s in mod.slots for side in [sided[id(s)]]):
+        # a game needs a unit: the first piece no setup places twice becomes one, of the first side
+        first = next((s for s in mod.slots if counts.get(id(s), 0) <= 1), None)
+        if first is not None:
+            sided[id(first)] = sides[0]
+            note(f"units: no palette piece names a roster side; the first piece, {first.basic_name or first.name!r}, "
+                 f"is made a unit of {sides[0]} because a game needs one, and every other piece is a marker")
+    for i, s in enumerate(mod.slots, 1):
+        name = (s.basic_name or s.name or f"Piece {i}").strip()[:200] or f"Piece {i}"
+        side = sided[id(s)]
+        placed_n = counts.get(id(s), 0)
+        if side and placed_n <= 1:
+            uid = _unique(slug(name), uid_taken)
+            units.append({"id": uid, "name": name, "short": name[:10].strip() or "?", "formation": formations[side],
+                          "type": "piece", "steps": 1, **rec})
+            refs[id(s)] = ("unit", uid)
+            out.names[name] = f"{name} ({formations[side]})"
+        else:
+            mid = _unique(slug(name), mid_taken)
+            count = max(1, placed_n)
+            if count > 99:
+                note(f"piece {name!r}: a setup places it {count} times; a marker is at most 99")
+                count = 99
+            face = {"text": name[:14], "colour": COLOURS[sides.index(side) % len(COLOURS)] if side else "#e0e0e0"}
+            if side:
+                face["side"] = side_ids[side]
+            markers.append({"id": mid, "name": name, "count": count, "faces": [face], **rec})
+            refs[id(s)] = ("marker", mid)
+            out.names[name] = name
+            if side and placed_n > 1:
+                note(f"piece {name!r} ({side}): a setup places it {placed_n} times, so it is a marker "
+                     "(a unit is one counter)")
+    if not units:  # no palette piece at all (or every one placed many times): one the module does not have
+        note("units: the module has no piece that can be a unit; a placeholder unit (not in the module) is added "
+             "because a game needs one")
+        units.append({"id": "placeholder", "name": "Placeholder", "short": "Placeh.",
+                      "formation": formations[sides[0]], "type": "piece", "steps": 1, **rec})
+    traits_left = sorted({t.prefix.rstrip(";") for s in mod.slots for t in s.traits[:-1] if t.prefix != "prototype;"}
+                         | {t.prefix.rstrip(";") for ts in mod.prototypes.values() for t in ts[:-1]})
+    note("piece art: every piece's face is drawn by hexforge from its name (the sources have no face image "
+         "yet, issue 35); the module's counter images are not carried over")
+    if traits_left:
+        note(f"piece traits ({', '.join(traits_left[:20])}{'...' if len(traits_left) > 20 else ''}): "
+             "behaviour is the builder's own (flip, report, delete...), not the module's")
+
+    # ---- scenarios ----
+    scenarios: dict[str, dict] = {}
+    sc_taken: set[str] = set()
+    for setup in mod.setups:
+        if setup.file is None:
+            note(f"setup {setup.name!r}: starts from no saved game; nothing to carry over")
+            continue
+        pieces = placed.get(setup.file)
+        if pieces is None:
+            continue
+        us, ms, used_units = [], [], set()
+        left: dict[str, list[str]] = {}  # why -> the pieces left out for it
+        for p in pieces:
+            s = by_gpid.get(p.gpid) or by_name.get(p.name)
+            if s is None:
+                left.setdefault("with no palette slot", []).append(p.name)
+                continue
+            where = locate(p)
+            if isinstance(where, str):
+                left.setdefault(where, []).append(p.name)
+                continue
+            kind, ref = refs[id(s)]
+            spot = {"hex": where[1]} if where[0] == "hex" else {"track": tracks[where[1]][0], "box": tracks[where[1]][1]}
+            if kind == "unit":
+                used_units.add(ref)
+                us.append({"unit": ref, **spot})
+            else:
+                ms.append({"marker": ref, **spot})
+        for why, names in left.items():
+            shown = ", ".join(f"{k} x{v}" if v > 1 else k for k, v in Counter(names).items())
+            note(f"setup {setup.name!r}: {len(names)} piece(s) {why}; left out: {shown}")
+        sid = _unique(slug(setup.name), sc_taken)
+        scenarios[f"scenarios/{sid}.yaml"] = {"name": setup.name[:200] or sid, **rec, "units": us, "markers": ms}
+
+    if not scenarios:  # a game needs a scenario: the board with nothing on it
+        note("scenarios: the module has no predefined setup with a saved game; an empty one ('Empty board') "
+             "is added because a game needs one")
+        scenarios["scenarios/empty-board.yaml"] = {"name": "Empty board", **rec}
+    out.files = {
+        "game.yaml": {
+            "title": mod.title[:200] or "Imported game", "version": re.sub(r"[^A-Za-z0-9 ._-]", "", mod.version)[:40] or "1.0",
+            "description": f"Imported from the VASSAL module {src}.", "rulebook": "none",
+            "sides": [{"id": side_ids[s], "name": s} for s in sides],
+            "nationalities": [{"id": side_ids[s], "name": s, "side": side_ids[s],
+                               "colour": COLOURS[i % len(COLOURS)], "text": "#000000"} for i, s in enumerate(sides)],
+            "counter": {"inches": 0.5, "pixels": 60, **rec},
+            "turns": {"first": 1, "last": 10, "provenance": "reconstructed",
+                      "reason": f"{reason}, which gives no turns: the first ten"},
+        },
+        "terrain.yaml": {"hex_terrain": [{"id": "clear", "name": "Clear", "colour": "#e8e0c0", **rec}],
+                         "hexside_default_cost": 1},
+        "map.yaml": map_yaml,
+        "map-terrain.yaml": {**rec, "hexes": {}},
+        "units.yaml": {
+            "unit_types": [{"id": "piece", "name": "Piece", "symbol": "infantry"}],
+            "faces": {"full": {"left": "", "right": ""}, "reduced": {"left": "", "right": ""}},
+            "formations": [{"id": formations[s], "name": f"{s} pieces", "nationality": side_ids[s],
+                            "stripe": "#404040", **rec} for s in sides],
+            "units": units,
+        },
+        "markers.yaml": {"markers": markers},
+        **scenarios,
+    }
+    note("terrain: a module holds no terrain data; every hex is Clear")
+    note("unit types: a module's pieces have none; every unit is of type 'piece' (drawn with the infantry symbol)")
+    return out

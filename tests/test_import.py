@@ -1,0 +1,236 @@
+"""`hexforge import VMOD [SLUG]` (issue 33): the sources of a game from any module, which then
+builds into a module with the same piece slots, the same hex names at the same points and every
+at-start piece on the same named location; what cannot be carried is listed, with why.
+
+The two modules are read by the repo's readers (validators/vlog: grids and saves), not by the
+importer's own code, so a mistake in the importer cannot agree with itself.
+"""
+from __future__ import annotations
+
+import io
+import re
+import zipfile
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from lxml import etree
+from typer.testing import CliRunner
+
+import builder.paths
+from builder.build import build_game
+from builder.importer.archive import ImportFailed
+from builder.importer.game import NOTES, import_game
+from builder.model import load_game
+from builder.new_game import new_game
+from builder.vassal.pieces import unchain
+from builder.vassal.sequence import split
+from tests.conftest import REALDATA, needs_realdata
+from validators.cli import app
+from validators.vlog.commands import AddPiece
+from validators.vlog.modulegrid import read_vmod_grids
+from validators.vlog.reader import read_record
+
+REAL = sorted([*(REALDATA / "modules").glob("*.vmod"), *(REALDATA / "hexcounters-template").glob("*.vmod")]) \
+    if REALDATA.is_dir() else []
+
+
+def slot_count(vmod: Path) -> int:
+    with zipfile.ZipFile(vmod) as z:
+        name = "buildFile.xml" if "buildFile.xml" in z.namelist() else "buildFile"
+        root = etree.fromstring(z.read(name))
+    return sum(1 for e in root.iter() if isinstance(e.tag, str) and e.tag.endswith(("widget.PieceSlot", "widget.CardSlot")))
+
+
+def setups(vmod: Path) -> dict[str, str]:
+    """Predefined setup name -> its file in the module (those that load a saved game)."""
+    with zipfile.ZipFile(vmod) as z:
+        name = "buildFile.xml" if "buildFile.xml" in z.namelist() else "buildFile"
+        root = etree.fromstring(z.read(name))
+    return {e.get("name"): e.get("file") for e in root.iter()
+            if isinstance(e.tag, str) and e.tag.endswith("PredefinedSetup") and e.get("useFile") == "true"}
+
+
+def at_start(vmod: Path, file: str, tmp: Path) -> list[tuple[str, str, str]]:
+    """(piece name, map, location name) of every piece a setup adds, by the repo's log readers."""
+    with zipfile.ZipFile(vmod) as z:
+        save = tmp / f"{vmod.stem}-{Path(file).name}"
+        save.write_bytes(z.read(file))
+    maps = read_vmod_grids(vmod)
+    out = []
+    for cmd in read_record(save).setup:
+        if not isinstance(cmd, AddPiece) or not cmd.type:
+            continue
+        basic = unchain(cmd.type, cmd.state)[-1]
+        if not basic.type.startswith("piece;"):
+            continue
+        name = split(basic.type[len("piece;"):], ";")[3]
+        mp, x, y = split(basic.state, ";")[:3]
+        where = maps[mp].location(int(x), int(y)) if mp in maps else "?"
+        out.append((name, mp, where))
+    return out
+
+
+def rebuilt(vmod: Path, tmp: Path, slug: str):
+    """(result of the import, the rebuilt module) of `vmod` imported and built in `tmp`."""
+    r = import_game(vmod, tmp / "sources", slug)
+    return r, build_game(slug, root=tmp).outputs[0]
+
+
+def check_round_trip(vmod: Path, tmp: Path, slug: str) -> None:
+    r, vmod2 = rebuilt(vmod, tmp, slug)
+    notes = (r.dest / NOTES).read_text(encoding="utf-8")
+    assert r.notes and all(n in notes for n in r.notes)  # what was left out is written in the game's folder
+    # the same piece slots
+    assert slot_count(vmod2) == slot_count(vmod)
+    # the same hex names at the same points: every hex centre of the game, named by both modules' grids
+    game = load_game(r.dest)
+    old, new = read_vmod_grids(vmod), read_vmod_grids(vmod2)
+    main_new = next(iter(new.values()))
+    main_old = old.get(main_new.name) or next(iter(old.values()))
+    centres = {h: game.geometry.centre(h) for h in game.geometry.labels}
+    # each hex of the game is named by its id in the rebuilt module (but where a zone covers it)
+    assert sum(main_new.location(*c) == h for h, c in centres.items()) > 0.8 * len(centres)
+    if "grid:" not in notes and "hex names:" not in notes:  # else our own grid stands in, and says so
+        differ = [(h, main_old.location(*c), main_new.location(*c)) for h, c in centres.items()
+                  if main_old.location(*c) != main_new.location(*c)]
+        assert not differ, differ[:5]
+    # every at-start piece of each setup on the same named location, or listed as left out
+    new_setups = setups(vmod2)
+    for name, file in setups(vmod).items():
+        before = at_start(vmod, file, tmp)
+        after = at_start(vmod2, new_setups[name], tmp)
+        left = sum(int(n) for n in re.findall(rf"setup {re.escape(repr(name))}: (\d+) piece\(s\)", notes))
+        assert len(after) + left == len(before)
+        wanted = Counter((r.names[n], where) for n, _, where in before)
+        got = Counter((n, where) for n, _, where in after)
+        assert not got - wanted, sorted(got - wanted)[:5]  # nothing moved: each piece is where it was
+
+
+@needs_realdata
+@pytest.mark.parametrize("vmod", REAL, ids=lambda p: p.stem)
+def test_import_of_a_real_module_rebuilds_it(vmod, tmp_path):
+    check_round_trip(vmod, tmp_path, re.sub(r"[^a-z0-9-]", "-", vmod.stem.lower())[:40])
+
+
+BUILT = sorted((builder.paths.ROOT / "generated").glob("*/*.vmod"))
+
+
+@pytest.mark.skipif(not BUILT, reason="no module of ours is built (hexforge build --all)")
+@pytest.mark.parametrize("vmod", BUILT, ids=lambda p: p.stem)
+def test_import_of_each_module_we_built_rebuilds_it(vmod, tmp_path):
+    check_round_trip(vmod, tmp_path, vmod.stem)
+
+
+def test_import_of_our_own_module_rebuilds_it(tmp_path):
+    """The starter game, built, imported and built again: nothing is left out of its set-up."""
+    new_game("demo", tmp_path / "sources")
+    vmod = build_game("demo", root=tmp_path).outputs[0]
+    r, vmod2 = rebuilt(vmod, tmp_path, "demo-again")
+    assert slot_count(vmod2) == slot_count(vmod)
+    assert "piece(s)" not in (r.dest / NOTES).read_text(encoding="utf-8")
+    a = at_start(vmod, setups(vmod)["Meeting engagement"], tmp_path)
+    b = at_start(vmod2, setups(vmod2)["Meeting engagement"], tmp_path)
+    assert sorted(w for _, _, w in a) == sorted(w for _, _, w in b) and len(a) == 7
+    # the imported pieces keep their names, and their sides as palette and unit sides
+    names = {n for n, _, _ in b}
+    assert {r.names[n] for n, _, _ in a} == names
+    src = load_game(r.dest)
+    assert {u.name for u in src.units} == {"Blue Armor (1)", "Blue Infantry (1)", "Blue Recon (1)",
+                                           "Red Armor (2)", "Red Infantry (2)", "Red Recon (2)"}
+    assert {src.side_of_unit(u).name for u in src.units if u.name.startswith("Red")} == {"Red"}
+    check_round_trip(vmod, tmp_path / "again", "demo")
+
+
+def _zip(entries: dict[str, bytes]) -> bytes:
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+        for k, v in entries.items():
+            z.writestr(k, v)
+    return buf.getvalue()
+
+
+GOOD_BUILD = b'<VASSAL.build.GameModule name="X" version="1"/>'
+
+
+@pytest.mark.parametrize("data, says", [
+    (b"not a zip at all", "not a zip"),
+    (b"PK\x03\x04broken", "broken zip"),
+    (_zip({"moduledata": b"<data/>"}), "no buildFile"),
+    (_zip({"buildFile.xml": b"<a><b></a>"}), "not well-formed"),
+    (_zip({"buildFile.xml": b'<!DOCTYPE x [<!ENTITY e "e">]><x>&e;</x>'}), "DOCTYPE"),
+    (_zip({"buildFile.xml": GOOD_BUILD, "../evil.png": b"x"}), "outside the module"),
+    (_zip({"buildFile.xml": b'<VASSAL.build.GameModule><VASSAL.build.module.Map mapName="M">'
+                            b'<VASSAL.build.module.map.BoardPicker><VASSAL.build.module.map.boardPicker.Board name="B">'
+                            b'<VASSAL.build.module.map.boardPicker.board.HexGrid dx="1e999" dy="64"/>'
+                            b'</VASSAL.build.module.map.boardPicker.Board></VASSAL.build.module.map.BoardPicker>'
+                            b'</VASSAL.build.module.Map></VASSAL.build.GameModule>'}), "out of range"),
+    (_zip({"buildFile.xml": GOOD_BUILD, "/abs/evil.png": b"x"}), "outside the module"),
+])
+def test_bad_modules_get_one_line_and_nothing_is_written(tmp_path, data, says):
+    vmod = tmp_path / "bad.vmod"
+    vmod.write_bytes(data)
+    with pytest.raises(ImportFailed, match=says) as e:
+        import_game(vmod, tmp_path / "sources", "bad")
+    assert "\n" not in str(e.value)
+    assert not (tmp_path / "sources" / "bad").exists()
+
+
+def test_a_zip_bomb_build_file_is_refused(tmp_path):
+    """A build file that declares a small size but inflates further, or declares a huge one."""
+    big = _zip({"buildFile.xml": b"<x>" + b" " * (80 * 1024 * 1024) + b"</x>"})
+    vmod = tmp_path / "bomb.vmod"
+    vmod.write_bytes(big)
+    with pytest.raises(ImportFailed, match="limit"):
+        import_game(vmod, tmp_path / "sources", "bomb")
+    raw = bytearray(_zip({"buildFile.xml": GOOD_BUILD + b" " * 5000}))
+    # lower the declared size (local header and central directory) below what the entry inflates to
+    for sig, off in ((b"PK\x03\x04", 22), (b"PK\x01\x02", 24)):
+        at = raw.index(sig) + off
+        raw[at:at + 4] = (10).to_bytes(4, "little")
+    vmod.write_bytes(bytes(raw))
+    with pytest.raises(ImportFailed, match="zip bomb|broken"):
+        import_game(vmod, tmp_path / "sources", "bomb")
+
+
+def test_an_existing_game_is_kept_unless_forced(tmp_path, monkeypatch):
+    new_game("demo", tmp_path / "sources")
+    vmod = build_game("demo", root=tmp_path).outputs[0]
+    monkeypatch.setattr(builder.paths, "ROOT", tmp_path)
+    runner = CliRunner()
+    refused = runner.invoke(app, ["import", str(vmod), "demo"])
+    assert refused.exit_code == 2 and "already exists" in refused.stderr and "Traceback" not in refused.stderr
+    assert (tmp_path / "sources" / "demo" / "rules.yaml").exists()  # the starter's own file: untouched
+    done = runner.invoke(app, ["import", str(vmod), "demo", "--force"])
+    assert done.exit_code == 0, done.stderr
+    assert "not carried over" in done.stdout
+    assert not (tmp_path / "sources" / "demo" / "rules.yaml").exists()  # replaced whole
+    assert [p.name for p in (tmp_path / "sources").iterdir() if p.name.startswith(".")] == []  # no leftovers
+    bad = runner.invoke(app, ["import", str(tmp_path / "nothing.vmod"), "x"])
+    assert bad.exit_code == 2 and bad.stderr.count("\n") == 1 and "no such file" in bad.stderr
+
+
+def test_a_board_image_is_the_module_board_and_must_have_its_size(tmp_path):
+    """map.yaml `board.image`: the file goes into the module as the board; a wrong size or a
+    missing file is a source problem (the hex ids depend on the board's size)."""
+    from PIL import Image
+
+    from builder.model import SourceError
+
+    new_game("art", tmp_path / "sources")
+    root = tmp_path / "sources" / "art"
+    text = (root / "map.yaml").read_text(encoding="utf-8")
+    (root / "map.yaml").write_text(text.replace('  background: "#f4ecd8"', '  image: scan.png'), encoding="utf-8")
+    with pytest.raises(SourceError) as e:
+        build_game("art", root=tmp_path)
+    assert "no such file" in e.value.problems[0].message
+    Image.new("RGB", (880, 600), "#123456").save(root / "scan.png")
+    with pytest.raises(SourceError) as e:
+        build_game("art", root=tmp_path)
+    assert "880 x 600 px; the board says 880 x 620" in e.value.problems[0].message
+    Image.new("RGB", (880, 620), "#123456").save(root / "scan.png")
+    vmod = build_game("art", root=tmp_path).outputs[0]
+    with zipfile.ZipFile(vmod) as z:
+        assert z.read("images/scan.png") == (root / "scan.png").read_bytes()
+        assert "images/map.png" not in z.namelist()
+        assert b'image="scan.png"' in z.read("buildFile.xml")
