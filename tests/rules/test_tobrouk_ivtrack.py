@@ -38,7 +38,7 @@ def test_9_an_air_strike_pays_one_space_a_move_without_reason_does_not(play):
         w.move("iv", "I/V 1C")  # towards the Commonwealth in a combat phase: nothing explains it
         w.phase(1, "D")
     found = play(unexplained)
-    assert rules(found) == ["9"] and found[0].step == 5  # the step the window closes
+    assert rules(found) == ["9"] and found[0].step == 4  # judged when the window closes (5), found at the move
     assert "moved 1 space(s) towards the Commonwealth (0 Crusader to 1C) in the Combat" in found[0].message
 
     def two_spaces(w):  # one strike pays one space, not two

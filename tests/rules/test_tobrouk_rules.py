@@ -267,7 +267,8 @@ def test_7_1_two_tank_units_never_stack(play):
         return s
     assert play(script("3a-21pz")) == []  # a tank and a 2-step recon: armoured + other
     found = play(script("a-8-21pz-2"))
-    assert rules(found) == ["7.1"] and found[0].to_hex == "1615" and found[0].step == 5
+    # judged when phase B ends (5), reported at the move that overstacked the hex (4, issue 31)
+    assert rules(found) == ["7.1"] and found[0].to_hex == "1615" and found[0].step == 4
 
 
 def test_7_1_a_stack_dragged_whole_onto_another(play):

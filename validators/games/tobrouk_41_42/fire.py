@@ -4,12 +4,15 @@ How a shot shows in a log made with the module: in a combat phase (C or E) the f
 uses **Declare firer** on the unit that fires ("Fire: NAME fires from HEX"), **Declare target**
 on the unit it fires at ("Fire: target NAME in HEX"), **Coordinated fire** on the firer when the
 shot is coordinated (5.3), then rolls his "<Side> fire 1d6".  The hit markers (T, T1, T2) he
-places in the target's hex after the die, before the next shot, are the shot's result.
+places in the target's hex after the die, before the next shot, are the shot's result: judged
+when the next shot is declared (or the phase ends), a wrong one is reported where its last marker
+was placed, a missing one then.
 
 At the die: fire only in a combat phase, by the firer's side, at an enemy in an adjacent hex,
 never across a cliff (5.1, 5.1d); each CU fires once a combat phase (5.1); an entrenched or a
 retreating unit does not fire offensively (5.10c, 5.12a); defensive fire does not target an
-entrenched unit that did not fire offensively (5.10, Q&A 7-8).  The expected result comes from
+entrenched unit that did not fire offensively (5.10, Q&A 7-8: judged when the phase ends, reported
+at the shot).  The expected result comes from
 the Universal Fire Table (tables/fire.yaml, reconstructed): column = the firer's AP strength
 against an unarmoured target, its AT strength against an armoured one (5.1), shifted by CR -1,
 RE -2, coordinated +1, firer retreating -2, firer in rapid movement -1, target in rapid movement
@@ -30,8 +33,10 @@ Choices:
   instead of the minefield's die modifier.
 - 6.2: a morale roll ("<Side> morale 2d6") tests the unit whose hex next loses a hit marker (a
   pass) or gets a Retreat marker (a failure); it is checked when that hex holds one combat unit
-  of the roller's side.  Modifiers: +1 per T marker beyond the first, -1 entrenched, +1 CR,
-  +1 RE (digest O10, as the table), +1 already retreating.
+  of the roller's side; where the hex holds several (the roll does not name its unit, nor whose
+  T markers are whose), it is judged only when the roll passes for all of them with every T
+  marker counted, or fails for all with none beyond the first.  Modifiers: +1 per T marker
+  beyond the first, -1 entrenched, +1 CR, +1 RE (digest O10, as the table), +1 already retreating.
 """
 from __future__ import annotations
 
@@ -62,6 +67,7 @@ class Shot:
     expected: str | None = None  # '-', 'T', 'T1', 'T2' once rolled
     why: str = ""
     placed: list[str] = field(default_factory=list)  # hit markers put in the target's hex after the die
+    placed_at: int | None = None  # the step of the last of them (the act a wrong result is reported at)
 
 
 @dataclass
@@ -96,15 +102,19 @@ class Fire(TobroukRule):
     def new_phase(self) -> None:
         self.shots: list[Shot] = []  # the combat phase's shots that were rolled
         self.fired: set[str] = set()
+        self.fired_offensively: set[str] = set()  # every unit whose offensive shot was rolled, allowed or not
+        self.at_entrenched: list[tuple[Shot, int]] = []  # defensive shots at an entrenched unit, and their steps
         self._undeclared = False
 
     def phase_ended(self, pid: str) -> None:
         self._close()
         if pid in COMBATS:
             self._check_coordination()
+            self._check_at_entrenched()
 
     def finish(self) -> None:
         self._close()
+        self._check_at_entrenched()
 
     def declared(self, d: Declared) -> None:
         role, piece, hex_id = FIRE[d.name], d.piece, d.where
@@ -141,7 +151,15 @@ class Fire(TobroukRule):
                 self.find("5.1", f"{e.button} rolled with no firer and target declared (Declare firer, Declare "
                           "target): the shot cannot be checked", side=name)
             return
+        if side == self.maneuvering():
+            self.fired_offensively.add(shot.firer.id)
         if not self._eligible(shot, side):
+            shot.expected = "?"
+            return
+        if side != self.maneuvering() and self.markers_in(shot.target_hex, "entrenched") \
+                and shot.target.id not in self.fired_offensively:
+            self.fired.add(shot.firer.id)  # judged when the phase ends: the target may yet fire offensively
+            self.at_entrenched.append((shot, self.state.step))
             shot.expected = "?"
             return
         self.fired.add(shot.firer.id)
@@ -162,10 +180,7 @@ class Fire(TobroukRule):
                 ("5.10", lambda: offensive and self.markers_in(fh, "entrenched"), f"{f.name} is entrenched in {fh}: it "
                  "fires offensively only after removing its entrenchment marker"),
                 ("5.12", lambda: offensive and self.retreating(fh),
-                 f"{f.name} is retreating: a retreating unit fires only defensively"),
-                ("5.10", lambda: not offensive and self.markers_in(th, "entrenched") and t.id not in self.fired,
-                 f"defensive fire at {t.name}, entrenched in {th} and not having fired offensively: not allowed "
-                 "(Q&A 7-8)")):
+                 f"{f.name} is retreating: a retreating unit fires only defensively")):
             if broken():
                 self.find(number, why, f, fh, th, side=name)
                 return False
@@ -236,6 +251,17 @@ class Fire(TobroukRule):
         why = (f"column {col} ({', '.join(parts)}), die {die}{' ' + ', '.join(dparts) if dparts else ''} = {modified}")
         return result, why
 
+    def _check_at_entrenched(self) -> None:
+        """5.10c, Q&A 8: no defensive fire at a unit that remained entrenched instead of firing
+        offensively; a target that fired offensively in the phase (its shot allowed or not, its
+        marker still there or not, before or after this shot: fire is simultaneous, 5.1a') may be
+        fired at (Q&A 7)."""
+        for shot, step in self.at_entrenched:
+            if shot.target.id not in self.fired_offensively:
+                self.find("5.10", f"defensive fire at {shot.target.name}, entrenched in {shot.target_hex} and not having "
+                          "fired offensively: not allowed (5.10c, Q&A 8)", shot.firer, shot.firer_hex, shot.target_hex,
+                          side=self.side_of(shot.firer), at=step)
+
     def _partners(self, a: Shot, b: Shot) -> bool:
         """Whether b's firer may coordinate with a's: same target, same division or hex, same
         nationality, not retreating, and (Commonwealth) armour with armour only."""
@@ -269,6 +295,7 @@ class Fire(TobroukRule):
         shot = self.shot
         if mid in HITS and shot is not None and shot.expected not in (None, "?") and hex_id == shot.target_hex:
             shot.placed.append(mid.upper())
+            shot.placed_at = self.state.step
 
     def _close(self) -> None:
         shot, self.shot = self.shot, None
@@ -280,7 +307,7 @@ class Fire(TobroukRule):
             self.find(self.ft.get("rule", "5.1").split(",")[0], f"{shot.firer.name} ({shot.firer_hex}) at "
                       f"{shot.target.name} ({shot.target_hex}): the Universal Fire Table gives {shot.expected} "
                       f"({shot.why}); {got} placed{self.reconstructed('fire')}", shot.firer, shot.firer_hex,
-                      shot.target_hex, side=self.side_of(shot.firer))
+                      shot.target_hex, side=self.side_of(shot.firer), at=shot.placed_at)  # a missing marker: at the close
 
 
 class Morale(TobroukRule):
@@ -339,7 +366,8 @@ class Morale(TobroukRule):
                     v = int(mods[key]["drm"]) * (int(cond) if key == "extra_t_marker" else 1)
                     drm += v
                     why.append(f"{key.replace('_', ' ')} {v:+d}")
-            hexes[h] = (units, drm, why)
+            extra = int(mods["extra_t_marker"]["drm"]) * (n - 1) if len(units) > 1 else 0  # whose T markers: not said
+            hexes[h] = (units, drm, why, extra)
         self.morale_roll = MoraleRoll(side, sum(e.dice), hexes)
 
     def _morale_outcome(self, hex_id: str, passed: bool) -> None:
@@ -358,18 +386,23 @@ class Morale(TobroukRule):
         roll, self.morale_roll = self.morale_roll, None
         if roll is None or roll.hex is None:
             return
-        units, drm, why = roll.hexes[roll.hex]
-        if len(units) != 1:
-            return
-        p = units[0]
-        morale = self.value(self.unit_of(p), p, "morale")
-        if morale is None:
-            return
+        units, drm, why, extra = roll.hexes[roll.hex]
         total = roll.total + drm
-        should = total <= morale
+        morales = [m for p in units if (m := self.value(self.unit_of(p), p, "morale")) is not None]
+        if len(morales) != len(units):
+            return
+        if all(total <= m for m in morales):
+            should = True
+        elif all(total - extra > m for m in morales):  # fails even if the hex's T markers were shared out
+            should = False
+        else:
+            return  # which unit rolled is not said: judged only when every reading gives the same verdict
         if should != roll.passed:
+            p = units[0]
+            morale = "/".join(str(self.value(self.unit_of(q), q, "morale")) for q in units)
+            who = p.name if len(units) == 1 else f"whichever of {', '.join(q.name for q in units)}"
             detail = f"2d6 {roll.total}{' ' + ', '.join(why) if why else ''} = {total} vs morale {morale}"
             verdict = ("passes: the T marker is removed, no Retreat marker" if should
-                       else "fails: a Retreat marker replaces the T")
-            self.find("6.2", f"morale check of {p.name} in {roll.hex}: {detail} {verdict}", p, None, roll.hex,
+                       else "fails: a Retreat marker replaces the T (6.21)")
+            self.find("6.2", f"morale check of {who} in {roll.hex}: {detail} {verdict}", p, None, roll.hex,
                       side=self.side_names[roll.side], at=roll.at)  # judged once settled, reported at the act

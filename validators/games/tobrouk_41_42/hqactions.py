@@ -21,8 +21,10 @@ replacement step (4.41c): an armoured unit, out of enemy fire, one per 3 wrecks 
 
 Choices:
 - The MP of an action are charged to an HQ only when a single HQ could have made it.
-- "Out of enemy fire" / "not in contact" is the enemy ZoC of state.py; paths are the lenient
-  paths of supply.py (minefields and breaches are not read).
+- "Out of enemy fire" / "not in contact" is the enemy ZoC of units.py; paths are the lenient
+  paths of supply.py (minefields and breaches are not read).  But 4.43a's "out of range of their
+  firing" is the enemy's fire (`under_fire`: any enemy combat unit next to the hex, no cliff
+  between): units fire across a minefield (5.9), which stops no fire though it stops a ZoC (1.34).
 - 4.3c (the marker goes when the unit moves) is not checked: a stack dragged whole carries
   its markers, which the players' logs leave in place (the rules tests' legal drags do too).
 - A reorganisation flip outside a maneuver is reported; a wreck taken off outside a maneuver
@@ -173,8 +175,8 @@ class HQActions(TobroukRule):
         name = self.side_names[side]
         if self.enemy_in(hex_id, side):
             why = "it holds enemy units"
-        elif hex_id in self.enemy_zoc(side):
-            why = "it is within the enemy's fire"
+        elif self.under_fire(hex_id, side):
+            why = "it is within the enemy's fire (an enemy combat unit next to it, a minefield between or not)"
         else:
             why = None
         if why:

@@ -41,7 +41,7 @@ from validators.games.tobrouk_41_42.supply import SupplyLines
 from validators.games.tobrouk_41_42.units import HITS, ZOC_CLOSED, TobroukRule, TobroukTracker, Units
 from validators.kernel.declarations import Declared
 from validators.replay.board import Piece
-from validators.replay.replayer import Added, Moved, Removed, Said
+from validators.replay.replayer import Added, Flipped, Moved, Removed, Said
 
 DISSOLVABLE = frozenset({"hq-tobrouk"})  # 3.8d
 
@@ -55,6 +55,7 @@ class HQLosses(TobroukTracker):
         super().__init__(ctx)
         self.eliminated: dict[str, int] = {}  # unit id -> turn it was eliminated
         self.removal: tuple[Piece, str] | None = None  # (HQ, hex) eliminated by the event heard
+        self.removal_open: str | None = None  # a hex that removal's HQ could have left by (6.5e): not encircled
         self.reentry: tuple[Piece, str | None, str, int] | None = None  # (HQ, from, hex, turn eliminated)
         self.retreat_seen = self.retreat_was = False
         self.eliminated_boxes = self.track_boxes("eliminated")
@@ -89,6 +90,23 @@ class HQLosses(TobroukTracker):
         if self.state.phase_id is not None:
             self.eliminated[self.unit_of(p).id] = self.state.turn or 0
             self.removal = (p, hex_id)
+            self.removal_open = self._open_neighbour(p, hex_id)
+
+    def _open_neighbour(self, p: Piece, hex_id: str) -> str | None:
+        """A neighbour the HQ removed from `hex_id` could have left by (6.5e), or None when it was
+        encircled or its removal is not judged (the Tobrouk HQ, 3.8d; a general retreat, 8.1c'; an
+        enemy unit in its own hex)."""
+        side = self.side_id(p)
+        if self.unit_of(p).id in DISSOLVABLE or self.retreat_seen or side is None \
+                or self.enemy_in(hex_id, side, self.stood_in(hex_id)):
+            return None
+        zoc = self.enemy_zoc(side)
+        for n in sorted(self.geo.neighbours(hex_id)):
+            if self.game.hex_terrain.get(n) == "sea" or n in zoc or self.crossing(hex_id, n) & ZOC_CLOSED:
+                continue
+            if not self.enemy_in(n, side):
+                return n
+        return None
 
     def _arrives(self, p: Piece, old: str | None, hex_id: str) -> None:
         u = self.unit_of(p)
@@ -119,6 +137,7 @@ class HQCombat(TobroukRule):
         self.hq_hexes: dict[str, set[str]] = {}  # piece id -> hexes it stood in during the phase
         self.hit_before, self.hit_hexes = self.hit_hexes, set()  # the last phase's hits count: losses may come late
         self.reentered: dict[str, tuple[Piece, str]] = {}  # piece id -> (piece, hex) re-entered this phase
+        self.flipped_at: dict[str, int] = {}  # HQ piece id -> the step of its last flip in the phase (the act)
         for p in self.hqs_on_map():
             self.hq_face_at_start[p.id] = self.reduced(p)
             self.hq_hexes[p.id] = {self.hex_of(p)}
@@ -143,13 +162,18 @@ class HQCombat(TobroukRule):
             was = self.hq_face_at_start.get(p.id)
             if was is None or was == self.reduced(p):
                 continue
+            at = self.flipped_at.get(p.id)  # judged when the phase ends (no flip back), reported at the flip
             if was:
                 self.find("6.5", f"{p.name} was turned back to its full face: no rule restores a reduced HQ (6.5b)",
-                          p, None, self.hex_of(p), side=name)
+                          p, None, self.hex_of(p), side=name, at=at)
             elif not (self.hq_hexes.get(p.id, set()) & (self.hit_hexes | self.hit_before)):
                 self.find("6.5", f"{p.name} was flipped to its reduced face in the {self.state.phase} with no shot, hit "
                           "marker or air strike on its hex: an HQ is flipped when a shot or bombardment at it "
-                          "succeeds (6.5b)", p, None, self.hex_of(p), side=name)
+                          "succeeds (6.5b)", p, None, self.hex_of(p), side=name, at=at)
+
+    def flipped(self, e: Flipped) -> None:
+        if e.layer == "Step" and self.is_hq(e.piece):
+            self.flipped_at[e.piece.id] = self.state.step
 
     def declared(self, d: Declared) -> None:
         if d.name == "Declare target" and self.state.phase_id in COMBATS:
@@ -185,31 +209,13 @@ class HQCombat(TobroukRule):
         if self.losses.removal is None:
             return
         p, hex_id = self.losses.removal
-        u = self.unit_of(p)
         self.hq_face_at_start.pop(p.id, None)
-        if u.id in DISSOLVABLE or self.losses.retreat_seen:
-            return
-        side = self.side_id(p)
-        if self.enemy_in(hex_id, side, self.stood_in(hex_id)):
-            return  # an enemy unit in its own hex: the text says nothing of it (not judged)
-        open_hex = self._escape(side, hex_id)
+        open_hex = self.losses.removal_open  # see HQLosses._open_neighbour
         if open_hex is not None:
             self.find("6.5", f"{p.name} was eliminated in {hex_id}, which is not encircled: {open_hex} is open "
                       "(an HQ is eliminated only when totally encircled by the enemy or impassable terrain, 6.5e; "
                       "it is flipped once and takes no further losses, 6.5b)", p, None, hex_id,
-                      side=self.side_name(side))
-
-    def _escape(self, side: str | None, hex_id: str) -> str | None:
-        """A neighbour of `hex_id` the HQ could have left by (see the docstring), or None."""
-        if side is None:
-            return None
-        zoc = self.enemy_zoc(side)
-        for n in sorted(self.geo.neighbours(hex_id)):
-            if self.game.hex_terrain.get(n) == "sea" or n in zoc or self.crossing(hex_id, n) & ZOC_CLOSED:
-                continue
-            if not self.enemy_in(n, side):
-                return n
-        return None
+                      side=self.side_name(self.side_id(p)))
 
     def _arrived(self) -> None:
         if self.losses.reentry is None:

@@ -5,7 +5,10 @@ counter flipped to its reduced face is one step, a counter removed (or sent off 
 steps it still had, a weaker counter brought in to replace it (6.1d) gives its steps back.  The
 steps lost in a hex during a combat phase are compared, when the phase ends, with the T1/T2
 markers placed there in the phase (no more than the steps the hex's units had); a step lost in
-a hex that took no T1/T2 is reported too (no unhit unit is reduced).
+a hex that took no T1/T2 is reported too (no unhit unit is reduced).  Judged when the phase ends
+(a step may be taken late), reported at the act: a T1/T2 marker flipped to T while its steps were
+not yet taken (6.1e: "once the step loss has been applied, the marker is flipped"), or the last
+step lost beyond what the hex's markers called for when it was lost.
 
 Choices:
 - Markers lie in hexes: the losses are counted per hex, over all its combat units of the side
@@ -15,7 +18,7 @@ Choices:
 from __future__ import annotations
 
 from validators.games.tobrouk_41_42.state import COMBATS
-from validators.games.tobrouk_41_42.units import TobroukRule
+from validators.games.tobrouk_41_42.units import TobroukRule, mid
 from validators.replay.board import Piece
 from validators.replay.replayer import Added, Flipped, Moved, Removed
 
@@ -32,6 +35,9 @@ class Losses(TobroukRule):
         self.available: dict[str, int] = {}  # hex -> steps its units had at the first T1/T2
         self.lost: dict[str, int] = {}  # hex -> steps lost there
         self.hit_side: dict[str, str] = {}
+        self.flipped_calls: dict[str, int] = {}  # hex -> steps of its T1/T2 markers flipped to T (6.1e)
+        self.short_at: dict[str, int] = {}  # hex -> the step a T1/T2 was flipped with its steps not taken
+        self.over_at: dict[str, int] = {}  # hex -> the last step its units lost more than its markers call for
 
     def phase_ended(self, pid: str) -> None:
         if pid in COMBATS:
@@ -57,8 +63,15 @@ class Losses(TobroukRule):
             self._hit_marker(e.piece, e.new.label)
 
     def flipped(self, e: Flipped) -> None:
-        if self.state.phase_id in COMBATS and e.layer == "Step" and self.is_cu(e.piece) and e.where.label in self.geo:
-            self._lose(e.where.label, e.new - e.old)
+        if self.state.phase_id not in COMBATS or e.where is None or e.where.label not in self.geo:
+            return
+        h = e.where.label
+        if e.layer == "Step" and self.is_cu(e.piece):
+            self._lose(h, e.new - e.old)
+        elif e.layer == "Face" and mid(e.piece) in ("t1", "t2") and e.old == 1 and e.new == 2:
+            self.flipped_calls[h] = self.flipped_calls.get(h, 0) + (1 if mid(e.piece) == "t1" else 2)
+            if self.lost.get(h, 0) < min(self.flipped_calls[h], self.available.get(h, 0)):
+                self.short_at.setdefault(h, self.state.step)  # 6.1e: flipped once the steps are taken
 
     def removed(self, e: Removed) -> None:
         if self.state.phase_id in COMBATS and self.is_cu(e.piece) and e.where is not None and e.where.label in self.geo:
@@ -78,6 +91,8 @@ class Losses(TobroukRule):
             self.hit_side.setdefault(hex_id, side)
             self.available[hex_id] = have
         self.lost[hex_id] = self.lost.get(hex_id, 0) + steps
+        if steps > 0 and self.lost[hex_id] > self.hits.get(hex_id, 0):
+            self.over_at[hex_id] = self.state.step
 
     def _check_losses(self) -> None:
         for hex_id in sorted(set(self.hits) | set(self.lost)):
@@ -87,6 +102,8 @@ class Losses(TobroukRule):
                 continue
             calls = (f"its T1/T2 markers call for {self.hits[hex_id]} step(s)" if hex_id in self.hits
                      else "it took no T1 or T2")
+            at = self.short_at.get(hex_id) if got < want else self.over_at.get(hex_id)
+            flipped = " (a T1/T2 marker was flipped to T before its steps were taken, 6.1e)" if got < want and at else ""
             self.find("6.1", f"end of the {self.state.phase}: the units in {hex_id} lost {got} step(s); {calls}"
-                      f"{f' (of {self.available[hex_id]} they had)' if self.hits.get(hex_id, 0) > want else ''}",
-                      None, None, hex_id, side=self.side_name(self.hit_side.get(hex_id)))
+                      f"{f' (of {self.available[hex_id]} they had)' if self.hits.get(hex_id, 0) > want else ''}{flipped}",
+                      None, None, hex_id, side=self.side_name(self.hit_side.get(hex_id)), at=at)

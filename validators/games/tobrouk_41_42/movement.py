@@ -23,7 +23,10 @@ Choices:
   combat phase) or an HQ's displacement (6.5c, in a combat phase); moves to and from the boxes
   off the map (Combat Group displays, eliminated units) are not movement.
 - 4.2e: a unit that ends its move in contact (in an enemy ZoC) must have begun it within the
-  command radius of its own HQ (its HQ's range, counted as hexes between, 3.1d).
+  command radius of its own HQ (its HQ's range, counted as hexes between, 3.1d).  Q&A 6 ("the
+  only condition ... is whether it is In Command or not at the beginning of its movement") holds
+  a move from one contact hex to another to it too; a unit that ends its move where it began
+  (stepped out of contact and back) has not "moved into contact": no finding.
 - Breached minefields (4.43c) are not read: a breach marker lies in a hex and cannot name its
   hexside; a move the breach makes legal may be reported.
 """
@@ -269,6 +272,8 @@ class Movement(TobroukRule):
         return c is not None and c + (self.moves.zoc_mp if contact else 0) <= allowance
 
     def _check_contact(self, e: Moved, u, side: str, rec: MoveRecord, new: str, contact: bool) -> None:
+        if new == rec.start:
+            return  # back where it began (several drags are one move, 4.1): it moved into no contact (4.2e)
         if u is not None and contact and not self.in_command(u, side, rec.start):
             self.find("4.2", f"{new} is in contact with the enemy: a unit enters contact only if it began its "
                       f"move within its HQ's command radius; {rec.start} is outside it", e.piece, rec.start)

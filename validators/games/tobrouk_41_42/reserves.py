@@ -18,7 +18,7 @@ and the map's minefield runs (the Gazala line).
 
 Choices (false alarms cost more than missed violations):
 - A move is judged when its phase ends, so a release declared or paid later in the same phase
-  counts.  Paying is read as a "Reserve released" declaration of the side or any move of the I/V
+  counts; it is reported at the unit's first move of the phase (the act).  Paying is read as a "Reserve released" declaration of the side or any move of the I/V
   marker towards the opponent; the other releases as tables/scenario-rules.yaml says
   (`release_when`, reconstructed readings of digest O44-O45).
 - Only moves in the side's own maneuver are judged for reserves and XIII Corps (a retreat is
@@ -116,7 +116,7 @@ class Reserves(TobroukRule):
         self.west_cols = self._west_columns()
         self.restriction_lifted: set[str] = set()  # restrictions' rules no longer in force
         self.area_col = self.scenario_value("area_from_column")
-        self.pending_moves: dict[str, tuple[Piece, str, str]] = {}  # piece id -> (piece, from, to) in the phase
+        self.pending_moves: dict[str, tuple[Piece, str, str, int]] = {}  # piece id -> (piece, from, to, first step)
         self.been_on_map = {u.id for p in self.units_on_map() if (u := self.unit_of(p))}  # first entries only
 
     def _west_columns(self) -> dict[int, int]:
@@ -202,7 +202,8 @@ class Reserves(TobroukRule):
         own = self.state.phase_id in MANEUVERS and self.maneuvering() in (None, self.side_id(e.piece))
         if u.id in self.rg.group_of and (entering or own):
             first = self.pending_moves.get(e.piece.id)
-            self.pending_moves[e.piece.id] = (e.piece, first[1] if first else old, new)
+            self.pending_moves[e.piece.id] = (e.piece, first[1] if first else old, new,
+                                              first[3] if first else self.state.step)
         if not entering and self.state.phase_id in MANEUVERS:
             self._restriction(e, u, old, new)
 
@@ -212,7 +213,7 @@ class Reserves(TobroukRule):
                 and u.id not in self.been_on_map:
             self.been_on_map.add(u.id)
             if not self._entry(e.piece, u.id, e.where.label) and u.id in self.rg.group_of:
-                self.pending_moves[e.piece.id] = (e.piece, "off the map", e.where.label)
+                self.pending_moves[e.piece.id] = (e.piece, "off the map", e.where.label, self.state.step)
 
     def _iv_moved(self, e: Moved) -> None:
         old = self.track_boxes("iv").get(e.old.label)
@@ -291,7 +292,7 @@ class Reserves(TobroukRule):
         return waiting[0]
 
     def _check_reserves(self) -> None:
-        for p, old, new in self.pending_moves.values():
+        for p, old, new, at in self.pending_moves.values():
             gi = self.held(p.properties().get("UnitId", ""))
             if gi is None:
                 continue
@@ -299,7 +300,7 @@ class Reserves(TobroukRule):
             self.find(self.rg.card_rule, f"{p.name} moved from {old} to {new} while in reserve: its group is not "
                       f"released ({g['rule']}: {self._how(g)}; the releases are reconstructed readings, "
                       "tables/scenario-rules.yaml)",
-                      p, old, new, side=self.side_name(g["side"]))
+                      p, old, new, side=self.side_name(g["side"]), at=at)  # judged when the phase ends, found at the move
         self.pending_moves = {}
 
     @staticmethod

@@ -47,11 +47,6 @@ class Retreats(TobroukRule):
                     self._check_retreat(p, start, end)
         self.retreats = {}
 
-    def under_fire(self, hex_id: str, side: str) -> bool:
-        enemy = self.other_side[side]
-        return any(self.combat_units(n, enemy) and "cliff" not in self.crossing(hex_id, n)
-                   for n in self.geo.neighbours(hex_id))
-
     def _check_retreat(self, p, start: str, end: str) -> None:
         side = self.side_id(p)
         terrain = self.game.hex_terrain

@@ -156,6 +156,13 @@ class Units(Tracker):
         return zone_of_control(holders, self.game.geometry.neighbours,
                                lambda h, n: not self.crossing(h, n) & ZOC_CLOSED and terrain.get(n) != "sea")
 
+    def under_fire(self, hex_id: str, side: str) -> bool:
+        """Within the fire of the other side's combat units: one in a neighbouring hex, no cliff
+        between (5.1d); a minefield does not stop fire (5.9), a retreating unit fires defensively (5.12a)."""
+        enemy = self.board.other_side[side]
+        return any(self.combat_units(n, enemy) and "cliff" not in self.crossing(hex_id, n)
+                   for n in self.game.geometry.neighbours(hex_id))
+
     def enemy_in(self, hex_id: str, side: str | None, pieces=None) -> bool:
         """A unit of the other side than `side` in the hex (or among `pieces`)."""
         b, enemy = self.board, self.board.other_side.get(side or "")
@@ -216,7 +223,7 @@ class CombatGroups(Tracker):
 _WORDS = (("board", "replayer units side_names side_ids other_side unit_of side_of side_id side_name hex_of by_hex "
                     "pieces_in units_in units_on_map stood_in reduced markers_in"),
           ("units_view", "combat_units is_cu is_hq retreating value steps_now enemy_zoc crossing cg_side artillery_in_range "
-                         "enemy_in unit_piece_on_map memo hqs_on_map"),
+                         "enemy_in unit_piece_on_map memo hqs_on_map under_fire"),
           ("state", "maneuvering box_of track_boxes mp_box maneuver_mp reconstructed sc_rules man"))
 
 
