@@ -37,8 +37,8 @@ def test_6_5_an_hq_is_flipped_by_a_successful_shot_only(play):
         w.phase(1, "C")
         w.flip("hq-ak")
         w.phase(1, "D")
-    found = play(no_hit)
-    assert rules(found) == ["6.5"] and "with no shot, hit marker or air strike" in found[0].message
+    found = play(no_hit)  # judged when C ends (5), reported at the flip (4, issue 31)
+    assert rules(found) == ["6.5"] and found[0].step == 4 and "with no shot, hit marker or air strike" in found[0].message
 
     def undone(w):  # flipped by mistake and back within the phase: no flip
         cw_maneuver(w)
@@ -55,8 +55,8 @@ def test_6_5_a_reduced_hq_is_never_restored(play):
         w.phase(1, "C")
         w.flip("hq-ak")
         w.phase(1, "D")
-    found = play(script)
-    assert rules(found) == ["6.5"] and "turned back to its full face" in found[0].message
+    found = play(script)  # judged when C ends, reported at the flip back (8)
+    assert rules(found) == ["6.5"] and found[0].step == 8 and "turned back to its full face" in found[0].message
 
 
 def ring(w, hq: str, centre: str, units: list[str]) -> None:

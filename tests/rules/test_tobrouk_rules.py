@@ -867,3 +867,119 @@ def test_an_illegal_move_undone_is_never_made(play):
         return s
     assert rules(play(script(False))) == ["4.2"]
     assert play(script(True)) == []
+
+
+# ---- issue 31: acts found where they are made ------------------------------------------------------------
+def test_6_21_a_failed_check_ignored_in_a_hex_of_two_units(play):
+    """1227 holds 33PzJag/15Pz (morale 8 reduced) and 15/15Pz (9), entrenched (-1): the roll does not
+    say which unit checks, so it is judged only when it passes, or fails, for both."""
+    def script(dice, retreat):
+        def s(w):
+            cw_maneuver(w)
+            w.phase(1, "C")
+            t = w.place("t", "1227")
+            w.roll("Axis morale 2d6", dice, "Axis")
+            w.move(t, "Markers")
+            if retreat:
+                w.place("retreat", "1227")
+            w.phase(1, "D")
+        return s
+    assert play(script([6, 6], True)) == []  # 11 fails for both: the Retreat marker is due
+    assert play(script([4, 4], False)) == []  # 7 passes for both
+    assert play(script([5, 5], False)) == []  # 9: passes for 15/15Pz, fails for 33PzJag: not judged
+    assert play(script([5, 5], True)) == []
+    found = play(script([6, 6], False))  # a failure ignored: the T taken off, no Retreat marker (6.21)
+    assert rules(found) == ["6.2"] and found[0].step == 6 and "whichever of" in found[0].message
+    found = play(script([4, 4], True))
+    assert rules(found) == ["6.2"] and found[0].step == 7 and "passes" in found[0].message
+
+
+def test_6_1e_a_t1_flipped_to_t_before_its_step_is_taken(play):
+    def script(flip_unit_first, unit=True):
+        def s(w):
+            at_capuzzo(w)
+            cw_maneuver(w)
+            w.phase(1, "C")
+            w.fire("15-15pz", "22-grd", 6, side="Axis")  # T1 (test_6_1_t1_and_t2_cost_their_steps)
+            t1 = w.place("t1", "1228")
+            if flip_unit_first and unit:
+                w.flip("22-grd")
+            w.flip(t1)
+            if not flip_unit_first and unit:
+                w.flip("22-grd")
+            w.phase(1, "D")
+        return s
+    assert play(script(True)) == []
+    found = play(script(True, unit=False))  # the T1 flipped to T, no step ever taken: found at the flip
+    assert rules(found) == ["6.1"] and found[0].step == 9 and "6.1e" in found[0].message
+    assert play(script(False)) == []  # the step taken right after the marker's flip: judged at the phase's end
+
+
+def test_4_43_a_breach_across_a_minefield_from_an_enemy_is_within_its_fire(play):
+    """0824 is next to 33/15Pz in 0923 across a light minefield (no ZoC crosses it, 1.34), yet units
+    fire across it (5.9): a breach there is not "out of range of their firing" (4.43a).  1029 faces
+    the Axis in 1028 across a cliff (no fire, 5.1d)."""
+    def script(to):
+        def s(w):
+            cw_maneuver(w, 5)
+            w.place("breach", to, side="Commonwealth")
+            w.phase(1, "C")
+        return s
+    assert play(script("1029")) == []
+    found = play(script("0824"))
+    assert rules(found) == ["4.43"] and found[0].step == 3 and "within the enemy's fire" in found[0].message
+
+
+def test_4_2e_a_unit_back_where_it_began_moved_into_no_contact(play):
+    """Afrika/LW at 1028 is 11 hexes between from the Afrika Korps HQ (range 10) and, with 22 Gds
+    put at 1027, in contact: stepping out to 0928 and back is no move into contact (4.2e); ending
+    in another contact hex is (Q&A 6: In Command at the beginning of the movement)."""
+    def script(back):
+        def s(w):
+            w.move("22-grd", "1027")
+            axis_maneuver(w, 5)
+            w.move("afrika-lw", "0928")
+            w.move("afrika-lw", back)
+        return s
+    assert "4.2" not in rules(play(script("1028")))
+    found = play(script("0927"))
+    assert rules(found) == ["4.2"] and found[0].step == 5 and "command radius" in found[0].message
+
+
+def test_5_10_a_target_that_fired_offensively_may_be_fired_at(play):
+    """Q&A 7-8: defensive fire may not target a unit that remained entrenched instead of firing
+    offensively; 22 Gds (entrenched at 1228) that fired offensively, its marker kept (5.10c'), may.
+    Fire is simultaneous (5.1a'): its offensive shot may come after the defensive one in the log."""
+    def script(order):
+        def s(w):
+            at_capuzzo(w)
+            w.move("entrenched@1030", "1228")
+            cw_maneuver(w)
+            w.phase(1, "C")
+            for shot in order:
+                if shot == "offensive":
+                    w.fire("22-grd", "33pzjag-15pz", 1, side="Commonwealth")
+                else:
+                    w.fire("15-15pz", "22-grd", 1, side="Axis")
+            w.phase(1, "D")
+        return s
+    for order in (("offensive", "defensive"), ("defensive", "offensive")):
+        found = play(script(order))  # only the offensive shot with the marker kept is wrong (5.10c')
+        assert rules(found) == ["5.10"] and "fires offensively only after" in found[0].message
+    found = play(script(("defensive",)))  # 22 Gds never fired: judged when C ends, found at the die (8)
+    assert rules(found) == ["5.10"] and found[0].step == 8 and "not having fired offensively" in found[0].message
+
+
+def test_11_3_the_hypothetical_card_keeps_the_axis_initiative_of_turn_1(play):
+    """11.3a: "as 11.2" (tables/scenario-rules.yaml `same_as`): the Axis has the initiative on turn 1 (11.2d)."""
+    def script(roll):
+        def s(w):
+            if roll:
+                w.roll("Commonwealth initiative 1d6", [6], "Commonwealth")  # in phase A, where the set-up stands
+            w.phase(1, "B")
+            w.move("mp-axis", "MP 5")
+        return s
+    for setup, number in (("gazala.vsav", "11.2"), ("gazala-hypothetical.vsav", "11.3")):
+        assert play(script(False), setup=setup) == []
+        found = play(script(True), setup=setup)
+        assert rules(found) == [number] and found[0].step == 1 and "initiative to the Axis" in found[0].message
