@@ -80,7 +80,7 @@ def turn_1(g: Game) -> None:
     g.illegal("5.1", lambda: w.fire("11-4ind", "606-lw", 5, side="Commonwealth"))  # three hexes away
     g.illegal("5.1", lambda: w.fire("22-grd", "15-15pz", 5, side="Commonwealth"))  # fired already
     w.fire("11huss-7ar", "33-15pz", 1, side="Commonwealth")  # AP 2 on column 2, die 1 -1 minefield: '-'
-    g.illegal("5.1", lambda: w.place("t", "0923"), later=1)  # found when the next shot is declared
+    g.illegal("5.1", lambda: w.place("t", "0923"))  # judged when the next shot is declared, found at the act
     w.fire("15-15pz", "22-grd", 6, side="Axis")  # AP 5, die 6 -1 crest = 5: T1
     t1 = w.place("t1", "1228")
     w.flip("22-grd")  # the step lost (6.1)
@@ -98,7 +98,7 @@ def turn_1(g: Game) -> None:
     if g.plant:
         w.move("a-5-15pz-2", "1620")  # onto B/5/15Pz (the 21 Pz tanks are in reserve, 11.5i)
     g.expect("7.1")  # two tank units in 1620: judged when the Axis maneuver ends, found at the move
-    g.illegal("11.5", lambda: w.move("3a-21pz", "1717"), later=3)  # a reserve moves: found when D ends
+    g.illegal("11.5", lambda: w.move("3a-21pz", "1717"))  # a reserve moves: judged when D ends, found at the move
     g.illegal("4.2", lambda: moves(w, ("62-trento", "1528"), ("62-trento", "1527")), later=-1)
     w.phase(1, "E")
     g.illegal("5.10", lambda: w.fire("15-15pz", "22-grd", 2, side="Axis"))  # entrenched: no offensive fire

@@ -27,7 +27,8 @@ def test_11_5i_the_21st_panzer_elements_move_once_released(play):
         return s
     assert play(script(True)) == []
     found = play(script(False))
-    assert rules(found) == ["11.5"] and "while in reserve" in found[0].message and found[0].step == 4  # phase C
+    # judged when phase B ends (4), reported at the move (3, issue 31)
+    assert rules(found) == ["11.5"] and "while in reserve" in found[0].message and found[0].step == 3
 
 
 def test_11_5l_the_4th_indian_brigades_enter_through_1030(play):
