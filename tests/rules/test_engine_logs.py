@@ -76,6 +76,7 @@ TOBROUK_PLANTED_FOUND = [
     (40, "5.1"),  # the T placed on a '-' (judged at the next shot, 42)
     (41, "6.1"),  # the unhit unit flipped (judged when C ends, 46)
     (45, "6.2"),  # the failed morale (12) of one of the two units in 0827 ignored: fails for either (6.21)
+    (46, "5.4"),  # the artillery marker dropped at 17 still on 16/Savona when C ends (5.4h)
     (47, "2.24"),
     (54, "7.1"),  # two tank units (judged when D ends, 55)
     (58, "5.10"),
@@ -84,8 +85,8 @@ TOBROUK_PLANTED_FOUND = [
     (80, "6.1"),  # the T1 flipped to T with no step lost (6.1e; judged when C ends, 83)
     (89, "9"),  # the I/V marker moved for no reason (judged when the log ends, 90)
     (90, "6.5"),
-]  # not found: 5.4 (artillery 5.4d at 17: a CW HQ other than VIII Army's is within 3 hexes, and the module's
-#   marker names no HQ)
+]  # found late: 5.4 (artillery 5.4d at 17: a CW HQ other than VIII Army's is within 3 hexes, and the module's
+#   marker names no HQ; the marker is found at 46, left on its target when the fire ended, 5.4h)
 
 
 GAZALA_PLANTED_FOUND = [

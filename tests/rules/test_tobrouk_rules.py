@@ -983,3 +983,63 @@ def test_11_3_the_hypothetical_card_keeps_the_axis_initiative_of_turn_1(play):
         assert play(script(False), setup=setup) == []
         found = play(script(True), setup=setup)
         assert rules(found) == [number] and found[0].step == 1 and "initiative to the Axis" in found[0].message
+
+
+def test_5_4_a_supplied_hq_and_the_markers_go_at_the_end_of_the_fire(play):
+    """5.4a (Q&A 9): the HQ in supply (no CR or RE marker in its hex); 5.4h: the markers are
+    removed at the end of the fire phase."""
+    def script(cr=False, removed=True):
+        def s(w):
+            if cr:
+                w.place("cr", "1129", side="Commonwealth")  # before play: the HQ's hex unsupplied
+            artillery_on_capuzzo(w)
+            w.phase(1, "C")
+            if removed:
+                w.move("artillery-cw@1227", "Markers")
+            w.phase(1, "D")
+        return s
+    assert play(script()) == []
+    found = play(script(cr=True))
+    assert rules(found) == ["5.4"] and found[0].step == 6 and "supplied" in found[0].message
+    found = play(script(removed=False))  # an omission: reported at its deadline (the end of C), once
+    assert rules(found) == ["5.4"] and found[0].step == 7 and "5.4h" in found[0].message
+
+
+def test_5_2d_moved_artillery_fired_at_gives_no_weapon_priority_penalty(play):
+    """33/15Pz (artillery, weapon A) at 0923 fired at by 11 Huss (0824, weapon C) in the combat after
+    the Axis maneuver: -2 for weapon priority (5.2a'), none if 33/15Pz moved in that maneuver."""
+    def script(moved, die):
+        def s(w):
+            w.move("11huss-7ar", "0824")
+            w.move("entrenched@0923", "Markers")  # 33/15Pz not entrenched: defensive fire at it allowed
+            if moved:
+                w.move("33-15pz", "0922")
+            axis_maneuver(w, 5)
+            if moved:
+                w.move("33-15pz", "0923")
+            else:
+                w.move("33-15pz", "0922")
+                w.move("33-15pz", "0923")  # out and back: no move
+            w.phase(1, "C")
+            w.fire("11huss-7ar", "33-15pz", die, side="Commonwealth")
+            w.phase(1, "D")
+        return s
+    # AP 2 on column 2: a 6 gives T, a 6 - 2 nothing (no hit marker is placed after the die)
+    found = play(script(True, 6))
+    assert rules(found) == ["5.1"] and "die 6 moved artillery: no weapon priority (5.2d) = 6" in found[0].message
+    assert play(script(False, 6)) == []
+
+
+def test_4_3b_and_4_2c_units_unsupplied_neither_entrench_nor_go_rapid(play):
+    def script(marker, cr):
+        def s(w):
+            w.move("22-grd", "1129")
+            if cr:
+                w.place("cr", "1129", side="Commonwealth")
+            cw_maneuver(w, 5)
+            w.place(marker, "1129", side="Commonwealth")
+        return s
+    for marker, number in (("entrenched", "4.3"), ("rapid", "4.2")):
+        assert play(script(marker, False)) == []
+        found = play(script(marker, True))
+        assert rules(found) == [number] and found[0].step == 5 and "unsupplied" in found[0].message

@@ -25,7 +25,10 @@ Choices:
 - "Offensive fire" is the fire of the side whose maneuver the combat phase follows (C: the
   active player, D: the reactive player); "the active player's fire" of 5.9 is read the same way.
 - 5.8c: an escarpment between the units counts whichever side is the higher (the map data has
-  no high side).  5.2d (moved artillery) and optional 12.3 (Rommel) are not applied.
+  no high side).  Optional 12.3 (Rommel) is not applied.
+- 5.2d: an artillery CU fired at that moved in the preceding maneuver (the maneuver phase just
+  ended: B before C, D before E; its move ending away from where it began) gives the firer no
+  weapon-priority penalty.
 - 5.3 (digest O23): coordinating units are units of one division (Formation) or one hex, of one
   nationality, not retreating; Commonwealth armour coordinates only with armour.  A shot
   declared coordinated with no such partner firing at its target is reported when the phase ends.
@@ -44,7 +47,8 @@ from dataclasses import dataclass, field
 
 from validators.games.tobrouk_41_42.modes import ARTILLERY
 from validators.games.tobrouk_41_42.state import COMBATS, FIRE, MANEUVERS
-from validators.games.tobrouk_41_42.units import HITS, TobroukRule, left_map, mid
+from validators.games.tobrouk_41_42.movement import Moves
+from validators.games.tobrouk_41_42.units import HITS, TobroukRule, Units, left_map, mid
 from validators.kernel.declarations import Declared
 from validators.replay.board import Piece
 from validators.replay.replayer import Added, Moved, Removed, Rolled
@@ -94,8 +98,11 @@ class Fire(TobroukRule):
         table = game.tables["fire"].data.get("rule", "5.1").split(",")[0] if "fire" in game.tables else "5.1"
         return tuple(dict.fromkeys(("5.1", "5.3", "5.10", "5.12", table)))
 
+    needs = (Units, Moves)
+
     def start(self) -> None:
         self.ft = self.tables["fire"]
+        self.moves = self.ctx.get(Moves)
         self.shot: Shot | None = None
         super().start()
 
@@ -241,7 +248,10 @@ class Fire(TobroukRule):
         tw = tu.weapon
         if tw and entrenched and tu.type == "infantry" and tw != "A":
             tw = LETTERS[LETTERS.index(tw) - 1]
-        if tw and fu.weapon and LETTERS.index(tw) < LETTERS.index(fu.weapon):
+        moved_artillery = tu.type == "artillery" and t.id in self.moves.moved_last  # 5.2d
+        if moved_artillery:
+            dparts.append("moved artillery: no weapon priority (5.2d)")
+        elif tw and fu.weapon and LETTERS.index(tw) < LETTERS.index(fu.weapon):
             mod("weapon_priority", int(dm["weapon_priority"]["drm_per_letter"]) * (LETTERS.index(fu.weapon) - LETTERS.index(tw)))
         columns = [int(c) for c in self.ft["columns"]]
         col = min(max(column, columns[0]), columns[-1])

@@ -65,13 +65,20 @@ class Moves(Tracker):
         self.mv = self.tables["movement"]
         self.tec = self.game.table("terrain-effects").data  # schema.TerrainEffectsData
         self.moves: dict[str, MoveRecord] = {}
+        self.moved_last: frozenset[str] = frozenset()  # pieces that moved in the last phase that ended (5.2d)
         self.left_cg: str | None = None  # the CG hex a unit just left its display for (a move within a phase)
         self.from_cg: MoveRecord | None = None  # the move that leaving opened in its side's maneuver
         self._steps: dict = {}  # (class, rapid, out of supply) -> its step callback
         self.zoc_mp = mp(self.mv["enter_enemy_zoc"]["mp"])
 
     def phase_started(self, pid: str) -> None:
+        self.moved_last = self._moved_away()  # in the phase that just ended (a maneuver's, before its combat)
         self.moves = {}
+
+    def _moved_away(self) -> frozenset[str]:
+        """Pieces whose move of the phase did not end where it began."""
+        pieces, hex_of = self.board.replayer.board.pieces, self.board.hex_of
+        return frozenset(i for i, rec in self.moves.items() if (p := pieces.get(i)) is None or hex_of(p) != rec.start)
 
     def move_class(self, p: Piece) -> str | None:
         u = self.board.unit_of(p)

@@ -117,11 +117,12 @@ class Units(Tracker):
         return u is not None and u.type in ("hq", "leader")
 
     def artillery_in_range(self, hex_id: str, side: str) -> bool:
-        """5.4d: a target at most 3 hexes between (3.1d) from an HQ of the side, as it stands now
-        (Q&A 9: "checked at the moment of the combat phase")."""
+        """5.4a, d: a target at most 3 hexes between (3.1d) from a supplied HQ of the side (no CR or
+        RE marker in its hex, 3.7), as it stands now (Q&A 9: "checked at the moment of the combat phase")."""
         b, geo = self.board, self.game.geometry
         hqs = self.memo(("hq hexes", side), lambda: [h for h, ps in b.by_hex().items()
-                                                     if any(self.is_hq(q) and b.side_id(q) == side for q in ps)])
+                                                     if any(self.is_hq(q) and b.side_id(q) == side for q in ps)
+                                                     and not b.markers_in(h, "cr") and not b.markers_in(h, "re")])
         return any(geo.distance(h, hex_id) - 1 <= 3 for h in hqs)  # asked at every shot: the HQs kept per board
 
     def retreating(self, hex_id: str) -> bool:
