@@ -1043,3 +1043,27 @@ def test_4_3b_and_4_2c_units_unsupplied_neither_entrench_nor_go_rapid(play):
         assert play(script(marker, False)) == []
         found = play(script(marker, True))
         assert rules(found) == [number] and found[0].step == 5 and "unsupplied" in found[0].message
+
+
+def test_6_1_an_air_strike_s_losses_are_taken_in_the_maneuver(play):
+    """5.5: the targets of an air strike take their losses at once ("the reactive player then
+    applies any losses"): a T1 on 62/Trento (1527) costs it a step before the maneuver ends."""
+    def script(step_taken, flip_marker=False):
+        def s(w):
+            cw_maneuver(w)
+            w.move("air-cw-1", "1527")
+            w.declare("air-cw-1", "Air strike")
+            w.move("iv", "I/V 1A")
+            t1 = w.place("t1", "1527")
+            if step_taken:
+                w.flip("62-trento")
+            if flip_marker:
+                w.flip(t1)
+            w.phase(1, "C")
+        return s
+    assert play(script(True)) == []
+    assert play(script(True, flip_marker=True)) == []
+    found = play(script(False))  # never taken: reported when the maneuver ends (its deadline)
+    assert rules(found) == ["6.1"] and found[0].step == 7 and "call for 1" in found[0].message
+    found = play(script(False, flip_marker=True))  # the T1 flipped to T with no step lost: at the flip (6.1e)
+    assert rules(found) == ["6.1"] and found[0].step == 7 and "6.1e" in found[0].message

@@ -13,11 +13,15 @@ step lost beyond what the hex's markers called for when it was lost.
 Choices:
 - Markers lie in hexes: the losses are counted per hex, over all its combat units of the side
   the markers hit (which unit takes the step is the owner's choice).
-- Losses from air strikes (5.5, in a maneuver) and HQ flips (6.5) are not counted.
+- Air strikes (5.5) hit in a maneuver (B, D), and "the reactive player then applies any losses"
+  there: a maneuver's T1/T2 markers and step losses are compared the same way when it ends; in
+  a maneuver a step regained is a replacement (4.41c) and a unit entering the map a reinforcement,
+  neither a loss, and a unit leaves the map as a loss only to an eliminated box (not to a Combat
+  Group's display).  HQ flips (6.5) are not counted.
 """
 from __future__ import annotations
 
-from validators.games.tobrouk_41_42.state import COMBATS
+from validators.games.tobrouk_41_42.state import COMBATS, MANEUVERS
 from validators.games.tobrouk_41_42.units import TobroukRule, mid
 from validators.replay.board import Piece
 from validators.replay.replayer import Added, Flipped, Moved, Removed
@@ -39,9 +43,13 @@ class Losses(TobroukRule):
         self.short_at: dict[str, int] = {}  # hex -> the step a T1/T2 was flipped with its steps not taken
         self.over_at: dict[str, int] = {}  # hex -> the last step its units lost more than its markers call for
 
+    def start(self) -> None:
+        self.eliminated_boxes = self.track_boxes("eliminated")
+        super().start()
+
     def phase_ended(self, pid: str) -> None:
-        if pid in COMBATS:
-            self._check_losses()
+        if pid in COMBATS + MANEUVERS:
+            self._check_losses(strike=pid in MANEUVERS)
 
     def _hex_steps(self, hex_id: str) -> tuple[str | None, int]:
         cu = [p for p in self.pieces_in(hex_id) if self.is_cu(p)]
@@ -52,34 +60,38 @@ class Losses(TobroukRule):
         self._hit_marker(e.piece, e.where.label)
 
     def moved(self, e: Moved) -> None:
-        geo = self.geo
-        if self.state.phase_id in COMBATS and self.is_cu(e.piece) and e.old.label != e.new.label:
+        geo, phase = self.geo, self.state.phase_id
+        if phase in COMBATS and self.is_cu(e.piece) and e.old.label != e.new.label:
             u = self.unit_of(e.piece)
             if e.old.label in geo and e.new.label not in geo:
                 self._lose(e.old.label, self.steps_now(u, e.piece))
             elif e.old.label not in geo and e.new.label in geo:
                 self._lose(e.new.label, -self.steps_now(u, e.piece))
+        elif phase in MANEUVERS and self.is_cu(e.piece) and e.old.label in geo and e.new.label in self.eliminated_boxes:
+            self._lose(e.old.label, self.steps_now(self.unit_of(e.piece), e.piece))  # eliminated by an air strike
         if e.old.label != e.new.label:
             self._hit_marker(e.piece, e.new.label)
 
     def flipped(self, e: Flipped) -> None:
-        if self.state.phase_id not in COMBATS or e.where is None or e.where.label not in self.geo:
+        phase = self.state.phase_id
+        if phase not in COMBATS + MANEUVERS or e.where is None or e.where.label not in self.geo:
             return
         h = e.where.label
         if e.layer == "Step" and self.is_cu(e.piece):
-            self._lose(h, e.new - e.old)
+            if phase in COMBATS or e.new > e.old:  # in a maneuver a step regained is a replacement (4.41c)
+                self._lose(h, e.new - e.old)
         elif e.layer == "Face" and mid(e.piece) in ("t1", "t2") and e.old == 1 and e.new == 2:
             self.flipped_calls[h] = self.flipped_calls.get(h, 0) + (1 if mid(e.piece) == "t1" else 2)
             if self.lost.get(h, 0) < min(self.flipped_calls[h], self.available.get(h, 0)):
                 self.short_at.setdefault(h, self.state.step)  # 6.1e: flipped once the steps are taken
 
     def removed(self, e: Removed) -> None:
-        if self.state.phase_id in COMBATS and self.is_cu(e.piece) and e.where is not None and e.where.label in self.geo:
+        if self.state.phase_id in COMBATS + MANEUVERS and self.is_cu(e.piece) and e.where is not None and e.where.label in self.geo:
             self._lose(e.where.label, self.steps_now(self.unit_of(e.piece), e.piece))
 
     def _hit_marker(self, p: Piece, hex_id: str) -> None:
         mid = p.properties().get("MarkerId", "")
-        if self.state.phase_id not in COMBATS or mid not in ("t1", "t2") or hex_id not in self.geo:
+        if self.state.phase_id not in COMBATS + MANEUVERS or mid not in ("t1", "t2") or hex_id not in self.geo:
             return
         if hex_id not in self.available:
             self.hit_side[hex_id], self.available[hex_id] = self._hex_steps(hex_id)
@@ -94,11 +106,11 @@ class Losses(TobroukRule):
         if steps > 0 and self.lost[hex_id] > self.hits.get(hex_id, 0):
             self.over_at[hex_id] = self.state.step
 
-    def _check_losses(self) -> None:
+    def _check_losses(self, strike: bool = False) -> None:
         for hex_id in sorted(set(self.hits) | set(self.lost)):
             want = min(self.hits.get(hex_id, 0), self.available.get(hex_id, 0))
             got = self.lost.get(hex_id, 0)
-            if got == want:
+            if got == want or (strike and not want and got <= 0):
                 continue
             calls = (f"its T1/T2 markers call for {self.hits[hex_id]} step(s)" if hex_id in self.hits
                      else "it took no T1 or T2")
