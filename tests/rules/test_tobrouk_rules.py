@@ -1067,3 +1067,27 @@ def test_6_1_an_air_strike_s_losses_are_taken_in_the_maneuver(play):
     assert rules(found) == ["6.1"] and found[0].step == 7 and "call for 1" in found[0].message
     found = play(script(False, flip_marker=True))  # the T1 flipped to T with no step lost: at the flip (6.1e)
     assert rules(found) == ["6.1"] and found[0].step == 7 and "6.1e" in found[0].message
+
+
+def test_6_22f_the_optional_afrika_korps_modifier_and_6_4_surrender(play):
+    """A/5/15Pz (morale 8) at 1619 with the Afrika Korps HQ, entrenched (-1): 10 fails unless the
+    optional -1 (6.22f) is in use, so either answer stands; 11 fails with it too.  62/Trento (1527,
+    morale 7, entrenched) failing on 12 may surrender (6.4) instead of retreating."""
+    def script(hex_id, dice, retreat=False, surrender=None):
+        def s(w):
+            cw_maneuver(w)
+            w.phase(1, "C")
+            t = w.place("t", hex_id)
+            w.roll("Axis morale 2d6", dice, "Axis")
+            w.move(t, "Markers")
+            if retreat:
+                w.place("retreat", hex_id)
+            if surrender:
+                w.remove(surrender)
+            w.phase(1, "D")
+        return s
+    assert play(script("1619", [5, 5])) == []
+    assert play(script("1619", [5, 5], retreat=True)) == []
+    found = play(script("1619", [5, 6]))
+    assert rules(found) == ["6.2"] and found[0].step == 6 and "fails" in found[0].message
+    assert play(script("1527", [6, 6], surrender="62-trento")) == []

@@ -39,7 +39,10 @@ Choices:
   of the roller's side; where the hex holds several (the roll does not name its unit, nor whose
   T markers are whose), it is judged only when the roll passes for all of them with every T
   marker counted, or fails for all with none beyond the first.  Modifiers: +1 per T marker
-  beyond the first, -1 entrenched, +1 CR, +1 RE (digest O10, as the table), +1 already retreating.
+  beyond the first, -1 entrenched, +1 CR, +1 RE (digest O10, as the table), +1 already retreating;
+  optional 6.22f (-1 for an Axis unit with or next to the Afrika Korps HQ) may or may not be in
+  use: a failure is judged with it, a pass without it.  A unit that leaves its hex after a
+  failure surrendered (6.4a, 6.4c: the yellow morale is not in the counters' data): no finding.
 """
 from __future__ import annotations
 
@@ -377,6 +380,8 @@ class Morale(TobroukRule):
                     drm += v
                     why.append(f"{key.replace('_', ' ')} {v:+d}")
             extra = int(mods["extra_t_marker"]["drm"]) * (n - 1) if len(units) > 1 else 0  # whose T markers: not said
+            if side == "axis" and "afrika_korps" in mods and self._near_ak(h):
+                extra -= int(mods["afrika_korps"]["drm"])  # 6.22f (optional): with or next to the AK HQ, if in use
             hexes[h] = (units, drm, why, extra)
         self.morale_roll = MoraleRoll(side, sum(e.dice), hexes)
 
@@ -392,6 +397,10 @@ class Morale(TobroukRule):
         elif roll.hex == hex_id and not passed:
             roll.passed, roll.at = False, self.state.step
 
+    def _near_ak(self, hex_id: str) -> bool:
+        ak = self.unit_piece_on_map("hq-ak")
+        return ak is not None and self.geo.distance(self.hex_of(ak), hex_id) <= 1
+
     def _settle_morale(self) -> None:
         roll, self.morale_roll = self.morale_roll, None
         if roll is None or roll.hex is None:
@@ -401,6 +410,9 @@ class Morale(TobroukRule):
         morales = [m for p in units if (m := self.value(self.unit_of(p), p, "morale")) is not None]
         if len(morales) != len(units):
             return
+        board = self.replayer.board.pieces
+        if roll.passed and any(board.get(p.id) is None or self.hex_of(board[p.id]) != roll.hex for p in units):
+            return  # a unit gone from the hex: a surrender (6.4a, 6.4c) answers a failure too
         if all(total <= m for m in morales):
             should = True
         elif all(total - extra > m for m in morales):  # fails even if the hex's T markers were shared out

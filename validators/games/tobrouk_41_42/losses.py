@@ -18,11 +18,14 @@ Choices:
   a maneuver a step regained is a replacement (4.41c) and a unit entering the map a reinforcement,
   neither a loss, and a unit leaves the map as a loss only to an eliminated box (not to a Combat
   Group's display).  HQ flips (6.5) are not counted.
+- 6.4: a unit that fails its morale check may surrender (yellow morale, 6.4c, not in the counters'
+  data; or no safe retreat, 6.4a) and is removed: losses beyond the T1/T2 markers in a hex where a
+  hit marker went are not reported.
 """
 from __future__ import annotations
 
 from validators.games.tobrouk_41_42.state import COMBATS, MANEUVERS
-from validators.games.tobrouk_41_42.units import TobroukRule, mid
+from validators.games.tobrouk_41_42.units import HITS, TobroukRule, mid
 from validators.replay.board import Piece
 from validators.replay.replayer import Added, Flipped, Moved, Removed
 
@@ -39,6 +42,7 @@ class Losses(TobroukRule):
         self.available: dict[str, int] = {}  # hex -> steps its units had at the first T1/T2
         self.lost: dict[str, int] = {}  # hex -> steps lost there
         self.hit_side: dict[str, str] = {}
+        self.tested: set[str] = set()  # hexes a hit marker (T, T1, T2) went to: a surrender may follow (6.4)
         self.flipped_calls: dict[str, int] = {}  # hex -> steps of its T1/T2 markers flipped to T (6.1e)
         self.short_at: dict[str, int] = {}  # hex -> the step a T1/T2 was flipped with its steps not taken
         self.over_at: dict[str, int] = {}  # hex -> the last step its units lost more than its markers call for
@@ -91,6 +95,8 @@ class Losses(TobroukRule):
 
     def _hit_marker(self, p: Piece, hex_id: str) -> None:
         mid = p.properties().get("MarkerId", "")
+        if mid in HITS:
+            self.tested.add(hex_id)
         if self.state.phase_id not in COMBATS + MANEUVERS or mid not in ("t1", "t2") or hex_id not in self.geo:
             return
         if hex_id not in self.available:
@@ -110,8 +116,8 @@ class Losses(TobroukRule):
         for hex_id in sorted(set(self.hits) | set(self.lost)):
             want = min(self.hits.get(hex_id, 0), self.available.get(hex_id, 0))
             got = self.lost.get(hex_id, 0)
-            if got == want or (strike and not want and got <= 0):
-                continue
+            if got == want or (strike and not want and got <= 0) or (got > want and hex_id in self.tested):
+                continue  # more than the markers call for where a unit checked morale: a surrender (6.4a, 6.4c)
             calls = (f"its T1/T2 markers call for {self.hits[hex_id]} step(s)" if hex_id in self.hits
                      else "it took no T1 or T2")
             at = self.short_at.get(hex_id) if got < want else self.over_at.get(hex_id)
