@@ -1091,3 +1091,19 @@ def test_6_22f_the_optional_afrika_korps_modifier_and_6_4_surrender(play):
     found = play(script("1619", [5, 6]))
     assert rules(found) == ["6.2"] and found[0].step == 6 and "fails" in found[0].message
     assert play(script("1527", [6, 6], surrender="62-trento")) == []
+
+
+def test_4_43c_a_breached_minefield_costs_1_mp_less(play):
+    """62/Trento (foot) leaves Bardia 1527 for 1428 across the heavy minefield: 2 + 4 MP, 1 less
+    breached (tables/terrain-effects.yaml, reconstructed); the breach marker in 1527 names no
+    hexside (Q&A 3): each minefield hexside of its hex is taken as breached."""
+    def script(breach):
+        def s(w):
+            if breach:
+                w.place("breach", "1527", side="Axis")  # set-up: breached earlier
+            axis_maneuver(w, 5)
+            w.move("62-trento", "1428")
+        return s
+    assert play(script(True)) == []
+    found = play(script(False))
+    assert rules(found) == ["4.1"] and found[0].step == 3 and "cost 6 MP" in found[0].message

@@ -27,8 +27,9 @@ Choices:
   only condition ... is whether it is In Command or not at the beginning of its movement") holds
   a move from one contact hex to another to it too; a unit that ends its move where it began
   (stepped out of contact and back) has not "moved into contact": no finding.
-- Breached minefields (4.43c) are not read: a breach marker lies in a hex and cannot name its
-  hexside; a move the breach makes legal may be reported.
+- Breached minefields (4.43c: 1 MP less): a breach marker lies in a hex and cannot name its
+  hexside (Q&A 3: one hexside is breached); every minefield hexside of a hex holding one is taken
+  as breached (the kindest reading).
 """
 from __future__ import annotations
 
@@ -45,6 +46,9 @@ from validators.replay.replayer import Moved
 
 if TYPE_CHECKING:  # the schema is for annotations: an audit runs on the plain model (plain.py)
     from builder.model import schema as s
+
+
+MINEFIELDS = frozenset({"mines-light", "mines-heavy", "camp"})  # minefield hexsides a breach opens (4.43)
 
 
 @dataclass
@@ -70,6 +74,9 @@ class Moves(Tracker):
         self.from_cg: MoveRecord | None = None  # the move that leaving opened in its side's maneuver
         self._steps: dict = {}  # (class, rapid, out of supply) -> its step callback
         self.zoc_mp = mp(self.mv["enter_enemy_zoc"]["mp"])
+        self.breach_less = mp(self.tec.get("breached_minefield", {}).get("less", 0))
+        self.breaches: frozenset[str] = frozenset(  # hexes holding a breached-minefield marker (4.43a')
+            h for p in self.board.replayer.board.pieces.values() if mid(p) == "breach" and (h := self.board.hex_of(p)))
 
     def phase_started(self, pid: str) -> None:
         self.moved_last = self._moved_away()  # in the phase that just ended (a maneuver's, before its combat)
@@ -98,7 +105,25 @@ class Moves(Tracker):
         rec = self.moves[p.id] = MoveRecord(start, "rapid" in ids, "re" in ids)
         return rec
 
+    def added(self, e) -> None:
+        if mid(e.piece) == "breach":
+            self._breaches_now()
+
+    removed = added
+
+    def _breaches_now(self) -> None:
+        hex_of = self.board.hex_of
+        self.breaches = frozenset(h for p in self.board.replayer.board.pieces.values()
+                                  if mid(p) == "breach" and (h := hex_of(p)))
+
+    def breached(self, a: str, b: str) -> bool:
+        """Whether the minefield between two hexes may be breached: a breach marker lies in one of
+        them (4.43a'; Q&A 3: a breach is one hexside, but the marker lies in a hex and names none)."""
+        return a in self.breaches or b in self.breaches
+
     def moved(self, e: Moved) -> None:
+        if mid(e.piece) == "breach":
+            self._breaches_now()
         self.left_cg = self.from_cg = None
         geo, st = self.game.geometry, self.state
         old, new, p = e.old.label, e.new.label, e.piece
@@ -120,7 +145,7 @@ class Moves(Tracker):
     def step_cost(self, cls: str, rec: MoveRecord):
         """The step callback of a class (rapid movement, out of supply), its costs kept: the map
         does not change."""
-        key = (cls, rec.rapid, rec.exhausted)
+        key = (cls, rec.rapid, rec.exhausted, self.breaches)
         found = self._steps.get(key)
         if found is None:
             base, memo = self._step_cost(cls, rec), {}
@@ -139,6 +164,7 @@ class Moves(Tracker):
         if rec.exhausted:
             cls, factor = self.mv["out_of_supply"]["pays"], factor * int(self.mv["out_of_supply"]["factor"])
         terrain, crossing = self.game.hex_terrain, self.units_view.crossing
+        breaches, less = self.breaches, self.breach_less
 
         def step(a: str, b: str) -> Fraction | None:
             t = terrain.get(b)
@@ -157,6 +183,8 @@ class Moves(Tracker):
                     return None
                 if spec.get("mp") is not None:
                     cost += mp(spec["mp"][cls])
+                    if f in MINEFIELDS and (a in breaches or b in breaches):
+                        cost -= less  # 4.43c: a breached minefield costs 1 less (and still counts)
             return cost * factor
         return step
 

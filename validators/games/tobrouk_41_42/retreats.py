@@ -4,7 +4,8 @@ A unit whose hex holds a Retreat marker moves in a combat phase (C, E): that is 
 All retreats are simultaneous, so they are checked when the combat phase ends: the unit must
 end out of enemy fire (in no hex next to an enemy combat unit, a cliff between excepted, 5.1d),
 by the fewest hexes that reach such a hex, along a path that never crosses a cliff, the sea or
-a minefield hexside (unbreached: breach markers cannot name their hexside, 4.43) and never
+an unbreached minefield hexside (one of a hex holding a breach marker is taken as breached: the
+marker names no hexside, 4.43, Q&A 3) and never
 enters an enemy unit's hex; friendly units may be passed through (6.3).
 
 Choices:
@@ -14,8 +15,9 @@ Choices:
 """
 from __future__ import annotations
 
+from validators.games.tobrouk_41_42.movement import MINEFIELDS, Moves
 from validators.games.tobrouk_41_42.state import COMBATS
-from validators.games.tobrouk_41_42.units import TobroukRule
+from validators.games.tobrouk_41_42.units import TobroukRule, Units
 from validators.kernel.movement import search
 from validators.replay.replayer import Moved
 
@@ -27,6 +29,7 @@ class Retreats(TobroukRule):
     path that crosses no cliff, sea or minefield and enters no enemy unit's hex."""
 
     ids = ("6.3",)
+    needs = (Units, Moves)
 
     def start(self) -> None:
         self.retreats: dict[str, str] = {}  # piece id -> hex it retreated from
@@ -50,8 +53,14 @@ class Retreats(TobroukRule):
     def _check_retreat(self, p, start: str, end: str) -> None:
         side = self.side_id(p)
         terrain = self.game.hex_terrain
-        dist = search(self.geo.neighbours, start, blocked=self.units_view.enemy_hexes(side),
-                      step=lambda a, b: None if terrain.get(b) == "sea" or self.crossing(a, b) & CLOSED else 1).cost
+        moves = self.ctx.get(Moves)
+
+        def step(a: str, b: str) -> int | None:
+            closed = self.crossing(a, b) & CLOSED
+            if closed and not (closed <= MINEFIELDS and moves.breached(a, b)):
+                return None
+            return None if terrain.get(b) == "sea" else 1
+        dist = search(self.geo.neighbours, start, blocked=self.units_view.enemy_hexes(side), step=step).cost
         safe = [h for h in dist if not self.under_fire(h, side)]
         least = min((dist[h] for h in safe), default=None)
         if end not in dist:
