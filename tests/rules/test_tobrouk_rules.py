@@ -1107,3 +1107,15 @@ def test_4_43c_a_breached_minefield_costs_1_mp_less(play):
     assert play(script(True)) == []
     found = play(script(False))
     assert rules(found) == ["4.1"] and found[0].step == 3 and "cost 6 MP" in found[0].message
+
+
+def test_11_5h_the_afrika_korps_hq_has_no_artillery_in_battleaxe(play):
+    """5.4 with 11.5h: in Battleaxe the AK HQ (1619) supports nothing; in Gazala it may (1301)."""
+    def script(target):
+        def s(w):
+            axis_maneuver(w, 5)
+            w.place("artillery-axis", target, side="Axis")
+        return s
+    assert play(script("1402"), setup="gazala.vsav") == []  # two hexes from the AK HQ
+    found = play(script("1620"))
+    assert rules(found) == ["5.4"] and found[0].step == 3 and "no Axis HQ within 3 hexes" in found[0].message

@@ -128,7 +128,7 @@ class Modes(TobroukRule):
             return
         if not self.artillery_in_range(hex_id, side):
             self.find("5.4", f"artillery support on {hex_id}: no {name} HQ within 3 hexes (between, 3.1d) that is "
-                      "supplied (5.4a: no CR or RE marker in its hex)", p, None, hex_id, side=name)
+                      "supplied (5.4a: no CR or RE marker in its hex) and has artillery (11.5h)", p, None, hex_id, side=name)
         elif sum(self.markers_in(hex_id, m) for m in ARTILLERY) > 2:
             self.find("5.4", f"a third artillery marker on {hex_id}: at most 2 a hex (5.4g)", p, None, hex_id, side=name)
         else:

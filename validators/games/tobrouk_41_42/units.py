@@ -118,10 +118,14 @@ class Units(Tracker):
 
     def artillery_in_range(self, hex_id: str, side: str) -> bool:
         """5.4a, d: a target at most 3 hexes between (3.1d) from a supplied HQ of the side (no CR or
-        RE marker in its hex, 3.7), as it stands now (Q&A 9: "checked at the moment of the combat phase")."""
+        RE marker in its hex, 3.7) that has artillery (the scenario's `artillery` counts: none for the
+        Afrika Korps HQ in Battleaxe, 11.5h), as it stands now (Q&A 9: "checked at the moment of the
+        combat phase")."""
         b, geo = self.board, self.game.geometry
+        none = {hq for hq, n in self.state.sc_rules.get("artillery", {}).items() if n == 0}  # 11.5h: AK has none
         hqs = self.memo(("hq hexes", side), lambda: [h for h, ps in b.by_hex().items()
-                                                     if any(self.is_hq(q) and b.side_id(q) == side for q in ps)
+                                                     if any(self.is_hq(q) and b.side_id(q) == side
+                                                            and b.unit_of(q).id not in none for q in ps)
                                                      and not b.markers_in(h, "cr") and not b.markers_in(h, "re")])
         return any(geo.distance(h, hex_id) - 1 <= 3 for h in hqs)  # asked at every shot: the HQs kept per board
 
