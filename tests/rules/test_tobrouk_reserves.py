@@ -78,6 +78,14 @@ def test_11_4i_the_2nd_south_african_division_enters_once_released(play):
     found = play(script(False), setup="crusader.vsav")
     assert rules(found) == ["11.4"] and "while in reserve" in found[0].message
 
+    def behind_the_lines(w):  # 1229: no valid supply path joins it to a CW source (computed on the map)
+        cw_maneuver(w, 5)
+        w.declare("4-2sa", "Release reserve")
+        w.move("4-2sa", "1229")
+        w.phase(1, "C")
+    found = play(behind_the_lines, setup="crusader.vsav")
+    assert rules(found) == ["11.4"] and found[0].step == 4 and "along the Commonwealth supply path" in found[0].message
+
 
 def test_11_2k_the_8th_army_reserve_moves_once_the_marker_moved(play):
     def script(iv: bool):

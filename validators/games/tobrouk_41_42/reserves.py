@@ -36,6 +36,7 @@ Choices (false alarms cost more than missed violations):
 from __future__ import annotations
 
 from validators.games.tobrouk_41_42.movement import MoveRecord, Moves
+from validators.games.tobrouk_41_42.supply import LENIENT, SupplyLines
 from validators.games.tobrouk_41_42.state import MANEUVERS, box_value
 from validators.games.tobrouk_41_42.units import TobroukRule, TobroukTracker, Units
 from validators.kernel.declarations import Declared
@@ -81,7 +82,8 @@ class ReserveGroups(TobroukTracker):
             sides = {self.side_id_of_unit(u) for u in units} - {None}
             out.append({"scenario": scenario, "units": units, "side": next(iter(sides), None),
                         "when": entry.get("release_when", []),
-                        "rule": entry.get("rule", self.card_rule), "enters": entry.get("enters")})
+                        "rule": entry.get("rule", self.card_rule), "enters": entry.get("enters"),
+                        "enter_on": entry.get("enter_on")})
         return out
 
     def side_id_of_unit(self, uid: str) -> str | None:
@@ -96,7 +98,7 @@ class Reserves(TobroukRule):
     and reinforcements enter in their side's maneuver, on their turn and through their hex; XIII Corps
     stays east of the Gazala line until 2C; Battleaxe is played on the map's east half."""
 
-    needs = (Units, Moves, ReserveGroups)
+    needs = (Units, Moves, ReserveGroups, SupplyLines)
 
     @classmethod
     def ids_in(cls, game) -> tuple[str, ...]:
@@ -246,12 +248,30 @@ class Reserves(TobroukRule):
                       f"the {name} player's maneuver", p)
             return True
         gate = arrival.hex if arrival is not None else self.rg.groups[gi]["enters"]
+        if arrival is None and self.rg.groups[gi].get("enter_on") == "supply_path" and side is not None \
+                and hex_id not in self._on_supply_path(side):
+            self.find(rule, f"{p.name} entered at {hex_id}: it appears along the {name} supply path "
+                      f"({self.rg.groups[gi]['rule']}), and no valid supply path joins {hex_id} to a {name} supply "
+                      "source (reconstructed map)", p)
+            return True
         if gate in self.geo and hex_id != gate and not self._reachable(p, side, gate, hex_id):
             self.find(rule, f"{p.name} entered at {hex_id}: it enters through {gate} "
                       f"({(arrival.rule if arrival else None) or self.rg.groups[gi]['rule']}), and {hex_id} is beyond "
                       f"the maneuver's MP from there{self.reconstructed('movement', 'terrain-effects')}", p)
             return True
         return False
+
+    def _on_supply_path(self, side: str) -> set[str]:
+        """Hexes a lenient valid supply path (3.1e: no enemy unit or ZoC, no sea or cliff) joins to
+        one of the side's supply sources, at any length (11.4i gives none)."""
+        lines = self.ctx.get(SupplyLines)
+        forbidden, passable = lines.supply_forbidden(side, LENIENT), lines.supply_passable(LENIENT)
+        seen = {h for h in lines.source_hexes(side) if h in self.geo and h not in forbidden}
+        frontier = list(seen)
+        while frontier:
+            frontier = [b for a in frontier for b in self.geo.neighbours(a)
+                        if b not in seen and passable(a, b) and not seen.add(b) and b not in forbidden]
+        return seen
 
     def _reachable(self, p: Piece, side: str | None, gate: str, hex_id: str) -> bool:
         cls = self.moves.move_class(p)
