@@ -1119,3 +1119,24 @@ def test_11_5h_the_afrika_korps_hq_has_no_artillery_in_battleaxe(play):
     assert play(script("1402"), setup="gazala.vsav") == []  # two hexes from the AK HQ
     found = play(script("1620"))
     assert rules(found) == ["5.4"] and found[0].step == 3 and "no Axis HQ within 3 hexes" in found[0].message
+
+
+def test_6_3a_a_unit_that_failed_retreats_or_surrenders(play):
+    """22 Gds at 1228, next to Capuzzo, takes a Retreat marker: it retreats (1128) or surrenders
+    (removed); staying there, next to the enemy, is reported when the combat phase ends."""
+    def script(then):
+        def s(w):
+            at_capuzzo(w)
+            cw_maneuver(w)
+            w.phase(1, "C")
+            w.place("retreat", "1228", side="Commonwealth")
+            if then == "retreat":
+                w.move("22-grd", "1128", stack=True)
+            elif then == "surrender":
+                w.remove("22-grd")
+            w.phase(1, "D")
+        return s
+    assert play(script("retreat")) == []
+    assert [f for f in play(script("surrender")) if f.rule == "6.3"] == []
+    found = play(script("stay"))
+    assert rules(found) == ["6.3"] and found[0].step == 6 and "6.3a" in found[0].message

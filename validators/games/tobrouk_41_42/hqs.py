@@ -26,6 +26,10 @@ declaration at it, an Air strike declaration on its hex; the supply sources of t
   camp, 3.8), showing its reduced face when that phase ends.
 - A flip may follow its hit in the next phase (results applied late); a removal from a hex an
   enemy unit shares is not judged (the text does not say what happens then).
+- 6.5c-d': an HQ that moves in a combat phase displaces: it stood under enemy fire (an enemy
+  combat unit next to it, no cliff between) when it moved, and it goes by the fewest hexes to a
+  hex out of enemy fire, crossing no cliff, sea or unbreached minefield and entering no enemy
+  unit's hex (the retreat's path, retreats.py); judged when the phase ends, reported at its move.
 
 Choices: the Tobrouk HQ may be dissolved (3.8d) and an army in general retreat loses what cannot
 leave the map (8.1c'): the Tobrouk HQ's removal and removals after the I/V marker stood on a
@@ -36,6 +40,8 @@ I/V track reads them too (6.5f's two spaces, 9.3b's loss of an HQ).
 """
 from __future__ import annotations
 
+from validators.games.tobrouk_41_42.movement import Moves
+from validators.games.tobrouk_41_42.retreats import retreat_problem
 from validators.games.tobrouk_41_42.state import COMBATS, MANEUVERS
 from validators.games.tobrouk_41_42.supply import SupplyLines
 from validators.games.tobrouk_41_42.units import HITS, ZOC_CLOSED, TobroukRule, TobroukTracker, Units
@@ -120,10 +126,11 @@ class HQCombat(TobroukRule):
     HQ re-enters on a later turn, on a friendly supply source hex, on its reduced face."""
 
     ids = ("6.5",)
-    needs = (Units, HQLosses, SupplyLines)
+    needs = (Units, HQLosses, SupplyLines, Moves)
 
     def start(self) -> None:
         self.losses = self.ctx.get(HQLosses)
+        self.moves = self.ctx.get(Moves)
         self.encircled: set[tuple[str, str]] = set()  # (HQ piece id, hex) encircled when a combat ended
         self.encircled_told: set[str] = set()  # HQs reported so (one act, one finding)
         self.sources = {side: self.ctx.get(SupplyLines).source_hexes(side) for side in self.side_names}
@@ -138,6 +145,7 @@ class HQCombat(TobroukRule):
         self.hit_before, self.hit_hexes = self.hit_hexes, set()  # the last phase's hits count: losses may come late
         self.reentered: dict[str, tuple[Piece, str]] = {}  # piece id -> (piece, hex) re-entered this phase
         self.flipped_at: dict[str, int] = {}  # HQ piece id -> the step of its last flip in the phase (the act)
+        self.displaced: dict[str, tuple[str, bool, int]] = {}  # HQ piece id -> (start, threatened there, last step)
         for p in self.hqs_on_map():
             self.hq_face_at_start[p.id] = self.reduced(p)
             self.hq_hexes[p.id] = {self.hex_of(p)}
@@ -145,6 +153,26 @@ class HQCombat(TobroukRule):
     def phase_ended(self, pid: str) -> None:
         self._check_hq_phase()
         self._check_encircled(pid in COMBATS)
+        if pid in COMBATS:
+            self._check_displacements()
+
+    def _check_displacements(self) -> None:
+        """6.5c-d': an HQ moving in a combat phase displaces: from a hex under enemy fire (when it
+        moved), by a path that crosses no cliff, sea or unbreached minefield and enters no enemy
+        unit's hex, to the nearest hex out of enemy fire; judged as the phase ends (retreats are
+        simultaneous, 6.3a), reported at its last move."""
+        board = self.replayer.board.pieces
+        for pid, (start, threatened, at) in sorted(self.displaced.items()):
+            p = board.get(pid)
+            end = self.hex_of(p) if p is not None else None
+            if end is None or end == start:
+                continue
+            side = self.side_id(p)
+            why = (None if threatened else f"{start} was not under enemy fire: an HQ displaces only when threatened "
+                   "with being under enemy fire (6.5c)") or retreat_problem(self, self.moves, side, start, end)
+            if why:
+                self.find("6.5", f"{p.name} displaced from {start} to {end}: {why} (6.5c-d')", p, start, end,
+                          side=self.side_name(side), at=at)
 
     def finish(self) -> None:
         self._check_hq_phase()
@@ -199,6 +227,11 @@ class HQCombat(TobroukRule):
         u = self.unit_of(e.piece)
         if u is not None and u.type == "hq" and e.new.label in self.geo:
             self.hq_hexes.setdefault(e.piece.id, set()).add(e.new.label)
+            if self.state.phase_id in COMBATS and e.old.label in self.geo:
+                first = self.displaced.get(e.piece.id)
+                start = first[0] if first else e.old.label
+                threatened = first[1] if first else self.under_fire(e.old.label, self.side_id(e.piece))
+                self.displaced[e.piece.id] = (start, threatened, self.state.step)
         self._arrived()
         self._removed()
 
