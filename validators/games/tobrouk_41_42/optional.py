@@ -3,7 +3,8 @@ their counters take part (tables/optional.yaml names them: `unit`).
 
 - 12.2: Group Hecker "can move before but not after this mine clearance": after its Breach
   minefield declaration it does not move again in that maneuver; it breaches only if supplied (no
-  CR or RE marker in its hex, markers lying in hexes).
+  CR or RE marker in its hex, markers lying in hexes), for 3 MP on top of its move (the cheapest
+  path from where its move began, the reconstructed Movement Costs Table) within the maneuver's MP.
 - 12.3: Rommel "cannot be captured or attacked": no shot is declared at him, and he leaves the
   map only after the Commonwealth commando roll of 2 or 12; the commando is rolled once per
   scenario.
@@ -16,7 +17,9 @@ per maneuver, its missing ZoC and automatic retreat (other rules read them as a 
 from __future__ import annotations
 
 from validators.games.tobrouk_41_42.state import COMBATS, MANEUVERS
-from validators.games.tobrouk_41_42.units import TobroukRule, left_map
+from validators.games.tobrouk_41_42.movement import Moves
+from validators.games.tobrouk_41_42.units import TobroukRule, Units, left_map
+from validators.kernel.movement import show_mp
 from validators.kernel.declarations import Declared
 from validators.replay.board import Piece
 from validators.replay.replayer import Moved, Removed, Rolled, Said
@@ -28,7 +31,10 @@ class OptionalCounters(TobroukRule):
 
     ids = ("12.2", "12.3", "12.4")
 
+    needs = (Units, Moves)
+
     def start(self) -> None:
+        self.moves = self.ctx.get(Moves)
         sw = self.tables.get("optional", {}).get("switches", {})
         self.hecker = sw.get("group_hecker", {}).get("unit")
         self.rommel = sw.get("rommel", {}).get("unit")
@@ -53,6 +59,15 @@ class OptionalCounters(TobroukRule):
             if self.markers_in(hex_id, "cr") or self.markers_in(hex_id, "re"):
                 self.find("12.2", f"{p.name} breached a minefield from {hex_id} while unsupplied (a CR or RE "
                           "marker in its hex): Group Hecker breaches only if supplied", p, None, hex_id)
+                return
+            side = self.side_id(p)
+            spent = self.moves.spent(p, side) if side else None
+            cost = int(self.tables["movement"].get("hq_actions", {}).get("hecker_breach", 3))
+            allowance = self.maneuver_mp(side) if side else 0
+            if spent is not None and spent[0] + cost > allowance:
+                self.find("12.2", f"{p.name} breached a minefield after a move of {show_mp(spent[0])} MP: with the "
+                          f"breach's {cost} MP that is more than the maneuver's {allowance}"
+                          f"{self.reconstructed('movement', 'terrain-effects')}", p, None, hex_id)
 
     def moved(self, e: Moved) -> None:
         if (gone := left_map(e, self.geo)) is not None:
