@@ -1140,3 +1140,41 @@ def test_6_3a_a_unit_that_failed_retreats_or_surrenders(play):
     assert [f for f in play(script("surrender")) if f.rule == "6.3"] == []
     found = play(script("stay"))
     assert rules(found) == ["6.3"] and found[0].step == 6 and "6.3a" in found[0].message
+
+
+def test_12_3_rommel_gives_one_shot_a_turn_plus_2(play):
+    """15/15Pz (Capuzzo 1227) fires at 22 Gds (1228): AP 5, die 4 -1 crest = 3 gives less than
+    die 6 -1 = 5 (T1, test_6_1_t1_and_t2_cost_their_steps); with Rommel in 1227 the +2 (12.3) makes
+    the 4 a T1, for one shot of the combat phase only."""
+    def script(rommel, shots=1):
+        def s(w):
+            at_capuzzo(w)
+            if rommel:
+                w.place("rommel", "1227", side="Axis")
+            cw_maneuver(w)
+            w.phase(1, "C")
+            for firer in ("15-15pz", "33pzjag-15pz")[:shots]:
+                w.fire(firer, "22-grd", 4, side="Axis")
+                w.place("t1", "1228")
+        return s
+    assert [f for f in play(script(True)) if f.rule == "5.1"] == []
+    found = [f for f in play(script(False)) if f.rule == "5.1"]
+    assert len(found) == 1 and "T1 placed" in found[0].message
+    found = [f for f in play(script(True, shots=2)) if f.rule == "5.1"]  # a second +2 in the phase: none
+    assert len(found) == 1 and "33rd Panzerjager" in found[0].message
+
+
+def test_12_3_rommel_adds_3_to_the_command_radius_of_his_hq(play):
+    """Afrika/LW at 1028 is 11 hexes between from the Afrika Korps HQ (1619, range 10): it may move
+    into contact (4.2e) only with Rommel stacked with the HQ (+3, 12.3)."""
+    def script(rommel):
+        def s(w):
+            w.move("22-grd", "1027")
+            if rommel:
+                w.place("rommel", "1619", side="Axis")
+            axis_maneuver(w, 5)
+            w.move("afrika-lw", "0927")
+        return s
+    assert "4.2" not in rules(play(script(True)))
+    found = play(script(False))
+    assert rules(found) == ["4.2"] and "command radius" in found[0].message

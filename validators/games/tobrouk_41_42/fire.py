@@ -25,7 +25,9 @@ Choices:
 - "Offensive fire" is the fire of the side whose maneuver the combat phase follows (C: the
   active player, D: the reactive player); "the active player's fire" of 5.9 is read the same way.
 - 5.8c: an escarpment between the units counts whichever side is the higher (the map data has
-  no high side).  Optional 12.3 (Rommel) is not applied.
+  no high side).
+- 12.3 (optional): a shot fired from Rommel's hex may have his +2 to the die, once per combat
+  phase: its markers are taken as the result with it when they match that and not the other.
 - 5.2d: an artillery CU fired at that moved in the preceding maneuver (the maneuver phase just
   ended: B before C, D before E; its move ending away from where it began) gives the firer no
   weapon-priority penalty.
@@ -72,6 +74,7 @@ class Shot:
     target_hex: str | None = None
     coordinated: bool = False
     expected: str | None = None  # '-', 'T', 'T1', 'T2' once rolled
+    rommel: str | None = None  # the result with Rommel's +2 (12.3), when he may give it to this shot
     why: str = ""
     placed: list[str] = field(default_factory=list)  # hit markers put in the target's hex after the die
     placed_at: int | None = None  # the step of the last of them (the act a wrong result is reported at)
@@ -106,6 +109,8 @@ class Fire(TobroukRule):
     def start(self) -> None:
         self.ft = self.tables["fire"]
         self.moves = self.ctx.get(Moves)
+        rommel = self.tables.get("optional", {}).get("switches", {}).get("rommel", {})
+        self.rommel_unit, self.rommel_drm = rommel.get("unit"), int(rommel.get("fire_drm", 2))
         self.shot: Shot | None = None
         super().start()
 
@@ -113,6 +118,7 @@ class Fire(TobroukRule):
         self.shots: list[Shot] = []  # the combat phase's shots that were rolled
         self.fired: set[str] = set()
         self.fired_offensively: set[str] = set()  # every unit whose offensive shot was rolled, allowed or not
+        self.rommel_used = False  # 12.3: his +2 given to a shot of this combat phase
         self.at_entrenched: list[tuple[Shot, int]] = []  # defensive shots at an entrenched unit, and their steps
         self._undeclared = False
 
@@ -175,6 +181,8 @@ class Fire(TobroukRule):
         self.fired.add(shot.firer.id)
         self.shots.append(shot)
         shot.expected, shot.why = self._result(shot, side, e.dice[0])
+        if self._rommel_may_help(shot):
+            shot.rommel = self._result(shot, side, e.dice[0] + self.rommel_drm)[0]
 
     def _eligible(self, shot: Shot, side: str) -> bool:
         f, t, fh, th = shot.firer, shot.target, shot.firer_hex, shot.target_hex
@@ -264,6 +272,12 @@ class Fire(TobroukRule):
         why = (f"column {col} ({', '.join(parts)}), die {die}{' ' + ', '.join(dparts) if dparts else ''} = {modified}")
         return result, why
 
+    def _rommel_may_help(self, shot: Shot) -> bool:
+        """12.3: once per maneuver, Rommel stacked with a CU gives its shot +2 (a combat phase
+        follows one maneuver: once per combat phase)."""
+        return self.rommel_unit is not None and not self.rommel_used and any(
+            (u := self.unit_of(q)) is not None and u.id == self.rommel_unit for q in self.pieces_in(shot.firer_hex))
+
     def _check_at_entrenched(self) -> None:
         """5.10c, Q&A 8: no defensive fire at a unit that remained entrenched instead of firing
         offensively; a target that fired offensively in the phase (its shot allowed or not, its
@@ -315,6 +329,10 @@ class Fire(TobroukRule):
         if shot is None or shot.expected in (None, "?"):
             return
         want = [] if shot.expected == "-" else [shot.expected]
+        if sorted(shot.placed) != want and shot.rommel is not None \
+                and sorted(shot.placed) == ([] if shot.rommel == "-" else [shot.rommel]):
+            self.rommel_used = True  # the result with Rommel's +2 (12.3)
+            return
         if sorted(shot.placed) != want:
             got = ", ".join(shot.placed) or "no hit marker"
             self.find(self.ft.get("rule", "5.1").split(",")[0], f"{shot.firer.name} ({shot.firer_hex}) at "

@@ -23,7 +23,8 @@ Choices:
   combat phase) or an HQ's displacement (6.5c, in a combat phase); moves to and from the boxes
   off the map (Combat Group displays, eliminated units) are not movement.
 - 4.2e: a unit that ends its move in contact (in an enemy ZoC) must have begun it within the
-  command radius of its own HQ (its HQ's range, counted as hexes between, 3.1d).  Q&A 6 ("the
+  command radius of its own HQ (its HQ's range, counted as hexes between, 3.1d; +3 with Rommel
+  stacked with it, 12.3).  Q&A 6 ("the
   only condition ... is whether it is In Command or not at the beginning of its movement") holds
   a move from one contact hex to another to it too; a unit that ends its move where it began
   (stepped out of contact and back) has not "moved into contact": no finding.
@@ -322,5 +323,8 @@ class Movement(TobroukRule):
             hq = self.unit_of(p)
             if hq is not None and hq.id == u.hq and (h := self.hex_of(p)):
                 reach = (hq.range_reduced if self.reduced(p) and hq.range_reduced is not None else hq.range) or 0
+                if any((q := self.unit_of(x)) is not None and q.type == "leader" for x in self.pieces_in(h)):
+                    reach += int(self.tables.get("optional", {}).get("switches", {}).get("rommel", {})
+                                 .get("range_bonus", 3))  # 12.3: Rommel stacked with the HQ
                 return self.geo.distance(h, hex_id) - 1 <= reach
         return True

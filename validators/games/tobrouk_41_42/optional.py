@@ -11,8 +11,9 @@ their counters take part (tables/optional.yaml names them: `unit`).
 - 12.4: the LRDG "cannot attack": it fires only in the combat after the Axis maneuver
   (defensively); "if destroyed, it reappears ... in hex 1030": back on the map, it stands at 1030.
 
-Not checked: Rommel's +2 to one shot and +3 to an HQ's range, the LRDG's own 5 MP and its once
-per maneuver, its missing ZoC and automatic retreat (other rules read them as a unit's).
+Rommel's +2 to one shot (fire.py) and +3 to his HQ's range (supply.py, movement.py) are read where
+they apply.  Not checked: the LRDG's own 5 MP and its once per maneuver, its missing ZoC and
+automatic retreat (other rules read them as a unit's).
 """
 from __future__ import annotations
 
