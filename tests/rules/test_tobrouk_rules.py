@@ -1178,3 +1178,51 @@ def test_12_3_rommel_adds_3_to_the_command_radius_of_his_hq(play):
     assert "4.2" not in rules(play(script(True)))
     found = play(script(False))
     assert rules(found) == ["4.2"] and "command radius" in found[0].message
+
+
+def test_12_4_the_lrdg_moves_with_its_own_5_mp_and_retreats_automatically(play):
+    """12.4: the LRDG moves "freely once per maneuver" with 5 MP (here in an Axis maneuver of 1 MP,
+    0726 to 0722: 4 clear hexes), not more (0726 to 0717); fired at, it retreats (1228 to 1128, out of
+    Capuzzo's fire, as 6.3) or is destroyed, with no Retreat marker or morale check."""
+    def move(to):
+        def s(w):
+            lrdg = w.place("lrdg", "0726", side="Commonwealth")
+            axis_maneuver(w, 1)
+            w.move(lrdg, to)
+        return s
+    assert play(move("0722")) == []
+    found = play(move("0717"))
+    assert rules(found) == ["4.1"] and found[0].step == 4 and "the maneuver's 5 MP" in found[0].message
+
+    def fired_at(retreat):
+        def s(w):
+            lrdg = w.place("lrdg", "1228", side="Commonwealth")
+            cw_maneuver(w)
+            w.phase(1, "C")
+            w.fire("15-15pz", lrdg, 1, side="Axis")
+            if retreat:
+                w.move(lrdg, retreat)
+            w.phase(1, "D")
+        return s
+    assert play(fired_at("1128")) == []
+    found = play(fired_at(None))
+    assert rules(found) == ["12.4"] and found[0].step == 8 and "retreats automatically" in found[0].message
+    found = play(fired_at("1327"))  # still next to Capuzzo
+    assert rules(found) == ["12.4"] and found[0].step == 8 and "still next to enemy units" in found[0].message
+
+
+def test_12_4_the_lrdg_has_no_zoc(play):
+    """B/5/15Pz (1620) steps to 1621 (1 1/2 MP) next to 1622 with 2 MP: no ZoC surcharge next to the
+    LRDG (12.4), +1 MP next to an ordinary CU (4.2e)."""
+    def script(unit):
+        def s(w):
+            if unit == "lrdg":
+                w.place("lrdg", "1622", side="Commonwealth")
+            else:
+                w.move(unit, "1622")
+            axis_maneuver(w, 2)
+            w.move("b-5-15pz-2", "1621")
+        return s
+    assert play(script("lrdg")) == []
+    found = play(script("22-grd"))
+    assert rules(found) == ["4.1"] and found[0].step == 4 and "enemy-ZoC" in found[0].message

@@ -22,6 +22,9 @@ Choices:
 - Outside a maneuver a unit moves only as a retreat (6.3: its hex holds a Retreat marker, in a
   combat phase) or an HQ's displacement (6.5c, in a combat phase); moves to and from the boxes
   off the map (Combat Group displays, eliminated units) are not movement.
+- 12.4 (optional): the LRDG "can be activated freely once per maneuver but only to move, it has
+  5 MP": it moves in any maneuver (the text names no side's), with 5 MP of its own, and retreats
+  automatically in a combat phase (optional.py judges that retreat).
 - 4.2e: a unit that ends its move in contact (in an enemy ZoC) must have begun it within the
   command radius of its own HQ (its HQ's range, counted as hexes between, 3.1d; +3 with Rommel
   stacked with it, 12.3).  Q&A 6 ("the
@@ -138,7 +141,9 @@ class Moves(Tracker):
         if old not in geo or new not in geo or old == new or st.phase_id not in MANEUVERS:
             return
         side = self.mover_side(p)
-        if self.move_class(p) is None or side is None or st.maneuvering() not in (None, side):
+        u = self.board.unit_of(p)
+        if self.move_class(p) is None or side is None or (st.maneuvering() not in (None, side)
+                                                          and (u is None or u.id not in self.units_view.free_movers)):
             return
         if p.id not in self.moves:
             self.record(p, old)
@@ -244,15 +249,16 @@ class Movement(TobroukRule):
         """2.22: units move in their side's maneuver; retreats (6.3) and HQ displacements (6.5)
         in a combat phase."""
         name = self.side_names[side]
+        free = u is not None and u.id in self.free_movers
         if self.state.phase_id in MANEUVERS:
-            if self.maneuvering() not in (None, side):
+            if self.maneuvering() not in (None, side) and not free:
                 self.find("2.22", f"{'an' if name[0] in 'AEIOU' else 'a'} {name} unit moved in the "
                           f"{self.side_name(self.maneuvering())} player's maneuver ({self.state.phase})", e.piece)
                 return False
             return True
         if self.state.phase_id in COMBATS and (self.retreating(e.old.label) or self.units_view.stood_retreating(e.old.label)
-                                         or (u and self.is_hq(e.piece))):
-            return False  # a retreat or a displacement: not a maneuver
+                                         or (u and self.is_hq(e.piece)) or free):
+            return False  # a retreat (the LRDG's automatic one, 12.4) or a displacement: not a maneuver
         self.find("2", f"units move in the maneuvers (B, D), and in combat only to retreat (6.3): not in the "
                   f"{self.state.phase}", e.piece)
         return False
@@ -264,7 +270,7 @@ class Movement(TobroukRule):
         if rec.rapid or any(mid(m.piece) == "rapid" and m.new.label == new
                             for m in self.board.step_moves):  # under the marker, or dragged with it
             self._check_rapid(e, side, rec, new)
-        zoc, allowance = self.enemy_zoc(side), self.maneuver_mp(side)
+        zoc, allowance = self.enemy_zoc(side), self.free_movers.get(u.id if u else "", self.maneuver_mp(side))
         contact = new in zoc
         if new == rec.start or self._direct_within(cls, rec, new, contact, allowance):
             self._check_contact(e, u, side, rec, new, contact)

@@ -6,8 +6,8 @@ Choices:
 - Markers lie in hexes, not on units: a hex's markers (T, Retreat, CR, RE, entrenched, rapid
   movement) are read as belonging to every unit of the hex.
 - 1.34: no ZoC across minefields, fortifications (the Tobrouk camp), wadis and cliffs; "crests if
-  the CU is dug in" is left out (digest O14: which way is not said); HQs and retreating units
-  have none; none reaches into the sea (4.2e).
+  the CU is dug in" is left out (digest O14: which way is not said); HQs, retreating units and the
+  LRDG (12.4) have none; none reaches into the sea (4.2e).
 """
 from __future__ import annotations
 
@@ -54,6 +54,9 @@ class Units(Tracker):
         self.cg_side = {m.id: m.faces[0].side for m in self.game.markers_file.markers
                         if m.id.startswith("cg-") and m.faces and m.faces[0].side}
         self._memo: dict = {}
+        lrdg = self.tables.get("optional", {}).get("switches", {}).get("lrdg", {})
+        self.no_zoc = frozenset([lrdg["unit"]] if lrdg.get("unit") else ())  # 12.4: the LRDG has no ZoC
+        self.free_movers = {lrdg["unit"]: int(lrdg.get("mp", 5))} if lrdg.get("unit") else {}  # 12.4: its own MP
         self.moves_of = {side: 0 for side in self.board.side_names}  # side -> changes to its units so far
         self._by_side: dict = {}  # (question, side) -> (moves_of[enemy] when answered, answer)
 
@@ -157,7 +160,8 @@ class Units(Tracker):
     def _enemy_zoc(self, side: str) -> set[str]:
         enemy, b, terrain = self.board.other_side[side], self.board, self.game.hex_terrain
         holders = [h for h, ps in b.by_hex().items()
-                   if any(self.is_cu(p) and b.side_id(p) == enemy for p in ps) and not self.retreating(h)]
+                   if any(self.is_cu(p) and b.side_id(p) == enemy and b.unit_of(p).id not in self.no_zoc for p in ps)
+                   and not self.retreating(h)]
         return zone_of_control(holders, self.game.geometry.neighbours,
                                lambda h, n: not self.crossing(h, n) & ZOC_CLOSED and terrain.get(n) != "sea")
 
@@ -228,7 +232,7 @@ class CombatGroups(Tracker):
 _WORDS = (("board", "replayer units side_names side_ids other_side unit_of side_of side_id side_name hex_of by_hex "
                     "pieces_in units_in units_on_map stood_in reduced markers_in"),
           ("units_view", "combat_units is_cu is_hq retreating value steps_now enemy_zoc crossing cg_side artillery_in_range "
-                         "enemy_in unit_piece_on_map memo hqs_on_map under_fire"),
+                         "enemy_in unit_piece_on_map memo hqs_on_map under_fire no_zoc free_movers"),
           ("state", "maneuvering box_of track_boxes mp_box maneuver_mp reconstructed sc_rules man"))
 
 
