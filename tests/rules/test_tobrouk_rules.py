@@ -1226,3 +1226,44 @@ def test_12_4_the_lrdg_has_no_zoc(play):
     assert play(script("lrdg")) == []
     found = play(script("22-grd"))
     assert rules(found) == ["4.1"] and found[0].step == 4 and "enemy-ZoC" in found[0].message
+
+
+def test_5_5_one_squadron_a_hex_squadrons_as_artillery_and_retreats_in_the_maneuver(play):
+    """5.5c: one squadron a hex; 5.5f': a squadron left on its target adds a column in the next
+    combat, as an artillery marker; 5.5f: units struck in contact retreat in the maneuver."""
+    def strike(w, squadrons=("air-cw-1",)):
+        at_capuzzo(w)
+        cw_maneuver(w)
+        for sq in squadrons:
+            w.move(sq, "1227")
+            w.declare(sq, "Air strike")
+        w.move("iv", "I/V 1A")
+
+    found = play(lambda w: strike(w, ("air-cw-1", "air-cw-2")))
+    assert rules(found) == ["5.5"] and found[0].step == 7 and "5.5c" in found[0].message
+
+    def fire(squadron_stays):
+        def s(w):
+            strike(w)
+            if not squadron_stays:
+                w.move("air-cw-1", "Markers")
+            w.phase(1, "C")
+            w.fire("22-grd", "15-15pz", 6, side="Commonwealth")  # no hit marker placed after it
+        return s
+    with_sq = [f for f in play(fire(True)) if f.rule == "5.1"]
+    without = [f for f in play(fire(False)) if f.rule == "5.1"]
+    assert with_sq and "artillery marker +1" in with_sq[0].message
+    assert all("artillery" not in f.message for f in without)
+
+    def retreat(to):
+        def s(w):
+            strike(w)
+            w.place("retreat", "1227", side="Axis")
+            for unit in ("15-15pz", "33pzjag-15pz"):
+                if to:
+                    w.move(unit, to)
+            w.phase(1, "C")
+        return s
+    assert [f for f in play(retreat("1326")) if f.rule in ("2.22", "6.3")] == []
+    found = [f for f in play(retreat(None)) if f.rule in ("2.22", "6.3")]
+    assert len(found) == 1 and found[0].rule == "6.3" and found[0].step == 8 and "6.3a" in found[0].message

@@ -16,7 +16,8 @@ at the shot).  The expected result comes from
 the Universal Fire Table (tables/fire.yaml, reconstructed): column = the firer's AP strength
 against an unarmoured target, its AT strength against an armoured one (5.1), shifted by CR -1,
 RE -2, coordinated +1, firer retreating -2, firer in rapid movement -1, target in rapid movement
-+1, +1 per artillery marker in the target's hex (at most 2), AT fire on fragile armour +2; the
++1, +1 per artillery marker in the target's hex (at most 2; a squadron of the maneuvering side on
+the hex +1 more, 5.5f'), AT fire on fragile armour +2; the
 die modified by target entrenched -1, city -1, Halfaya Pass -2, a crest, escarpment or wadi
 between -1, a light / heavy minefield between -1 / -2 for offensive fire, difficult terrain -1,
 and -1 per letter the target's weapon is better (entrenched infantry one letter better, 5.2).
@@ -229,8 +230,11 @@ class Fire(TobroukRule):
                 shift(key)
         arty = sum(self.markers_in(th, m) for m, owner in ARTILLERY.items()
                    if self.artillery_in_range(th, owner))  # 5.4d, Q&A 9: out of range, no support
+        arty = min(arty, int(cs["artillery_marker"]["max_markers"]))
+        arty += sum(1 for q in self.units_in(th) if (qu := self.unit_of(q)) is not None and qu.type == "air"
+                    and self.side_id(q) == side and offensive)  # 5.5f': a squadron on its target, outside 5.4g
         if arty:
-            shift("artillery_marker", min(arty, int(cs["artillery_marker"]["max_markers"])))
+            shift("artillery_marker", arty)
         fragile = tu.fragile_reduced if self.reduced(t) else tu.fragile
         if armoured and fragile:
             shift("at_fire_on_fragile")

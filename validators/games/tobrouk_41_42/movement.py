@@ -251,6 +251,9 @@ class Movement(TobroukRule):
         name = self.side_names[side]
         free = u is not None and u.id in self.free_movers
         if self.state.phase_id in MANEUVERS:
+            if self.maneuvering() not in (None, side) and (self.retreating(e.old.label)
+                                                           or self.units_view.stood_retreating(e.old.label)):
+                return False  # a retreat after an air strike (5.5f): retreats.py judges it
             if self.maneuvering() not in (None, side) and not free:
                 self.find("2.22", f"{'an' if name[0] in 'AEIOU' else 'a'} {name} unit moved in the "
                           f"{self.side_name(self.maneuvering())} player's maneuver ({self.state.phase})", e.piece)

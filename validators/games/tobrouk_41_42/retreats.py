@@ -1,6 +1,7 @@
 """Retreats (6.3): digest 10.1 rank 10.
 
-A unit whose hex holds a Retreat marker moves in a combat phase (C, E): that is its retreat.
+A unit whose hex holds a Retreat marker moves in a combat phase (C, E), or in a maneuver after
+an air strike on its side (5.5f: retreats "only for units in contact"): that is its retreat.
 All retreats are simultaneous, so they are checked when the combat phase ends: the unit must
 end out of enemy fire (in no hex next to an enemy combat unit, a cliff between excepted, 5.1d),
 by the fewest hexes that reach such a hex, along a path that never crosses a cliff, the sea or
@@ -20,7 +21,7 @@ Choices:
 from __future__ import annotations
 
 from validators.games.tobrouk_41_42.movement import MINEFIELDS, Moves
-from validators.games.tobrouk_41_42.state import COMBATS
+from validators.games.tobrouk_41_42.state import COMBATS, MANEUVERS
 from validators.games.tobrouk_41_42.units import TobroukRule, Units, mid
 from validators.kernel.movement import search
 from validators.replay.replayer import Added, Moved
@@ -40,20 +41,24 @@ class Retreats(TobroukRule):
         self.placed: dict[str, str] = {}  # Retreat marker id -> the hex it was put in, this combat phase
 
     def added(self, e: Added) -> None:
-        if mid(e.piece) == "retreat" and self.state.phase_id in COMBATS and e.where.label in self.geo:
+        if mid(e.piece) == "retreat" and self._retreat_phase() and e.where.label in self.geo:
             self.placed[e.piece.id] = e.where.label
 
     def moved(self, e: Moved) -> None:
         geo = self.geo
-        if mid(e.piece) == "retreat" and self.state.phase_id in COMBATS and e.old.label not in geo and e.new.label in geo:
+        if mid(e.piece) == "retreat" and self._retreat_phase() and e.old.label not in geo and e.new.label in geo:
             self.placed[e.piece.id] = e.new.label
-        if (self.state.phase_id in COMBATS and self.is_cu(e.piece) and e.old.label in geo and e.new.label in geo
-                and e.old.label != e.new.label and (self.units_view.stood_retreating(e.old.label)
-                                                    or self.retreating(e.old.label))):
+        if (self._retreat_phase() and self.is_cu(e.piece) and e.old.label in geo and e.new.label in geo
+                and e.old.label != e.new.label and (self.state.phase_id in COMBATS or self.side_id(e.piece) != self.maneuvering())
+                and (self.units_view.stood_retreating(e.old.label) or self.retreating(e.old.label))):
             self.retreats.setdefault(e.piece.id, e.old.label)
 
+    def _retreat_phase(self) -> bool:
+        """Retreats follow the fire (C, E) and an air strike (B, D: the struck side's units, 5.5f)."""
+        return self.state.phase_id in COMBATS or self.state.phase_id in MANEUVERS
+
     def phase_ended(self, pid: str) -> None:
-        if pid in COMBATS:
+        if pid in COMBATS or pid in MANEUVERS:
             for piece_id, start in sorted(self.retreats.items()):
                 p = self.replayer.board.pieces.get(piece_id)
                 end = self.hex_of(p) if p is not None else None
@@ -63,14 +68,17 @@ class Retreats(TobroukRule):
         self.retreats, self.placed = {}, {}
 
     def _check_stayed(self) -> None:
-        """6.3a, 6.4a: a Retreat marker put down in this combat phase and still in its hex, next to
-        the enemy, when the phase ends: a unit it covers neither retreated nor surrendered."""
+        """6.3a, 6.4a: a Retreat marker put down in this combat phase (or after an air strike in a
+        maneuver, 5.5f) and still in its hex, next to the enemy, when the phase ends: a unit it
+        covers neither retreated nor surrendered."""
         board = self.replayer.board.pieces
         for marker_id, h in sorted(self.placed.items()):
             m = board.get(marker_id)
             if m is None or self.hex_of(m) != h or not (cu := self.combat_units(h)):
                 continue
             side = self.side_id(cu[0])
+            if self.state.phase_id in MANEUVERS and side == self.maneuvering():
+                continue  # in a maneuver only the struck side retreats (5.5f)
             if self.under_fire(h, side) and self.once("stayed", h, self.state.turn, self.state.pair, self.state.phase_id):
                 self.find("6.3", f"end of the {self.state.phase}: a Retreat marker was put in {h} and its units are still "
                           "there, next to the enemy: a unit that fails its morale check retreats out of enemy fire, or "
