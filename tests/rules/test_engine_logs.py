@@ -80,47 +80,54 @@ def test_a_planted_engine_log_draws_no_false_alarm(log):
 
 # Issue 31: engine-written logs on the Tobrouk scenarios the rules tests do not play (README of
 # tests/fixtures/engine). Today's exact findings, (log step, rule): legal play gives none; in the
-# planted logs every finding is a planted act (some at a phase's end), and the misses are named.
+# planted logs every finding is a planted act at its own step (acts judged later, at a phase's end,
+# the next shot or the log's end, are reported where they were made), and the misses are named.
 TOBROUK_PLANTED_FOUND = [
     (1, "11.4"), (3, "2.1"), (4, "5.1"), (10, "2.22"), (12, "4.1"), (14, "7.1"),
+    (16, "11.4"),  # the reserve brigade's move (judged when B ends, at 25)
     (24, "4.2"),  # rapid movement, its marker dragged along, ending next to 16/Savona (4.2c')
-    (25, "11.4"),  # the reserve brigade entered at 16: found when phase B ends
     (26, "5.1"), (33, "5.1"), (36, "5.1"),
-    (42, "5.1"),  # the T placed on a '-' at 40: found at the next shot
-    (46, "6.1"),  # the unhit unit flipped at 41: when C ends
-    (47, "2.24"), (55, "7.1"), (58, "5.10"),
-    (60, "6.5"),  # the HQ flipped at 59: when E ends
+    (40, "5.1"),  # the T placed on a '-' (judged at the next shot, 42)
+    (41, "6.1"),  # the unhit unit flipped (judged when C ends, 46)
+    (45, "6.2"),  # the failed morale (12) of one of the two units in 0827 ignored: fails for either (6.21)
+    (46, "5.4"),  # the artillery marker dropped at 17 still on 16/Savona when C ends (5.4h)
+    (47, "2.24"),
+    (54, "7.1"),  # two tank units (judged when D ends, 55)
+    (58, "5.10"),
+    (59, "6.5"),  # the HQ flipped with no shot (judged when E ends, 60)
     (61, "2"), (68, "4.43"), (69, "3.1"), (71, "2"),
-    (83, "6.1"),  # the T1 flipped to T with no step at 80: when C ends
-    (90, "6.5"), (90, "9"),  # the I/V moved at 89: when the log ends
-]  # not found: 5.4 (artillery 5.4d at 17: a CW HQ other than VIII Army's is within 3 hexes, and the module's
-#   marker names no HQ), 6.2 (a failed morale ignored at 45)
+    (80, "6.1"),  # the T1 flipped to T with no step lost (6.1e; judged when C ends, 83)
+    (89, "9"),  # the I/V marker moved for no reason (judged when the log ends, 90)
+    (90, "6.5"),
+]  # found late: 5.4 (artillery 5.4d at 17: a CW HQ other than VIII Army's is within 3 hexes, and the module's
+#   marker names no HQ; the marker is found at 46, left on its target when the fire ended, 5.4h)
 
 
 GAZALA_PLANTED_FOUND = [
     (1, "11.2"), (3, "2.1"), (4, "4.1"), (6, "5.1"), (15, "2.22"), (17, "7.1"),
     (21, "4.2"),  # rapid movement, its marker dragged along, ending next to 150/50 (4.2c')
+    (22, "4.43"),  # a breach next to the CW across the minefield: within their fire (4.43a, 5.9)
     (23, "3.1"), (25, "2"), (27, "5.1"), (34, "5.1"), (37, "5.1"),
-    (43, "5.1"),  # the T placed on a '-' at 41: found at the next shot
-    (44, "6.2"),  # the failed morale ignored: at that act (it was found at the next roll, 45)
-    (47, "6.1"),  # the unhit unit flipped at 42: when C ends
+    (41, "5.1"),  # the T placed on a '-' (judged at the next shot, 43)
+    (42, "6.1"),  # the unhit unit flipped (judged when C ends, 47)
+    (44, "6.2"),  # the failed morale ignored: at that act
     (48, "2.24"), (55, "11.2"),
+    (57, "11.2"),  # the 5th Indian reserve moved (judged when D ends, 60)
     (58, "5.4"),  # the artillery marker dragged far beyond 3 hexes of any CW HQ (5.4d)
-    (60, "7.1"), (60, "11.2"),  # two tanks (59) and the 5th Indian reserve moved (57): when D ends
-    (63, "5.10"),
-    (65, "6.5"),  # the HQ flipped at 64: when E ends
-    (67, "2"), (70, "6.5"),
-]  # not found: 4.43 (a breach next to the enemy at 22), 9 (the I/V marker moved for no reason at 69, the log's
-#   second-last step)
+    (59, "7.1"),  # two tank units (judged when D ends, 60)
+    (63, "5.10"), (64, "6.5"), (67, "2"),
+    (69, "9"),  # the I/V marker moved for no reason: the XXX Corps HQ removed at 70, not encircled, is none
+    (70, "6.5"),
+]
 
 
 GAZALA_HYPOTHETICAL_PLANTED_FOUND = [
-    (3, "2.1"), (4, "4.1"), (6, "5.1"), (15, "2.22"), (17, "7.1"), (21, "4.2"), (23, "3.1"), (25, "2"),
-    (27, "5.1"), (34, "5.1"), (37, "5.1"), (43, "5.1"), (44, "6.2"), (47, "6.1"), (48, "2.24"), (57, "5.4"),
-    (59, "7.1"), (59, "11.3"),  # two tanks (58) and the 5th Indian reserve moved (56): when D ends
-    (62, "5.10"), (64, "6.5"), (66, "2"), (69, "6.5"),
-]  # not found: 11.3 (a CW initiative roll on turn 1 at 1: 11.3a keeps 11.2d's Axis initiative), and as in
-#   Historical Gazala 4.43 (22), 9 (68)
+    (1, "11.3"),  # a CW initiative roll on turn 1: 11.3a keeps 11.2d (the scenario's rules `same_as` 11.2)
+    (3, "2.1"), (4, "4.1"), (6, "5.1"), (15, "2.22"), (17, "7.1"), (21, "4.2"), (22, "4.43"), (23, "3.1"), (25, "2"),
+    (27, "5.1"), (34, "5.1"), (37, "5.1"), (41, "5.1"), (42, "6.1"), (44, "6.2"), (48, "2.24"),
+    (56, "11.3"),  # 5/5 Ind moved in reserve with no enemy within 3 hexes (judged when D ends, 59)
+    (57, "5.4"), (58, "7.1"), (62, "5.10"), (63, "6.5"), (66, "2"), (68, "9"), (69, "6.5"),
+]
 
 
 @pytest.mark.parametrize("log, expected", [

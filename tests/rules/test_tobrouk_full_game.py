@@ -80,12 +80,13 @@ def turn_1(g: Game) -> None:
     g.illegal("5.1", lambda: w.fire("11-4ind", "606-lw", 5, side="Commonwealth"))  # three hexes away
     g.illegal("5.1", lambda: w.fire("22-grd", "15-15pz", 5, side="Commonwealth"))  # fired already
     w.fire("11huss-7ar", "33-15pz", 1, side="Commonwealth")  # AP 2 on column 2, die 1 -1 minefield: '-'
-    g.illegal("5.1", lambda: w.place("t", "0923"), later=1)  # found when the next shot is declared
+    g.illegal("5.1", lambda: w.place("t", "0923"))  # judged when the next shot is declared, found at the act
     w.fire("15-15pz", "22-grd", 6, side="Axis")  # AP 5, die 6 -1 crest = 5: T1
     t1 = w.place("t1", "1228")
     w.flip("22-grd")  # the step lost (6.1)
     if g.plant:
         w.flip("11-4ind")  # unhit
+    g.expect("6.1")  # 11/4 Ind lost a step in a hex no T1/T2 hit: judged when C ends, found at the flip
     w.flip(t1)  # T1 becomes T (6.1e)
     w.roll("Commonwealth morale 2d6", [6, 6] if g.plant else [4, 4], "Commonwealth")
     w.remove(t1)
@@ -93,14 +94,13 @@ def turn_1(g: Game) -> None:
     w.roll("Axis morale 2d6", [2, 2], "Axis")
     w.remove("t@1227")
     w.phase(1, "D")
-    g.expect("6.1")  # 11/4 Ind lost a step in a hex no T1/T2 hit
     g.choose("axis", 3)
     if g.plant:
         w.move("a-5-15pz-2", "1620")  # onto B/5/15Pz (the 21 Pz tanks are in reserve, 11.5i)
-    g.illegal("11.5", lambda: w.move("3a-21pz", "1717"), later=3)  # a reserve moves: found when D ends
+    g.expect("7.1")  # two tank units in 1620: judged when the Axis maneuver ends, found at the move
+    g.illegal("11.5", lambda: w.move("3a-21pz", "1717"))  # a reserve moves: judged when D ends, found at the move
     g.illegal("4.2", lambda: moves(w, ("62-trento", "1528"), ("62-trento", "1527")), later=-1)
     w.phase(1, "E")
-    g.expect("7.1")  # two tank units in 1620 when the Axis maneuver ends
     g.illegal("5.10", lambda: w.fire("15-15pz", "22-grd", 2, side="Axis"))  # entrenched: no offensive fire
     w.phase(1, "F")
     g.equalise()
@@ -145,10 +145,10 @@ def turn_2(g: Game) -> None:
     if not g.plant:
         g.choose("axis", 3)
     w.phase(2, "E")
-    g.illegal("6.5", lambda: w.flip("hq-ak"), later=1)  # no shot at it: found when E ends
+    g.illegal("6.5", lambda: w.flip("hq-ak"))  # no shot at it: judged when E ends, found at the flip
     w.phase(2, "F")
     g.equalise()
-    g.illegal("6.5", lambda: w.flip("hq-ak"), later=1)  # back to its full face: found when F ends
+    g.illegal("6.5", lambda: w.flip("hq-ak"))  # back to its full face: judged when F ends, found at the flip
 
 
 def turn_3(g: Game) -> None:
@@ -162,7 +162,7 @@ def turn_3(g: Game) -> None:
         w.remove(cr)
     g.choose("cw", 9 if g.plant else 8)
     g.expect("2.23")  # row 9 is Int in column 0
-    g.illegal("7.31", lambda: w.move("cg-xxx", "1129"), later=1)  # found when B ends
+    g.illegal("7.31", lambda: w.move("cg-xxx", "1129"))  # judged when B ends, found at the move
     w.phase(3, "C")
     w.phase(3, "D")
     g.choose("axis", 3)
@@ -171,7 +171,7 @@ def turn_3(g: Game) -> None:
     w.phase(3, "F")
     g.equalise()
     g.illegal("6.5", lambda: w.remove("hq-xxx"))  # eliminated, yet not encircled
-    g.illegal("9", lambda: w.move("iv", "I/V 1C"), later=1)  # no reason: found when the log ends
+    g.illegal("9", lambda: w.move("iv", "I/V 1C"))  # no reason: judged when the log ends, found at the move
     g.illegal("8.2", lambda: w.phase(4, "A"))
 
 

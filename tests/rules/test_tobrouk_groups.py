@@ -107,3 +107,24 @@ def test_7_33_the_units_of_a_dissolved_cg_take_its_hex(play):
         w.remove("cg-xxx")
     found = play(in_f)
     assert rules(found) == ["7.33"] and "taken off 0727 in the" in found[0].message
+
+
+def test_7_33_a_cg_explodes_when_one_of_its_units_retreats_or_is_eliminated(play):
+    """The XXX Corps CG at 0727 (4/7Ar and 7/7Ar on its display): a Retreat marker on its hex, or a
+    unit of its display eliminated, in the combat phase: the CG explodes (its counter goes)."""
+    def script(event, explode):
+        def s(w):
+            cw_maneuver(w, 5)
+            w.phase(1, "C")
+            if event == "retreat":
+                w.place("retreat", "0727", side="Commonwealth")
+            else:
+                w.move("7-7ar", "Commonwealth eliminated")
+            if explode:
+                w.remove("cg-xxx")
+            w.phase(1, "D")
+        return s
+    for event in ("retreat", "eliminated"):
+        assert [f for f in play(script(event, True)) if f.rule == "7.33"] == []
+        found = [f for f in play(script(event, False)) if f.rule == "7.33"]
+        assert len(found) == 1 and found[0].step == 5 and "explodes" in found[0].message

@@ -35,9 +35,11 @@ def test_4_41_an_armoured_hq_repairs_wrecks_for_3_mp_each(play):
 
 
 def test_4_41_a_replacement_step_for_three_wrecks(play):
-    def script(repairs: bool, unit: str = "11huss-7ar"):
+    def script(repairs: bool, unit: str = "11huss-7ar", cr: bool = False):
         def s(w):
             w.flip(unit)  # set-up: the unit stands reduced
+            if cr:
+                w.place("cr", "0726", side="Commonwealth")  # set-up: the unit (and the HQ) unsupplied
             one, two = w.place("wreck", "0826", side="Commonwealth"), w.place("wreck-2", "0826", side="Commonwealth")
             cw_maneuver(w, 3)
             if repairs:
@@ -58,6 +60,8 @@ def test_4_41_a_replacement_step_for_three_wrecks(play):
     assert rules(found) == ["4.41"] and "no replacement step in hand" in found[0].message
     found = play(script(True, unit="22-grd"))
     assert rules(found) == ["4.41"] and "only armoured units" in found[0].message
+    found = [f for f in play(script(True, cr=True)) if f.rule == "4.41"]  # unsupplied: not the armoured HQ's to supply
+    assert len(found) == 1 and found[0].step == 16 and "not supplied by an armoured corps HQ" in found[0].message
 
 
 def test_4_42_reorganisation(play):

@@ -37,8 +37,8 @@ def test_6_5_an_hq_is_flipped_by_a_successful_shot_only(play):
         w.phase(1, "C")
         w.flip("hq-ak")
         w.phase(1, "D")
-    found = play(no_hit)
-    assert rules(found) == ["6.5"] and "with no shot, hit marker or air strike" in found[0].message
+    found = play(no_hit)  # judged when C ends (5), reported at the flip (4, issue 31)
+    assert rules(found) == ["6.5"] and found[0].step == 4 and "with no shot, hit marker or air strike" in found[0].message
 
     def undone(w):  # flipped by mistake and back within the phase: no flip
         cw_maneuver(w)
@@ -55,8 +55,8 @@ def test_6_5_a_reduced_hq_is_never_restored(play):
         w.phase(1, "C")
         w.flip("hq-ak")
         w.phase(1, "D")
-    found = play(script)
-    assert rules(found) == ["6.5"] and "turned back to its full face" in found[0].message
+    found = play(script)  # judged when C ends, reported at the flip back (8)
+    assert rules(found) == ["6.5"] and found[0].step == 8 and "turned back to its full face" in found[0].message
 
 
 def ring(w, hq: str, centre: str, units: list[str]) -> None:
@@ -141,3 +141,23 @@ def test_6_5_an_eliminated_hq_re_enters_next_turn_on_a_source_hex_reduced_for_tw
     assert rules(found) == ["6.5"] and "did not move two spaces" in found[0].message
     found = play(script(turn=1))
     assert rules(found) == ["6.5"] and "the turn it was eliminated" in found[0].message
+
+
+def test_6_5cd_an_hq_displaces_from_enemy_fire_to_the_nearest_safe_hex(play):
+    """The XXX Corps HQ at 0726, 606/LW put at 0727 next to it: in the combat phase it may displace
+    to 0725, one hex, out of fire (6.5c-d'); not further, and not when no enemy threatens it."""
+    def script(to, threat=True):
+        def s(w):
+            if threat:
+                w.move("606-lw", "0727")
+            cw_maneuver(w)
+            w.phase(1, "C")
+            for h in to:
+                w.move("hq-xxx", h)
+            w.phase(1, "D")
+        return s
+    assert play(script(["0725"])) == []
+    found = play(script(["0725", "0724"]))  # judged when C ends, reported at its last move
+    assert rules(found) == ["6.5"] and found[0].step == 6 and "nearest hex out of enemy fire is 1 away" in found[0].message
+    found = play(script(["0725"], threat=False))
+    assert rules(found) == ["6.5"] and found[0].step == 4 and "not under enemy fire" in found[0].message

@@ -38,7 +38,7 @@ def test_9_an_air_strike_pays_one_space_a_move_without_reason_does_not(play):
         w.move("iv", "I/V 1C")  # towards the Commonwealth in a combat phase: nothing explains it
         w.phase(1, "D")
     found = play(unexplained)
-    assert rules(found) == ["9"] and found[0].step == 5  # the step the window closes
+    assert rules(found) == ["9"] and found[0].step == 4  # judged when the window closes (5), found at the move
     assert "moved 1 space(s) towards the Commonwealth (0 Crusader to 1C) in the Combat" in found[0].message
 
     def two_spaces(w):  # one strike pays one space, not two
@@ -134,3 +134,28 @@ def test_9_the_window_where_the_log_begins_is_not_judged(play):
         w.move("mp-cw", "MP 5")
         w.phase(2, "C")
     assert play(script) == []
+
+
+def test_9_an_hq_eliminated_where_6_5e_forbids_is_no_reason(play):
+    """9.3b: an HQ lost in the turn may move the marker towards the opponent (up to 3 spaces, F-3);
+    one removed while not encircled (6.5e, reported there) is no reason for it."""
+    from tests.rules.test_tobrouk_hqs import AXIS, ring  # that module imports this one
+
+    def script(encircled: bool):
+        def s(w):
+            if encircled:
+                ring(w, "hq-xxx", "1125", AXIS)
+            cw_maneuver(w)
+            w.remove("hq-xxx")
+            w.phase(1, "C")
+            w.phase(1, "D")
+            w.move("mp-axis", "MP 5")
+            w.phase(1, "E")
+            w.phase(1, "F")
+            w.move("iv", "I/V 1A")  # F-3: the CW lost an HQ
+            new_turn(w, 2)
+            w.phase(2, "B")
+        return s
+    assert play(script(True)) == []
+    found = play(script(False))
+    assert rules(found) == ["6.5", "9"] and found[1].step == 9 and "at most 0 (none)" in found[1].message

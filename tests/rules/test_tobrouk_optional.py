@@ -90,3 +90,18 @@ def test_12_4_the_lrdg_never_attacks_and_comes_back_at_1030(play):
     assert play(back("1030")) == []
     found = play(back("1129"))
     assert rules(found) == ["12.4"] and "reappears in hex 1030" in found[0].message
+
+
+def test_12_2_group_hecker_breaches_for_3_mp_on_top_of_its_move(play):
+    """Group Hecker (2402, Gazala) moves one clear hex (2401, 1 MP), then breaches for 3 MP: 5 MP are
+    enough, 3 are not (12.2)."""
+    def script(mp):
+        def s(w):
+            axis_maneuver(w, mp)
+            w.move("hecker", "2401")
+            w.declare("hecker", "Breach minefield")
+            w.phase(1, "C")
+        return s
+    assert play(script(5), setup="gazala.vsav") == []
+    found = play(script(3), setup="gazala.vsav")
+    assert rules(found) == ["12.2"] and found[0].step == 4 and "breach's 3 MP" in found[0].message

@@ -27,7 +27,8 @@ def test_11_5i_the_21st_panzer_elements_move_once_released(play):
         return s
     assert play(script(True)) == []
     found = play(script(False))
-    assert rules(found) == ["11.5"] and "while in reserve" in found[0].message and found[0].step == 4  # phase C
+    # judged when phase B ends (4), reported at the move (3, issue 31)
+    assert rules(found) == ["11.5"] and "while in reserve" in found[0].message and found[0].step == 3
 
 
 def test_11_5l_the_4th_indian_brigades_enter_through_1030(play):
@@ -76,6 +77,14 @@ def test_11_4i_the_2nd_south_african_division_enters_once_released(play):
     assert play(script(True), setup="crusader.vsav") == []
     found = play(script(False), setup="crusader.vsav")
     assert rules(found) == ["11.4"] and "while in reserve" in found[0].message
+
+    def behind_the_lines(w):  # 1229: no valid supply path joins it to a CW source (computed on the map)
+        cw_maneuver(w, 5)
+        w.declare("4-2sa", "Release reserve")
+        w.move("4-2sa", "1229")
+        w.phase(1, "C")
+    found = play(behind_the_lines, setup="crusader.vsav")
+    assert rules(found) == ["11.4"] and found[0].step == 4 and "along the Commonwealth supply path" in found[0].message
 
 
 def test_11_2k_the_8th_army_reserve_moves_once_the_marker_moved(play):

@@ -267,7 +267,8 @@ def test_7_1_two_tank_units_never_stack(play):
         return s
     assert play(script("3a-21pz")) == []  # a tank and a 2-step recon: armoured + other
     found = play(script("a-8-21pz-2"))
-    assert rules(found) == ["7.1"] and found[0].to_hex == "1615" and found[0].step == 5
+    # judged when phase B ends (5), reported at the move that overstacked the hex (4, issue 31)
+    assert rules(found) == ["7.1"] and found[0].to_hex == "1615" and found[0].step == 4
 
 
 def test_7_1_a_stack_dragged_whole_onto_another(play):
@@ -866,3 +867,403 @@ def test_an_illegal_move_undone_is_never_made(play):
         return s
     assert rules(play(script(False))) == ["4.2"]
     assert play(script(True)) == []
+
+
+# ---- issue 31: acts found where they are made ------------------------------------------------------------
+def test_6_21_a_failed_check_ignored_in_a_hex_of_two_units(play):
+    """1227 holds 33PzJag/15Pz (morale 8 reduced) and 15/15Pz (9), entrenched (-1): the roll does not
+    say which unit checks, so it is judged only when it passes, or fails, for both."""
+    def script(dice, retreat):
+        def s(w):
+            cw_maneuver(w)
+            w.phase(1, "C")
+            t = w.place("t", "1227")
+            w.roll("Axis morale 2d6", dice, "Axis")
+            w.move(t, "Markers")
+            if retreat:
+                w.place("retreat", "1227")
+            w.phase(1, "D")
+        return s
+    assert play(script([6, 6], True)) == []  # 11 fails for both: the Retreat marker is due
+    assert play(script([4, 4], False)) == []  # 7 passes for both
+    assert play(script([5, 5], False)) == []  # 9: passes for 15/15Pz, fails for 33PzJag: not judged
+    assert play(script([5, 5], True)) == []
+    found = play(script([6, 6], False))  # a failure ignored: the T taken off, no Retreat marker (6.21)
+    assert rules(found) == ["6.2"] and found[0].step == 6 and "whichever of" in found[0].message
+    found = play(script([4, 4], True))
+    assert rules(found) == ["6.2"] and found[0].step == 7 and "passes" in found[0].message
+
+
+def test_6_1e_a_t1_flipped_to_t_before_its_step_is_taken(play):
+    def script(flip_unit_first, unit=True):
+        def s(w):
+            at_capuzzo(w)
+            cw_maneuver(w)
+            w.phase(1, "C")
+            w.fire("15-15pz", "22-grd", 6, side="Axis")  # T1 (test_6_1_t1_and_t2_cost_their_steps)
+            t1 = w.place("t1", "1228")
+            if flip_unit_first and unit:
+                w.flip("22-grd")
+            w.flip(t1)
+            if not flip_unit_first and unit:
+                w.flip("22-grd")
+            w.phase(1, "D")
+        return s
+    assert play(script(True)) == []
+    found = play(script(True, unit=False))  # the T1 flipped to T, no step ever taken: found at the flip
+    assert rules(found) == ["6.1"] and found[0].step == 9 and "6.1e" in found[0].message
+    assert play(script(False)) == []  # the step taken right after the marker's flip: judged at the phase's end
+
+
+def test_4_43_a_breach_across_a_minefield_from_an_enemy_is_within_its_fire(play):
+    """0824 is next to 33/15Pz in 0923 across a light minefield (no ZoC crosses it, 1.34), yet units
+    fire across it (5.9): a breach there is not "out of range of their firing" (4.43a).  1029 faces
+    the Axis in 1028 across a cliff (no fire, 5.1d)."""
+    def script(to):
+        def s(w):
+            cw_maneuver(w, 5)
+            w.place("breach", to, side="Commonwealth")
+            w.phase(1, "C")
+        return s
+    assert play(script("1029")) == []
+    found = play(script("0824"))
+    assert rules(found) == ["4.43"] and found[0].step == 3 and "within the enemy's fire" in found[0].message
+
+
+def test_4_2e_a_unit_back_where_it_began_moved_into_no_contact(play):
+    """Afrika/LW at 1028 is 11 hexes between from the Afrika Korps HQ (range 10) and, with 22 Gds
+    put at 1027, in contact: stepping out to 0928 and back is no move into contact (4.2e); ending
+    in another contact hex is (Q&A 6: In Command at the beginning of the movement)."""
+    def script(back):
+        def s(w):
+            w.move("22-grd", "1027")
+            axis_maneuver(w, 5)
+            w.move("afrika-lw", "0928")
+            w.move("afrika-lw", back)
+        return s
+    assert "4.2" not in rules(play(script("1028")))
+    found = play(script("0927"))
+    assert rules(found) == ["4.2"] and found[0].step == 5 and "command radius" in found[0].message
+
+
+def test_5_10_a_target_that_fired_offensively_may_be_fired_at(play):
+    """Q&A 7-8: defensive fire may not target a unit that remained entrenched instead of firing
+    offensively; 22 Gds (entrenched at 1228) that fired offensively, its marker kept (5.10c'), may.
+    Fire is simultaneous (5.1a'): its offensive shot may come after the defensive one in the log."""
+    def script(order):
+        def s(w):
+            at_capuzzo(w)
+            w.move("entrenched@1030", "1228")
+            cw_maneuver(w)
+            w.phase(1, "C")
+            for shot in order:
+                if shot == "offensive":
+                    w.fire("22-grd", "33pzjag-15pz", 1, side="Commonwealth")
+                else:
+                    w.fire("15-15pz", "22-grd", 1, side="Axis")
+            w.phase(1, "D")
+        return s
+    for order in (("offensive", "defensive"), ("defensive", "offensive")):
+        found = play(script(order))  # only the offensive shot with the marker kept is wrong (5.10c')
+        assert rules(found) == ["5.10"] and "fires offensively only after" in found[0].message
+    found = play(script(("defensive",)))  # 22 Gds never fired: judged when C ends, found at the die (8)
+    assert rules(found) == ["5.10"] and found[0].step == 8 and "not having fired offensively" in found[0].message
+
+
+def test_11_3_the_hypothetical_card_keeps_the_axis_initiative_of_turn_1(play):
+    """11.3a: "as 11.2" (tables/scenario-rules.yaml `same_as`): the Axis has the initiative on turn 1 (11.2d)."""
+    def script(roll):
+        def s(w):
+            if roll:
+                w.roll("Commonwealth initiative 1d6", [6], "Commonwealth")  # in phase A, where the set-up stands
+            w.phase(1, "B")
+            w.move("mp-axis", "MP 5")
+        return s
+    for setup, number in (("gazala.vsav", "11.2"), ("gazala-hypothetical.vsav", "11.3")):
+        assert play(script(False), setup=setup) == []
+        found = play(script(True), setup=setup)
+        assert rules(found) == [number] and found[0].step == 1 and "initiative to the Axis" in found[0].message
+
+
+def test_5_4_a_supplied_hq_and_the_markers_go_at_the_end_of_the_fire(play):
+    """5.4a (Q&A 9): the HQ in supply (no CR or RE marker in its hex); 5.4h: the markers are
+    removed at the end of the fire phase."""
+    def script(cr=False, removed=True):
+        def s(w):
+            if cr:
+                w.place("cr", "1129", side="Commonwealth")  # before play: the HQ's hex unsupplied
+            artillery_on_capuzzo(w)
+            w.phase(1, "C")
+            if removed:
+                w.move("artillery-cw@1227", "Markers")
+            w.phase(1, "D")
+        return s
+    assert play(script()) == []
+    found = play(script(cr=True))
+    assert rules(found) == ["5.4"] and found[0].step == 6 and "supplied" in found[0].message
+    found = play(script(removed=False))  # an omission: reported at its deadline (the end of C), once
+    assert rules(found) == ["5.4"] and found[0].step == 7 and "5.4h" in found[0].message
+
+
+def test_5_2d_moved_artillery_fired_at_gives_no_weapon_priority_penalty(play):
+    """33/15Pz (artillery, weapon A) at 0923 fired at by 11 Huss (0824, weapon C) in the combat after
+    the Axis maneuver: -2 for weapon priority (5.2a'), none if 33/15Pz moved in that maneuver."""
+    def script(moved, die):
+        def s(w):
+            w.move("11huss-7ar", "0824")
+            w.move("entrenched@0923", "Markers")  # 33/15Pz not entrenched: defensive fire at it allowed
+            if moved:
+                w.move("33-15pz", "0922")
+            axis_maneuver(w, 5)
+            if moved:
+                w.move("33-15pz", "0923")
+            else:
+                w.move("33-15pz", "0922")
+                w.move("33-15pz", "0923")  # out and back: no move
+            w.phase(1, "C")
+            w.fire("11huss-7ar", "33-15pz", die, side="Commonwealth")
+            w.phase(1, "D")
+        return s
+    # AP 2 on column 2: a 6 gives T, a 6 - 2 nothing (no hit marker is placed after the die)
+    found = play(script(True, 6))
+    assert rules(found) == ["5.1"] and "die 6 moved artillery: no weapon priority (5.2d) = 6" in found[0].message
+    assert play(script(False, 6)) == []
+
+
+def test_4_3b_and_4_2c_units_unsupplied_neither_entrench_nor_go_rapid(play):
+    def script(marker, cr):
+        def s(w):
+            w.move("22-grd", "1129")
+            if cr:
+                w.place("cr", "1129", side="Commonwealth")
+            cw_maneuver(w, 5)
+            w.place(marker, "1129", side="Commonwealth")
+        return s
+    for marker, number in (("entrenched", "4.3"), ("rapid", "4.2")):
+        assert play(script(marker, False)) == []
+        found = play(script(marker, True))
+        assert rules(found) == [number] and found[0].step == 5 and "unsupplied" in found[0].message
+
+
+def test_6_1_an_air_strike_s_losses_are_taken_in_the_maneuver(play):
+    """5.5: the targets of an air strike take their losses at once ("the reactive player then
+    applies any losses"): a T1 on 62/Trento (1527) costs it a step before the maneuver ends."""
+    def script(step_taken, flip_marker=False):
+        def s(w):
+            cw_maneuver(w)
+            w.move("air-cw-1", "1527")
+            w.declare("air-cw-1", "Air strike")
+            w.move("iv", "I/V 1A")
+            t1 = w.place("t1", "1527")
+            if step_taken:
+                w.flip("62-trento")
+            if flip_marker:
+                w.flip(t1)
+            w.phase(1, "C")
+        return s
+    assert play(script(True)) == []
+    assert play(script(True, flip_marker=True)) == []
+    found = play(script(False))  # never taken: reported when the maneuver ends (its deadline)
+    assert rules(found) == ["6.1"] and found[0].step == 7 and "call for 1" in found[0].message
+    found = play(script(False, flip_marker=True))  # the T1 flipped to T with no step lost: at the flip (6.1e)
+    assert rules(found) == ["6.1"] and found[0].step == 7 and "6.1e" in found[0].message
+
+
+def test_6_22f_the_optional_afrika_korps_modifier_and_6_4_surrender(play):
+    """A/5/15Pz (morale 8) at 1619 with the Afrika Korps HQ, entrenched (-1): 10 fails unless the
+    optional -1 (6.22f) is in use, so either answer stands; 11 fails with it too.  62/Trento (1527,
+    morale 7, entrenched) failing on 12 may surrender (6.4) instead of retreating."""
+    def script(hex_id, dice, retreat=False, surrender=None):
+        def s(w):
+            cw_maneuver(w)
+            w.phase(1, "C")
+            t = w.place("t", hex_id)
+            w.roll("Axis morale 2d6", dice, "Axis")
+            w.move(t, "Markers")
+            if retreat:
+                w.place("retreat", hex_id)
+            if surrender:
+                w.remove(surrender)
+            w.phase(1, "D")
+        return s
+    assert play(script("1619", [5, 5])) == []
+    assert play(script("1619", [5, 5], retreat=True)) == []
+    found = play(script("1619", [5, 6]))
+    assert rules(found) == ["6.2"] and found[0].step == 6 and "fails" in found[0].message
+    assert play(script("1527", [6, 6], surrender="62-trento")) == []
+
+
+def test_4_43c_a_breached_minefield_costs_1_mp_less(play):
+    """62/Trento (foot) leaves Bardia 1527 for 1428 across the heavy minefield: 2 + 4 MP, 1 less
+    breached (tables/terrain-effects.yaml, reconstructed); the breach marker in 1527 names no
+    hexside (Q&A 3): each minefield hexside of its hex is taken as breached."""
+    def script(breach):
+        def s(w):
+            if breach:
+                w.place("breach", "1527", side="Axis")  # set-up: breached earlier
+            axis_maneuver(w, 5)
+            w.move("62-trento", "1428")
+        return s
+    assert play(script(True)) == []
+    found = play(script(False))
+    assert rules(found) == ["4.1"] and found[0].step == 3 and "cost 6 MP" in found[0].message
+
+
+def test_11_5h_the_afrika_korps_hq_has_no_artillery_in_battleaxe(play):
+    """5.4 with 11.5h: in Battleaxe the AK HQ (1619) supports nothing; in Gazala it may (1301)."""
+    def script(target):
+        def s(w):
+            axis_maneuver(w, 5)
+            w.place("artillery-axis", target, side="Axis")
+        return s
+    assert play(script("1402"), setup="gazala.vsav") == []  # two hexes from the AK HQ
+    found = play(script("1620"))
+    assert rules(found) == ["5.4"] and found[0].step == 3 and "no Axis HQ within 3 hexes" in found[0].message
+
+
+def test_6_3a_a_unit_that_failed_retreats_or_surrenders(play):
+    """22 Gds at 1228, next to Capuzzo, takes a Retreat marker: it retreats (1128) or surrenders
+    (removed); staying there, next to the enemy, is reported when the combat phase ends."""
+    def script(then):
+        def s(w):
+            at_capuzzo(w)
+            cw_maneuver(w)
+            w.phase(1, "C")
+            w.place("retreat", "1228", side="Commonwealth")
+            if then == "retreat":
+                w.move("22-grd", "1128", stack=True)
+            elif then == "surrender":
+                w.remove("22-grd")
+            w.phase(1, "D")
+        return s
+    assert play(script("retreat")) == []
+    assert [f for f in play(script("surrender")) if f.rule == "6.3"] == []
+    found = play(script("stay"))
+    assert rules(found) == ["6.3"] and found[0].step == 6 and "6.3a" in found[0].message
+
+
+def test_12_3_rommel_gives_one_shot_a_turn_plus_2(play):
+    """15/15Pz (Capuzzo 1227) fires at 22 Gds (1228): AP 5, die 4 -1 crest = 3 gives less than
+    die 6 -1 = 5 (T1, test_6_1_t1_and_t2_cost_their_steps); with Rommel in 1227 the +2 (12.3) makes
+    the 4 a T1, for one shot of the combat phase only."""
+    def script(rommel, shots=1):
+        def s(w):
+            at_capuzzo(w)
+            if rommel:
+                w.place("rommel", "1227", side="Axis")
+            cw_maneuver(w)
+            w.phase(1, "C")
+            for firer in ("15-15pz", "33pzjag-15pz")[:shots]:
+                w.fire(firer, "22-grd", 4, side="Axis")
+                w.place("t1", "1228")
+        return s
+    assert [f for f in play(script(True)) if f.rule == "5.1"] == []
+    found = [f for f in play(script(False)) if f.rule == "5.1"]
+    assert len(found) == 1 and "T1 placed" in found[0].message
+    found = [f for f in play(script(True, shots=2)) if f.rule == "5.1"]  # a second +2 in the phase: none
+    assert len(found) == 1 and "33rd Panzerjager" in found[0].message
+
+
+def test_12_3_rommel_adds_3_to_the_command_radius_of_his_hq(play):
+    """Afrika/LW at 1028 is 11 hexes between from the Afrika Korps HQ (1619, range 10): it may move
+    into contact (4.2e) only with Rommel stacked with the HQ (+3, 12.3)."""
+    def script(rommel):
+        def s(w):
+            w.move("22-grd", "1027")
+            if rommel:
+                w.place("rommel", "1619", side="Axis")
+            axis_maneuver(w, 5)
+            w.move("afrika-lw", "0927")
+        return s
+    assert "4.2" not in rules(play(script(True)))
+    found = play(script(False))
+    assert rules(found) == ["4.2"] and "command radius" in found[0].message
+
+
+def test_12_4_the_lrdg_moves_with_its_own_5_mp_and_retreats_automatically(play):
+    """12.4: the LRDG moves "freely once per maneuver" with 5 MP (here in an Axis maneuver of 1 MP,
+    0726 to 0722: 4 clear hexes), not more (0726 to 0717); fired at, it retreats (1228 to 1128, out of
+    Capuzzo's fire, as 6.3) or is destroyed, with no Retreat marker or morale check."""
+    def move(to):
+        def s(w):
+            lrdg = w.place("lrdg", "0726", side="Commonwealth")
+            axis_maneuver(w, 1)
+            w.move(lrdg, to)
+        return s
+    assert play(move("0722")) == []
+    found = play(move("0717"))
+    assert rules(found) == ["4.1"] and found[0].step == 4 and "the maneuver's 5 MP" in found[0].message
+
+    def fired_at(retreat):
+        def s(w):
+            lrdg = w.place("lrdg", "1228", side="Commonwealth")
+            cw_maneuver(w)
+            w.phase(1, "C")
+            w.fire("15-15pz", lrdg, 1, side="Axis")
+            if retreat:
+                w.move(lrdg, retreat)
+            w.phase(1, "D")
+        return s
+    assert play(fired_at("1128")) == []
+    found = play(fired_at(None))
+    assert rules(found) == ["12.4"] and found[0].step == 8 and "retreats automatically" in found[0].message
+    found = play(fired_at("1327"))  # still next to Capuzzo
+    assert rules(found) == ["12.4"] and found[0].step == 8 and "still next to enemy units" in found[0].message
+
+
+def test_12_4_the_lrdg_has_no_zoc(play):
+    """B/5/15Pz (1620) steps to 1621 (1 1/2 MP) next to 1622 with 2 MP: no ZoC surcharge next to the
+    LRDG (12.4), +1 MP next to an ordinary CU (4.2e)."""
+    def script(unit):
+        def s(w):
+            if unit == "lrdg":
+                w.place("lrdg", "1622", side="Commonwealth")
+            else:
+                w.move(unit, "1622")
+            axis_maneuver(w, 2)
+            w.move("b-5-15pz-2", "1621")
+        return s
+    assert play(script("lrdg")) == []
+    found = play(script("22-grd"))
+    assert rules(found) == ["4.1"] and found[0].step == 4 and "enemy-ZoC" in found[0].message
+
+
+def test_5_5_one_squadron_a_hex_squadrons_as_artillery_and_retreats_in_the_maneuver(play):
+    """5.5c: one squadron a hex; 5.5f': a squadron left on its target adds a column in the next
+    combat, as an artillery marker; 5.5f: units struck in contact retreat in the maneuver."""
+    def strike(w, squadrons=("air-cw-1",)):
+        at_capuzzo(w)
+        cw_maneuver(w)
+        for sq in squadrons:
+            w.move(sq, "1227")
+            w.declare(sq, "Air strike")
+        w.move("iv", "I/V 1A")
+
+    found = play(lambda w: strike(w, ("air-cw-1", "air-cw-2")))
+    assert rules(found) == ["5.5"] and found[0].step == 7 and "5.5c" in found[0].message
+
+    def fire(squadron_stays):
+        def s(w):
+            strike(w)
+            if not squadron_stays:
+                w.move("air-cw-1", "Markers")
+            w.phase(1, "C")
+            w.fire("22-grd", "15-15pz", 6, side="Commonwealth")  # no hit marker placed after it
+        return s
+    with_sq = [f for f in play(fire(True)) if f.rule == "5.1"]
+    without = [f for f in play(fire(False)) if f.rule == "5.1"]
+    assert with_sq and "artillery marker +1" in with_sq[0].message
+    assert all("artillery" not in f.message for f in without)
+
+    def retreat(to):
+        def s(w):
+            strike(w)
+            w.place("retreat", "1227", side="Axis")
+            for unit in ("15-15pz", "33pzjag-15pz"):
+                if to:
+                    w.move(unit, to)
+            w.phase(1, "C")
+        return s
+    assert [f for f in play(retreat("1326")) if f.rule in ("2.22", "6.3")] == []
+    found = [f for f in play(retreat(None)) if f.rule in ("2.22", "6.3")]
+    assert len(found) == 1 and found[0].rule == "6.3" and found[0].step == 8 and "6.3a" in found[0].message

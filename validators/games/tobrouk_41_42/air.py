@@ -9,6 +9,12 @@ marker's box.
   when it began).
 - 11.4k, 11.5k (tables/scenario-rules.yaml `squadrons`): a side with no squadrons makes no air
   strike; in Crusader no air strike after turn 2.
+- 5.5c: at most one squadron targets a hex (one Air strike declaration per hex and maneuver).
+- 5.5f: the struck units' losses (6.1, losses.py), morale checks (6.2, fire.py) and retreats of
+  units in contact (6.3, retreats.py) are judged in the maneuver; 5.5f': a squadron left on its
+  target is an artillery marker for the next combat, outside the limit of 2 (fire.py).
+- The strike's own shots (5.5e): the module's conventions give them no die, so their results are
+  not checked.
 
 Choices: the two 0 boxes of the I/V track are the same value (0); a space is one step of value.
 """
@@ -27,6 +33,7 @@ class AirPower(TobroukRule):
 
     def new_phase(self) -> None:
         self.iv_at_start, self.struck = self.state.iv_value(), False
+        self.struck_hexes: set[str] = set()  # hexes an air strike of this maneuver targeted (5.5c)
 
     def phase_ended(self, pid: str) -> None:
         side = self.maneuvering()
@@ -61,5 +68,9 @@ class AirPower(TobroukRule):
         elif "last_air_strike_turn" in rules and (self.state.turn or 0) > int(rules["last_air_strike_turn"]):
             self.find("5.5", f"no air strike after turn {rules['last_air_strike_turn']} in this scenario "
                       f"({rules.get('rule', '')})", side=name)
+        elif hex_id in self.struck_hexes:
+            self.find("5.5", f"a second air strike on {hex_id} in this maneuver: at most one squadron may target a hex "
+                      "(5.5c)", side=name)
         else:
             self.struck = True
+            self.struck_hexes.add(hex_id)

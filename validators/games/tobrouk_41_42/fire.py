@@ -4,16 +4,20 @@ How a shot shows in a log made with the module: in a combat phase (C or E) the f
 uses **Declare firer** on the unit that fires ("Fire: NAME fires from HEX"), **Declare target**
 on the unit it fires at ("Fire: target NAME in HEX"), **Coordinated fire** on the firer when the
 shot is coordinated (5.3), then rolls his "<Side> fire 1d6".  The hit markers (T, T1, T2) he
-places in the target's hex after the die, before the next shot, are the shot's result.
+places in the target's hex after the die, before the next shot, are the shot's result: judged
+when the next shot is declared (or the phase ends), a wrong one is reported where its last marker
+was placed, a missing one then.
 
 At the die: fire only in a combat phase, by the firer's side, at an enemy in an adjacent hex,
 never across a cliff (5.1, 5.1d); each CU fires once a combat phase (5.1); an entrenched or a
 retreating unit does not fire offensively (5.10c, 5.12a); defensive fire does not target an
-entrenched unit that did not fire offensively (5.10, Q&A 7-8).  The expected result comes from
+entrenched unit that did not fire offensively (5.10, Q&A 7-8: judged when the phase ends, reported
+at the shot).  The expected result comes from
 the Universal Fire Table (tables/fire.yaml, reconstructed): column = the firer's AP strength
 against an unarmoured target, its AT strength against an armoured one (5.1), shifted by CR -1,
 RE -2, coordinated +1, firer retreating -2, firer in rapid movement -1, target in rapid movement
-+1, +1 per artillery marker in the target's hex (at most 2), AT fire on fragile armour +2; the
++1, +1 per artillery marker in the target's hex (at most 2; a squadron of the maneuvering side on
+the hex +1 more, 5.5f'), AT fire on fragile armour +2; the
 die modified by target entrenched -1, city -1, Halfaya Pass -2, a crest, escarpment or wadi
 between -1, a light / heavy minefield between -1 / -2 for offensive fire, difficult terrain -1,
 and -1 per letter the target's weapon is better (entrenched infantry one letter better, 5.2).
@@ -22,7 +26,12 @@ Choices:
 - "Offensive fire" is the fire of the side whose maneuver the combat phase follows (C: the
   active player, D: the reactive player); "the active player's fire" of 5.9 is read the same way.
 - 5.8c: an escarpment between the units counts whichever side is the higher (the map data has
-  no high side).  5.2d (moved artillery) and optional 12.3 (Rommel) are not applied.
+  no high side).
+- 12.3 (optional): a shot fired from Rommel's hex may have his +2 to the die, once per combat
+  phase: its markers are taken as the result with it when they match that and not the other.
+- 5.2d: an artillery CU fired at that moved in the preceding maneuver (the maneuver phase just
+  ended: B before C, D before E; its move ending away from where it began) gives the firer no
+  weapon-priority penalty.
 - 5.3 (digest O23): coordinating units are units of one division (Formation) or one hex, of one
   nationality, not retreating; Commonwealth armour coordinates only with armour.  A shot
   declared coordinated with no such partner firing at its target is reported when the phase ends.
@@ -30,8 +39,13 @@ Choices:
   instead of the minefield's die modifier.
 - 6.2: a morale roll ("<Side> morale 2d6") tests the unit whose hex next loses a hit marker (a
   pass) or gets a Retreat marker (a failure); it is checked when that hex holds one combat unit
-  of the roller's side.  Modifiers: +1 per T marker beyond the first, -1 entrenched, +1 CR,
-  +1 RE (digest O10, as the table), +1 already retreating.
+  of the roller's side; where the hex holds several (the roll does not name its unit, nor whose
+  T markers are whose), it is judged only when the roll passes for all of them with every T
+  marker counted, or fails for all with none beyond the first.  Modifiers: +1 per T marker
+  beyond the first, -1 entrenched, +1 CR, +1 RE (digest O10, as the table), +1 already retreating;
+  optional 6.22f (-1 for an Axis unit with or next to the Afrika Korps HQ) may or may not be in
+  use: a failure is judged with it, a pass without it.  A unit that leaves its hex after a
+  failure surrendered (6.4a, 6.4c: the yellow morale is not in the counters' data): no finding.
 """
 from __future__ import annotations
 
@@ -39,7 +53,8 @@ from dataclasses import dataclass, field
 
 from validators.games.tobrouk_41_42.modes import ARTILLERY
 from validators.games.tobrouk_41_42.state import COMBATS, FIRE, MANEUVERS
-from validators.games.tobrouk_41_42.units import HITS, TobroukRule, left_map, mid
+from validators.games.tobrouk_41_42.movement import Moves
+from validators.games.tobrouk_41_42.units import HITS, TobroukRule, Units, left_map, mid
 from validators.kernel.declarations import Declared
 from validators.replay.board import Piece
 from validators.replay.replayer import Added, Moved, Removed, Rolled
@@ -60,8 +75,10 @@ class Shot:
     target_hex: str | None = None
     coordinated: bool = False
     expected: str | None = None  # '-', 'T', 'T1', 'T2' once rolled
+    rommel: str | None = None  # the result with Rommel's +2 (12.3), when he may give it to this shot
     why: str = ""
     placed: list[str] = field(default_factory=list)  # hit markers put in the target's hex after the die
+    placed_at: int | None = None  # the step of the last of them (the act a wrong result is reported at)
 
 
 @dataclass
@@ -88,23 +105,33 @@ class Fire(TobroukRule):
         table = game.tables["fire"].data.get("rule", "5.1").split(",")[0] if "fire" in game.tables else "5.1"
         return tuple(dict.fromkeys(("5.1", "5.3", "5.10", "5.12", table)))
 
+    needs = (Units, Moves)
+
     def start(self) -> None:
         self.ft = self.tables["fire"]
+        self.moves = self.ctx.get(Moves)
+        rommel = self.tables.get("optional", {}).get("switches", {}).get("rommel", {})
+        self.rommel_unit, self.rommel_drm = rommel.get("unit"), int(rommel.get("fire_drm", 2))
         self.shot: Shot | None = None
         super().start()
 
     def new_phase(self) -> None:
         self.shots: list[Shot] = []  # the combat phase's shots that were rolled
         self.fired: set[str] = set()
+        self.fired_offensively: set[str] = set()  # every unit whose offensive shot was rolled, allowed or not
+        self.rommel_used = False  # 12.3: his +2 given to a shot of this combat phase
+        self.at_entrenched: list[tuple[Shot, int]] = []  # defensive shots at an entrenched unit, and their steps
         self._undeclared = False
 
     def phase_ended(self, pid: str) -> None:
         self._close()
         if pid in COMBATS:
             self._check_coordination()
+            self._check_at_entrenched()
 
     def finish(self) -> None:
         self._close()
+        self._check_at_entrenched()
 
     def declared(self, d: Declared) -> None:
         role, piece, hex_id = FIRE[d.name], d.piece, d.where
@@ -141,12 +168,22 @@ class Fire(TobroukRule):
                 self.find("5.1", f"{e.button} rolled with no firer and target declared (Declare firer, Declare "
                           "target): the shot cannot be checked", side=name)
             return
+        if side == self.maneuvering():
+            self.fired_offensively.add(shot.firer.id)
         if not self._eligible(shot, side):
+            shot.expected = "?"
+            return
+        if side != self.maneuvering() and self.markers_in(shot.target_hex, "entrenched") \
+                and shot.target.id not in self.fired_offensively:
+            self.fired.add(shot.firer.id)  # judged when the phase ends: the target may yet fire offensively
+            self.at_entrenched.append((shot, self.state.step))
             shot.expected = "?"
             return
         self.fired.add(shot.firer.id)
         self.shots.append(shot)
         shot.expected, shot.why = self._result(shot, side, e.dice[0])
+        if self._rommel_may_help(shot):
+            shot.rommel = self._result(shot, side, e.dice[0] + self.rommel_drm)[0]
 
     def _eligible(self, shot: Shot, side: str) -> bool:
         f, t, fh, th = shot.firer, shot.target, shot.firer_hex, shot.target_hex
@@ -162,10 +199,7 @@ class Fire(TobroukRule):
                 ("5.10", lambda: offensive and self.markers_in(fh, "entrenched"), f"{f.name} is entrenched in {fh}: it "
                  "fires offensively only after removing its entrenchment marker"),
                 ("5.12", lambda: offensive and self.retreating(fh),
-                 f"{f.name} is retreating: a retreating unit fires only defensively"),
-                ("5.10", lambda: not offensive and self.markers_in(th, "entrenched") and t.id not in self.fired,
-                 f"defensive fire at {t.name}, entrenched in {th} and not having fired offensively: not allowed "
-                 "(Q&A 7-8)")):
+                 f"{f.name} is retreating: a retreating unit fires only defensively")):
             if broken():
                 self.find(number, why, f, fh, th, side=name)
                 return False
@@ -196,8 +230,11 @@ class Fire(TobroukRule):
                 shift(key)
         arty = sum(self.markers_in(th, m) for m, owner in ARTILLERY.items()
                    if self.artillery_in_range(th, owner))  # 5.4d, Q&A 9: out of range, no support
+        arty = min(arty, int(cs["artillery_marker"]["max_markers"]))
+        arty += sum(1 for q in self.units_in(th) if (qu := self.unit_of(q)) is not None and qu.type == "air"
+                    and self.side_id(q) == side and offensive)  # 5.5f': a squadron on its target, outside 5.4g
         if arty:
-            shift("artillery_marker", min(arty, int(cs["artillery_marker"]["max_markers"])))
+            shift("artillery_marker", arty)
         fragile = tu.fragile_reduced if self.reduced(t) else tu.fragile
         if armoured and fragile:
             shift("at_fire_on_fragile")
@@ -226,7 +263,10 @@ class Fire(TobroukRule):
         tw = tu.weapon
         if tw and entrenched and tu.type == "infantry" and tw != "A":
             tw = LETTERS[LETTERS.index(tw) - 1]
-        if tw and fu.weapon and LETTERS.index(tw) < LETTERS.index(fu.weapon):
+        moved_artillery = tu.type == "artillery" and t.id in self.moves.moved_last  # 5.2d
+        if moved_artillery:
+            dparts.append("moved artillery: no weapon priority (5.2d)")
+        elif tw and fu.weapon and LETTERS.index(tw) < LETTERS.index(fu.weapon):
             mod("weapon_priority", int(dm["weapon_priority"]["drm_per_letter"]) * (LETTERS.index(fu.weapon) - LETTERS.index(tw)))
         columns = [int(c) for c in self.ft["columns"]]
         col = min(max(column, columns[0]), columns[-1])
@@ -235,6 +275,23 @@ class Fire(TobroukRule):
         result = self.ft["results"][str(col)][row]
         why = (f"column {col} ({', '.join(parts)}), die {die}{' ' + ', '.join(dparts) if dparts else ''} = {modified}")
         return result, why
+
+    def _rommel_may_help(self, shot: Shot) -> bool:
+        """12.3: once per maneuver, Rommel stacked with a CU gives its shot +2 (a combat phase
+        follows one maneuver: once per combat phase)."""
+        return self.rommel_unit is not None and not self.rommel_used and any(
+            (u := self.unit_of(q)) is not None and u.id == self.rommel_unit for q in self.pieces_in(shot.firer_hex))
+
+    def _check_at_entrenched(self) -> None:
+        """5.10c, Q&A 8: no defensive fire at a unit that remained entrenched instead of firing
+        offensively; a target that fired offensively in the phase (its shot allowed or not, its
+        marker still there or not, before or after this shot: fire is simultaneous, 5.1a') may be
+        fired at (Q&A 7)."""
+        for shot, step in self.at_entrenched:
+            if shot.target.id not in self.fired_offensively:
+                self.find("5.10", f"defensive fire at {shot.target.name}, entrenched in {shot.target_hex} and not having "
+                          "fired offensively: not allowed (5.10c, Q&A 8)", shot.firer, shot.firer_hex, shot.target_hex,
+                          side=self.side_of(shot.firer), at=step)
 
     def _partners(self, a: Shot, b: Shot) -> bool:
         """Whether b's firer may coordinate with a's: same target, same division or hex, same
@@ -269,18 +326,23 @@ class Fire(TobroukRule):
         shot = self.shot
         if mid in HITS and shot is not None and shot.expected not in (None, "?") and hex_id == shot.target_hex:
             shot.placed.append(mid.upper())
+            shot.placed_at = self.state.step
 
     def _close(self) -> None:
         shot, self.shot = self.shot, None
         if shot is None or shot.expected in (None, "?"):
             return
         want = [] if shot.expected == "-" else [shot.expected]
+        if sorted(shot.placed) != want and shot.rommel is not None \
+                and sorted(shot.placed) == ([] if shot.rommel == "-" else [shot.rommel]):
+            self.rommel_used = True  # the result with Rommel's +2 (12.3)
+            return
         if sorted(shot.placed) != want:
             got = ", ".join(shot.placed) or "no hit marker"
             self.find(self.ft.get("rule", "5.1").split(",")[0], f"{shot.firer.name} ({shot.firer_hex}) at "
                       f"{shot.target.name} ({shot.target_hex}): the Universal Fire Table gives {shot.expected} "
                       f"({shot.why}); {got} placed{self.reconstructed('fire')}", shot.firer, shot.firer_hex,
-                      shot.target_hex, side=self.side_of(shot.firer))
+                      shot.target_hex, side=self.side_of(shot.firer), at=shot.placed_at)  # a missing marker: at the close
 
 
 class Morale(TobroukRule):
@@ -339,7 +401,10 @@ class Morale(TobroukRule):
                     v = int(mods[key]["drm"]) * (int(cond) if key == "extra_t_marker" else 1)
                     drm += v
                     why.append(f"{key.replace('_', ' ')} {v:+d}")
-            hexes[h] = (units, drm, why)
+            extra = int(mods["extra_t_marker"]["drm"]) * (n - 1) if len(units) > 1 else 0  # whose T markers: not said
+            if side == "axis" and "afrika_korps" in mods and self._near_ak(h):
+                extra -= int(mods["afrika_korps"]["drm"])  # 6.22f (optional): with or next to the AK HQ, if in use
+            hexes[h] = (units, drm, why, extra)
         self.morale_roll = MoraleRoll(side, sum(e.dice), hexes)
 
     def _morale_outcome(self, hex_id: str, passed: bool) -> None:
@@ -354,22 +419,34 @@ class Morale(TobroukRule):
         elif roll.hex == hex_id and not passed:
             roll.passed, roll.at = False, self.state.step
 
+    def _near_ak(self, hex_id: str) -> bool:
+        ak = self.unit_piece_on_map("hq-ak")
+        return ak is not None and self.geo.distance(self.hex_of(ak), hex_id) <= 1
+
     def _settle_morale(self) -> None:
         roll, self.morale_roll = self.morale_roll, None
         if roll is None or roll.hex is None:
             return
-        units, drm, why = roll.hexes[roll.hex]
-        if len(units) != 1:
-            return
-        p = units[0]
-        morale = self.value(self.unit_of(p), p, "morale")
-        if morale is None:
-            return
+        units, drm, why, extra = roll.hexes[roll.hex]
         total = roll.total + drm
-        should = total <= morale
+        morales = [m for p in units if (m := self.value(self.unit_of(p), p, "morale")) is not None]
+        if len(morales) != len(units):
+            return
+        board = self.replayer.board.pieces
+        if roll.passed and any(board.get(p.id) is None or self.hex_of(board[p.id]) != roll.hex for p in units):
+            return  # a unit gone from the hex: a surrender (6.4a, 6.4c) answers a failure too
+        if all(total <= m for m in morales):
+            should = True
+        elif all(total - extra > m for m in morales):  # fails even if the hex's T markers were shared out
+            should = False
+        else:
+            return  # which unit rolled is not said: judged only when every reading gives the same verdict
         if should != roll.passed:
+            p = units[0]
+            morale = "/".join(str(self.value(self.unit_of(q), q, "morale")) for q in units)
+            who = p.name if len(units) == 1 else f"whichever of {', '.join(q.name for q in units)}"
             detail = f"2d6 {roll.total}{' ' + ', '.join(why) if why else ''} = {total} vs morale {morale}"
             verdict = ("passes: the T marker is removed, no Retreat marker" if should
-                       else "fails: a Retreat marker replaces the T")
-            self.find("6.2", f"morale check of {p.name} in {roll.hex}: {detail} {verdict}", p, None, roll.hex,
+                       else "fails: a Retreat marker replaces the T (6.21)")
+            self.find("6.2", f"morale check of {who} in {roll.hex}: {detail} {verdict}", p, None, roll.hex,
                       side=self.side_names[roll.side], at=roll.at)  # judged once settled, reported at the act

@@ -12,7 +12,10 @@ the map (leaving it).  tables/combat-groups.yaml gives each CG its HQ, box and c
   no enemy ZoC; paying the cost of the path to the CG's hex plus 2 MP within the maneuver's MP.
 - 7.31a: the display holds at most its capacities (reconstructed).
 - 7.33: a unit leaving the display in its side's maneuver starts its move at the CG's hex
-  (dissolving costs no MP, 7.33a); in phase A the units replace the counter in its hex.
+  (dissolving costs no MP, 7.33a); in phase A the units replace the counter in its hex; a CG
+  whose hex takes a Retreat marker in a combat phase explodes: its counter still on the map when
+  that phase ends is reported then, as is one a unit of which left its display for an eliminated
+  box (or was deleted) in a combat phase.
 
 Choices:
 - "Unsupplied" is this turn's supply found surely lost (supply.py), or a CR/RE marker in the
@@ -28,7 +31,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from validators.games.tobrouk_41_42.movement import MoveRecord, Moves
-from validators.games.tobrouk_41_42.state import MANEUVERS
+from validators.games.tobrouk_41_42.state import COMBATS, MANEUVERS
 from validators.games.tobrouk_41_42.supply import LENIENT, SupplyLines
 from validators.games.tobrouk_41_42.units import CombatGroups, TobroukRule, Units
 from validators.kernel.movement import mp, show_mp
@@ -48,19 +51,54 @@ class CombatGroupRules(TobroukRule):
     def start(self) -> None:
         self.cgs, self.moves, self.lines = self.ctx.get(CombatGroups), self.ctx.get(Moves), self.ctx.get(SupplyLines)
         self.join_mp = mp(self.tables.get("combat-groups", {}).get("join_mp", {}).get("mp", 2))
+        super().start()
 
     def added(self, e: Added) -> None:
+        self._retreat_marker(e.piece, e.where.label)
         mid = e.piece.properties().get("MarkerId", "")
         if mid in self.cgs.specs and e.where.label in self.geo:
             self._created(e.piece, mid, e.where.label)
 
     def removed(self, e: Removed) -> None:
+        if e.where is not None and e.where.label in self.cgs.box and self.is_cu(e.piece):
+            self._lost_from_display(self.cgs.box[e.where.label])
         mid = e.piece.properties().get("MarkerId", "")
         if mid in self.cgs.specs and e.where is not None and e.where.label in self.geo:
             self._dissolved(e.piece, mid, e.where.label)
 
+    def new_phase(self) -> None:
+        self.retreat_hexes: set[str] = set()  # hexes a Retreat marker went to in this combat phase
+
+    def phase_ended(self, pid: str) -> None:
+        """7.33: "a CG explodes when one of its units retreats or is eliminated": a CG counter whose hex
+        took a Retreat marker in the combat phase, or one of whose units left its display for neither
+        the map nor another display, still on the map when the phase ends is reported then."""
+        if pid not in COMBATS:
+            return
+        for cg in sorted(self.cgs.specs):
+            h = self.cgs.on_map(cg)
+            if h is not None and h in self.retreat_hexes:
+                self.find("7.33", f"end of the {self.state.phase}: a unit of the Combat Group in {h} retreated or was "
+                          f"eliminated and its counter ({self.cgs.specs[cg].get('box', cg)}) is still on the map: a CG "
+                          "explodes when one of its units retreats or is eliminated (7.33)", None, None, h,
+                          side=self.side_names.get(self.cg_side.get(cg)))
+
+    def _lost_from_display(self, cg: str) -> None:
+        """A unit taken off a CG's display to neither the map nor another display: eliminated."""
+        h = self.cgs.on_map(cg)
+        if self.state.phase_id in COMBATS and h is not None:
+            self.retreat_hexes.add(h)
+
+    def _retreat_marker(self, p: Piece, hex_id: str) -> None:
+        if self.state.phase_id in COMBATS and p.properties().get("MarkerId") == "retreat" and hex_id in self.geo:
+            self.retreat_hexes.add(hex_id)
+
     def moved(self, e: Moved) -> None:
         old, new, p = e.old.label, e.new.label, e.piece
+        if old != new and old not in self.geo:
+            self._retreat_marker(p, new)
+        if old != new and old in self.cgs.box and new not in self.geo and new not in self.cgs.box and self.is_cu(p):
+            self._lost_from_display(self.cgs.box[old])
         at = self.moves.left_cg
         if at is not None and self.state.phase_id == "A":
             self.find("7.33", f"{p.name} left the {self.cgs.specs[self.cgs.box[old]]['box']} display for {new}: the "

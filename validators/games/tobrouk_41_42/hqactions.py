@@ -17,12 +17,16 @@ Evidence, in a maneuver (B, D), for the maneuvering side:
 - an entrenchment marker put in a hex costs the units there 2 MP (armoured 3, 4.3a) on top of
   their move: at least one unit of the hex must have that much left.
 Any time after the set-up, a combat unit's step regained outside a combat phase is an armoured
-replacement step (4.41c): an armoured unit, out of enemy fire, one per 3 wrecks its side repaired.
+replacement step (4.41c): an armoured unit, out of enemy fire, supplied by an armoured corps HQ of
+its side (one not surely unsupplied with a valid path to it within range; the unit without a CR or
+RE marker), one per 3 wrecks its side repaired.
 
 Choices:
 - The MP of an action are charged to an HQ only when a single HQ could have made it.
-- "Out of enemy fire" / "not in contact" is the enemy ZoC of state.py; paths are the lenient
-  paths of supply.py (minefields and breaches are not read).
+- "Out of enemy fire" / "not in contact" is the enemy ZoC of units.py; paths are the lenient
+  paths of supply.py (minefields and breaches are not read).  But 4.43a's "out of range of their
+  firing" is the enemy's fire (`under_fire`: any enemy combat unit next to the hex, no cliff
+  between): units fire across a minefield (5.9), which stops no fire though it stops a ZoC (1.34).
 - 4.3c (the marker goes when the unit moves) is not checked: a stack dragged whole carries
   its markers, which the players' logs leave in place (the rules tests' legal drags do too).
 - A reorganisation flip outside a maneuver is reported; a wreck taken off outside a maneuver
@@ -173,8 +177,8 @@ class HQActions(TobroukRule):
         name = self.side_names[side]
         if self.enemy_in(hex_id, side):
             why = "it holds enemy units"
-        elif hex_id in self.enemy_zoc(side):
-            why = "it is within the enemy's fire"
+        elif self.under_fire(hex_id, side):
+            why = "it is within the enemy's fire (an enemy combat unit next to it, a minefield between or not)"
         else:
             why = None
         if why:
@@ -202,6 +206,9 @@ class HQActions(TobroukRule):
                    f"{self.replacement_steps.get(side, 0)} step(s) taken) (4.41c)")
         elif hex_id in self.enemy_zoc(side):
             why = "it is under enemy fire (4.41c)"
+        elif self.markers_in(hex_id, "cr") or self.markers_in(hex_id, "re") or not self._acting_hqs(side, hex_id, armoured=True):
+            why = (f"it is not supplied by an armoured corps HQ of its side (a supplied armoured HQ with a valid supply "
+                   f"path to it within range, and no CR or RE marker on it, 4.41c){MAP_NOTE}")
         else:
             self.replacement_steps[side] = self.replacement_steps.get(side, 0) + 1
             return

@@ -26,6 +26,10 @@ declaration at it, an Air strike declaration on its hex; the supply sources of t
   camp, 3.8), showing its reduced face when that phase ends.
 - A flip may follow its hit in the next phase (results applied late); a removal from a hex an
   enemy unit shares is not judged (the text does not say what happens then).
+- 6.5c-d': an HQ that moves in a combat phase displaces: it stood under enemy fire (an enemy
+  combat unit next to it, no cliff between) when it moved, and it goes by the fewest hexes to a
+  hex out of enemy fire, crossing no cliff, sea or unbreached minefield and entering no enemy
+  unit's hex (the retreat's path, retreats.py); judged when the phase ends, reported at its move.
 
 Choices: the Tobrouk HQ may be dissolved (3.8d) and an army in general retreat loses what cannot
 leave the map (8.1c'): the Tobrouk HQ's removal and removals after the I/V marker stood on a
@@ -36,12 +40,14 @@ I/V track reads them too (6.5f's two spaces, 9.3b's loss of an HQ).
 """
 from __future__ import annotations
 
+from validators.games.tobrouk_41_42.movement import Moves
+from validators.games.tobrouk_41_42.retreats import retreat_problem
 from validators.games.tobrouk_41_42.state import COMBATS, MANEUVERS
 from validators.games.tobrouk_41_42.supply import SupplyLines
 from validators.games.tobrouk_41_42.units import HITS, ZOC_CLOSED, TobroukRule, TobroukTracker, Units
 from validators.kernel.declarations import Declared
 from validators.replay.board import Piece
-from validators.replay.replayer import Added, Moved, Removed, Said
+from validators.replay.replayer import Added, Flipped, Moved, Removed, Said
 
 DISSOLVABLE = frozenset({"hq-tobrouk"})  # 3.8d
 
@@ -55,6 +61,7 @@ class HQLosses(TobroukTracker):
         super().__init__(ctx)
         self.eliminated: dict[str, int] = {}  # unit id -> turn it was eliminated
         self.removal: tuple[Piece, str] | None = None  # (HQ, hex) eliminated by the event heard
+        self.removal_open: str | None = None  # a hex that removal's HQ could have left by (6.5e): not encircled
         self.reentry: tuple[Piece, str | None, str, int] | None = None  # (HQ, from, hex, turn eliminated)
         self.retreat_seen = self.retreat_was = False
         self.eliminated_boxes = self.track_boxes("eliminated")
@@ -89,6 +96,23 @@ class HQLosses(TobroukTracker):
         if self.state.phase_id is not None:
             self.eliminated[self.unit_of(p).id] = self.state.turn or 0
             self.removal = (p, hex_id)
+            self.removal_open = self._open_neighbour(p, hex_id)
+
+    def _open_neighbour(self, p: Piece, hex_id: str) -> str | None:
+        """A neighbour the HQ removed from `hex_id` could have left by (6.5e), or None when it was
+        encircled or its removal is not judged (the Tobrouk HQ, 3.8d; a general retreat, 8.1c'; an
+        enemy unit in its own hex)."""
+        side = self.side_id(p)
+        if self.unit_of(p).id in DISSOLVABLE or self.retreat_seen or side is None \
+                or self.enemy_in(hex_id, side, self.stood_in(hex_id)):
+            return None
+        zoc = self.enemy_zoc(side)
+        for n in sorted(self.geo.neighbours(hex_id)):
+            if self.game.hex_terrain.get(n) == "sea" or n in zoc or self.crossing(hex_id, n) & ZOC_CLOSED:
+                continue
+            if not self.enemy_in(n, side):
+                return n
+        return None
 
     def _arrives(self, p: Piece, old: str | None, hex_id: str) -> None:
         u = self.unit_of(p)
@@ -102,10 +126,11 @@ class HQCombat(TobroukRule):
     HQ re-enters on a later turn, on a friendly supply source hex, on its reduced face."""
 
     ids = ("6.5",)
-    needs = (Units, HQLosses, SupplyLines)
+    needs = (Units, HQLosses, SupplyLines, Moves)
 
     def start(self) -> None:
         self.losses = self.ctx.get(HQLosses)
+        self.moves = self.ctx.get(Moves)
         self.encircled: set[tuple[str, str]] = set()  # (HQ piece id, hex) encircled when a combat ended
         self.encircled_told: set[str] = set()  # HQs reported so (one act, one finding)
         self.sources = {side: self.ctx.get(SupplyLines).source_hexes(side) for side in self.side_names}
@@ -119,6 +144,8 @@ class HQCombat(TobroukRule):
         self.hq_hexes: dict[str, set[str]] = {}  # piece id -> hexes it stood in during the phase
         self.hit_before, self.hit_hexes = self.hit_hexes, set()  # the last phase's hits count: losses may come late
         self.reentered: dict[str, tuple[Piece, str]] = {}  # piece id -> (piece, hex) re-entered this phase
+        self.flipped_at: dict[str, int] = {}  # HQ piece id -> the step of its last flip in the phase (the act)
+        self.displaced: dict[str, tuple[str, bool, int]] = {}  # HQ piece id -> (start, threatened there, last step)
         for p in self.hqs_on_map():
             self.hq_face_at_start[p.id] = self.reduced(p)
             self.hq_hexes[p.id] = {self.hex_of(p)}
@@ -126,6 +153,26 @@ class HQCombat(TobroukRule):
     def phase_ended(self, pid: str) -> None:
         self._check_hq_phase()
         self._check_encircled(pid in COMBATS)
+        if pid in COMBATS:
+            self._check_displacements()
+
+    def _check_displacements(self) -> None:
+        """6.5c-d': an HQ moving in a combat phase displaces: from a hex under enemy fire (when it
+        moved), by a path that crosses no cliff, sea or unbreached minefield and enters no enemy
+        unit's hex, to the nearest hex out of enemy fire; judged as the phase ends (retreats are
+        simultaneous, 6.3a), reported at its last move."""
+        board = self.replayer.board.pieces
+        for pid, (start, threatened, at) in sorted(self.displaced.items()):
+            p = board.get(pid)
+            end = self.hex_of(p) if p is not None else None
+            if end is None or end == start:
+                continue
+            side = self.side_id(p)
+            why = (None if threatened else f"{start} was not under enemy fire: an HQ displaces only when threatened "
+                   "with being under enemy fire (6.5c)") or retreat_problem(self, self.moves, side, start, end)
+            if why:
+                self.find("6.5", f"{p.name} displaced from {start} to {end}: {why} (6.5c-d')", p, start, end,
+                          side=self.side_name(side), at=at)
 
     def finish(self) -> None:
         self._check_hq_phase()
@@ -143,13 +190,18 @@ class HQCombat(TobroukRule):
             was = self.hq_face_at_start.get(p.id)
             if was is None or was == self.reduced(p):
                 continue
+            at = self.flipped_at.get(p.id)  # judged when the phase ends (no flip back), reported at the flip
             if was:
                 self.find("6.5", f"{p.name} was turned back to its full face: no rule restores a reduced HQ (6.5b)",
-                          p, None, self.hex_of(p), side=name)
+                          p, None, self.hex_of(p), side=name, at=at)
             elif not (self.hq_hexes.get(p.id, set()) & (self.hit_hexes | self.hit_before)):
                 self.find("6.5", f"{p.name} was flipped to its reduced face in the {self.state.phase} with no shot, hit "
                           "marker or air strike on its hex: an HQ is flipped when a shot or bombardment at it "
-                          "succeeds (6.5b)", p, None, self.hex_of(p), side=name)
+                          "succeeds (6.5b)", p, None, self.hex_of(p), side=name, at=at)
+
+    def flipped(self, e: Flipped) -> None:
+        if e.layer == "Step" and self.is_hq(e.piece):
+            self.flipped_at[e.piece.id] = self.state.step
 
     def declared(self, d: Declared) -> None:
         if d.name == "Declare target" and self.state.phase_id in COMBATS:
@@ -175,6 +227,11 @@ class HQCombat(TobroukRule):
         u = self.unit_of(e.piece)
         if u is not None and u.type == "hq" and e.new.label in self.geo:
             self.hq_hexes.setdefault(e.piece.id, set()).add(e.new.label)
+            if self.state.phase_id in COMBATS and e.old.label in self.geo:
+                first = self.displaced.get(e.piece.id)
+                start = first[0] if first else e.old.label
+                threatened = first[1] if first else self.under_fire(e.old.label, self.side_id(e.piece))
+                self.displaced[e.piece.id] = (start, threatened, self.state.step)
         self._arrived()
         self._removed()
 
@@ -185,31 +242,13 @@ class HQCombat(TobroukRule):
         if self.losses.removal is None:
             return
         p, hex_id = self.losses.removal
-        u = self.unit_of(p)
         self.hq_face_at_start.pop(p.id, None)
-        if u.id in DISSOLVABLE or self.losses.retreat_seen:
-            return
-        side = self.side_id(p)
-        if self.enemy_in(hex_id, side, self.stood_in(hex_id)):
-            return  # an enemy unit in its own hex: the text says nothing of it (not judged)
-        open_hex = self._escape(side, hex_id)
+        open_hex = self.losses.removal_open  # see HQLosses._open_neighbour
         if open_hex is not None:
             self.find("6.5", f"{p.name} was eliminated in {hex_id}, which is not encircled: {open_hex} is open "
                       "(an HQ is eliminated only when totally encircled by the enemy or impassable terrain, 6.5e; "
                       "it is flipped once and takes no further losses, 6.5b)", p, None, hex_id,
-                      side=self.side_name(side))
-
-    def _escape(self, side: str | None, hex_id: str) -> str | None:
-        """A neighbour of `hex_id` the HQ could have left by (see the docstring), or None."""
-        if side is None:
-            return None
-        zoc = self.enemy_zoc(side)
-        for n in sorted(self.geo.neighbours(hex_id)):
-            if self.game.hex_terrain.get(n) == "sea" or n in zoc or self.crossing(hex_id, n) & ZOC_CLOSED:
-                continue
-            if not self.enemy_in(n, side):
-                return n
-        return None
+                      side=self.side_name(self.side_id(p)))
 
     def _arrived(self) -> None:
         if self.losses.reentry is None:

@@ -10,7 +10,9 @@ move it explains and lapses at the end of the next turn's first maneuver (a play
 Credits (+ the side the marker moves towards):
 - 5.5: an Air strike declaration: 1 towards the opponent, once per maneuver and side;
 - 11.2j, 11.4i, 11.5i, 11.5l: a "Reserve released" declaration, or the first move of a unit of
-  a reserve its owner may pay for: 1 towards the opponent;
+  a reserve its owner may pay for: 1 towards the opponent (the move's: only within its phase, as
+  reserves.py reads a release paid, so that a payment after the phase, when the move was already
+  reported unreleased, is no reason);
 - 11.2g: a reinforcement that may cost a space (Littorio) entering the map: 1 towards the CW;
 - 6.5f: an eliminated HQ re-entering: 2 towards the opponent;
 - 4.41d: every third wreck repaired by a side (Repair wreck declarations, or Wreck markers taken
@@ -24,11 +26,15 @@ Credits (+ the side the marker moves towards):
   armoured step 2, at the strength they had when first seen (9.3c'); 1/2/3 spaces at the
   scenario's thresholds towards the side with fewer points; per turn or counted from the start
   (digest O19), the larger; an HQ of a side eliminated in the turn (value not given, O17): up to
-  3 spaces towards the opponent; after the marker stood on a general-retreat box (8.1): 5 spaces
+  3 spaces towards the opponent (not one removed where 6.5e does not allow it: that is no reason,
+  and is reported under 6.5); after the marker stood on a general-retreat box (8.1): 5 spaces
   either way (8.1b, 9.4d) and a side's losses possibly doubled or not counted; the scenario's
   last turn: 1 either way (8.2);
 - phase A (3.3d, 3.8c): 1 towards the opponent per HQ of a side in a hex with a CR marker
   during the phase; the Tobrouk HQ on the map: 1 towards the Axis.
+
+The window is judged when it closes (a reason may come after the marker moved, within the
+window), and a finding is reported at the marker's last move in it (the act).
 
 Not judged: the window in which the log begins (a saved game's debts are unknown, and turn 1's
 phase A holds the bidding for sides, 9.2); a log whose tracker first moves to phase B of the
@@ -64,6 +70,7 @@ class Credit:
     spaces: int
     turn: int
     why: str
+    phase_only: bool = False  # good only in the phase it arose in (a reserve's move paid for, 11.2j)
 
 
 class IVTrack(TobroukRule):
@@ -85,6 +92,7 @@ class IVTrack(TobroukRule):
         self.objectives = set(vic.get("objectives", {}).get(colour, ())) - {TOBROUK}
         self.credits: list[Credit] = []
         self.iv_anchor: int | None = None
+        self.iv_moved_at: int | None = None  # the step of the marker's last move in the window
         self.window_start: str | None = None
         self.window_phases: list[str] = []
         self.struck_in: set[tuple] = set()
@@ -109,10 +117,10 @@ class IVTrack(TobroukRule):
     def toward_opponent(side: str | None) -> int:
         return 1 if side == "axis" else -1
 
-    def credit(self, toward: int, spaces: int, why: str, turn: int | None = None) -> Credit:
+    def credit(self, toward: int, spaces: int, why: str, turn: int | None = None, phase_only: bool = False) -> Credit:
         """A reason for `spaces` moves `toward` a side, good until the next turn's first maneuver ends
         (`turn`: the turn it belongs to, the ended one for end-of-turn reasons)."""
-        c = Credit(toward, spaces, self.state.turn or 0 if turn is None else turn, why)
+        c = Credit(toward, spaces, self.state.turn or 0 if turn is None else turn, why, phase_only)
         self.credits.append(c)
         for watch in self.reentry_watch:
             if toward == -self.toward_opponent(watch[0]):
@@ -219,6 +227,8 @@ class IVTrack(TobroukRule):
         return label in self.geo or label in self.track_boxes("cg")
 
     def moved(self, e: Moved) -> None:
+        if e.piece.properties().get("MarkerId") == "iv" and e.old.label != e.new.label:
+            self.iv_moved_at = self.state.step  # the act a finding of the window is reported at
         if (gone := left_map(e, self.geo)) is not None:
             self._left_map(e.piece, gone)
         self._hq_events()
@@ -253,7 +263,8 @@ class IVTrack(TobroukRule):
         for gi in self.rg.groups_of.get(u.id, []):  # any tied card's group may be the one paid for (reserves.py)
             if gi not in self.paid_groups and "paid" in self.rg.groups[gi]["when"]:
                 self.paid_groups.add(gi)
-                self.credit(self.toward_opponent(side), 1, f"a reserve released ({self.rg.groups[gi]['rule']})")
+                self.credit(self.toward_opponent(side), 1, f"a reserve released ({self.rg.groups[gi]['rule']})",
+                            phase_only=True)
                 break
         if u.id in self.costly and not self.costly_paid:
             self.costly_paid = True
@@ -273,7 +284,8 @@ class IVTrack(TobroukRule):
 
     def _hq_events(self) -> None:
         """An HQ eliminated (9.3b: a loss of the turn) or re-entering (6.5f: 2 spaces to the opponent)."""
-        if self.losses.removal is not None and self.state.phase_id is not None and self.side_id(self.losses.removal[0]):
+        if self.losses.removal is not None and self.state.phase_id is not None and self.side_id(self.losses.removal[0]) \
+                and self.losses.removal_open is None:  # an elimination 6.5e does not allow is no reason
             self.hq_lost_turn.add(self.side_id(self.losses.removal[0]))
         if self.losses.reentry is not None:
             p = self.losses.reentry[0]
@@ -296,6 +308,7 @@ class IVTrack(TobroukRule):
                 self._admin_credits()
             if self.iv_anchor is not None:
                 self._check_window(closing_turn=old == "A" or turned)
+            self.credits = [c for c in self.credits if not c.phase_only]
             if old == "B" and self.state.pair == 1:
                 self.credits = [c for c in self.credits if c.turn >= (self.state.turn or 0)]
             card = self.game.scenarios.get(self.state.scenario or "")
@@ -304,6 +317,7 @@ class IVTrack(TobroukRule):
             self.iv_anchor = self.iv_index() if start else None
             self.window_start = self.box_of("iv", "iv")
             self.window_phases = [pid]
+            self.iv_moved_at = None
         if pid == "A" or turned:
             self._turn_begins()
             self.cr_hqs = self._count_cr_hqs()
@@ -346,7 +360,7 @@ class IVTrack(TobroukRule):
                 self.find("9", f"the I/V marker moved {need} space(s) towards the {self.side_names[side]} "
                           f"({self.window_start} to {self.iv_boxes[idx]}) in the {where}: the reasons the log shows "
                           f"account for at most {have} ({why}){DATA_NOTE}",
-                          side=self.side_names[side])
+                          side=self.side_names[side], at=self.iv_moved_at)
                 need = have
             for c in usable:
                 take = min(need, c.spaces)

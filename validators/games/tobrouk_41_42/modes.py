@@ -11,7 +11,11 @@ Evidence: a marker dragged from the palette (or from a box) onto a hex of the ma
   least 4 MP (tables/maneuver.yaml `artillery_min_mp`), on a target at most 3 hexes between from
   an HQ of that side (5.4d, counted as 3.1d), at most 2 markers a hex (5.4g); judged where a
   marker is dropped, from the palette or dragged hex to hex.  At the shot, a marker whose side has
-  no HQ in range then adds no column (fire.py; Q&A 9: the range is checked at the combat phase).
+  no supplied HQ in range then adds no column (fire.py; Q&A 9: the range is checked at the combat
+  phase; 5.4a, Q&A 9: the HQ in supply, read as no CR or RE marker in its hex); a marker still on
+  the map where it was (rightly) dropped in the maneuver when the combat phase ends is reported
+  then (5.4h; one dropped wrongly was reported already).  The markers per HQ are not checked:
+  the text gives only VIII Army's (11.2l, 11.4j) and the module's markers name no HQ.
 
 Choices:
 - 5.4b says "the maneuvering player", Q&A 9 "the active player" (digest O5): the maneuvering
@@ -21,7 +25,7 @@ Choices:
 """
 from __future__ import annotations
 
-from validators.games.tobrouk_41_42.state import MANEUVERS
+from validators.games.tobrouk_41_42.state import COMBATS, MANEUVERS
 from validators.games.tobrouk_41_42.units import TobroukRule
 from validators.replay.board import Piece
 from validators.replay.replayer import Added, Moved
@@ -39,6 +43,25 @@ class Modes(TobroukRule):
 
     def added(self, e: Added) -> None:
         self._placed(e.piece, e.where.label)
+
+    def start(self) -> None:
+        self.supporting: dict[str, str] = {}  # artillery marker id -> the hex it was dropped on in a maneuver
+
+    def phase_ended(self, pid: str) -> None:
+        """5.4h: "At the end of the fire phase, the artillery support markers are removed": one dropped
+        on a target in the maneuver and still there when the combat phase ends is reported then (its
+        deadline).  Markers that stand elsewhere (the set-up keeps them by their HQs) are not judged."""
+        if pid not in COMBATS:
+            return
+        board = self.replayer.board.pieces
+        for pid_, h in sorted(self.supporting.items()):
+            p = board.get(pid_)
+            if p is not None and self.hex_of(p) == h:
+                side = ARTILLERY[p.properties().get("MarkerId", "")]
+                self.find("5.4", f"{self.side_names[side]} artillery support still in {h} when the {self.state.phase} "
+                          "ended: the markers are removed at the end of the fire (5.4h)", p, None, h,
+                          side=self.side_names[side])
+        self.supporting = {}
 
     def moved(self, e: Moved) -> None:
         """A marker put on the map; an artillery marker also when dragged hex to hex (5.4d holds
@@ -68,8 +91,9 @@ class Modes(TobroukRule):
                       "maneuvering player's units, in the modes step of his maneuver", p, None, hex_id)
             return
         near = [n for n in self.geo.neighbours(hex_id) if self.combat_units(n, self.other_side[side])]
-        if near or self.retreating(hex_id):
-            why = f"next to enemy units in {', '.join(sorted(near))}" if near else "retreating"
+        if near or self.retreating(hex_id) or self._unsupplied(hex_id):
+            why = (f"next to enemy units in {', '.join(sorted(near))}" if near else "retreating" if self.retreating(hex_id)
+                   else "unsupplied (a CR or RE marker)")
             self.find("4.2", f"rapid movement in {hex_id}: the units are {why} (4.2c)", p, None, hex_id,
                       side=self.side_names[side])
 
@@ -81,13 +105,18 @@ class Modes(TobroukRule):
             return
         why = ("in an enemy ZoC (within enemy range)" if hex_id in self.enemy_zoc(side) else
                "in rapid movement" if self.markers_in(hex_id, "rapid") else
-               "retreating" if self.retreating(hex_id) else None)
+               "retreating" if self.retreating(hex_id) else
+               "unsupplied (a CR or RE marker)" if self._unsupplied(hex_id) else None)
         if why:
-            self.find("4.3", f"a unit entrenches in {hex_id} {why}: it must be out of enemy range, not retreating "
-                      "and not in rapid movement", p, None, hex_id, side=self.side_names[side])
+            self.find("4.3", f"a unit entrenches in {hex_id} {why}: it must be supplied, out of enemy range, not "
+                      "retreating and not in rapid movement (4.3b)", p, None, hex_id, side=self.side_names[side])
+
+    def _unsupplied(self, hex_id: str) -> bool:
+        return bool(self.markers_in(hex_id, "cr") or self.markers_in(hex_id, "re"))
 
     def _artillery(self, p: Piece, hex_id: str, side: str) -> None:
         name = self.side_names[side]
+        self.supporting.pop(p.id, None)
         if self.state.phase_id not in MANEUVERS or self.maneuvering() != side:
             self.find("5.4", f"{name} artillery support placed in {hex_id} in the {self.state.phase}: only in the "
                       f"{name} player's maneuver", p, None, hex_id, side=name)
@@ -98,7 +127,9 @@ class Modes(TobroukRule):
                       f"are needed{self.reconstructed('maneuver')}", p, None, hex_id, side=name)
             return
         if not self.artillery_in_range(hex_id, side):
-            self.find("5.4", f"artillery support on {hex_id}: no {name} HQ within 3 hexes (between, 3.1d)", p, None,
-                      hex_id, side=name)
+            self.find("5.4", f"artillery support on {hex_id}: no {name} HQ within 3 hexes (between, 3.1d) that is "
+                      "supplied (5.4a: no CR or RE marker in its hex) and has artillery (11.5h)", p, None, hex_id, side=name)
         elif sum(self.markers_in(hex_id, m) for m in ARTILLERY) > 2:
             self.find("5.4", f"a third artillery marker on {hex_id}: at most 2 a hex (5.4g)", p, None, hex_id, side=name)
+        else:
+            self.supporting[p.id] = hex_id  # a marker placed wrongly is reported once, not again for staying

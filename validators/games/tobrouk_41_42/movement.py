@@ -22,10 +22,18 @@ Choices:
 - Outside a maneuver a unit moves only as a retreat (6.3: its hex holds a Retreat marker, in a
   combat phase) or an HQ's displacement (6.5c, in a combat phase); moves to and from the boxes
   off the map (Combat Group displays, eliminated units) are not movement.
+- 12.4 (optional): the LRDG "can be activated freely once per maneuver but only to move, it has
+  5 MP": it moves in any maneuver (the text names no side's), with 5 MP of its own, and retreats
+  automatically in a combat phase (optional.py judges that retreat).
 - 4.2e: a unit that ends its move in contact (in an enemy ZoC) must have begun it within the
-  command radius of its own HQ (its HQ's range, counted as hexes between, 3.1d).
-- Breached minefields (4.43c) are not read: a breach marker lies in a hex and cannot name its
-  hexside; a move the breach makes legal may be reported.
+  command radius of its own HQ (its HQ's range, counted as hexes between, 3.1d; +3 with Rommel
+  stacked with it, 12.3).  Q&A 6 ("the
+  only condition ... is whether it is In Command or not at the beginning of its movement") holds
+  a move from one contact hex to another to it too; a unit that ends its move where it began
+  (stepped out of contact and back) has not "moved into contact": no finding.
+- Breached minefields (4.43c: 1 MP less): a breach marker lies in a hex and cannot name its
+  hexside (Q&A 3: one hexside is breached); every minefield hexside of a hex holding one is taken
+  as breached (the kindest reading).
 """
 from __future__ import annotations
 
@@ -42,6 +50,9 @@ from validators.replay.replayer import Moved
 
 if TYPE_CHECKING:  # the schema is for annotations: an audit runs on the plain model (plain.py)
     from builder.model import schema as s
+
+
+MINEFIELDS = frozenset({"mines-light", "mines-heavy", "camp"})  # minefield hexsides a breach opens (4.43)
 
 
 @dataclass
@@ -62,13 +73,23 @@ class Moves(Tracker):
         self.mv = self.tables["movement"]
         self.tec = self.game.table("terrain-effects").data  # schema.TerrainEffectsData
         self.moves: dict[str, MoveRecord] = {}
+        self.moved_last: frozenset[str] = frozenset()  # pieces that moved in the last phase that ended (5.2d)
         self.left_cg: str | None = None  # the CG hex a unit just left its display for (a move within a phase)
         self.from_cg: MoveRecord | None = None  # the move that leaving opened in its side's maneuver
         self._steps: dict = {}  # (class, rapid, out of supply) -> its step callback
         self.zoc_mp = mp(self.mv["enter_enemy_zoc"]["mp"])
+        self.breach_less = mp(self.tec.get("breached_minefield", {}).get("less", 0))
+        self.breaches: frozenset[str] = frozenset(  # hexes holding a breached-minefield marker (4.43a')
+            h for p in self.board.replayer.board.pieces.values() if mid(p) == "breach" and (h := self.board.hex_of(p)))
 
     def phase_started(self, pid: str) -> None:
+        self.moved_last = self._moved_away()  # in the phase that just ended (a maneuver's, before its combat)
         self.moves = {}
+
+    def _moved_away(self) -> frozenset[str]:
+        """Pieces whose move of the phase did not end where it began."""
+        pieces, hex_of = self.board.replayer.board.pieces, self.board.hex_of
+        return frozenset(i for i, rec in self.moves.items() if (p := pieces.get(i)) is None or hex_of(p) != rec.start)
 
     def move_class(self, p: Piece) -> str | None:
         u = self.board.unit_of(p)
@@ -88,7 +109,25 @@ class Moves(Tracker):
         rec = self.moves[p.id] = MoveRecord(start, "rapid" in ids, "re" in ids)
         return rec
 
+    def added(self, e) -> None:
+        if mid(e.piece) == "breach":
+            self._breaches_now()
+
+    removed = added
+
+    def _breaches_now(self) -> None:
+        hex_of = self.board.hex_of
+        self.breaches = frozenset(h for p in self.board.replayer.board.pieces.values()
+                                  if mid(p) == "breach" and (h := hex_of(p)))
+
+    def breached(self, a: str, b: str) -> bool:
+        """Whether the minefield between two hexes may be breached: a breach marker lies in one of
+        them (4.43a'; Q&A 3: a breach is one hexside, but the marker lies in a hex and names none)."""
+        return a in self.breaches or b in self.breaches
+
     def moved(self, e: Moved) -> None:
+        if mid(e.piece) == "breach":
+            self._breaches_now()
         self.left_cg = self.from_cg = None
         geo, st = self.game.geometry, self.state
         old, new, p = e.old.label, e.new.label, e.piece
@@ -102,7 +141,9 @@ class Moves(Tracker):
         if old not in geo or new not in geo or old == new or st.phase_id not in MANEUVERS:
             return
         side = self.mover_side(p)
-        if self.move_class(p) is None or side is None or st.maneuvering() not in (None, side):
+        u = self.board.unit_of(p)
+        if self.move_class(p) is None or side is None or (st.maneuvering() not in (None, side)
+                                                          and (u is None or u.id not in self.units_view.free_movers)):
             return
         if p.id not in self.moves:
             self.record(p, old)
@@ -110,7 +151,7 @@ class Moves(Tracker):
     def step_cost(self, cls: str, rec: MoveRecord):
         """The step callback of a class (rapid movement, out of supply), its costs kept: the map
         does not change."""
-        key = (cls, rec.rapid, rec.exhausted)
+        key = (cls, rec.rapid, rec.exhausted, self.breaches)
         found = self._steps.get(key)
         if found is None:
             base, memo = self._step_cost(cls, rec), {}
@@ -129,6 +170,7 @@ class Moves(Tracker):
         if rec.exhausted:
             cls, factor = self.mv["out_of_supply"]["pays"], factor * int(self.mv["out_of_supply"]["factor"])
         terrain, crossing = self.game.hex_terrain, self.units_view.crossing
+        breaches, less = self.breaches, self.breach_less
 
         def step(a: str, b: str) -> Fraction | None:
             t = terrain.get(b)
@@ -147,6 +189,8 @@ class Moves(Tracker):
                     return None
                 if spec.get("mp") is not None:
                     cost += mp(spec["mp"][cls])
+                    if f in MINEFIELDS and (a in breaches or b in breaches):
+                        cost -= less  # 4.43c: a breached minefield costs 1 less (and still counts)
             return cost * factor
         return step
 
@@ -205,15 +249,19 @@ class Movement(TobroukRule):
         """2.22: units move in their side's maneuver; retreats (6.3) and HQ displacements (6.5)
         in a combat phase."""
         name = self.side_names[side]
+        free = u is not None and u.id in self.free_movers
         if self.state.phase_id in MANEUVERS:
-            if self.maneuvering() not in (None, side):
+            if self.maneuvering() not in (None, side) and (self.retreating(e.old.label)
+                                                           or self.units_view.stood_retreating(e.old.label)):
+                return False  # a retreat after an air strike (5.5f): retreats.py judges it
+            if self.maneuvering() not in (None, side) and not free:
                 self.find("2.22", f"{'an' if name[0] in 'AEIOU' else 'a'} {name} unit moved in the "
                           f"{self.side_name(self.maneuvering())} player's maneuver ({self.state.phase})", e.piece)
                 return False
             return True
         if self.state.phase_id in COMBATS and (self.retreating(e.old.label) or self.units_view.stood_retreating(e.old.label)
-                                         or (u and self.is_hq(e.piece))):
-            return False  # a retreat or a displacement: not a maneuver
+                                         or (u and self.is_hq(e.piece)) or free):
+            return False  # a retreat (the LRDG's automatic one, 12.4) or a displacement: not a maneuver
         self.find("2", f"units move in the maneuvers (B, D), and in combat only to retreat (6.3): not in the "
                   f"{self.state.phase}", e.piece)
         return False
@@ -225,7 +273,7 @@ class Movement(TobroukRule):
         if rec.rapid or any(mid(m.piece) == "rapid" and m.new.label == new
                             for m in self.board.step_moves):  # under the marker, or dragged with it
             self._check_rapid(e, side, rec, new)
-        zoc, allowance = self.enemy_zoc(side), self.maneuver_mp(side)
+        zoc, allowance = self.enemy_zoc(side), self.free_movers.get(u.id if u else "", self.maneuver_mp(side))
         contact = new in zoc
         if new == rec.start or self._direct_within(cls, rec, new, contact, allowance):
             self._check_contact(e, u, side, rec, new, contact)
@@ -269,6 +317,8 @@ class Movement(TobroukRule):
         return c is not None and c + (self.moves.zoc_mp if contact else 0) <= allowance
 
     def _check_contact(self, e: Moved, u, side: str, rec: MoveRecord, new: str, contact: bool) -> None:
+        if new == rec.start:
+            return  # back where it began (several drags are one move, 4.1): it moved into no contact (4.2e)
         if u is not None and contact and not self.in_command(u, side, rec.start):
             self.find("4.2", f"{new} is in contact with the enemy: a unit enters contact only if it began its "
                       f"move within its HQ's command radius; {rec.start} is outside it", e.piece, rec.start)
@@ -282,5 +332,8 @@ class Movement(TobroukRule):
             hq = self.unit_of(p)
             if hq is not None and hq.id == u.hq and (h := self.hex_of(p)):
                 reach = (hq.range_reduced if self.reduced(p) and hq.range_reduced is not None else hq.range) or 0
+                if any((q := self.unit_of(x)) is not None and q.type == "leader" for x in self.pieces_in(h)):
+                    reach += int(self.tables.get("optional", {}).get("switches", {}).get("rommel", {})
+                                 .get("range_bonus", 3))  # 12.3: Rommel stacked with the HQ
                 return self.geo.distance(h, hex_id) - 1 <= reach
         return True

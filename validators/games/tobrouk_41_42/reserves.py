@@ -18,7 +18,7 @@ and the map's minefield runs (the Gazala line).
 
 Choices (false alarms cost more than missed violations):
 - A move is judged when its phase ends, so a release declared or paid later in the same phase
-  counts.  Paying is read as a "Reserve released" declaration of the side or any move of the I/V
+  counts; it is reported at the unit's first move of the phase (the act).  Paying is read as a "Reserve released" declaration of the side or any move of the I/V
   marker towards the opponent; the other releases as tables/scenario-rules.yaml says
   (`release_when`, reconstructed readings of digest O44-O45).
 - Only moves in the side's own maneuver are judged for reserves and XIII Corps (a retreat is
@@ -36,6 +36,7 @@ Choices (false alarms cost more than missed violations):
 from __future__ import annotations
 
 from validators.games.tobrouk_41_42.movement import MoveRecord, Moves
+from validators.games.tobrouk_41_42.supply import LENIENT, SupplyLines
 from validators.games.tobrouk_41_42.state import MANEUVERS, box_value
 from validators.games.tobrouk_41_42.units import TobroukRule, TobroukTracker, Units
 from validators.kernel.declarations import Declared
@@ -81,7 +82,8 @@ class ReserveGroups(TobroukTracker):
             sides = {self.side_id_of_unit(u) for u in units} - {None}
             out.append({"scenario": scenario, "units": units, "side": next(iter(sides), None),
                         "when": entry.get("release_when", []),
-                        "rule": entry.get("rule", self.card_rule), "enters": entry.get("enters")})
+                        "rule": entry.get("rule", self.card_rule), "enters": entry.get("enters"),
+                        "enter_on": entry.get("enter_on")})
         return out
 
     def side_id_of_unit(self, uid: str) -> str | None:
@@ -96,7 +98,7 @@ class Reserves(TobroukRule):
     and reinforcements enter in their side's maneuver, on their turn and through their hex; XIII Corps
     stays east of the Gazala line until 2C; Battleaxe is played on the map's east half."""
 
-    needs = (Units, Moves, ReserveGroups)
+    needs = (Units, Moves, ReserveGroups, SupplyLines)
 
     @classmethod
     def ids_in(cls, game) -> tuple[str, ...]:
@@ -116,7 +118,7 @@ class Reserves(TobroukRule):
         self.west_cols = self._west_columns()
         self.restriction_lifted: set[str] = set()  # restrictions' rules no longer in force
         self.area_col = self.scenario_value("area_from_column")
-        self.pending_moves: dict[str, tuple[Piece, str, str]] = {}  # piece id -> (piece, from, to) in the phase
+        self.pending_moves: dict[str, tuple[Piece, str, str, int]] = {}  # piece id -> (piece, from, to, first step)
         self.been_on_map = {u.id for p in self.units_on_map() if (u := self.unit_of(p))}  # first entries only
 
     def _west_columns(self) -> dict[int, int]:
@@ -202,7 +204,8 @@ class Reserves(TobroukRule):
         own = self.state.phase_id in MANEUVERS and self.maneuvering() in (None, self.side_id(e.piece))
         if u.id in self.rg.group_of and (entering or own):
             first = self.pending_moves.get(e.piece.id)
-            self.pending_moves[e.piece.id] = (e.piece, first[1] if first else old, new)
+            self.pending_moves[e.piece.id] = (e.piece, first[1] if first else old, new,
+                                              first[3] if first else self.state.step)
         if not entering and self.state.phase_id in MANEUVERS:
             self._restriction(e, u, old, new)
 
@@ -212,7 +215,7 @@ class Reserves(TobroukRule):
                 and u.id not in self.been_on_map:
             self.been_on_map.add(u.id)
             if not self._entry(e.piece, u.id, e.where.label) and u.id in self.rg.group_of:
-                self.pending_moves[e.piece.id] = (e.piece, "off the map", e.where.label)
+                self.pending_moves[e.piece.id] = (e.piece, "off the map", e.where.label, self.state.step)
 
     def _iv_moved(self, e: Moved) -> None:
         old = self.track_boxes("iv").get(e.old.label)
@@ -245,12 +248,30 @@ class Reserves(TobroukRule):
                       f"the {name} player's maneuver", p)
             return True
         gate = arrival.hex if arrival is not None else self.rg.groups[gi]["enters"]
+        if arrival is None and self.rg.groups[gi].get("enter_on") == "supply_path" and side is not None \
+                and hex_id not in self._on_supply_path(side):
+            self.find(rule, f"{p.name} entered at {hex_id}: it appears along the {name} supply path "
+                      f"({self.rg.groups[gi]['rule']}), and no valid supply path joins {hex_id} to a {name} supply "
+                      "source (reconstructed map)", p)
+            return True
         if gate in self.geo and hex_id != gate and not self._reachable(p, side, gate, hex_id):
             self.find(rule, f"{p.name} entered at {hex_id}: it enters through {gate} "
                       f"({(arrival.rule if arrival else None) or self.rg.groups[gi]['rule']}), and {hex_id} is beyond "
                       f"the maneuver's MP from there{self.reconstructed('movement', 'terrain-effects')}", p)
             return True
         return False
+
+    def _on_supply_path(self, side: str) -> set[str]:
+        """Hexes a lenient valid supply path (3.1e: no enemy unit or ZoC, no sea or cliff) joins to
+        one of the side's supply sources, at any length (11.4i gives none)."""
+        lines = self.ctx.get(SupplyLines)
+        forbidden, passable = lines.supply_forbidden(side, LENIENT), lines.supply_passable(LENIENT)
+        seen = {h for h in lines.source_hexes(side) if h in self.geo and h not in forbidden}
+        frontier = list(seen)
+        while frontier:
+            frontier = [b for a in frontier for b in self.geo.neighbours(a)
+                        if b not in seen and passable(a, b) and not seen.add(b) and b not in forbidden]
+        return seen
 
     def _reachable(self, p: Piece, side: str | None, gate: str, hex_id: str) -> bool:
         cls = self.moves.move_class(p)
@@ -291,7 +312,7 @@ class Reserves(TobroukRule):
         return waiting[0]
 
     def _check_reserves(self) -> None:
-        for p, old, new in self.pending_moves.values():
+        for p, old, new, at in self.pending_moves.values():
             gi = self.held(p.properties().get("UnitId", ""))
             if gi is None:
                 continue
@@ -299,7 +320,7 @@ class Reserves(TobroukRule):
             self.find(self.rg.card_rule, f"{p.name} moved from {old} to {new} while in reserve: its group is not "
                       f"released ({g['rule']}: {self._how(g)}; the releases are reconstructed readings, "
                       "tables/scenario-rules.yaml)",
-                      p, old, new, side=self.side_name(g["side"]))
+                      p, old, new, side=self.side_name(g["side"]), at=at)  # judged when the phase ends, found at the move
         self.pending_moves = {}
 
     @staticmethod

@@ -14,7 +14,8 @@ Choices:
   CU is an "other" when it has at most 2 steps now (its strength, one less on its reduced face).
 - A hex holding a Retreat marker is not checked: the marker cannot say which of its units retreat.
 - The check is made when the tracker leaves phase B or D (the end of the maneuver's movement),
-  for the hexes of the side that maneuvered.
+  for the hexes of the side that maneuvered; a finding is reported at the last step a piece came
+  into the hex in that maneuver (the act that left it overstacked), else when the phase ends.
 """
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from builder.model.stacking import StackingCombinations, unit_attrs
 from validators.games.tobrouk_41_42.state import MANEUVERS
 from validators.games.tobrouk_41_42.units import TobroukRule, mid
 from validators.replay.board import Piece
+from validators.replay.replayer import Added, Moved
 
 
 class Stacking(TobroukRule):
@@ -32,6 +34,17 @@ class Stacking(TobroukRule):
 
     def start(self) -> None:
         self.combinations = StackingCombinations.from_data(self.game.table("stacking").data)
+        super().start()
+
+    def new_phase(self) -> None:
+        self.entered: dict[str, int] = {}  # hex -> the step a piece last came into it in the phase
+
+    def moved(self, e: Moved | Added) -> None:
+        where = e.new if isinstance(e, Moved) else e.where
+        if self.state.phase_id in MANEUVERS and (self.unit_of(e.piece) is not None or mid(e.piece) in self.cg_side):
+            self.entered[where.label] = self.state.step
+
+    added = moved
 
     def phase_ended(self, pid: str) -> None:
         if pid in MANEUVERS:
@@ -43,7 +56,8 @@ class Stacking(TobroukRule):
 
     def _check_stacking(self) -> None:
         for number, message, h, side in self.memo(("stacking", self.maneuvering()), self._overstacked):
-            self.find(number, f"end of the {self.state.phase}: {message}", None, None, h, side=side)
+            self.find(number, f"end of the {self.state.phase}: {message}", None, None, h, side=side,
+                      at=self.entered.get(h))  # judged when the movement ends, reported at the last entry (the act)
 
     def _overstacked(self) -> list[tuple]:
         """(number, message, hex, side name) of each hex that breaks 7.1 or 7.31 now."""

@@ -29,6 +29,25 @@ FIRE = {"Declare firer": "firer", "Declare target": "target", "Coordinated fire"
 MP_MARKERS = {"mp-axis": "axis", "mp-cw": "commonwealth"}
 
 
+def scenario_rules(cards: dict, scenario: str | None) -> dict:
+    """A scenario's rules (tables/scenario-rules.yaml): its own keys, over those of the scenario it
+    is `same_as` (11.3a: "as 11.2"), less the entries whose rule it names in `without`."""
+    sc = cards.get(scenario or "", {})
+    base = cards.get(sc.get("same_as", ""), {}) if isinstance(sc, dict) else {}
+    without = set(sc.get("without", ())) if isinstance(sc, dict) else set()
+    out = {}
+    for key, value in {**base, **sc}.items():
+        if key in sc:
+            out[key] = value
+        elif isinstance(value, dict) and value.get("rule") in without:
+            continue
+        elif isinstance(value, list):
+            out[key] = [v for v in value if not (isinstance(v, dict) and v.get("rule") in without)]
+        else:
+            out[key] = value
+    return out
+
+
 class TobroukState(GameState):
     """Turn, phase, pair of maneuvers and the active side; sides by id ('axis', 'commonwealth')."""
 
@@ -38,7 +57,7 @@ class TobroukState(GameState):
         self.pair = 1  # the pair of maneuvers being played (2.21c)
         self.active: str | None = None  # side id of the turn's active player
         self.man = self.tables["maneuver"]
-        self.sc_rules = self.tables.get("scenario-rules", {}).get(self.scenario or "", {})
+        self.sc_rules = scenario_rules(self.tables.get("scenario-rules", {}), self.scenario)
         self.mp_start: dict[str, int] = {}  # side -> MP box when the phase began
         self.line: tuple | None = None  # (declaration, name, location) of the chat line being heard
         self._at: dict = {}  # (track, map, x, y) -> the box of the track there (box_of)

@@ -121,7 +121,7 @@ class SupplyLines(TobroukTracker):
             if not mine:
                 continue
             out.add(h)
-            fighting = [p for p in mine if self.is_cu(p) or not self.unit_of(p)]
+            fighting = [p for p in mine if (self.is_cu(p) and self.unit_of(p).id not in self.no_zoc) or not self.unit_of(p)]
             if not fighting or (self.retreating(h) and (mode == LENIENT or len(fighting) == 1)):
                 continue  # HQs and retreating units have no ZoC (1.34); strictly, a Retreat marker in a hex of
                 # several units may be one unit's

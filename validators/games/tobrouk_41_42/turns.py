@@ -19,7 +19,7 @@ Choices:
 """
 from __future__ import annotations
 
-from validators.games.tobrouk_41_42.state import MANEUVERS, MP_MARKERS
+from validators.games.tobrouk_41_42.state import MANEUVERS, MP_MARKERS, scenario_rules
 from validators.games.tobrouk_41_42.units import TobroukRule
 from validators.replay.replayer import Moved, Rolled
 
@@ -158,8 +158,8 @@ class Initiative(TobroukRule):
     @classmethod
     def ids_in(cls, game) -> tuple[str, ...]:
         cards = game.tables["scenario-rules"].data if "scenario-rules" in game.tables else {}
-        return ("2.1", *sorted({sc.get("rule", "2.1") for sc in cards.values()
-                                if isinstance(sc, dict) and sc.get("initiative_turn_1")} - {"2.1"}))
+        return ("2.1", *sorted({sc.get("rule", "2.1") for sid, sc in cards.items()
+                                if isinstance(sc, dict) and scenario_rules(cards, sid).get("initiative_turn_1")} - {"2.1"}))
 
     def start(self) -> None:
         self.table = self.tables["initiative"]

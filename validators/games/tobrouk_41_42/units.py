@@ -6,8 +6,8 @@ Choices:
 - Markers lie in hexes, not on units: a hex's markers (T, Retreat, CR, RE, entrenched, rapid
   movement) are read as belonging to every unit of the hex.
 - 1.34: no ZoC across minefields, fortifications (the Tobrouk camp), wadis and cliffs; "crests if
-  the CU is dug in" is left out (digest O14: which way is not said); HQs and retreating units
-  have none; none reaches into the sea (4.2e).
+  the CU is dug in" is left out (digest O14: which way is not said); HQs, retreating units and the
+  LRDG (12.4) have none; none reaches into the sea (4.2e).
 """
 from __future__ import annotations
 
@@ -54,6 +54,9 @@ class Units(Tracker):
         self.cg_side = {m.id: m.faces[0].side for m in self.game.markers_file.markers
                         if m.id.startswith("cg-") and m.faces and m.faces[0].side}
         self._memo: dict = {}
+        lrdg = self.tables.get("optional", {}).get("switches", {}).get("lrdg", {})
+        self.no_zoc = frozenset([lrdg["unit"]] if lrdg.get("unit") else ())  # 12.4: the LRDG has no ZoC
+        self.free_movers = {lrdg["unit"]: int(lrdg.get("mp", 5))} if lrdg.get("unit") else {}  # 12.4: its own MP
         self.moves_of = {side: 0 for side in self.board.side_names}  # side -> changes to its units so far
         self._by_side: dict = {}  # (question, side) -> (moves_of[enemy] when answered, answer)
 
@@ -117,11 +120,16 @@ class Units(Tracker):
         return u is not None and u.type in ("hq", "leader")
 
     def artillery_in_range(self, hex_id: str, side: str) -> bool:
-        """5.4d: a target at most 3 hexes between (3.1d) from an HQ of the side, as it stands now
-        (Q&A 9: "checked at the moment of the combat phase")."""
+        """5.4a, d: a target at most 3 hexes between (3.1d) from a supplied HQ of the side (no CR or
+        RE marker in its hex, 3.7) that has artillery (the scenario's `artillery` counts: none for the
+        Afrika Korps HQ in Battleaxe, 11.5h), as it stands now (Q&A 9: "checked at the moment of the
+        combat phase")."""
         b, geo = self.board, self.game.geometry
+        none = {hq for hq, n in self.state.sc_rules.get("artillery", {}).items() if n == 0}  # 11.5h: AK has none
         hqs = self.memo(("hq hexes", side), lambda: [h for h, ps in b.by_hex().items()
-                                                     if any(self.is_hq(q) and b.side_id(q) == side for q in ps)])
+                                                     if any(self.is_hq(q) and b.side_id(q) == side
+                                                            and b.unit_of(q).id not in none for q in ps)
+                                                     and not b.markers_in(h, "cr") and not b.markers_in(h, "re")])
         return any(geo.distance(h, hex_id) - 1 <= 3 for h in hqs)  # asked at every shot: the HQs kept per board
 
     def retreating(self, hex_id: str) -> bool:
@@ -152,9 +160,17 @@ class Units(Tracker):
     def _enemy_zoc(self, side: str) -> set[str]:
         enemy, b, terrain = self.board.other_side[side], self.board, self.game.hex_terrain
         holders = [h for h, ps in b.by_hex().items()
-                   if any(self.is_cu(p) and b.side_id(p) == enemy for p in ps) and not self.retreating(h)]
+                   if any(self.is_cu(p) and b.side_id(p) == enemy and b.unit_of(p).id not in self.no_zoc for p in ps)
+                   and not self.retreating(h)]
         return zone_of_control(holders, self.game.geometry.neighbours,
                                lambda h, n: not self.crossing(h, n) & ZOC_CLOSED and terrain.get(n) != "sea")
+
+    def under_fire(self, hex_id: str, side: str) -> bool:
+        """Within the fire of the other side's combat units: one in a neighbouring hex, no cliff
+        between (5.1d); a minefield does not stop fire (5.9), a retreating unit fires defensively (5.12a)."""
+        enemy = self.board.other_side[side]
+        return any(self.combat_units(n, enemy) and "cliff" not in self.crossing(hex_id, n)
+                   for n in self.game.geometry.neighbours(hex_id))
 
     def enemy_in(self, hex_id: str, side: str | None, pieces=None) -> bool:
         """A unit of the other side than `side` in the hex (or among `pieces`)."""
@@ -216,7 +232,7 @@ class CombatGroups(Tracker):
 _WORDS = (("board", "replayer units side_names side_ids other_side unit_of side_of side_id side_name hex_of by_hex "
                     "pieces_in units_in units_on_map stood_in reduced markers_in"),
           ("units_view", "combat_units is_cu is_hq retreating value steps_now enemy_zoc crossing cg_side artillery_in_range "
-                         "enemy_in unit_piece_on_map memo hqs_on_map"),
+                         "enemy_in unit_piece_on_map memo hqs_on_map under_fire no_zoc free_movers"),
           ("state", "maneuvering box_of track_boxes mp_box maneuver_mp reconstructed sc_rules man"))
 
 
