@@ -313,3 +313,158 @@ def test_8_5_no_axis_training_in_the_gt_the_primary_base_is_relocated(play):
         w.move("tobruk-it", "Training T3")
     found = play(script)
     assert rules(found) == ["8.5"] and "relocated" in found[0].message
+
+
+# ---- 12.2: supply units --------------------------------------------------------------------------------
+def test_12_2_a_base_is_created_from_a_dump_and_an_msu_in_a_movement_phase(play):
+    def script(w):
+        w.phase(4, "VI")
+        w.move("62-mmrirca", "C2331")
+        w.remove("axis-dump-1")
+        w.remove("axis-msu-1")
+        w.place("axis-base-3", "C2331", side="Axis")
+    assert play(script) == []
+
+
+def test_12_2_a_base_without_a_dump_and_an_msu_is_reported(play):
+    def script(w):
+        w.phase(4, "VI")
+        w.move("62-mmrirca", "C2331")
+        w.remove("axis-dump-1")
+        w.place("axis-base-3", "C2331", side="Axis")
+    found = play(script)
+    assert rules(found) == ["12.2"] and "one dump and one MSU" in found[0].message
+
+
+def test_12_2_a_base_is_not_created_in_a_combat_phase(play):
+    def script(w):
+        w.phase(4, "VIII")
+        w.remove("axis-dump-1")
+        w.remove("axis-msu-1")
+        w.place("axis-base-3", "C2331", side="Axis")
+    found = play(script)
+    assert rules(found) == ["12.2"] and "Movement Phase" in found[0].message
+
+
+def test_12_2_no_more_dumps_on_the_map_than_the_counters_provided(play):
+    def script(w):
+        w.phase(1, "VI")
+        for _ in range(8):  # one Axis dump is on the map already (28.0, AXC-2); the game provides eight
+            w.place("axis-dump-2", "C2331", side="Axis")
+    found = play(script, setup="desert-war.vsav")
+    assert rules(found) == ["12.2"] and "more than the 8" in found[0].message
+
+
+def test_12_2_a_captured_dump_is_not_moved(play):
+    def script(w):
+        w.phase(4, "VI")
+        w.place("captured-supply", "C2331", side="Axis")
+        w.move("axis-dump-1", "C2330")
+    found = play(script)
+    assert "12.2" in rules(found) and "Captured Supply" in found[rules(found).index("12.2")].message
+
+
+# ---- 22.1: the Nile River Valley ----------------------------------------------------------------------------
+def test_22_1_an_axis_unit_never_enters_the_nrv(play):
+    def script(w):
+        w.phase(4, "VI")
+        w.move("62-mmrirca", "NRV Box")
+    found = play(script)
+    assert rules(found) == ["22.1"] and "Axis units may not enter" in found[0].message
+
+
+def test_22_1_an_allied_unit_reaches_the_nrv_by_the_railroad(play):
+    def script(w):
+        w.phase(4, "VI")
+        w.move("22-bde", "NRV Box")  # from Mersa Matruh W2118, on the Egyptian railroad
+    assert play(script) == []
+
+
+def test_22_1_a_withdrawal_may_be_lifted_off_the_map(play):
+    def script(w):
+        w.phase(4, "VI")
+        w.move("5-ind-bg", "NRV Box")  # withdrawn on GT 8 (24.2); 7.4 Important: if the Axis player allows
+    assert play(script) == []
+
+
+def test_22_1_an_allied_unit_reaches_the_nrv_only_by_its_connections(play):
+    def script(w):
+        w.phase(4, "VI")
+        w.move("wdf-bde", "NRV Box")  # from W2117, off the railroad, the track and the roads
+    found = play(script)
+    assert rules(found) == ["22.1"] and "W1434" in found[0].message
+
+
+# ---- 7.4 with 24.2 b: the RP owed for an eliminated withdrawal ---------------------------------------
+def test_7_4_an_eliminated_withdrawal_costs_one_rp_at_once(play):
+    def script(w):
+        w.place("rp-allied", "NRV Box", side="Allied")
+        w.phase(4, "VIII")
+        w.send("5-ind-bg", "Eliminate", side="Allied")  # withdrawn by the end of GT 8 (24.2)
+        w.remove("rp-allied")
+        w.phase(4, "IX")
+    assert play(script) == []
+
+
+def test_7_4_an_eliminated_withdrawal_without_the_rp_is_reported_at_the_elimination(play):
+    def script(w):
+        w.place("rp-allied", "NRV Box", side="Allied")
+        w.phase(4, "VIII")
+        w.send("5-ind-bg", "Eliminate", side="Allied")
+        w.phase(4, "IX")
+        w.phase(4, "X")
+    found = play(script)
+    assert rules(found) == ["7.4"] and "refit point" in found[0].message and found[0].step == 3  # the elimination
+
+
+def test_7_4_with_no_rp_to_expend_the_debt_waits_for_the_next_rp(play):
+    def script(w):
+        w.phase(4, "VIII")
+        w.send("5-ind-bg", "Eliminate", side="Allied")
+        w.phase(4, "IX")
+        w.phase(5, "III")
+        w.place("rp-allied", "NRV Box", side="Allied")  # the GT's arriving RP is forfeited to the debt
+        w.phase(5, "IV")
+    found = play(script)
+    assert rules(found) == ["7.4"]
+
+
+# ---- 24.1-24.2: each GT's support ---------------------------------------------------------------------------
+def test_24_each_gts_support_arrives_where_and_when_the_card_says(play):
+    def script(w):
+        w.phase(4, "VI")
+        w.phase(5, "III")
+        for _ in range(2):
+            w.place("axis-dump-2", "C0701", side="Axis")
+        w.place("rp-axis", "C0701", side="Axis")
+        for _ in range(4):
+            w.place("allied-msu-2", "NRV Box", side="Allied")
+        w.place("rp-allied", "NRV Box", side="Allied")
+    assert play(script) == []
+
+
+def test_24_1_a_third_dump_in_one_gt_is_reported(play):
+    def script(w):
+        w.phase(4, "VI")
+        w.phase(5, "III")
+        for _ in range(3):
+            w.place("axis-dump-2", "C0701", side="Axis")
+    found = play(script)
+    assert rules(found) == ["24.1"] and "more than the 2" in found[0].message
+
+
+def test_24_1_the_axis_support_arrives_at_el_agheila(play):
+    def script(w):
+        w.phase(4, "VI")
+        w.phase(5, "III")
+        w.place("axis-dump-2", "C0803", side="Axis")
+    found = play(script)
+    assert rules(found) == ["24.1"] and "C0701" in found[0].message
+
+
+def test_24_2_the_allied_rp_arrives_in_the_reinforcement_phase(play):
+    def script(w):
+        w.phase(4, "VI")
+        w.place("rp-allied", "NRV Box", side="Allied")
+    found = play(script)
+    assert rules(found) == ["24.2"] and "Reinforcement Phase" in found[0].message
