@@ -468,3 +468,37 @@ def test_24_2_the_allied_rp_arrives_in_the_reinforcement_phase(play):
         w.place("rp-allied", "NRV Box", side="Allied")
     found = play(script)
     assert rules(found) == ["24.2"] and "Reinforcement Phase" in found[0].message
+
+
+# ---- 12.4-12.5: a unit that traces supply is not marked OGS --------------------------------------------------
+def test_12_4_a_unit_next_to_the_always_active_base_is_not_marked_ogs(play):
+    def script(w):
+        w.place("ogs", "C0803", side="Axis")  # set-up for the test: 2 CCNN at Mersa Brega marked OGS
+        w.phase(4, "VI")
+        w.move("62-mmrirca", "C2331")
+        w.phase(4, "VII")
+    found = play(script)
+    assert rules(found) == ["12.4"] and "C0701" in found[0].message
+
+
+def test_12_4_a_unit_far_from_any_sure_source_may_be_marked_ogs(play):
+    def script(w):
+        w.place("ogs", "C2232", side="Axis")  # near Tobruk: its base's activation is not in the log
+        w.phase(4, "VI")
+        w.move("62-mmrirca", "C2331")
+        w.phase(4, "VII")
+    assert play(script) == []
+
+
+def test_12_4_an_allied_unit_on_the_road_from_the_nrv_is_not_marked_ogs(play):
+    def script(w):
+        w.move("cih", "W2034")  # set-up for the test: on the NRV's road entry (22.1 a)
+        w.place("ogs", "W2034", side="Allied")
+        w.phase(4, "VI")
+        w.move("62-mmrirca", "C2331")
+        w.phase(4, "VIII")
+        w.phase(4, "IX")
+        w.move("22-bde", "W2017")
+        w.phase(4, "X")
+    found = play(script)
+    assert rules(found) == ["12.4"] and "NRV" in found[0].message

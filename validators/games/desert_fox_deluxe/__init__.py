@@ -30,18 +30,20 @@ from validators.games.desert_fox_deluxe.scenario_limits import ForbiddenHexes
 from validators.games.desert_fox_deluxe.setup import SetUp
 from validators.games.desert_fox_deluxe.shipping import Shipping
 from validators.games.desert_fox_deluxe.stacking import Stacking
+from validators.games.desert_fox_deluxe.supply_lines import SupplyLines
 from validators.games.desert_fox_deluxe.supply_units import SupplyUnits
 from validators.games.desert_fox_deluxe.support import MonthlySupport
 from validators.games.desert_fox_deluxe.state import FoxState
 from validators.games.desert_fox_deluxe.training import Training
 from validators.games.desert_fox_deluxe.turns import SequenceOfPlay
+from validators.games.desert_fox_deluxe.victory import Victory
 from validators.games.desert_fox_deluxe.withdrawal_rp import WithdrawalRefitPoints
 from validators.kernel.engine import RulesAuditor
 
 RULES = (SetUp, SequenceOfPlay, Movement, Overrun, Stacking, Combat, Reinforcements, Withdrawals, Morale, Refit,
          Initiative, Surprise, ScenarioEnd, ArrivalRolls, Recovery, ForbiddenHexes, Construction, AirDeployment, Training,
          MetTracks, Shipping, OasisTrack, SupplyUnits, NileRiverValley,
-         WithdrawalRefitPoints, MonthlySupport)
+         WithdrawalRefitPoints, MonthlySupport, Victory, SupplyLines)
 
 
 class Auditor(RulesAuditor):
@@ -50,7 +52,7 @@ class Auditor(RulesAuditor):
     failures, recovery from disruption, refit timing, the initiative roll, surprise, a scenario's fixed end,
     a card's arrival rolls, the hexes a card forbids, where a fort is begun, air deployment, training,
     the MET tracks, shipping, the Oasis Track, supply units, the NRV Box and the RP owed for an eliminated withdrawal
-    and each GT's supply and RP."""
+    and each GT's supply and RP, who wins at the end, and units marked OGS that trace supply."""
 
     RULES = RULES
     STATE = FoxState
