@@ -19,7 +19,8 @@ The strictest reading (a false alarm costs more than a miss):
   spent (the track at W1434 takes all 14 MMP, and the railroad's reach is not counted); the line enters no
   enemy-held hex and no hex in an enemy ZoC (12.4: friendly units negate it, which is not credited);
   units standing in an enemy ZoC are not judged.
-- Units that moved in the phase are not judged (the marking reflects the phase's start).
+- Units that moved in the phase are not judged (the marking reflects the phase's start); the line is
+  traced at the phase's end, where the enemy stands as it stood at its start.
 - That a unit without an LOS carries its OGS marker is not checked: the log cannot show that a dump
   was expended to supply its hex (12.2.1, digest 10.2), and no base's activation is in it.
 """
@@ -53,7 +54,6 @@ class SupplyLines(Rule):
                    if k in CLASSES)
         self.nrv_budget = max(0, int((LOS - NRV_ROAD_HEXES * road) * self.costs.scale))
         self.moved_now: set[str] = set()
-        self.reach: dict[str, set[str]] = {}
 
     def moved(self, e: Moved) -> None:
         if e.old.label != e.new.label:
@@ -93,24 +93,25 @@ class SupplyLines(Rule):
 
     def phase_started(self, pid: str) -> None:
         self.moved_now = set()
-        self.reach = {}
-        if self.state.phase_kind == "movement":
-            for side in self.board.side_names:
-                if side in ("allied", "axis"):
-                    self.reach[side] = self._reach(side)
 
     def phase_ended(self, pid: str) -> None:
+        """Only hexes whose units all carry OGS markers and stood still are candidates; the line is
+        traced (once a phase) only when there is one (the enemy does not move in this phase)."""
         side = self.state.phasing()
-        reach = self.reach.get(side or "")
-        if self.state.phase_kind != "movement" or not reach:
+        if self.state.phase_kind != "movement" or side not in ("allied", "axis"):
             return
         board, f = self.board, self.forces
-        zoc = self.costs.enemy_zoc(side, False)
-        for h, pieces in sorted(board.unit_hexes(side).items()):
+        candidates = []
+        for h, units in sorted(board.unit_hexes(side).items()):
+            combat = [p for p in units if f.is_combat_unit(p)]
+            if combat and not any(p.id in self.moved_now for p in combat) \
+                    and f.surely_marked(board.pieces_in(h), "ogs"):
+                candidates.append((h, combat))
+        if not candidates:
+            return
+        reach, zoc = self._reach(side), self.costs.enemy_zoc(side, False)
+        for h, units in candidates:
             if h not in reach or h in zoc:
-                continue
-            units = [p for p in board.pieces_in(h) if f.is_combat_unit(p)]
-            if not units or any(p.id in self.moved_now for p in units) or not f.surely_marked(board.pieces_in(h), "ogs"):
                 continue
             source = "the NRV (22.1)" if side == "allied" else f"the base at {self.active_base}"
             self.find("12.4", f"{units[0].name} in {h} is marked OGS, but it traces a line of supply to {source} within "
