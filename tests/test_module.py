@@ -311,6 +311,36 @@ def test_no_key_does_two_things(built, wdf_module):
         assert _props(_piece(depot.text)[1])["Layer"] == "Hex status"
 
 
+def test_the_opponent_uses_only_the_declarations_the_rules_give_him():
+    """Desert Fox 14.1: the attacker names the defenders, so 'Declare target' sits above the unit's
+    Restricted Access (open to both sides); flip, Eliminate, Destroy and every other declaration stay
+    below it, the owner's alone."""
+    from builder.vassal.counters import OPEN_PROTOTYPE
+    from builder.vassal.module import build_vmod
+    from tests.conftest import loaded_game
+    g = loaded_game("desert-fox-deluxe")
+    z = zipfile.ZipFile(io.BytesIO(build_vmod(g)[0]))
+    root = _xml(z)
+    protos = {e.get("name"): e.text or "" for e in root.iter(V + "module.PrototypeDefinition")}
+    opened = [d.name for d in g.info.declarations if d.opponent]
+    assert opened == ["Declare target"]
+    assert all(name in protos[OPEN_PROTOTYPE] for name in opened)
+    closed = [d.name for d in g.info.declarations if not d.opponent] + [t.name for t in g.info.send_to]
+    assert not any(name in protos[OPEN_PROTOTYPE] for name in closed)
+    for side in g.info.sides:
+        proto = protos[f"{side.name} Unit"]
+        assert all(name in proto for name in closed) and not any(name in proto for name in opened)
+    units = 0
+    for e in root.iter(V + "widget.PieceSlot"):
+        _, traits = _piece(e.text)
+        if _props(traits).get("Kind") != "unit":
+            continue
+        units += 1
+        assert [t.prefix for t in traits[:2]] == ["prototype;", "restrict;"], e.get("entryName")
+        assert traits[0].type == f"prototype;{OPEN_PROTOTYPE}"
+    assert units == len(g.units)
+
+
 def test_hovering_a_stack_shows_the_markers_under_it(built):
     _, _, z = built
     (cdv,) = list(_xml(z).iter(V + "module.map.CounterDetailViewer"))
@@ -330,7 +360,7 @@ def test_only_the_owning_side_uses_a_units_commands(built, game):
         props = _props(traits)
         if props.get("Kind") not in ("unit", "leader"):
             continue
-        first = traits[0]
+        first = traits[0] if traits[0].prefix == "restrict;" else traits[1]  # below what the rules open to all
         assert first.prefix == "restrict;" and first.fields[0] == props["Side"] in sides, e.get("entryName")
         assert first.fields[2] == "true"  # nor moves it
         owned += 1

@@ -125,7 +125,7 @@ def test_every_rule_runs_alone_and_finds_what_it_finds_in_the_whole(planted):
 def test_only_and_skip_choose_the_rules_that_run(planted):
     game, path, report = planted
     made, found = run(SLUG, game, path, only=["10.3", "7"])
-    assert {r.__name__ for r in made} == {"Stacking", "Reinforcements", "Withdrawals"}
+    assert {r.__name__ for r in made} == {"Stacking", "Reinforcements", "Withdrawals", "WithdrawalRefitPoints"}  # every rule with a 7.x id
     assert sorted({f.rule for f in found}) == ["10.3", "7.0", "7.1"]
     made, found = run(SLUG, game, path, skip=["4.1", "13"])
     assert "SequenceOfPlay" not in {r.__name__ for r in made}

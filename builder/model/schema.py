@@ -82,6 +82,9 @@ class Declaration(Strict):
     key: Annotated[str, StringConstraints(pattern=r"^[A-Z]$")]
     report: Text
     rule: str | None = None
+    # The rules give it to the opposing player too (Desert Fox 14.1: the attacker names the
+    # defenders): it sits outside the unit's Restricted Access, open to every side.
+    opponent: bool = False
 
 
 class SendTo(Strict):

@@ -55,13 +55,24 @@ def side_prototype_name(side: s.Side) -> str:
     return f"{side.name} Unit"
 
 
+OPEN_PROTOTYPE = "Open declarations"
+
+
+def _open_traits(game: Game) -> tuple[Trait, ...]:
+    """The prototype of the declarations the rules give the opponent too (game.yaml `opponent`),
+    outermost, so the unit's Restricted Access below it does not close them; none when there are none."""
+    return (p.prototype(OPEN_PROTOTYPE),) if any(d.opponent for d in game.info.declarations) else ()
+
+
 def prototypes(game: Game) -> dict[str, list[Trait]]:
     """Prototype name -> its traits (ending with the placeholder BasicPiece)."""
     out = {}
-    declared = []
+    declared, opened = [], []
     for d in game.info.declarations:
         key = declaration_key(d)
-        declared += [p.report([key], d.report, d.name), p.trigger(d.name, key)]
+        (opened if d.opponent else declared).extend([p.report([key], d.report, d.name), p.trigger(d.name, key)])
+    if opened:
+        out[OPEN_PROTOTYPE] = [*opened, p.placeholder_piece()]
     for side in game.info.sides:
         sent = []
         for t in game.info.send_to:
@@ -142,7 +153,8 @@ def counter_defs(game: Game) -> list[CounterDef]:
         if unit.steps == 2:
             step = p.two_sided_layer("Step", (full, faces[("unit", unit.id, 2)]), ("", "+ (reduced)"))
             traits = (step,) + traits
-        traits = (p.restricted([side.name]),) + traits  # outermost: every command below it is the owner's
+        # every command below the Restricted Access is the owner's; above it only what the rules open to the opponent
+        traits = _open_traits(game) + (p.restricted([side.name]),) + traits
         formation = game.formations[unit.formation]
         out.append(CounterDef(unit.id, unit_name(game, unit), (side.name, f"{formation.id} - {formation.name}"),
                               traits, 1))
@@ -154,7 +166,7 @@ def counter_defs(game: Game) -> list[CounterDef]:
         traits = (p.prototype(side_prototype_name(side)), p.properties(props), p.basic_piece(images[0], name))
         if len(images) == 2:
             traits = (p.two_sided_layer("Leader", (images[0], images[1]), ("", "+ (secondary)")),) + traits
-        traits = (p.restricted([side.name]),) + traits
+        traits = _open_traits(game) + (p.restricted([side.name]),) + traits
         out.append(CounterDef(ld.id, name, (side.name, "Leaders"), traits, 1))
     for m in game.markers_file.markers:
         images = [faces[("marker", m.id, i)] for i in range(1, len(m.faces) + 1)]

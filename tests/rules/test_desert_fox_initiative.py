@@ -126,3 +126,24 @@ def test_4_0_fox_killed_does_not_go_on_to_gt_10(play):
         w.phase(10, "I")
     found = play(script)
     assert rules(found) == ["4.0"] and "GT 9" in found[0].message
+
+
+def test_6_1_a_card_starting_before_phase_v_gives_the_first_roll_to_its_holder(dfd_module, tmp_path):  # noqa: F811
+    game, vmod = dfd_module
+
+    def script(w):
+        w.phase(1, "II")
+        w.phase(1, "V")
+        w.roll("Allied initiative 2d6", [4, 3], "Allied")  # 33.0: the Axis holds the initiative on GT 1
+    found = audit(game, vmod, script, tmp_path / "g.vlog", setup="north-african-campaign.vsav")
+    assert rules(found) == ["6.1"] and "Axis" in found[0].message
+
+
+def test_6_1_the_holder_rolls_first_in_a_card_starting_before_phase_v(dfd_module, tmp_path):  # noqa: F811
+    game, vmod = dfd_module
+
+    def script(w):
+        w.phase(1, "II")
+        w.phase(1, "V")
+        w.roll("Axis initiative 2d6", [4, 3], "Axis")
+    assert audit(game, vmod, script, tmp_path / "g.vlog", setup="north-african-campaign.vsav") == []

@@ -113,3 +113,28 @@ def test_17_2_a_two_step_commonwealth_unit_is_rebuilt_in_one_phase(play):
         w.move("22-bde", "W2118")
         w.phase(4, "X")
     assert play(script) == []
+
+
+def test_17_2_a_unit_in_an_enemy_zoc_does_not_refit(play):
+    def script(w):
+        w.flip("22-bde")  # set-up adjustments: 22 Gds Bde depleted, Babini (tanks) next to it
+        w.move("babini", "W2218")
+        to_ix(w)
+        w.phase(4, "IX")
+        w.flip("22-bde")
+        w.phase(4, "X")
+    found = play(script)
+    assert rules(found) == ["17.2"] and "enemy ZoC" in found[0].message
+
+
+def test_17_2_1_one_unit_of_a_commonwealth_nationality_a_movement_phase(play):
+    def script(w):
+        w.flip("5-ind-bg")  # set-up adjustments: two Indian units depleted
+        w.flip("11-ind-bg")
+        to_ix(w)
+        w.phase(4, "IX")
+        w.flip("5-ind-bg")
+        w.flip("11-ind-bg")
+        w.phase(4, "X")
+    found = play(script)
+    assert rules(found) == ["17.2"] and "(IND)" in found[0].message

@@ -6,8 +6,9 @@ Evidence: the "<Side> initiative 2d6" rolls, the turn tracker and the "Road marc
 Checked:
 - 6.1: the initiative is determined in Phase V: an initiative roll in another phase is reported;
 - 6.1: the player who holds the initiative rolls; the card grants it (24.0-33.0 "Initiative"), so
-  in the first Phase V after a card that starts after Phase V (GT first + 1) a roll of the other
-  side before any roll of the holder is reported;
+  in the first Phase V of play (GT first + 1 for a card that starts after Phase V; the card's first
+  GT for one that starts before it, 33.0) a roll of the other side before any roll of the holder
+  is reported;
 - 6.2: in the first GT of a card with surprise in effect (26.0, 27.0, 32.0), the 2nd player (the
   side without the initiative: the surprise holder is the 1st player) may not road march (13.2.3);
 - 4.0 with 24.0 d) (and 25.0, which uses 24.0): changes to the scenario's end on the cards are
@@ -18,7 +19,7 @@ Choices (a false alarm costs more than a miss):
 - The Initiative Table is missing (tables/initiative.yaml is reconstructed around the one
   example): the result, the new holder and surprise from the table are not judged; after the first Phase V the holder is unknown and the roller is not checked.
 - Cards whose special rules speak of the initiative (31.0: the Axis holds it on Maps L and S on
-  GT 31), and cards that start before Phase V (33.0), are not checked for the roller.
+  GT 31, an initiative split by map the core rules do not define) are not checked for the roller.
 - Only cards the scenario table lists with no end-changing cards (`es_cards: []`: 24.0, 25.0)
   have a fixed end; elsewhere the ES marker moves with cards whose ES figures are missing.
 """
@@ -44,9 +45,9 @@ class Initiative(Rule):
         self.judged: set[int] = set()  # GTs in which the holder's first roll was judged
         self.first_v = None
         if (card is not None and card.initiative and card.start_phase in ROMAN
-                and ROMAN.index(card.start_phase) > ROMAN.index("V")
                 and not any("nitiative" in r.text for r in card.special_rules)):
-            self.first_v = card.first_turn + 1
+            # the first Phase V played: the card's first GT when it starts before V (33.0: Phase II), else the next
+            self.first_v = card.first_turn + (ROMAN.index(card.start_phase) > ROMAN.index("V"))
 
     def rolled(self, e: Rolled) -> None:
         st = self.state
