@@ -378,6 +378,18 @@ def test_5_31_reinforcements_on_their_turn_into_their_box(slouch_module, tmp_pat
     assert run(slouch_module, tmp_path, iraq_early) == []
 
 
+def test_15_12_axis_repls_arrive_in_the_greece_holding_box(slouch_module, tmp_path):
+    def script(box: str):
+        def s(w):
+            w.phase(2, "Reinforcements")
+            w.move("repl-v1", box)
+            w.move("repl-g1", box)  # the German REPL from the spare pieces (an event's)
+        return s
+    assert run(slouch_module, tmp_path, script("Greece Holding Box")) == []
+    found = run(slouch_module, tmp_path, script("1519"))
+    assert rules(found) == ["15.12", "15.12"] and found[0].step < found[1].step
+
+
 def test_9_33_units_leave_a_holding_box_by_its_entry_hexes(slouch_module, tmp_path):
     def script(to: str):
         def s(w):  # 16/6 (MA 5) arrives in the Middle East box; entry hexes 1631 and 2631 (reconstructed)
@@ -510,6 +522,21 @@ def test_12_21_losses_and_retreats_as_the_result_says(slouch_module, tmp_path):
         w.flip("21-7a")
         w.phase(1, "1st Allied Exploitation Movement")
     assert rules(run(slouch_module, tmp_path, attacker_extra)) == ["12.21"]
+
+
+def test_12_21_an_attackers_result_applied_to_the_defender_is_found_at_the_act(slouch_module, tmp_path):
+    def script(loser: str):
+        def s(w):  # I/22 RTA (2) on 21/7 A and 6 Cav (5): 1-3 or 1-2, die 2: A1
+            w.move_units(["21-7a", "6cav-a"], "1525")
+            w.move("2-3mg-a", "1726")  # out of I/22 RTA's ZOC: it would have to be attacked too (10.15)
+            w.phase(1, "2nd Axis Combat")
+            w.combat(["i-22rta"], "21-7a", 2, side="Axis", supply=("i-22rta",))
+            w.flip(loser)
+            w.phase(1, "2nd Axis Exploitation Movement")
+        return s
+    assert run(slouch_module, tmp_path, script("i-22rta")) == []
+    found = run(slouch_module, tmp_path, script("21-7a"))
+    assert rules(found) == ["12.21"] and found[0].step == 9 and found[0].piece.startswith("21")
 
 
 def test_12_3_retreats(slouch_module, tmp_path):
@@ -714,3 +741,24 @@ def test_an_illegal_move_undone_is_never_made(slouch_module, tmp_path):
         return s
     assert rules(run(slouch_module, tmp_path, script(False))) == ["8.15"]
     assert run(slouch_module, tmp_path, script(True)) == []
+
+
+def test_18_2_the_game_ends_at_a_sudden_victory(slouch_module, tmp_path):
+    game = slouch_module[0]
+
+    def script(last: int, go_on: bool):
+        def s(w):
+            w.phase(1, "2nd Axis Combat")
+            axis = [pid for pid, p in w.board.pieces.items()
+                    if p.properties().get("Side") == "Axis" and p.properties().get("UnitId")
+                    and w.location(p.map, p.x, p.y) in game.geometry]
+            for pid in axis[:last]:  # every Axis unit of the map to the Eliminated Box (or all but one)
+                w.move(pid, "Axis Eliminated")
+            if go_on:
+                w.phase(1, "2nd Axis Exploitation Movement")
+                w.phase(1, "2nd Axis Administrative")
+        return s
+    assert run(slouch_module, tmp_path, script(-1, True)) == []  # one Axis unit left on the map
+    assert run(slouch_module, tmp_path, script(None, False)) == []  # the log ends there
+    found = run(slouch_module, tmp_path, script(None, True))
+    assert rules(found) == ["18.2"] and "Exploitation" in found[0].message

@@ -16,21 +16,22 @@ from validators.games.slouch_hats_and_eggshells.arrivals import Garrisons, Reinf
 from validators.games.slouch_hats_and_eggshells.combat import Combat, GermanAA, MandatoryAttacks
 from validators.games.slouch_hats_and_eggshells.events import SpecialEvents
 from validators.games.slouch_hats_and_eggshells.movement import Movement
+from validators.games.slouch_hats_and_eggshells.ports import PortLevels
 from validators.games.slouch_hats_and_eggshells.replacements import Replacements
 from validators.games.slouch_hats_and_eggshells.stacking import Stacking
 from validators.games.slouch_hats_and_eggshells.state import SlouchState
 from validators.games.slouch_hats_and_eggshells.turns import SequenceOfPlay
-from validators.games.slouch_hats_and_eggshells.victory import VictoryPoints
+from validators.games.slouch_hats_and_eggshells.victory import SuddenVictory, VictoryPoints
 from validators.kernel.engine import RulesAuditor
 
-RULES = (SequenceOfPlay, SpecialEvents, GermanAA, Combat, Stacking, Movement, Garrisons, Reinforcements, VictoryPoints,
-         Replacements, MandatoryAttacks)
+RULES = (SequenceOfPlay, SpecialEvents, GermanAA, Combat, Stacking, Movement, Garrisons, Reinforcements, VictoryPoints, SuddenVictory,
+         Replacements, MandatoryAttacks, PortLevels)
 
 
 class Auditor(RulesAuditor):
     """The whole rules check: sequence of play, movement, stacking, garrisons, reinforcements,
     combat, airfields, VP bookkeeping, special events, the German AA's first loss,
-    replacements and mandatory attacks."""
+    replacements, mandatory attacks and port capacity."""
 
     RULES = RULES
     STATE = SlouchState

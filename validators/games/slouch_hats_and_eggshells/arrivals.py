@@ -17,6 +17,9 @@ Choices:
 
 Reinforcements wait on the Turn Record Track ("Turn N") and arrive in their card's box; a later
 Reinforcements phase delays them; the event enabling a Conditional Entry Group is not visible.
+Axis RPs are REPL units (15.12): one leaving its Turn box or the Axis spare pieces (Events bring
+the German one) for anywhere but the Greece Holding Box is reported under 15.12, not 5.32; when a
+spare one comes is its event's, not judged.
 """
 from __future__ import annotations
 
@@ -29,6 +32,7 @@ from validators.replay.board import Piece
 from validators.replay.replayer import Added, Flipped, Moved, Removed
 
 LEVANT = ("alawi-", "druze-")
+REPL_BOX = "Greece Holding Box"  # 15.12
 RELEASE_LIMIT = {"reinforcements": 1, "transport": 2}  # 5.63; 20.22F (two more in a Transport phase)
 
 
@@ -148,11 +152,12 @@ class Garrisons(Rule):
 
 
 class Reinforcements(Rule):
-    """5.31, 5.32, 5.41: reinforcements arrive on their turn (the Iraq units may come one early:
-    Allied Event E, 20.21E), in a Reinforcements phase, into the box their card names; a
-    Conditional Entry Group's units leave its box only within its turns."""
+    """5.31, 5.32, 5.41, 15.12: reinforcements arrive on their turn (the Iraq units may come one
+    early: Allied Event E, 20.21E), in a Reinforcements phase, into the box their card names; a
+    Conditional Entry Group's units leave its box only within its turns; an Axis REPL unit,
+    from its Turn box or the spare pieces, comes into the Greece Holding Box."""
 
-    ids = ("5.31", "5.32", "5.41")
+    ids = ("5.31", "5.32", "5.41", "15.12")
     covers = ("5.3",)
     needs = (Forces,)
 
@@ -176,6 +181,10 @@ class Reinforcements(Rule):
         old = e.old.label
         if u is None or old == e.new.label or st.phase_kind is None:
             return  # the set-up
+        repl = u.type == "replacement" and self.board.side_id(e.piece) == "axis"
+        if repl and (old in self.board.track_boxes("turn") or old == "Axis spare") and e.new.label != REPL_BOX:
+            self.find("15.12", f"{e.piece.name} is an Axis REPL unit: it is received in the {REPL_BOX}, not in "
+                      f"{e.new.label}", e.piece)
         if u.id in self.waiting and old in self.board.track_boxes("turn"):
             turn, zone = self.waiting[u.id]
             early = 1 if zone and zone.startswith("Iraq") else 0
@@ -184,7 +193,7 @@ class Reinforcements(Rule):
                           e.piece)
             elif st.phase_kind != "reinforcements":
                 self.find("5.31", f"reinforcements arrive in the Reinforcements phase, not in the {st.phase}", e.piece)
-            elif zone and e.new.label != zone:
+            elif zone and e.new.label != zone and not repl:
                 self.find("5.32", f"{e.piece.name} arrives in the {zone} (the scenario card), not in {e.new.label}",
                           e.piece)
         elif u.id in self.conditional and old.endswith(" conditional"):

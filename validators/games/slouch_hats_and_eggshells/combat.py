@@ -48,9 +48,11 @@ never gives a false finding (Choices):
   already (10.32); the ZOC is worked out when the die is rolled.
 
 `Combats` (a tracker) binds declarations, die, losses and moves to each combat and works out its
-possible results; the rules judge them.  Issue 31 (results at the act): losses and boxes beyond
-the result (12.21, 12.22) are judged when the combat closes (`Combat._close`); at the act they
-would be a `flipped`/`moved` hook reading the combat's `results` as `_mismatch` does.
+possible results; the rules judge them.  Results at the act (issue 31): a side's losses beyond
+what every possible result allows (12.21: an attacker's result applied to the defender, say) and
+a unit sent to a box no result allows (12.22: eliminated on a D1) are reported at that flip or
+move; losses short of the result (an omission) and the retreat paths when the combat closes
+(`Combat._close`).
 """
 from __future__ import annotations
 
@@ -485,6 +487,7 @@ class Combat(Rule):
         self.crt_note = self.combats.crt_note
         self.tec_note = self.state.reconstructed("terrain-effects")
         self._fired: dict[str, tuple] = {}  # artillery piece -> (turn, segment) it last fired in
+        self._over: set[tuple[int, str]] = set()  # (id of a combat, side) whose excess loss was reported at the act
 
     def declared(self, d: Declared) -> None:
         """3.43, 11.18: artillery that fired is Fired and cannot fire again in the Segment (the
@@ -546,18 +549,29 @@ class Combat(Rule):
                 out["stayed"][c.defender].append(p.name)
         return out
 
-    def _mismatch(self, c: SHCombat, r: Result, o: dict) -> list[tuple[str, str]]:
+    def _need(self, c: SHCombat, r: Result) -> tuple[dict, dict, dict]:
+        """(steps at the die, steps the result takes, steps a '*' may add) by side (12.21, 12.23, 12.24)."""
         major = 1 if min(c.stacking.get(c.attacker, 0), c.stacking.get(c.defender, 0)) >= int(
             self.combats.crt.get("major_battle", {}).get("stacking_points", 6)) else 0
-        out = []
         total = {c.attacker: c.steps.get(c.attacker, 0), c.defender: c.steps.get(c.defender, 0)}
         need = {c.attacker: r.a + major, c.defender: (total[c.defender] if r.de else r.d + major)}
         extra = {c.attacker: 1 if r.special == "attacker" else 0, c.defender: 1 if r.special == "defender" else 0}
+        return total, need, extra
+
+    def _most(self, c: SHCombat, r: Result, side: str) -> int:
+        """The most steps `side` may lose under result `r`: all with a retreat result (no route,
+        overstacking: 12.22, 12.33), else what the result, a Major Battle and a '*' take."""
+        total, need, extra = self._need(c, r)
+        retreat = r.ar if side == c.attacker else (r.dr or r.de)
+        return total[side] if retreat else min(total[side], need[side] + extra[side])
+
+    def _mismatch(self, c: SHCombat, r: Result, o: dict) -> list[tuple[str, str]]:
+        out = []
+        total, need, extra = self._need(c, r)
         for side, other in ((c.attacker, c.defender), (c.defender, c.attacker)):
             lo = need[side] - (1 if need[other] + extra[other] > total[other] and o["lost"][other] >= total[other] else 0)
             lo = min(lo, total[side])
-            retreat = r.ar if side == c.attacker else (r.dr or r.de)
-            hi = total[side] if retreat else min(total[side], need[side] + extra[side])
+            hi = self._most(c, r, side)
             lost = o["lost"][side]
             who = "attacker" if side == c.attacker else "defender"
             if lost < lo:
@@ -565,6 +579,8 @@ class Combat(Rule):
                             f"the {who} lost {lost} step(s); the result requires {lo}"))
             elif lost > hi:
                 out.append(("12.21", f"the {who} lost {lost} step(s); the result allows at most {hi}"))
+        if any(k[0] == id(c) for k in self._over):  # reported at the act: the other side's shortfall is the same act
+            out = [x for x in out if x[0] != "12.21"]
         if r.dr and not r.de and o["stayed"][c.defender]:
             out.append(("12.3", f"{', '.join(o['stayed'][c.defender])} stayed in {c.defender_hex}: the result makes every "
                         "defending unit retreat"))
@@ -573,23 +589,49 @@ class Combat(Rule):
                         "unit retreat"))
         return out
 
+    def _lost_now(self, piece: Piece) -> None:
+        """12.21 at the act: a side that has lost more steps than every result allows (an
+        attacker's result applied to the defender, say) is reported at the loss that passes it."""
+        c = self.combats.combat_now
+        side = c.side_of(piece.id) if c is not None and c.die is not None and c.results else None
+        if side is None or (id(c), side) in self._over:
+            return
+        ids = c.attackers if side == c.attacker else c.defenders
+        lost = sum(max(0, c.lost.get(i, 0)) for i in ids)
+        most = max(self._most(c, r, side) for r in c.results.values())
+        if lost > most:
+            self._over.add((id(c), side))
+            who = "attacker" if side == c.attacker else "defender"
+            self.find("12.21", f"combat on {c.defender_hex}: the {who} has lost {lost} step(s) with {piece.name}; "
+                      f"the result allows at most {most}; CRT {c.nominal} ({c.odds}){self.crt_note}", piece, None,
+                      c.defender_hex, side=self.board.side_names[c.attacker])
+
+    def flipped(self, e: Flipped) -> None:
+        if e.layer == "Step" and e.new > e.old:
+            self._lost_now(e.piece)
+
+    def removed(self, e: Removed) -> None:
+        self._lost_now(e.piece)
+
+    def _boxed_now(self, e: Moved) -> None:
+        """12.22 at the act: a unit of the combat sent to a loss box the results do not allow."""
+        c = self.combats.combat_now
+        pid = e.piece.id
+        if c is None or c.die is None or not c.results or pid not in c.boxes:
+            return
+        self._lost_now(e.piece)
+        results, box, side, p = c.results, c.boxes[pid], c.side_of(pid), e.piece
+        if box.endswith("Eliminated") and not any(r.de or r.dr or r.ar for r in results.values()):
+            self.find("12.22", f"{p.name} went to the Eliminated Box: with no 'E' result and no retreat a unit that "
+                      "loses its last step goes to the Cadre Box", p, c.attackers.get(pid) or c.defender_hex,
+                      e.new.label, side=self.board.side_names.get(side))
+        elif box.endswith("Cadre") and side == c.defender and all(r.de for r in results.values()):
+            self.find("12.22", f"{p.name} went to the Cadre Box: a DE result sends the defenders to the Eliminated Box",
+                      p, c.defender_hex, e.new.label, side=self.board.side_names.get(side))
+
     def _boxes(self, c: SHCombat, results: dict[str, Result]) -> None:
-        """12.22: the Eliminated Box for DE, no retreat route or no MA; the Cadre Box otherwise."""
+        """12.32: the retreat paths, when the combat closes (the boxes are judged at the act)."""
         board = self.board.replayer.board.pieces
-        de = any(r.de for r in results.values())
-        retreat = any(r.dr or r.ar for r in results.values())
-        for pid, box in sorted(c.boxes.items()):
-            p = board.get(pid)
-            if p is None or box == "removed":
-                continue
-            side = c.side_of(pid)
-            if box.endswith("Eliminated") and not de and not retreat:
-                self.find("12.22", f"{p.name} went to the Eliminated Box: with no 'E' result and no retreat a unit that "
-                          "loses its last step goes to the Cadre Box", p, c.attackers.get(pid) or c.defender_hex, box,
-                          side=self.board.side_names.get(side))
-            elif box.endswith("Cadre") and side == c.defender and all(r.de for r in results.values()):
-                self.find("12.22", f"{p.name} went to the Cadre Box: a DE result sends the defenders to the Eliminated Box",
-                          p, c.defender_hex, box, side=self.board.side_names.get(side))
         for pid, trail in sorted(c.trails.items()):
             if c.side_of(pid) != c.defender or pid not in board:
                 continue
@@ -620,6 +662,8 @@ class Combat(Rule):
                       end, side=self.board.side_of(p))
 
     def moved(self, e: Moved) -> None:
+        if e.new.label in self.forces.loss_boxes:
+            self._boxed_now(e)
         found = self.combats.move_part  # a unit's hex-to-hex move in a Combat phase, its combat and side in it
         if found is None:
             return
