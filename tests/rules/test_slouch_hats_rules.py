@@ -237,6 +237,23 @@ def test_9_57_motor_pool(slouch_module, tmp_path):
     assert rules(run(slouch_module, tmp_path, motorized)) == ["9.54"]
 
 
+def test_9_56_motor_pool_capacity(slouch_module, tmp_path):
+    def script(units: tuple[str, ...]):
+        def s(w):  # the Allied motor pool carries 3 stacking points a phase (reconstructed)
+            w.phase(1, "1st Allied Movement")
+            for u in units:
+                w.declare(u, "Motor pool")
+                w.move(u, "2526")
+            w.phase(1, "1st Allied Combat")
+            w.phase(1, "2nd Allied Movement")  # a new phase: the pool again
+            w.declare("5-1ff", "Motor pool")
+            w.move("5-1ff", "2526")
+        return s
+    assert run(slouch_module, tmp_path, script(("1-1ff", "2-1ff", "3-1ff"))) == []
+    found = run(slouch_module, tmp_path, script(("1-1ff", "2-1ff", "3-1ff", "4-1ff")))
+    assert rules(found) == ["9.56"] and found[0].piece.startswith("Bataillon de Marche 4")
+
+
 def test_9_4_rail_movement_is_axis_only_along_active_rail(slouch_module, tmp_path):
     def legal(w):
         w.phase(1, "2nd Axis Movement")
@@ -704,6 +721,39 @@ def test_13_13_two_air_units_an_airfield(slouch_module, tmp_path):
     assert run(slouch_module, tmp_path, script(1)) == []
     found = run(slouch_module, tmp_path, script(2))
     assert rules(found) == ["13.13"] and "(reconstructed table)" in found[0].message
+
+    def iraq(n: int):  # the Iraq Holding Box holds 3 (reconstructed); 84 Sqn is there at the start
+        def s(w):
+            w.phase(1, "1st Allied Movement")
+            for m in ("air-80sqn", "air-11sqn", "air-3raaf")[:n]:
+                w.move(m, "Iraq Holding Box")
+            w.phase(1, "1st Allied Combat")
+        return s
+    assert run(slouch_module, tmp_path, iraq(2)) == []
+    found = run(slouch_module, tmp_path, iraq(3))
+    assert rules(found) == ["13.13"] and found[0].to_hex == "Iraq Holding Box"
+
+
+def test_13_36_bombers_fly_cas_only_into_mountain_or_a_left_shift(slouch_module, tmp_path):
+    def script(air: str, defender_hex: str):
+        def s(w):
+            if defender_hex != "1524":  # set-up: the defender in a mountain hex (1615), or where it is (1524)
+                w.move("i-24rmic", defender_hex)
+            w.move("21-7a", "1616" if defender_hex == "1615" else "1525")
+            w.phase(1, "1st Allied Combat")
+            w.declare("21-7a", "Declare attacker")
+            w.declare("i-24rmic", "Declare defender")
+            w.move(air, defender_hex)  # close air support (13.3)
+            w.roll("Allied combat die", [4], "Allied")
+        return s
+
+    def bombers(found):
+        return [(f.rule, f.piece) for f in found if f.rule == "13.36"]
+    assert bombers(run(slouch_module, tmp_path, script("air-11sqn", "1615"))) == []  # a Blenheim into mountain
+    assert bombers(run(slouch_module, tmp_path, script("air-80sqn", "1524"))) == []  # a Hurricane anywhere
+    found = run(slouch_module, tmp_path, script("air-11sqn", "1524"))
+    assert bombers(found) == [("13.36", "11 Squadron RAF (Blenheim) (Allied)")]
+    assert [f.step for f in found if f.rule == "13.36"] == [6]  # at the die, the log's sixth step
 
 
 def test_18_15_at_most_ten_unspent_vps(slouch_module, tmp_path):

@@ -305,6 +305,7 @@ class Combats(Tracker):
             elif geo.distance(h, d_hex) > u.range:
                 c.faults.append(("11.13", f"{p.name} in {h} is {geo.distance(h, d_hex)} hexes from {d_hex}, beyond its "
                                  f"range {u.range}", p, h, d_hex))
+        self._bombers(c)
         if ok:
             self._odds(c)
 
@@ -381,6 +382,29 @@ class Combats(Tracker):
             if pid in board and side == c.attacker and self.game.geometry.adjacent(h, c.defender_hex):
                 c.stacking[side] = c.stacking.get(side, 0) + (self.board.unit_of(board[pid]).stacking or 0)
 
+    def _terrain_shift(self, c: SHCombat) -> int:
+        """10.22: the terrain's left shift, the most favourable one only: the Defender Hex's, or a
+        hexside every non-artillery attacker attacks across."""
+        board, d_hex = self.board.replayer.board.pieces, c.defender_hex
+        terrain = self.forces.tec["hex"].get(self.game.hex_terrain.get(d_hex, ""), {}).get("defense", {}).get("shift", 0)
+        movers = [(pid, h) for pid, h in c.attackers.items() if pid in board and self.board.unit_of(board[pid]).type != "artillery"]
+        for feature, spec in sorted(self.forces.tec["hexside"].items()):
+            shift = spec.get("defense", {}).get("shift", 0)
+            if shift and movers and all(feature in self.costs.chart.features(h, d_hex) for _, h in movers):
+                terrain = min(terrain, shift)
+        return terrain
+
+    def _bombers(self, c: SHCombat) -> None:
+        """13.36: bombers fly close air support only into a mountain Defender Hex or where the
+        terrain would shift the attack left."""
+        pieces = self.board.replayer.board.pieces
+        bombers = [pieces[i] for i in sorted(c.air) if i in pieces and self.forces.is_bomber(pieces[i])]
+        if bombers and self.game.hex_terrain.get(c.defender_hex) != "mountain" and not self._terrain_shift(c) < 0:
+            for p in bombers:
+                c.faults.append(("13.36", f"{p.name} is a bomber: it gives close air support only into mountain or where "
+                                 f"the terrain shifts the attack left, and {c.defender_hex} gives neither"
+                                 f"{self.state.reconstructed('terrain-effects')}", p, None, c.defender_hex))
+
     def _shifts(self, c: SHCombat) -> tuple[int, int, str]:
         """The least and most net shift the facts allow, and why."""
         board = self.board.replayer.board.pieces
@@ -389,12 +413,7 @@ class Combats(Tracker):
         defenders = [board[i] for i in c.defenders if i in board]
         if not (set(c.defenders) & c.supplied) and not all(self.board.unit_of(p).light for p in defenders):
             shifts.append((0, 1, "defender's supply unknown: 0 or 1 right (6.64b)"))
-        terrain = self.forces.tec["hex"].get(self.game.hex_terrain.get(d_hex, ""), {}).get("defense", {}).get("shift", 0)
-        movers = [(pid, h) for pid, h in c.attackers.items() if pid in board and self.board.unit_of(board[pid]).type != "artillery"]
-        for feature, spec in sorted(self.forces.tec["hexside"].items()):
-            shift = spec.get("defense", {}).get("shift", 0)
-            if shift and movers and all(feature in self.costs.chart.features(h, d_hex) for _, h in movers):
-                terrain = min(terrain, shift)
+        terrain = self._terrain_shift(c)
         if terrain:
             shifts.append((terrain, terrain, f"terrain {terrain}"))
         art = {c.attacker: 0, c.defender: 0}
@@ -478,7 +497,7 @@ class Combat(Rule):
     artillery and AA from their attack hex into the emptied Defender Hex."""
 
     ids = ("3.43", "4.21", "10.12", "10.13", "10.16", "10.24", "10.26", "10.31", "10.32", "10.43", "11.13", "12.11",
-           "12.21", "12.22", "12.3", "12.31", "12.32", "12.51", "12.52", "12.56")
+           "12.21", "12.22", "12.3", "12.31", "12.32", "12.51", "12.52", "12.56", "13.36")
     covers = ("6.61", "10.22", "10.25", "10.42", "10.53", "11.14", "12.23", "12.24", "13.33", "19.13")
     needs = (Forces, MoveCosts, Combats)
 

@@ -23,14 +23,11 @@ Choices:
 """
 from __future__ import annotations
 
-import re
-
 from validators.games.slouch_hats_and_eggshells.units import Forces
 from validators.kernel.rule import Rule
 from validators.replay.replayer import Moved, Rolled
 
 BOMB_DIE = "Allied bombardment die"
-BOMBER = re.compile(r"\bB\b")  # an air unit's type "B" on its face (13.1)
 
 
 def is_naval(marker_id: str) -> bool:
@@ -88,11 +85,7 @@ class PortLevels(Rule):
         """The Allied bombers standing on a port hex."""
         forces, out = self.forces, []
         for h in sorted(self.port_hexes):
-            for p in self.board.pieces_in(h):
-                mid = forces.marker_id(p)
-                m = self.game.markers.get(mid) if mid.startswith("air-") else None
-                if m is not None and m.faces and forces.air_side(p) == "allied" and BOMBER.search(m.faces[0].text):
-                    out.append(p)
+            out += [p for p in self.board.pieces_in(h) if forces.is_bomber(p) and forces.air_side(p) == "allied"]
         return out
 
     def _table(self, die: int) -> int:
