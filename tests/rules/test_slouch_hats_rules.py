@@ -273,6 +273,12 @@ def test_9_4_rail_movement_is_axis_only_along_active_rail(slouch_module, tmp_pat
         w.move("cl-3", "1722")
     assert rules(run(slouch_module, tmp_path, off_rail)) == ["9.42"]
 
+    def cut_off(w):  # an Allied unit next to the rail north of Hama (set-up): no active line to 1200 (9.41)
+        w.move("staffs-yeo", "1704")
+        legal(w)
+    found = run(slouch_module, tmp_path, cut_off)
+    assert rules(found) == ["9.42"] and "north edge" in found[0].message
+
 
 def test_9_6_infiltration(slouch_module, tmp_path):
     def setup(w):
@@ -307,6 +313,24 @@ def test_8_42_exploitation_by_motorized_units_that_fought(slouch_module, tmp_pat
     assert run(slouch_module, tmp_path, script("6cav-a", "1526")) == []
     assert rules(run(slouch_module, tmp_path, script("chars-ff", "2628"))) == ["8.42"]  # did not fight
     assert rules(run(slouch_module, tmp_path, script("21-7a", "1526"))) == ["8.42"]  # not motorized
+
+
+def test_8_42_cavalry_exploits_by_event_j(slouch_module, tmp_path):
+    def script(raid: bool, to: str = "1628"):
+        def s(w):  # the TJFF (cavalry, not motorized, MA 8) in 1527, no combat of its own
+            w.move("tjff", "1527")
+            j = w.event_marker("J")
+            w.phase(1, "Special Events")
+            w.draw(j, "Allied")
+            w.phase(1, "1st Allied Combat")
+            if raid:
+                w.play_event(j, "Allied")  # Cavalry Raid, at the end of the friendly Combat phase
+            w.phase(1, "1st Allied Exploitation Movement")
+            w.move("tjff", to)
+        return s
+    assert run(slouch_module, tmp_path, script(True)) == []
+    found = run(slouch_module, tmp_path, script(False))
+    assert rules(found) == ["8.42"] and "Event J" in found[0].message
 
 
 def test_8_41_exploitation_at_half_the_ma(slouch_module, tmp_path):

@@ -37,10 +37,18 @@ FROM_TURN = re.compile(r",\s*from\s+(?P<turn>[IV]+ \w+)\s*$")
 
 class EventMarkers(Tracker):
     """How many times an event marker changed (drawn, shown, played, removed) or a "plays event"
-    line was written since the log began (20.1): a rule that an event may excuse compares counts."""
+    line was written since the log began (20.1): a rule that an event may excuse compares counts;
+    and each play's turn, Segment, side and letter (a rule bound to one event asks `played`)."""
 
     def start(self) -> None:
         self.changed = 0
+        self.plays: list[tuple[int | None, str | None, str, str]] = []  # (turn, segment, side name, letter)
+
+    def played(self, side_name: str, letter: str, segment: bool = True) -> bool:
+        """Whether `side_name` played event `letter` this turn (and, by default, this Segment)."""
+        st = self.state
+        return any(p[0] == st.turn and (not segment or p[1] == st.segment) and p[2:] == (side_name, letter)
+                   for p in self.plays)
 
     def _piece(self, e: Moved | Flipped | Added | Removed) -> None:
         if e.piece.properties().get("Kind") == "event" or (self.board.marker_id(e.piece) or "").startswith("event-"):
@@ -49,8 +57,9 @@ class EventMarkers(Tracker):
     moved = flipped = added = removed = _piece
 
     def said(self, e: Said) -> None:
-        if EVENT_PLAY.match(e.text.strip()):
+        if m := EVENT_PLAY.match(e.text.strip()):
             self.changed += 1
+            self.plays.append((self.state.turn, self.state.segment, m["side"], m["letter"]))
 
 
 class SpecialEvents(Rule):

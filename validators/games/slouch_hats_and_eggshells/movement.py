@@ -23,9 +23,14 @@ Choices:
   beginning or ending next to an enemy combat unit) is taken as one, declared or not; a declared
   one that breaks 9.21 is reported.  Motor pool, rail movement and infiltration count only when
   declared (Motor pool, Rail movement, Infiltration).
-- 8.42: armored cars, cavalry and reconnaissance units are not judged for exploitation
-  eligibility (Events J make them eligible and are not always visible).
-- 9.42: the rail's trace back to the north map edge is not checked.
+- 8.42, 20.21J, 20.22J: when the side played its Event J (Cavalry Raid) in the Segment, its
+  cavalry and armored cars (and, Allied, reconnaissance units) exploit at full MA with no other
+  condition ("become additional unit types eligible ... regardless of supply status": whether
+  they must have fought is not said, so it is not asked); without it they are judged as any unit
+  (cavalry is not motorized; an armored car or recon unit that fought, with Movement Supply, may).
+- 9.41, 9.42: the rail's north map edge is the map's exit hex on the railroad (map.yaml, 1200 "Rail
+  from Turkey", 9.34); the start of a rail move traces to it along active rail (every hex of the
+  move is then on that line too).
 - 9.33: a unit leaving the Middle East or Iraq Holding Box in a Movement phase is measured from
   the box's Entry hex that serves it best (tables/supply.yaml, reconstructed).
 """
@@ -36,6 +41,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from validators.games.slouch_hats_and_eggshells.combat import Combats
+from validators.games.slouch_hats_and_eggshells.events import EventMarkers
 from validators.games.slouch_hats_and_eggshells.state import MODES
 from validators.games.slouch_hats_and_eggshells.units import Forces, MoveCosts
 from validators.kernel.declarations import Declared
@@ -47,7 +53,7 @@ from validators.replay.replayer import Moved
 if TYPE_CHECKING:  # the schema is for annotations: an audit runs on the plain model (plain.py)
     from builder.model import schema as s
 
-EXPLOIT_FREE = ("armored-car", "cavalry", "recon")  # Events J (20.21J, 20.22J)
+RAIDERS = {"allied": ("armored-car", "cavalry", "recon"), "axis": ("armored-car", "cavalry")}  # Events J (20.21J, 20.22J)
 MOVING = ("movement", "exploitation")  # the phase kinds in which the phasing side's units move
 MODE_RULE = {"motor pool": "9.51", "infiltration": "9.61", "strategic movement": "9.21", "rail movement": "9.42"}
 
@@ -69,15 +75,19 @@ class Movement(Rule):
     ids = ("8.11", "8.13", "8.15", "8.16", "8.21", "8.22", "8.33", "8.34", "8.35", "8.41", "8.42", "9.21", "9.33",
            "9.4", "9.42", "9.41", "9.51", "9.54", "9.56", "9.61", "9.62")
     covers = ("3.22", "3.24", "6.5", "6.53", "8.31", "8.36", "8.37", "8.4", "9.57")
-    needs = (Forces, MoveCosts, Combats)
+    needs = (Forces, MoveCosts, Combats, EventMarkers)
 
     def start(self) -> None:
         self.forces, self.costs, self.combats = self.ctx.get(Forces), self.ctx.get(MoveCosts), self.ctx.get(Combats)
+        self.events = self.ctx.get(EventMarkers)
         self._moves: dict[str, MoveRecord] = {}
         self._modes: dict[str, set[str]] = {}
         supply = self.tables.get("supply", {})
         self.motor_pool = supply.get("motor_pool", {})
         self.rail_capacity = int(supply.get("rail", {}).get("axis_capacity", 2))
+        self.rail_edge = next((pl.hex for pl in self.game.map.places if pl.exit and pl.hex in self.game.geometry
+                               and any("railroad" in self.costs.chart.features(pl.hex, n)
+                                       for n in self.game.geometry.neighbours(pl.hex))), None)  # 9.34: 1200
         self._railed: dict[str, int] = {}
         self._pooled: dict[str, int] = {}
         self.tec_note = self.state.reconstructed("terrain-effects")
@@ -276,17 +286,19 @@ class Movement(Rule):
             mode = sorted(rec.modes)[0]
             self.find(MODE_RULE[mode], f"{mode} is used in the Movement phase, not in the {self.state.phase}", p, rec.start, new)
             return
-        why = (None if u.type in EXPLOIT_FREE else "is not motorized: only motorized units exploit" if not u.motorized
+        raid = u.type in RAIDERS.get(side, ()) and self.events.played(self.board.side_names[side], "J")
+        why = (None if raid else "is not motorized: only motorized units exploit" if not u.motorized
                else "took no part in a combat of the preceding Combat phase: it may not exploit"
                if p.id not in self.combats.fought else "has no Movement Supply: it may not exploit" if rec.unsupplied
                else None)
         if why:
-            self.find("8.42", f"{p.name} {why}", p, rec.start, new)
+            self.find("8.42", f"{p.name} {why}" + (" (without its side's Event J, Cavalry Raid, this Segment)"
+                                                    if u.type in RAIDERS.get(side, ()) else ""), p, rec.start, new)
             return
         zoc = self.costs.enemy_zoc(side)
         allowance, why = self._allowance(u, side, rec)
-        if u.type in EXPLOIT_FREE:
-            allowance = max(allowance, Fraction(u.ma))  # Events J: full MA
+        if raid:
+            allowance, why = Fraction(u.ma), f"MA {u.ma}, full by Event J"  # regardless of supply
         if self.costs.fits(u, side, rec.start, new, zoc, allowance):
             return
         found = self.costs.search(u, side, rec.start, new, zoc=zoc)
@@ -319,6 +331,22 @@ class Movement(Rule):
         if new not in found:
             self.find("9.42", f"no active rail line joins {rec.start} and {new} (none in an enemy ZOC or enemy hex, 9.43)",
                       p, rec.start, new)
+        elif self.rail_edge and rec.start not in self._rail_to_edge(side):
+            self.find("9.42", f"no active rail leads from {rec.start} back to the north edge of the map ({self.rail_edge}, "
+                      "9.41): a unit moves by rail only along such a line", p, rec.start, new)
+
+    def _rail_to_edge(self, side: str) -> frozenset[str]:
+        """9.41, 9.43: the hexes joined to the rail's north map edge hex by active rail (none in an
+        enemy ZOC or enemy hex), worked out again only when the enemy's units change."""
+        def make() -> frozenset[str]:
+            blocked = frozenset(self.costs.enemy_zoc(side) | self.forces.enemy_hexes(side))
+            if self.rail_edge in blocked:
+                return frozenset()
+            found = search(self.game.geometry.neighbours, self.rail_edge,
+                           lambda a, b: Fraction(0) if "railroad" in self.costs.chart.features(a, b) else None,
+                           blocked=blocked)
+            return frozenset(found.cost)
+        return self.forces.of_enemy("rail to the north edge", side, make)
 
     def _infiltration(self, p: Piece, u: s.Unit, side: str, rec: MoveRecord, new: str) -> None:
         nation = self.game.formations[u.formation].nationality
