@@ -12,6 +12,7 @@ tracker; the trackers keep what several rules read: `Forces` and `MoveCosts` (un
 """
 from __future__ import annotations
 
+from validators.games.slouch_hats_and_eggshells.amphibious import AmphibiousRaid
 from validators.games.slouch_hats_and_eggshells.arrivals import Garrisons, Reinforcements
 from validators.games.slouch_hats_and_eggshells.combat import Combat, GermanAA, MandatoryAttacks
 from validators.games.slouch_hats_and_eggshells.events import SpecialEvents
@@ -25,13 +26,13 @@ from validators.games.slouch_hats_and_eggshells.victory import SuddenVictory, Vi
 from validators.kernel.engine import RulesAuditor
 
 RULES = (SequenceOfPlay, SpecialEvents, GermanAA, Combat, Stacking, Movement, Garrisons, Reinforcements, VictoryPoints, SuddenVictory,
-         Replacements, MandatoryAttacks, PortLevels)
+         Replacements, MandatoryAttacks, PortLevels, AmphibiousRaid)
 
 
 class Auditor(RulesAuditor):
     """The whole rules check: sequence of play, movement, stacking, garrisons, reinforcements,
     combat, airfields, VP bookkeeping, special events, the German AA's first loss,
-    replacements, mandatory attacks and port capacity."""
+    replacements, mandatory attacks, port capacity and amphibious raids."""
 
     RULES = RULES
     STATE = SlouchState

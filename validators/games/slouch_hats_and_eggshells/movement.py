@@ -54,6 +54,7 @@ if TYPE_CHECKING:  # the schema is for annotations: an audit runs on the plain m
     from builder.model import schema as s
 
 RAIDERS = {"allied": ("armored-car", "cavalry", "recon"), "axis": ("armored-car", "cavalry")}  # Events J (20.21J, 20.22J)
+LANDING = 2  # 10.63: MP to land from a sea hex
 MOVING = ("movement", "exploitation")  # the phase kinds in which the phasing side's units move
 MODE_RULE = {"motor pool": "9.51", "infiltration": "9.61", "strategic movement": "9.21", "rail movement": "9.42"}
 
@@ -72,7 +73,7 @@ class Movement(Rule):
     units at half the MA; units leave a holding box by its Entry hexes; a non-combat unit (an MSU
     moving itself, 6.13d) ends next to an enemy combat unit only with a friendly one (8.16)."""
 
-    ids = ("8.11", "8.13", "8.15", "8.16", "8.21", "8.22", "8.33", "8.34", "8.35", "8.41", "8.42", "9.21", "9.33",
+    ids = ("8.11", "8.13", "8.15", "8.16", "8.21", "8.22", "8.33", "8.34", "8.35", "8.41", "8.42", "9.21", "9.33", "10.63",
            "9.4", "9.42", "9.41", "9.51", "9.54", "9.56", "9.61", "9.62")
     covers = ("3.22", "3.24", "6.5", "6.53", "8.31", "8.36", "8.37", "8.4", "9.57")
     needs = (Forces, MoveCosts, Combats, EventMarkers)
@@ -153,6 +154,10 @@ class Movement(Rule):
                 self.find("8.21", f"{p.name} entered the enemy ZOC in {stopped} earlier in the phase: it stopped there",
                           p, rec.start, new)
                 return
+        if self.game.hex_terrain.get(rec.start) == "sea" and rec.modes & {"rail movement", "motor pool"}:
+            self.find("10.63", f"{p.name} lands from the sea: a raiding commando uses no rail movement or motor pool",
+                      p, rec.start, new)
+            return
         if st.phase_kind == "exploitation":
             self._exploitation(p, u, side, rec, new)
         elif "rail movement" in rec.modes:
@@ -201,6 +206,8 @@ class Movement(Rule):
             ma, why = Fraction(u.ma), f"MA {u.ma}"
         if rec.unsupplied:
             ma, why = ma / 2, why + ", halved without Movement Supply (6.53)"
+        if self.game.hex_terrain.get(rec.start) == "sea":
+            ma, why = ma - LANDING, why + f", less {LANDING} to land (10.63)"
         if self.state.phase_kind == "exploitation":
             ma, why = ma / 2, why + ", halved in exploitation (8.41)"
         return ma, why
