@@ -21,18 +21,19 @@ from validators.games.slouch_hats_and_eggshells.ports import PortLevels
 from validators.games.slouch_hats_and_eggshells.replacements import Replacements
 from validators.games.slouch_hats_and_eggshells.stacking import Stacking
 from validators.games.slouch_hats_and_eggshells.state import SlouchState
+from validators.games.slouch_hats_and_eggshells.transport import Transport
 from validators.games.slouch_hats_and_eggshells.turns import SequenceOfPlay
 from validators.games.slouch_hats_and_eggshells.victory import SuddenVictory, VictoryPoints
 from validators.kernel.engine import RulesAuditor
 
 RULES = (SequenceOfPlay, SpecialEvents, GermanAA, Combat, Stacking, Movement, Garrisons, Reinforcements, VictoryPoints, SuddenVictory,
-         Replacements, MandatoryAttacks, PortLevels, AmphibiousRaid)
+         Replacements, MandatoryAttacks, PortLevels, AmphibiousRaid, Transport)
 
 
 class Auditor(RulesAuditor):
     """The whole rules check: sequence of play, movement, stacking, garrisons, reinforcements,
     combat, airfields, VP bookkeeping, special events, the German AA's first loss,
-    replacements, mandatory attacks, port capacity and amphibious raids."""
+    replacements, mandatory attacks, port capacity, amphibious raids and transport from the holding boxes."""
 
     RULES = RULES
     STATE = SlouchState

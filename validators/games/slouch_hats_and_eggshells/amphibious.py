@@ -12,8 +12,9 @@ Choices:
 - 10.62: the 27 hexes at sea are bounded by the distance from the port sailed from (a path at sea
   is no shorter); from the Middle East Holding Box (off the map) they are not measured.  Which
   port is friendly is not in the log: any port hex (map.yaml's ports) will do.
-- Any unit but a commando put onto an all-sea hex in a Transport phase is a raid it may not make
-  (transport goes port to port, 7.2).
+- Naval transport puts a unit on its destination port's indication hex (7.23a), at sea beside the
+  port: a commando put to sea there is raiding only when it declared the raid in the phase; any
+  other unit at sea is in transport (its declaration of a raid is reported).
 """
 from __future__ import annotations
 
@@ -41,6 +42,10 @@ class AmphibiousRaid(Rule):
         self.ports = {hex_of[t.name.removesuffix(" port")] for tid, t in self.game.tracks.items()
                       if tid.startswith("port-") and t.name.removesuffix(" port") in hex_of}
         self._raided: dict[str, int] = {}  # commando piece -> the turn of its last raid
+        self._declared: set[str] = set()  # pieces declared raiding this phase
+
+    def phase_started(self, pid: str) -> None:
+        self._declared = set()
 
     def _sea(self, h: str) -> bool:
         return self.game.hex_terrain.get(h) == "sea"
@@ -48,6 +53,7 @@ class AmphibiousRaid(Rule):
     def declared(self, d: Declared) -> None:
         if d.name != RAID:
             return
+        self._declared.add(d.piece.id)
         u, st = self.board.unit_of(d.piece), self.state
         if u is not None and u.type != "commando":
             self.find("10.61", f"{d.piece.name} is no commando: only commando units make amphibious raids", d.piece,
@@ -73,10 +79,9 @@ class AmphibiousRaid(Rule):
         st, board = self.state, self.board
         if st.phase_kind != "transport":
             return  # a move onto the sea in another phase is judged by movement.py (8.11) or combat.py
-        if u.type != "commando":
-            self.find("10.61", f"{p.name} is put to sea in the {st.phase}: only commando units make amphibious raids",
-                      p, old, new)
-            return
+        if u.type != "commando" or (p.id not in self._declared and any(
+                n in self.ports for n in self.game.geometry.neighbours(new))):
+            return  # naval transport: placed beside its destination port (7.23a)
         if st.phase_side != board.side_id(p):
             self.find("10.61", f"{p.name} raids in the {st.phase}: a commando raids in its side's Transport phase", p,
                       old, new)
