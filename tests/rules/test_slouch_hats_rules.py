@@ -599,6 +599,41 @@ def test_12_3_retreats(slouch_module, tmp_path):
     assert rules(run(slouch_module, tmp_path, attack("2421"))) == ["12.31"]
 
 
+def test_12_4_retreats_and_enemy_zoc(slouch_module, tmp_path):
+    def attack(*to: str):
+        def s(w):  # as test_12_3_retreats: D2R on 2425; 5/4 Ind in 2426 puts 2325, 2525 and 2326 in its ZOC
+            w.phase(1, "1st Allied Movement")
+            w.move_units(["5-4ind", "1fd-ra"], "2426")
+            w.phase(1, "1st Allied Combat")
+            w.combat(["5-4ind"], "4rst", 3, side="Allied", support=("1fd-ra",), supply=("5-4ind",))
+            w.flip("4rst")
+            w.send("tcherkess", "To Cadre Box")
+            for h in to:
+                w.move("4rst", h)
+            w.phase(1, "1st Allied Exploitation Movement")
+        return s
+    assert run(slouch_module, tmp_path, attack("2424")) == []
+    found = run(slouch_module, tmp_path, attack("2325"))  # ends in a vacant hex in enemy ZOC
+    assert rules(found) == ["12.4"] and "ends in 2325" in found[0].message
+    found = run(slouch_module, tmp_path, attack("2325", "2225"))  # through one, not motorized, alone
+    assert rules(found) == ["12.4"] and "not motorized" in found[0].message
+
+    def escorted(w):  # 7 RCA (armored cars, motorized) with them: 6-6, columns 3-2/2-1, die 6: D2R or D2R*
+        w.move("7rca", "2425")  # set-up
+        w.phase(1, "1st Allied Movement")
+        w.move_units(["5-4ind", "1fd-ra"], "2426")
+        w.phase(1, "1st Allied Combat")
+        w.combat(["5-4ind"], "4rst", 6, side="Allied", support=("1fd-ra",), supply=("5-4ind",))
+        w.flip("4rst")
+        w.send("tcherkess", "To Cadre Box")
+        for u in ("7rca", "4rst"):
+            w.move(u, "2325")
+            w.move(u, "2225")
+        w.phase(1, "1st Allied Exploitation Movement")
+    found = run(slouch_module, tmp_path, escorted)  # through 2325 while 2324-2224 avoids the ZOC (12.41)
+    assert rules(found) == ["12.4", "12.4"] and "another retreat" in found[0].message
+
+
 def test_12_3_no_retreat_without_a_retreat_result(slouch_module, tmp_path):
     def script(w):
         w.phase(1, "2nd Axis Combat")  # I/22 RTA (2) on 2/3 MG (2) in rough 1725: 1-1 or 3-2, die 1

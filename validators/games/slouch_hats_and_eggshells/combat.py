@@ -38,8 +38,9 @@ never gives a false finding (Choices):
   non-adjacent artillery aside), +1 on the side of a '*' (12.24: or an air unit instead),
   -1 when the other side was wiped out with loss left over (12.25); more steps than that only
   with a retreat result (no retreat route, overstacking: 12.22, 12.33).
-- retreats through enemy ZOC (12.4) and into OoS hexes (12.36), and when Fired artillery flips
-  back (11.18) are not checked.
+- retreats into OoS hexes (12.36) and when Fired artillery flips back (11.18) are not checked; a
+  retreat through enemy ZOC (12.4) is judged when the combat closes, on the attacker's ZOC as the
+  defender began to retreat (before any advance).
 - 10.51: "armor unit" is the `armor` type only (armored cars are not armor units in 2.24); the
   order of the losses is not in the log, so any step an armor attacker lost satisfies the rule; a
   '*' taken as an air unit (12.24) is no step of an attacking unit.
@@ -123,6 +124,7 @@ class SHCombat:
     lost: dict[str, int] = field(default_factory=dict)  # piece -> steps lost
     boxes: dict[str, str] = field(default_factory=dict)  # piece -> box it went to
     trails: dict[str, list[str]] = field(default_factory=dict)  # piece -> hexes since the die
+    retreat_zoc: frozenset[str] | None = None  # the attacker's ZOC when the defender began to retreat (12.4)
 
     def side_of(self, pid: str) -> str | None:
         if pid in self.attackers:
@@ -486,6 +488,8 @@ class Combats(Tracker):
         trail.append(new)
         if side == c.defender:
             self.retreated_to[p.id] = new
+            if c.retreat_zoc is None:  # before any advance changes it
+                c.retreat_zoc = self.costs.enemy_zoc(c.defender)
 
 
 class Combat(Rule):
@@ -497,7 +501,7 @@ class Combat(Rule):
     artillery and AA from their attack hex into the emptied Defender Hex."""
 
     ids = ("3.43", "4.21", "10.12", "10.13", "10.16", "10.24", "10.26", "10.31", "10.32", "10.43", "11.13", "12.11",
-           "12.21", "12.22", "12.3", "12.31", "12.32", "12.51", "12.52", "12.56", "13.36")
+           "12.21", "12.22", "12.3", "12.31", "12.32", "12.4", "12.51", "12.52", "12.56", "13.36")
     covers = ("6.61", "10.22", "10.25", "10.42", "10.53", "11.14", "12.23", "12.24", "13.33", "19.13")
     needs = (Forces, MoveCosts, Combats)
 
@@ -679,6 +683,49 @@ class Combat(Rule):
         if path is None:
             self.find("12.32", f"{p.name} retreats {c.defender_hex} -> {end}: {why}{self.tec_note}", p, c.defender_hex,
                       end, side=self.board.side_of(p))
+            return
+        self._retreat_zoc(c, p, u, path, blocked)
+
+    def _retreat_zoc(self, c: SHCombat, p: Piece, u, path: list[str], blocked) -> None:
+        """12.41-12.44: a retreat through a vacant hex in the attacker's ZOC (no friendly combat unit
+        there but the retreating ones, 12.42) only when no other path exists, never ending in one;
+        a non-motorized unit only with a motorized unit of its combat retreating with it; a
+        motorized one goes on to a hex out of the ZOC (its extra step is allowed by 12.21's bound)."""
+        zoc = c.retreat_zoc if c.retreat_zoc is not None else self.costs.enemy_zoc(c.defender)
+        movers = set(c.trails)
+
+        def vacant_zoc(h: str) -> bool:
+            return h in zoc and not any(q.id not in movers for q in self.forces.combat_units(h, c.defender))
+        bad = [h for h in path[1:] if vacant_zoc(h)]
+        if not bad:
+            return
+        end, geo, side = path[-1], self.game.geometry, self.board.side_of(p)
+        escort = u.motorized or any(
+            (v := self.board.unit_of(q)) is not None and v.motorized and bad[0] in c.trails.get(q.id, ())
+            for q in self.board.replayer.board.pieces.values() if q.id in movers and q.id != p.id)
+        why = None
+        if vacant_zoc(end):
+            why = f"it ends in {end}, a vacant hex in enemy ZOC: a unit whose only retreat ends there is eliminated"
+        elif not escort:
+            why = f"it is not motorized and no motorized unit retreats with it through {bad[0]}, a vacant hex in enemy ZOC"
+        else:
+            d = geo.distance(c.defender_hex, end)
+            layer = {c.defender_hex}
+            for _ in range(d):  # a retreat as long, each hex farther, through no vacant hex in enemy ZOC
+                layer = {n for h in layer for n in geo.neighbours(h) if geo.distance(c.defender_hex, n) >
+                         geo.distance(c.defender_hex, h) and not blocked(h, n) and not vacant_zoc(n)}
+            if layer:
+                why = f"it passes {bad[0]}, a vacant hex in enemy ZOC, while another retreat ({sorted(layer)[0]}) avoids one"
+        if why is None and self.once("12.43", id(c)):
+            total = c.steps.get(c.defender, 0)
+            lost = sum(max(0, c.lost.get(i, 0)) for i in c.defenders)
+            least = min(total, min((total if r.de else r.d) for r in c.results.values()) + 1) if c.results else 0
+            if lost < least:
+                why = (f"a retreat through {bad[0]}, a vacant hex in enemy ZOC, costs one step more than the result "
+                       f"(12.43): the defender lost {lost}, at least {least}")
+        if why:
+            self.find("12.4", f"{p.name} retreats {c.defender_hex} -> {end}: {why}{self.tec_note}", p, c.defender_hex,
+                      end, side=side)
 
     def moved(self, e: Moved) -> None:
         if e.new.label in self.forces.loss_boxes:
