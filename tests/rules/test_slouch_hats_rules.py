@@ -455,6 +455,20 @@ def test_5_41_conditional_groups_within_their_turns(slouch_module, tmp_path):
         w.move("turk-armor", "1302")
     assert run(slouch_module, tmp_path, on_time) == []
 
+    def felmy(play: bool):
+        def s(w):  # Sonderstab Felmy enters by Axis Event C (20.22C), played in the Reinforcements phase
+            c = w.event_marker("C")
+            w.phase(1, "Special Events")
+            w.draw(c, "Axis")
+            w.phase(1, "Reinforcements")
+            if play:
+                w.play_event(c, "Axis")
+            w.move("sk-f", "1900")
+        return s
+    assert run(slouch_module, tmp_path, felmy(True)) == []
+    found = run(slouch_module, tmp_path, felmy(False))
+    assert rules(found) == ["5.41"] and "Axis Event C" in found[0].message
+
 
 # ---- combat (10-12) -----------------------------------------------------------------------------------
 def coast_attack(w, die: int = 4, support=("2-4fd-a",)):

@@ -16,12 +16,17 @@ Choices:
   is a change to `Garrisons.moved`, reading plays by side and letter kept in `EventMarkers`.)
 
 Reinforcements wait on the Turn Record Track ("Turn N") and arrive in their card's box; a later
-Reinforcements phase delays them; the event enabling a Conditional Entry Group is not visible.
+Reinforcements phase delays them.  A Conditional Entry Group enters within its turns and only once
+the event its card names has been played (its "plays event" line, 5.41); a log that begins
+after the scenario's first turn (the play may be before it) is not judged on the event.  5.42 (a group is accepted whole)
+binds acceptance, not entry: "actual entry of individual units can be delayed".
 Axis RPs are REPL units (15.12): one leaving its Turn box or the Axis spare pieces (Events bring
 the German one) for anywhere but the Greece Holding Box is reported under 15.12, not 5.32; when a
 spare one comes is its event's, not judged.
 """
 from __future__ import annotations
+
+import re
 
 from validators.games.slouch_hats_and_eggshells.events import EventMarkers
 from validators.games.slouch_hats_and_eggshells.state import RELEASE
@@ -33,6 +38,7 @@ from validators.replay.replayer import Added, Flipped, Moved, Removed
 
 LEVANT = ("alawi-", "druze-")
 REPL_BOX = "Greece Holding Box"  # 15.12
+EVENT_NAME = re.compile(r"^(?P<side>\S+) Event (?P<letter>[A-Z])$")  # a group's `event` on the card ("Axis Event C")
 RELEASE_LIMIT = {"reinforcements": 1, "transport": 2}  # 5.63; 20.22F (two more in a Transport phase)
 
 
@@ -159,13 +165,15 @@ class Reinforcements(Rule):
 
     ids = ("5.31", "5.32", "5.41", "15.12")
     covers = ("5.3",)
-    needs = (Forces,)
+    needs = (Forces, EventMarkers)
 
     def start(self) -> None:
-        self.forces = self.ctx.get(Forces)
+        self.forces, self.events = self.ctx.get(Forces), self.ctx.get(EventMarkers)
         card = self.state.card
         self.waiting: dict[str, tuple[int, str | None]] = {}  # unit id -> (turn, arrival zone)
         self.conditional: dict[str, tuple[int, int, str]] = {}  # unit id -> (first, last, group)
+        self.enabling: dict[str, tuple[str, str]] = {}  # unit id -> (side name, letter) of its group's event (5.41)
+        self._began: int | None = None  # the turn of the log's first phase
         if card:
             for r in card.reinforcements:
                 zone = self.game.zone_name(r.track, r.box) if r.track and r.box else None
@@ -174,6 +182,12 @@ class Reinforcements(Rule):
             for grp in card.conditional_groups:
                 for uid in grp.units:
                     self.conditional[uid] = (grp.first_turn, grp.last_turn, grp.name)
+                    if (m := EVENT_NAME.match(grp.event or "")):
+                        self.enabling[uid] = (m["side"], m["letter"])
+
+    def phase_started(self, pid: str) -> None:
+        if self._began is None:
+            self._began = self.state.turn
 
     def moved(self, e: Moved) -> None:
         st = self.state
@@ -201,3 +215,7 @@ class Reinforcements(Rule):
             if not first <= (st.turn or 0) <= last:
                 self.find("5.41", f"{e.piece.name} of the Conditional Entry Group {name} enters only on Turns "
                           f"{first}-{last}; this is Turn {st.turn}", e.piece)
+            elif (ev := self.enabling.get(u.id)) and not self.events.played(*ev, ever=True) \
+                    and self._began == st.span["first"]:
+                self.find("5.41", f"{e.piece.name} of the Conditional Entry Group {name} enters only once its event, "
+                          f"{ev[0]} Event {ev[1]}, has been played; none was", e.piece)

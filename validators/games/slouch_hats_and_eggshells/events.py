@@ -50,10 +50,11 @@ class EventMarkers(Tracker):
         self.changed = 0
         self.plays: list[tuple[int | None, str | None, str, str]] = []  # (turn, segment, side name, letter)
 
-    def played(self, side_name: str, letter: str, segment: bool = True) -> bool:
-        """Whether `side_name` played event `letter` this turn (and, by default, this Segment)."""
+    def played(self, side_name: str, letter: str, segment: bool = True, ever: bool = False) -> bool:
+        """Whether `side_name` played event `letter` this turn (and, by default, this Segment), or
+        (`ever`) since the log began."""
         st = self.state
-        return any(p[0] == st.turn and (not segment or p[1] == st.segment) and p[2:] == (side_name, letter)
+        return any((ever or p[0] == st.turn and (not segment or p[1] == st.segment)) and p[2:] == (side_name, letter)
                    for p in self.plays)
 
     def _piece(self, e: Moved | Flipped | Added | Removed) -> None:
