@@ -200,6 +200,13 @@ def test_8_16_an_msu_goes_next_to_the_enemy_only_with_combat_units(slouch_module
         w.phase(1, "1st Allied Combat")
     assert run(slouch_module, tmp_path, with_units) == []
 
+    def dump(w):  # a Supply Dump carried (6.13d) next to the enemy, alone
+        w.phase(1, "1st Allied Movement")
+        w.move("dump-allied@1527", "1525")
+        w.phase(1, "1st Allied Combat")
+    found = run(slouch_module, tmp_path, dump)
+    assert rules(found) == ["8.16"] and found[0].step == 2
+
 
 # ---- movement modes (9.2, 9.4, 9.5, 9.6) and exploitation (8.4) -------------------------------------
 def test_9_21_strategic_movement(slouch_module, tmp_path):

@@ -16,7 +16,7 @@ Choices:
 - 8.38: a unit's first hex of a phase is always allowed when the terrain and ZOC allow it.
 - 6.53: a No Movement Supply marker lies in a hex; it halves a unit's MA only when the unit is
   the only motorized unit of its side there.
-- 8.16: every hex an MSU enters next to an enemy combat unit is judged, not only where it ends
+- 8.16: every hex an MSU or Supply Dump (carried, 6.13d) enters next to an enemy combat unit is judged, not only where it ends
   (issue 31): when the phase ends, so that a combat unit dragged after it into that hex counts as
   moving with it, and reported at the MSU's move; a friendly combat unit already there is joined.
 - 9.2: a move that fits only as strategic movement (motorized, road all the way, x 1.5, not
@@ -55,7 +55,8 @@ if TYPE_CHECKING:  # the schema is for annotations: an audit runs on the plain m
 
 RAIDERS = {"allied": ("armored-car", "cavalry", "recon"), "axis": ("armored-car", "cavalry")}  # Events J (20.21J, 20.22J)
 LANDING = 2  # 10.63: MP to land from a sea hex
-MOVING = ("movement", "exploitation")  # the phase kinds in which the phasing side's units move
+MOVING = ("movement", "exploitation")
+SUPPLY_UNITS = ("msu-", "dump-", "large-dump-")  # non-combat units (6.13b): an MSU moves itself, a Dump by motor pool or rail  # the phase kinds in which the phasing side's units move
 MODE_RULE = {"motor pool": "9.51", "infiltration": "9.61", "strategic movement": "9.21", "rail movement": "9.42"}
 
 
@@ -121,7 +122,7 @@ class Movement(Rule):
         if old == new or st.phase_kind not in MOVING:
             return
         forces = self.forces
-        if forces.marker_id(p).startswith("msu-"):  # 8.16, judged when the phase ends (Choices)
+        if forces.marker_id(p).startswith(SUPPLY_UNITS):  # 8.16, judged when the phase ends (Choices)
             side = forces.air_side(p)
             if (board.on_map(old) and board.on_map(new) and side == st.phase_side
                     and forces.adjacent_enemy(new, side) and not forces.combat_units(new, side)):
