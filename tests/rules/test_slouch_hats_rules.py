@@ -601,6 +601,27 @@ def test_12_21_an_attackers_result_applied_to_the_defender_is_found_at_the_act(s
     assert rules(found) == ["12.21"] and found[0].step == 9 and found[0].piece.startswith("21")
 
 
+def test_12_24_a_special_result_costs_an_armor_step_or_an_air_unit(slouch_module, tmp_path):
+    def script(armor_step: bool):
+        def s(w):  # 21/7 A, 6 Cav and the FF tanks (7) on I/24 RMIC and 6 RCA (armor, 5, supplied): 1-1, die 1: A1*
+            w.move("i-22rta", "1520")  # to Damour: in 1625 its ZOC on 1525 must be attacked too (10.15)
+            w.move("chars-ff", "1525")
+            w.move("6rca", "1524")
+            w.phase(1, "1st Allied Movement")
+            w.move_units(["21-7a", "6cav-a"], "1525")
+            w.phase(1, "1st Allied Combat")
+            w.combat(["21-7a", "6cav-a", "chars-ff"], "i-24rmic", 1, side="Allied",
+                     supply=("21-7a", "6cav-a", "chars-ff", "i-24rmic"))
+            w.flip("21-7a")  # A1
+            if armor_step:
+                w.send("chars-ff", "To Cadre Box")  # the '*': a step of the armor (both sides have armor)
+            w.phase(1, "1st Allied Exploitation Movement")
+        return s
+    assert run(slouch_module, tmp_path, script(True)) == []
+    found = run(slouch_module, tmp_path, script(False))
+    assert rules(found) == ["12.24"] and "A1*" in found[0].message
+
+
 def test_12_3_retreats(slouch_module, tmp_path):
     def attack(to: str | None):
         def s(w):  # 5/4 Ind doubled (Light defenders): 6 against 2, 3-1, +1 artillery: 4-1, die 3: D2R

@@ -501,8 +501,8 @@ class Combat(Rule):
     artillery and AA from their attack hex into the emptied Defender Hex."""
 
     ids = ("3.43", "4.21", "10.12", "10.13", "10.16", "10.24", "10.26", "10.31", "10.32", "10.43", "11.13", "12.11",
-           "12.21", "12.22", "12.3", "12.31", "12.32", "12.4", "12.51", "12.52", "12.56", "13.36")
-    covers = ("6.61", "10.22", "10.25", "10.42", "10.53", "11.14", "12.23", "12.24", "13.33", "19.13")
+           "12.21", "12.22", "12.24", "12.3", "12.31", "12.32", "12.4", "12.51", "12.52", "12.56", "13.36")
+    covers = ("6.61", "10.22", "10.25", "10.42", "10.53", "11.14", "12.23", "13.33", "19.13")
     needs = (Forces, MoveCosts, Combats)
 
     def start(self) -> None:
@@ -542,6 +542,7 @@ class Combat(Rule):
 
     def _close(self, c: SHCombat) -> None:
         outcome = self._outcome(c)
+        self._special(c, outcome)
         problems = None
         for text, r in c.results.items():
             found = self._mismatch(c, r, outcome)
@@ -556,6 +557,38 @@ class Combat(Rule):
             self.find(rule, f"combat on {c.defender_hex}: {msg}; CRT {c.nominal} ({c.odds}){self.crt_note}", None, None,
                       c.defender_hex, side=self.board.side_names[c.attacker])
         self._boxes(c, c.results)
+
+    def _special(self, c: SHCombat, o: dict) -> None:
+        """12.24: when every possible result carries the '*' on one side, that side loses one of its
+        participating air units (13.15) or one step more of its participating armor or armored cars
+        (the enemy having armor, armored cars or defending AA); neither participating, nothing."""
+        sides = {r.special for r in c.results.values()}
+        if len(sides) != 1 or None in sides:
+            return
+        side = c.attacker if sides == {"attacker"} else c.defender
+        board, pieces, forces = self.board, self.board.replayer.board.pieces, self.forces
+        own, other = (c.attackers, c.defenders) if side == c.attacker else (c.defenders, c.attackers)
+        armored = ("armor", "armored-car")
+        air = [i for i in c.air if i in pieces and forces.marker_id(pieces[i]).startswith("air-")
+               and forces.air_side(pieces[i]) == side]
+        armor = [i for i in own if i in pieces and board.unit_of(pieces[i]).type in armored]
+        foes = [board.unit_of(pieces[i]) for i in other if i in pieces]
+        if not any(u.type in armored for u in foes) and not (side == c.attacker and any(forces.is_german_aa(u) for u in foes)):
+            armor = []
+        total, lost = c.steps.get(side, 0), o["lost"][side]
+        if not (air or armor) or lost >= total:
+            return
+        returns = board.track_boxes("air-return")
+        if any(i not in pieces or board.where(pieces[i]) in returns or board.where(pieces[i]).endswith("Eliminated")
+               for i in air):
+            return  # an air unit destroyed
+        least = min(self._need(c, r)[1][side] for r in c.results.values())
+        if armor and lost > least and any(c.lost.get(i, 0) > 0 for i in armor):
+            return  # a step more, an armored one among the losses
+        who = "attacker" if side == c.attacker else "defender"
+        self.find("12.24", f"combat on {c.defender_hex}: the '*' of {c.nominal} costs the {who} one of its participating "
+                  f"air units or a step more of its armor, and it lost neither ({lost} step(s), the result {least}); "
+                  f"{c.odds}{self.crt_note}", None, None, c.defender_hex, side=board.side_names[c.attacker])
 
     def _outcome(self, c: SHCombat) -> dict:
         board = self.board.replayer.board.pieces
