@@ -451,6 +451,40 @@ def test_9_33_units_leave_a_holding_box_by_its_entry_hexes(slouch_module, tmp_pa
     assert rules(found) == ["8.13"] and found[0].path[0] == "2631"
 
 
+def test_9_33_units_enter_a_holding_box_from_its_entry_hexes(slouch_module, tmp_path):
+    def script(start: str, phase: str = "1st Allied Movement", back: bool = False):
+        def s(w):
+            w.move("1-1ff", start)  # set-up
+            w.phase(2, phase)
+            w.move("1-1ff", "Middle East Holding Box")
+            if back:
+                w.move("1-1ff", "1631")
+        return s
+    assert run(slouch_module, tmp_path, script("1630")) == []  # next to the Entry hex 1631
+    found = run(slouch_module, tmp_path, script("2226"))  # far from 1631 and 2631 for MA 5
+    assert rules(found) == ["9.33"] and "Entry hex" in found[0].message
+    assert rules(run(slouch_module, tmp_path, script("1630", "1st Allied Exploitation Movement"))) == ["9.33"]
+    found = run(slouch_module, tmp_path, script("1630", back=True))  # in, and out again
+    assert rules(found) == ["9.33"] and "rest of the Segment" in found[0].message
+
+
+def test_9_33_the_greece_box_opens_by_land_with_axis_event_e(slouch_module, tmp_path):
+    def script(play: bool):
+        def s(w):
+            e = w.event_marker("E")
+            w.move("iii-16rtt", "Greece Holding Box")  # set-up
+            w.phase(1, "Special Events")
+            w.draw(e, "Axis")
+            if play:
+                w.play_event(e, "Axis")  # Transit through Turkey (20.22E)
+            w.phase(1, "2nd Axis Movement")
+            w.move("iii-16rtt", "1302")
+        return s
+    assert [f.rule for f in run(slouch_module, tmp_path, script(True)) if f.rule == "9.33"] == []
+    found = run(slouch_module, tmp_path, script(False))
+    assert [f.rule for f in found] == ["9.33"] and "Axis Event E" in found[0].message
+
+
 def test_5_41_conditional_groups_within_their_turns(slouch_module, tmp_path):
     def early(w):
         w.phase(2, "Reinforcements")

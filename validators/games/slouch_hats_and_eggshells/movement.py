@@ -32,7 +32,10 @@ Choices:
   from Turkey", 9.34); the start of a rail move traces to it along active rail (every hex of the
   move is then on that line too).
 - 9.33: a unit leaving the Middle East or Iraq Holding Box in a Movement phase is measured from
-  the box's Entry hex that serves it best (tables/supply.yaml, reconstructed).
+  the box's Entry hex that serves it best (tables/supply.yaml, reconstructed); one entering a box
+  from the map does so in its Movement phase, once, reaching one of the box's Entry hexes with 1 MP
+  left, and stays there for the Segment.  The Greece box has land Entry hexes (1200, 1302) only
+  once Axis Event E was played (9.34; judged in a log from the scenario's first turn).
 """
 from __future__ import annotations
 
@@ -94,12 +97,18 @@ class Movement(Rule):
         self._pooled: dict[str, int] = {}
         self.tec_note = self.state.reconstructed("terrain-effects")
         self.boxes = supply.get("holding_boxes", {})  # box -> side, entry hexes (9.32, reconstructed)
+        self._crossed: set[str] = set()  # pieces that entered a holding box this phase (9.33a)
+        self._began: int | None = None  # the turn of the log's first phase
+        self._boxed: dict[str, tuple] = {}  # piece -> (turn, Segment) it entered a holding box
         self._msu_entries: list[tuple] = []  # (MSU piece, hex next to the enemy it entered alone, step, side): 8.16
         self._cu_entered: dict[tuple[str, str], list[int]] = {}  # (side, hex) -> steps a combat unit entered it
 
     def phase_started(self, pid: str) -> None:
+        if self._began is None:
+            self._began = self.state.turn
         if self.state.phase_kind in MOVING:
             self._moves, self._modes, self._railed, self._pooled = {}, {}, {}, {}
+            self._crossed = set()
 
     def phase_ended(self, pid: str) -> None:
         """8.16: an MSU enters a hex next to an enemy combat unit only joining a friendly combat unit
@@ -132,7 +141,12 @@ class Movement(Rule):
             self._cu_entered.setdefault((board.side_id(p), new), []).append(st.step)
         u = board.unit_of(p)
         side = board.side_id(p)
-        if u is None or side != st.phase_side or not board.on_map(new):
+        if u is None or side != st.phase_side:
+            return
+        if new in self.boxes and board.on_map(old):
+            self._into_box(e, u, side)
+            return
+        if not board.on_map(new):
             return
         if old in self.boxes:
             self._from_box(e)
@@ -168,14 +182,50 @@ class Movement(Rule):
         else:
             self._normal(p, u, side, rec, new)
 
+    def _into_box(self, e: Moved, u: s.Unit, side: str) -> None:
+        """9.33a: a unit enters a holding box in its Movement phase from one of the box's Entry hexes,
+        spending 1 MP there, once a phase; it then stays in the box for the rest of the Segment."""
+        p, box, st = e.piece, e.new.label, self.state
+        if st.phase_kind != "movement":
+            self.find("9.33", f"{p.name} enters the {box} in the {st.phase}: a unit enters a holding box in its "
+                      "Movement phase (or retreating)", p, e.old.label, box)
+            return
+        if p.id in self._crossed:
+            self.find("9.33", f"{p.name} enters the {box} a second time in the {st.phase}: once a phase", p,
+                      e.old.label, box)
+            return
+        self._crossed.add(p.id)
+        self._boxed[p.id] = (st.turn, st.segment)
+        rec = self._moves.get(p.id) or MoveRecord(e.old.label, unsupplied=self._no_movement_supply(p, u, e.old.label, side))
+        rec.modes |= self._modes.get(p.id, set())
+        entries = [h for h in self.boxes[box].get("entry", ()) if self.board.on_map(h)]
+        allowance, why = self._allowance(u, side, rec)
+        zoc = self.costs.enemy_zoc(side)
+        costs = [Fraction(0) if h == rec.start else self.costs.search(u, side, rec.start, h, zoc=zoc).cost.get(h)
+                 for h in entries]
+        best = min((c for c in costs if c is not None), default=None)
+        if best is None or best + 1 > allowance:
+            got = "no Entry hex is reachable" if best is None else f"the nearest Entry hex costs {show_mp(best)} MP"
+            self.find("9.33", f"{p.name} enters the {box} from {rec.start}: {got}, and entering the box 1 MP more, "
+                      f"within {why}{self.tec_note}{self.state.reconstructed('supply')}", p, rec.start, box)
+
     def _from_box(self, e: Moved) -> None:
         """9.33b: from a holding box a unit enters the map at one of the box's Entry hexes (no MP),
-        not one an enemy combat unit holds, and moves on from there.  The Greece box is not
-        judged: its units enter by transport or, after Axis Event E, at 1200 or 1302 (9.34)."""
+        not one an enemy combat unit holds, and moves on from there; the Greece box's (1200, 1302)
+        only after Axis Event E (9.34), else its units come by transport."""
         board = self.board
         p, u, side, box, new = e.piece, board.unit_of(e.piece), board.side_id(e.piece), e.old.label, e.new.label
         spec = self.boxes[box]
-        if spec.get("side") != side or p.id in self._moves or box.startswith("Greece"):
+        if self._boxed.get(p.id) == (self.state.turn, self.state.segment):
+            self.find("9.33", f"{p.name} entered the {box} this Segment: it stays there for the rest of the Segment",
+                      p, box, e.new.label)
+            return
+        if spec.get("side") != side or p.id in self._moves:
+            return
+        if box.startswith("Greece") and not self.events.played(self.board.side_names["axis"], "E", ever=True):
+            if self._began == self.state.span["first"]:  # else the play may be before the log
+                self.find("9.33", f"{p.name} enters the map from the {box} by land: its Entry hexes open only with "
+                          "Axis Event E (9.34); none was played", p, box, e.new.label)
             return
         enemy = self.forces.enemy_hexes(side)
         entries = [h for h in spec.get("entry", ()) if board.on_map(h) and h not in enemy]
