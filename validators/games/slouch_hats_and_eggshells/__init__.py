@@ -22,6 +22,7 @@ from validators.games.slouch_hats_and_eggshells.ports import PortLevels
 from validators.games.slouch_hats_and_eggshells.replacements import Replacements
 from validators.games.slouch_hats_and_eggshells.stacking import Stacking
 from validators.games.slouch_hats_and_eggshells.state import SlouchState
+from validators.games.slouch_hats_and_eggshells.supply import GeneralSupply
 from validators.games.slouch_hats_and_eggshells.transport import Transport
 from validators.games.slouch_hats_and_eggshells.turns import SequenceOfPlay
 from validators.games.slouch_hats_and_eggshells.victory import SuddenVictory, VictoryPoints
@@ -29,13 +30,13 @@ from validators.kernel.engine import RulesAuditor
 
 RULES = (SequenceOfPlay, SpecialEvents, GermanAA, Combat, Stacking, Movement, Garrisons, Reinforcements, VictoryPoints, SuddenVictory,
          Replacements, MandatoryAttacks, PortLevels, AmphibiousRaid, Transport,
-         SupplyCapture)
+         SupplyCapture, GeneralSupply)
 
 
 class Auditor(RulesAuditor):
     """The whole rules check: sequence of play, movement, stacking, garrisons, reinforcements,
     combat, airfields, VP bookkeeping, special events, the German AA's first loss,
-    replacements, mandatory attacks, port capacity, amphibious raids, transport from the holding boxes and the capture of SPs."""
+    replacements, mandatory attacks, port capacity, amphibious raids, transport from the holding boxes the capture of SPs and General Supply."""
 
     RULES = RULES
     STATE = SlouchState
