@@ -947,3 +947,38 @@ def test_18_2_the_game_ends_at_a_sudden_victory(slouch_module, tmp_path):
     assert run(slouch_module, tmp_path, script(None, False)) == []  # the log ends there
     found = run(slouch_module, tmp_path, script(None, True))
     assert rules(found) == ["18.2"] and "Exploitation" in found[0].message
+
+
+def test_11_18_fired_artillery_turns_back_in_its_administrative_phase(slouch_module, tmp_path):
+    def script(phase: str, oos: bool = False):
+        def s(w):  # 2/4 Fd (the only artillery in 1526) under a Fired marker (set-up)
+            fired = w.place("fired", "1526", side="Allied")
+            if oos:
+                w.place("oos", "1526", side="Allied")
+            w.phase(1, phase)
+            w.remove(fired)
+        return s
+    assert run(slouch_module, tmp_path, script("1st Allied Administrative")) == []
+    found = run(slouch_module, tmp_path, script("1st Allied Movement"))
+    assert rules(found) == ["11.18"] and found[0].piece.startswith("2/4")
+    assert rules(run(slouch_module, tmp_path, script("2nd Axis Administrative"))) == ["11.18"]
+    assert rules(run(slouch_module, tmp_path, script("1st Allied Administrative", oos=True))) == ["11.18"]
+
+    def carried(w):  # the marker dragged along with its stack: no turning back
+        w.place("fired", "1526", side="Allied")
+        w.phase(1, "1st Allied Movement")
+        w.move_units(["21-7a", "6cav-a", "2-4fd-a"], "1525")
+    assert "11.18" not in rules(run(slouch_module, tmp_path, carried))
+
+    def fires(marked: bool):
+        def s(w):
+            w.move("i-22rta", "1520")
+            w.move_units(["21-7a", "6cav-a", "2-4fd-a"], "1525")
+            if marked:
+                w.place("fired", "1525", side="Allied")
+            w.phase(1, "1st Allied Combat")
+            w.combat(["21-7a", "6cav-a"], "i-24rmic", 4, side="Allied", support=("2-4fd-a",), supply=("21-7a", "6cav-a"))
+        return s
+    assert "11.13" not in rules(run(slouch_module, tmp_path, fires(False)))
+    found = [f for f in run(slouch_module, tmp_path, fires(True)) if f.rule == "11.13"]
+    assert len(found) == 1 and "Fired" in found[0].message

@@ -38,3 +38,18 @@ def test_7_0_from_a_holding_box_to_a_port_or_an_airfield(slouch_module, tmp_path
     assert rules(found) == ["7.0"]
     found = run(slouch_module, tmp_path, script("1-1ff", "Middle East Holding Box", "2220", "1st Allied Transport"))
     assert rules(found) == ["7.0"]  # an airfield, but not the Allies' by air transport
+
+
+def test_19_14_a_naval_unit_for_anti_shipping_returns_at_the_end_of_the_transport_phase(slouch_module, tmp_path):
+    def script(back: bool):
+        def s(w):
+            w.phase(2, "1st Axis Transport")
+            w.move("naval-phoebe", "Axis naval transport")  # designated against the Axis convoy
+            w.roll("Axis naval transport die", [4], "Axis")
+            if back:
+                w.move("naval-phoebe", "Middle East Holding Box")
+            w.phase(2, "1st Axis Movement")
+        return s
+    assert run(slouch_module, tmp_path, script(True)) == []
+    found = run(slouch_module, tmp_path, script(False))
+    assert rules(found) == ["19.14"] and "Middle East Holding Box" in found[0].message

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from validators.games.slouch_hats_and_eggshells.amphibious import AmphibiousRaid
 from validators.games.slouch_hats_and_eggshells.arrivals import Garrisons, Reinforcements
+from validators.games.slouch_hats_and_eggshells.artillery import FiredArtillery
 from validators.games.slouch_hats_and_eggshells.capture import SupplyCapture
 from validators.games.slouch_hats_and_eggshells.combat import Combat, GermanAA, MandatoryAttacks
 from validators.games.slouch_hats_and_eggshells.events import SpecialEvents
@@ -30,13 +31,13 @@ from validators.kernel.engine import RulesAuditor
 
 RULES = (SequenceOfPlay, SpecialEvents, GermanAA, Combat, Stacking, Movement, Garrisons, Reinforcements, VictoryPoints, SuddenVictory,
          Replacements, MandatoryAttacks, PortLevels, AmphibiousRaid, Transport,
-         SupplyCapture, GeneralSupply)
+         SupplyCapture, GeneralSupply, FiredArtillery)
 
 
 class Auditor(RulesAuditor):
     """The whole rules check: sequence of play, movement, stacking, garrisons, reinforcements,
     combat, airfields, VP bookkeeping, special events, the German AA's first loss,
-    replacements, mandatory attacks, port capacity, amphibious raids, transport from the holding boxes the capture of SPs and General Supply."""
+    replacements, mandatory attacks, port capacity, amphibious raids, transport from the holding boxes the capture of SPs, General Supply and Fired artillery."""
 
     RULES = RULES
     STATE = SlouchState

@@ -41,6 +41,8 @@ never gives a false finding (Choices):
 - retreats into OoS hexes (12.36) and when Fired artillery flips back (11.18) are not checked; a
   retreat through enemy ZOC (12.4) is judged when the combat closes, on the attacker's ZOC as the
   defender began to retreat (before any advance).
+- 12.24: the '*' is required only when every possible result carries it; when a German AA unit
+  defends against attacking armor, the armor's losses are judged under 10.51 alone.
 - 10.51: "armor unit" is the `armor` type only (armored cars are not armor units in 2.24); the
   order of the losses is not in the log, so any step an armor attacker lost satisfies the rule; a
   '*' taken as an air unit (12.24) is no step of an attacking unit.
@@ -573,7 +575,9 @@ class Combat(Rule):
                and forces.air_side(pieces[i]) == side]
         armor = [i for i in own if i in pieces and board.unit_of(pieces[i]).type in armored]
         foes = [board.unit_of(pieces[i]) for i in other if i in pieces]
-        if not any(u.type in armored for u in foes) and not (side == c.attacker and any(forces.is_german_aa(u) for u in foes)):
+        if side == c.attacker and armor and any(forces.is_german_aa(u) for u in foes):
+            return  # the armor's loss against German AA is judged under 10.51: one act, one finding (Choice)
+        if not any(u.type in armored for u in foes):
             armor = []
         total, lost = c.steps.get(side, 0), o["lost"][side]
         if not (air or armor) or lost >= total:
@@ -585,6 +589,8 @@ class Combat(Rule):
         least = min(self._need(c, r)[1][side] for r in c.results.values())
         if armor and lost > least and any(c.lost.get(i, 0) > 0 for i in armor):
             return  # a step more, an armored one among the losses
+        if not air and all(i in c.boxes for i in armor):
+            return  # no armor step left to take (12.24b)
         who = "attacker" if side == c.attacker else "defender"
         self.find("12.24", f"combat on {c.defender_hex}: the '*' of {c.nominal} costs the {who} one of its participating "
                   f"air units or a step more of its armor, and it lost neither ({lost} step(s), the result {least}); "
