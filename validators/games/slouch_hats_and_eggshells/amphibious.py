@@ -63,8 +63,10 @@ class AmphibiousRaid(Rule):
                       d.piece, None, d.where)
 
     def moved(self, e: Moved) -> None:
-        board, st = self.board, self.state
-        old, new, p = e.old.label, e.new.label, e.piece
+        old, new, terrain = e.old.label, e.new.label, self.game.hex_terrain
+        if terrain.get(new) != "sea" and terrain.get(old) != "sea":
+            return  # neither to sea nor from it
+        board, st, p = self.board, self.state, e.piece
         u = board.unit_of(p)
         if u is None or old == new or st.phase_kind is None:
             return

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from validators.games.slouch_hats_and_eggshells.units import Forces
 from validators.kernel.rule import Rule
-from validators.replay.replayer import Moved, Rolled
+from validators.replay.replayer import Added, Moved, Removed, Rolled
 
 SUPPLY_UNITS = ("msu-", "dump-", "large-dump-")
 CAPTURE_DIE = " supply capture die"
@@ -32,6 +32,7 @@ class SupplyCapture(Rule):
         self.forces = self.ctx.get(Forces)
         self._pending: dict[str, tuple[str, set[str], object]] = {}  # hex -> (capturing side, enemy SP pieces, mover)
         self._dice: dict[str, int] = {}  # side -> capture dice this phase
+        self._sp_at: dict | None = None  # hexes holding MSUs or Dumps by side (None: to work out)
 
     def phase_started(self, pid: str) -> None:
         self._pending, self._dice = {}, {}
@@ -41,14 +42,36 @@ class SupplyCapture(Rule):
         return {q.id for q in self.board.pieces_in(hex_id)
                 if forces.marker_id(q).startswith(SUPPLY_UNITS) and forces.air_side(q) not in (None, side)}
 
+    def _sp_hexes(self) -> dict[str | None, frozenset[str]]:
+        """The hexes holding MSUs or Dumps, by the side they belong to (None: any side), worked
+        out again only after one moved, came or went."""
+        if self._sp_at is None:
+            board, forces, out = self.board, self.forces, {}
+            for p in board.replayer.board.pieces.values():
+                if forces.marker_id(p).startswith(SUPPLY_UNITS) and (h := board.hex_of(p)):
+                    out.setdefault(forces.air_side(p), set()).add(h)
+            self._sp_at = {k: frozenset(v) for k, v in out.items()}
+            self._sp_at[None] = frozenset().union(*out.values())
+        return self._sp_at
+
+    def _changed(self, e: Added | Removed) -> None:
+        if self.forces.marker_id(e.piece).startswith(SUPPLY_UNITS):
+            self._sp_at = None
+
+    added = removed = _changed
+
     def moved(self, e: Moved) -> None:
-        if self.state.phase_kind not in ENTERING or e.new.label in self._pending:
+        p, new, sp = e.piece, e.new.label, self._sp_hexes()
+        if (e.old.label in sp[None] or not self.board.on_map(e.old.label)) \
+                and self.forces.marker_id(p).startswith(SUPPLY_UNITS):
+            self._sp_at = None  # an MSU or Dump moved (every piece in `sp` hexes is asked, the others cannot be one)
             return
-        p, new = e.piece, e.new.label
-        if e.old.label == new or not self.board.on_map(new) or self.forces.combat_unit(p) is None:
+        if new not in sp[None] or self.state.phase_kind not in ENTERING or new in self._pending:
             return
         side = self.board.side_id(p)
-        if side and (found := self._supply(new, side)):
+        if new not in sp.get(self.board.other_side.get(side or ""), ()) or self.forces.combat_unit(p) is None:
+            return
+        if found := self._supply(new, side):
             self._pending[new] = (side, found, p)
 
     def rolled(self, e: Rolled) -> None:

@@ -55,6 +55,7 @@ class PortLevels(Rule):
             if tid.startswith("port-"):
                 self.tracks[tid] = (tid, list(t.boxes), hex_of.get(t.name.removesuffix(" port")))
         self.port_hexes = {h for _, _, h in self.tracks.values() if h}
+        self._navals: list[str] | None = None  # the naval units' marker ids
         self.rep = self.state.reconstructed("air-naval")
         self._reset()
 
@@ -74,12 +75,11 @@ class PortLevels(Rule):
 
     def _naval_on(self, mid: str) -> list:
         """The naval units standing on this port's track, and their support strengths."""
-        zones = self.board.track_boxes(self.tracks[mid][0])
-        return [(p, self.forces.air_support(p)) for z in zones for p in self._pieces_at(z)
-                if is_naval(self.forces.marker_id(p))]
-
-    def _pieces_at(self, zone: str) -> list:
-        return [p for p in self.board.replayer.board.pieces.values() if self.board.where(p) == zone]
+        zones, board = self.board.track_boxes(self.tracks[mid][0]), self.board
+        if self._navals is None:  # the naval units are one-off markers: found once
+            self._navals = [m for m in self.game.markers if is_naval(m)]
+        found = [board.marker(m) for m in self._navals]
+        return [(p, self.forces.air_support(p)) for p in found if p is not None and board.where(p) in zones]
 
     def _bombers(self) -> list:
         """The Allied bombers standing on a port hex."""

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from validators.games.slouch_hats_and_eggshells.units import Forces, MoveCosts
 from validators.kernel.rule import Rule
+from validators.replay.replayer import Added
 
 SUPPLY_ROADS = ("road", "minor-road")  # 6.23: no trail
 LINE = 7  # 6.22a
@@ -49,6 +50,11 @@ class GeneralSupply(Rule):
                         for side in self.board.side_names}
         self.airfields = {side: set(v) for side, v in self.tables.get("air-naval", {}).get("airfields", {}).items()}
         self.rep = self.state.reconstructed("supply")
+        self._oos: list[str] | None = None
+
+    def added(self, e: Added) -> None:
+        if self.forces.marker_id(e.piece) == "oos":
+            self._oos = None
 
     def _road(self, a: str, b: str) -> bool:
         return any(r in self.costs.chart.features(a, b) for r in SUPPLY_ROADS)
@@ -84,8 +90,10 @@ class GeneralSupply(Rule):
         if self.state.phase_kind != "supply-status":
             return
         board, forces = self.board, self.forces
-        marked = sorted({board.hex_of(p) for p in board.replayer.board.pieces.values()
-                         if forces.marker_id(p) == "oos" and board.hex_of(p)})
+        pieces = board.replayer.board.pieces
+        if self._oos is None:  # the OoS markers' pieces: found again only when one is added
+            self._oos = [i for i, p in pieces.items() if forces.marker_id(p) == "oos"]
+        marked = sorted({h for i in self._oos if (p := pieces.get(i)) is not None and (h := board.hex_of(p))})
         supplied: dict[str, set[str]] = {}
         for h in marked:
             units = forces.combat_units(h)

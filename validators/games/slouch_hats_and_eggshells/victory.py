@@ -3,7 +3,9 @@ ranks 18 and 22 (part).  VPs are where the vp-axis and vp-allied markers stand o
 
 Choice (18.21-18.22): a side with no combat unit on the map (holding boxes aside) is looked for
 at the end of each phase (within a phase a unit may be between drags); the game then ends, so a
-turn tracker moved on after it is reported, once.  Who won (18.23) is the players' to say.
+turn tracker moved on after it is reported, once.  Who won (18.23) is the players' to say.  A side's
+units on the map are counted, REPL units too (no combat unit; rarely on the map alone): a
+side left with REPLs only is not seen to have lost.
 """
 from __future__ import annotations
 
@@ -67,8 +69,8 @@ class SuddenVictory(Rule):
     def phase_ended(self, pid: str) -> None:
         if self.ended is not None or self.state.phase_kind is None:
             return
-        for side, other in self.board.other_side.items():
-            if not self.forces.enemy_hexes(other):  # the hexes of `side`'s combat units
+        for side in self.board.other_side:
+            if not self.board.unit_hexes(side):  # kept by the board view: no scan (a REPL alone counts, see Choice)
                 self.ended = (side, self.state.phase or pid)
                 return
 
