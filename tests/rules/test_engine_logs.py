@@ -155,7 +155,8 @@ SLOUCH_PLANTED_FOUND = [
     (62, "12.21"), (62, "10.15"),  # the step not taken at 58 and the attack left out: when the combat phase ends
     (63, "8.42"), (71, "8.35"), (73, "20.11"), (74, "5.62"),
     (80, "13.13"),  # three air units on an airfield (79): when the movement phase ends
-    (89, "12.22"), (89, "10.15"),  # the elimination on a D1 at 85: when the combat phase ends
+    (85, "12.22"),  # the elimination on a D1: at the act
+    (89, "10.15"),  # the attack left out: when the combat phase ends
     (97, "9.4"), (100, "9.21"), (102, "4.21"), (104, "8.22"),
     (108, "3.32"),  # eight stacking points (107): when the movement phase ends
 ]  # not found: 15.2 (a reduced unit turned full at 76)

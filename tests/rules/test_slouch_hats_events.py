@@ -29,6 +29,38 @@ def test_20_11_markers_are_drawn_in_the_special_events_phase(slouch_module, tmp_
     assert rules(found) == ["20.11"] and "Reinforcements" in found[0].message
 
 
+def test_20_11_a_used_marker_returns_to_the_pool(slouch_module, tmp_path):
+    def script(back: bool):
+        def s(w):
+            m = markers(w, "F")
+            w.phase(1, "Special Events")
+            w.draw(m["F"], "Allied")
+            w.phase(1, "Reinforcements")
+            w.play_event(m["F"], "Allied")  # More Replacements (20.21F)
+            if back:
+                w.return_event(m["F"], "Allied")
+            w.phase(1, "Victory Determination")
+            w.phase(2, "Turn Record")
+        return s
+    assert audit(*slouch_module, script(True), tmp_path / "a.vlog") == []
+    found = audit(*slouch_module, script(False), tmp_path / "b.vlog")
+    assert rules(found) == ["20.11"] and "returns to the Special Events Pool" in found[0].message
+
+
+def test_20_11_the_allies_draw_first(slouch_module, tmp_path):
+    def script(*order: tuple[str, str]):
+        def s(w):
+            m = markers(w, *"ABC")
+            w.phase(1, "Special Events")
+            for card, side in order:
+                w.draw(m[card], side)
+        return s
+    assert audit(*slouch_module, script(("A", "Allied"), ("B", "Axis")), tmp_path / "a.vlog") == []
+    assert audit(*slouch_module, script(("B", "Axis")), tmp_path / "b.vlog") == []  # the Allies need not draw
+    found = audit(*slouch_module, script(("B", "Axis"), ("A", "Allied"), ("C", "Allied")), tmp_path / "c.vlog")
+    assert rules(found) == ["20.11"] and "after the Axis player drew" in found[0].message and found[0].step == 6
+
+
 def test_20_12_four_and_three_on_turn_1_one_later_more_for_2_vps(slouch_module, tmp_path):
     def turn_1(w, allied: int, axis: int):
         m = markers(w, *"ABCDEFGHI")

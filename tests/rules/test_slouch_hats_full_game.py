@@ -126,10 +126,10 @@ def turn_1(g: Game) -> None:
     w.combat(["i-22rta"], "2-4fd-a", 5, side="Axis", supply=("i-22rta",))  # 2 against 4 + 1: D1 (1-3 or 1-2)
     if g.plant:
         w.send("2-4fd-a", "Eliminate")
+        g.expect("12.22")  # at the act
     else:
         w.send("2-4fd-a", "To Cadre Box")
     g.phases(1, "2nd Axis Exploitation Movement")
-    g.expect("12.22")
     g.expect("10.15")  # planted: 2/3 MG, still in 1725, is in I/22 RTA's ZOC and not attacked
     g.phases(1, "2nd Axis Administrative", "2nd Allied Transport", "2nd Allied Movement")
     g.group(["4-1ff", "5-1ff", "bim-ff"], "2526")  # 6 stacking points

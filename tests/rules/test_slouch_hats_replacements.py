@@ -42,3 +42,20 @@ def test_15_21_an_axis_unit_rebuilds_with_a_repl_unit_in_its_hex(slouch_module, 
 def test_15_23_infantry_rps_rebuild_no_armor(slouch_module, tmp_path):
     found = audit(*slouch_module, rebuild("6rca", "2018", "2nd Axis Administrative"), tmp_path / "a.vlog")
     assert rules(found) == ["15.23"]
+
+
+def test_15_21_the_repl_is_of_the_units_nationality_and_removed(slouch_module, tmp_path):
+    def script(unit: str, remove: bool):
+        def s(w):
+            if unit == "lehr":
+                w.move("lehr", "1625")  # set-up: the German paratroops with I/22 RTA
+            rebuild(unit, "1625", "2nd Axis Administrative")(w)
+            if remove:
+                w.move("repl-v1", "Axis spare")
+            w.phase(1, "2nd Allied Transport")
+        return s
+    assert audit(*slouch_module, script("i-22rta", True), tmp_path / "a.vlog") == []
+    found = audit(*slouch_module, script("i-22rta", False), tmp_path / "b.vlog")
+    assert rules(found) == ["15.21"] and "removed" in found[0].message and found[0].phase == "2nd Axis Administrative"
+    found = audit(*slouch_module, script("lehr", True), tmp_path / "c.vlog")
+    assert rules(found) == ["15.21"] and "(15.14)" in found[0].message

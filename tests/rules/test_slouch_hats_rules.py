@@ -200,6 +200,13 @@ def test_8_16_an_msu_goes_next_to_the_enemy_only_with_combat_units(slouch_module
         w.phase(1, "1st Allied Combat")
     assert run(slouch_module, tmp_path, with_units) == []
 
+    def dump(w):  # a Supply Dump carried (6.13d) next to the enemy, alone
+        w.phase(1, "1st Allied Movement")
+        w.move("dump-allied@1527", "1525")
+        w.phase(1, "1st Allied Combat")
+    found = run(slouch_module, tmp_path, dump)
+    assert rules(found) == ["8.16"] and found[0].step == 2
+
 
 # ---- movement modes (9.2, 9.4, 9.5, 9.6) and exploitation (8.4) -------------------------------------
 def test_9_21_strategic_movement(slouch_module, tmp_path):
@@ -237,6 +244,23 @@ def test_9_57_motor_pool(slouch_module, tmp_path):
     assert rules(run(slouch_module, tmp_path, motorized)) == ["9.54"]
 
 
+def test_9_56_motor_pool_capacity(slouch_module, tmp_path):
+    def script(units: tuple[str, ...]):
+        def s(w):  # the Allied motor pool carries 3 stacking points a phase (reconstructed)
+            w.phase(1, "1st Allied Movement")
+            for u in units:
+                w.declare(u, "Motor pool")
+                w.move(u, "2526")
+            w.phase(1, "1st Allied Combat")
+            w.phase(1, "2nd Allied Movement")  # a new phase: the pool again
+            w.declare("5-1ff", "Motor pool")
+            w.move("5-1ff", "2526")
+        return s
+    assert run(slouch_module, tmp_path, script(("1-1ff", "2-1ff", "3-1ff"))) == []
+    found = run(slouch_module, tmp_path, script(("1-1ff", "2-1ff", "3-1ff", "4-1ff")))
+    assert rules(found) == ["9.56"] and found[0].piece.startswith("Bataillon de Marche 4")
+
+
 def test_9_4_rail_movement_is_axis_only_along_active_rail(slouch_module, tmp_path):
     def legal(w):
         w.phase(1, "2nd Axis Movement")
@@ -255,6 +279,12 @@ def test_9_4_rail_movement_is_axis_only_along_active_rail(slouch_module, tmp_pat
         w.declare("cl-3", "Rail movement")
         w.move("cl-3", "1722")
     assert rules(run(slouch_module, tmp_path, off_rail)) == ["9.42"]
+
+    def cut_off(w):  # an Allied unit next to the rail north of Hama (set-up): no active line to 1200 (9.41)
+        w.move("staffs-yeo", "1704")
+        legal(w)
+    found = run(slouch_module, tmp_path, cut_off)
+    assert rules(found) == ["9.42"] and "north edge" in found[0].message
 
 
 def test_9_6_infiltration(slouch_module, tmp_path):
@@ -290,6 +320,24 @@ def test_8_42_exploitation_by_motorized_units_that_fought(slouch_module, tmp_pat
     assert run(slouch_module, tmp_path, script("6cav-a", "1526")) == []
     assert rules(run(slouch_module, tmp_path, script("chars-ff", "2628"))) == ["8.42"]  # did not fight
     assert rules(run(slouch_module, tmp_path, script("21-7a", "1526"))) == ["8.42"]  # not motorized
+
+
+def test_8_42_cavalry_exploits_by_event_j(slouch_module, tmp_path):
+    def script(raid: bool, to: str = "1628"):
+        def s(w):  # the TJFF (cavalry, not motorized, MA 8) in 1527, no combat of its own
+            w.move("tjff", "1527")
+            j = w.event_marker("J")
+            w.phase(1, "Special Events")
+            w.draw(j, "Allied")
+            w.phase(1, "1st Allied Combat")
+            if raid:
+                w.play_event(j, "Allied")  # Cavalry Raid, at the end of the friendly Combat phase
+            w.phase(1, "1st Allied Exploitation Movement")
+            w.move("tjff", to)
+        return s
+    assert run(slouch_module, tmp_path, script(True)) == []
+    found = run(slouch_module, tmp_path, script(False))
+    assert rules(found) == ["8.42"] and "Event J" in found[0].message
 
 
 def test_8_41_exploitation_at_half_the_ma(slouch_module, tmp_path):
@@ -378,6 +426,18 @@ def test_5_31_reinforcements_on_their_turn_into_their_box(slouch_module, tmp_pat
     assert run(slouch_module, tmp_path, iraq_early) == []
 
 
+def test_15_12_axis_repls_arrive_in_the_greece_holding_box(slouch_module, tmp_path):
+    def script(box: str):
+        def s(w):
+            w.phase(2, "Reinforcements")
+            w.move("repl-v1", box)
+            w.move("repl-g1", box)  # the German REPL from the spare pieces (an event's)
+        return s
+    assert run(slouch_module, tmp_path, script("Greece Holding Box")) == []
+    found = run(slouch_module, tmp_path, script("1519"))
+    assert rules(found) == ["15.12", "15.12"] and found[0].step < found[1].step
+
+
 def test_9_33_units_leave_a_holding_box_by_its_entry_hexes(slouch_module, tmp_path):
     def script(to: str):
         def s(w):  # 16/6 (MA 5) arrives in the Middle East box; entry hexes 1631 and 2631 (reconstructed)
@@ -391,6 +451,40 @@ def test_9_33_units_leave_a_holding_box_by_its_entry_hexes(slouch_module, tmp_pa
     assert rules(found) == ["8.13"] and found[0].path[0] == "2631"
 
 
+def test_9_33_units_enter_a_holding_box_from_its_entry_hexes(slouch_module, tmp_path):
+    def script(start: str, phase: str = "1st Allied Movement", back: bool = False):
+        def s(w):
+            w.move("1-1ff", start)  # set-up
+            w.phase(2, phase)
+            w.move("1-1ff", "Middle East Holding Box")
+            if back:
+                w.move("1-1ff", "1631")
+        return s
+    assert run(slouch_module, tmp_path, script("1630")) == []  # next to the Entry hex 1631
+    found = run(slouch_module, tmp_path, script("2226"))  # far from 1631 and 2631 for MA 5
+    assert rules(found) == ["9.33"] and "Entry hex" in found[0].message
+    assert rules(run(slouch_module, tmp_path, script("1630", "1st Allied Exploitation Movement"))) == ["9.33"]
+    found = run(slouch_module, tmp_path, script("1630", back=True))  # in, and out again
+    assert rules(found) == ["9.33"] and "rest of the Segment" in found[0].message
+
+
+def test_9_33_the_greece_box_opens_by_land_with_axis_event_e(slouch_module, tmp_path):
+    def script(play: bool):
+        def s(w):
+            e = w.event_marker("E")
+            w.move("iii-16rtt", "Greece Holding Box")  # set-up
+            w.phase(1, "Special Events")
+            w.draw(e, "Axis")
+            if play:
+                w.play_event(e, "Axis")  # Transit through Turkey (20.22E)
+            w.phase(1, "2nd Axis Movement")
+            w.move("iii-16rtt", "1302")
+        return s
+    assert [f.rule for f in run(slouch_module, tmp_path, script(True)) if f.rule == "9.33"] == []
+    found = run(slouch_module, tmp_path, script(False))
+    assert [f.rule for f in found] == ["9.33"] and "Axis Event E" in found[0].message
+
+
 def test_5_41_conditional_groups_within_their_turns(slouch_module, tmp_path):
     def early(w):
         w.phase(2, "Reinforcements")
@@ -401,6 +495,20 @@ def test_5_41_conditional_groups_within_their_turns(slouch_module, tmp_path):
         w.phase(3, "Reinforcements")
         w.move("turk-armor", "1302")
     assert run(slouch_module, tmp_path, on_time) == []
+
+    def felmy(play: bool):
+        def s(w):  # Sonderstab Felmy enters by Axis Event C (20.22C), played in the Reinforcements phase
+            c = w.event_marker("C")
+            w.phase(1, "Special Events")
+            w.draw(c, "Axis")
+            w.phase(1, "Reinforcements")
+            if play:
+                w.play_event(c, "Axis")
+            w.move("sk-f", "1900")
+        return s
+    assert run(slouch_module, tmp_path, felmy(True)) == []
+    found = run(slouch_module, tmp_path, felmy(False))
+    assert rules(found) == ["5.41"] and "Axis Event C" in found[0].message
 
 
 # ---- combat (10-12) -----------------------------------------------------------------------------------
@@ -512,6 +620,42 @@ def test_12_21_losses_and_retreats_as_the_result_says(slouch_module, tmp_path):
     assert rules(run(slouch_module, tmp_path, attacker_extra)) == ["12.21"]
 
 
+def test_12_21_an_attackers_result_applied_to_the_defender_is_found_at_the_act(slouch_module, tmp_path):
+    def script(loser: str):
+        def s(w):  # I/22 RTA (2) on 21/7 A and 6 Cav (5): 1-3 or 1-2, die 2: A1
+            w.move_units(["21-7a", "6cav-a"], "1525")
+            w.move("2-3mg-a", "1726")  # out of I/22 RTA's ZOC: it would have to be attacked too (10.15)
+            w.phase(1, "2nd Axis Combat")
+            w.combat(["i-22rta"], "21-7a", 2, side="Axis", supply=("i-22rta",))
+            w.flip(loser)
+            w.phase(1, "2nd Axis Exploitation Movement")
+        return s
+    assert run(slouch_module, tmp_path, script("i-22rta")) == []
+    found = run(slouch_module, tmp_path, script("21-7a"))
+    assert rules(found) == ["12.21"] and found[0].step == 9 and found[0].piece.startswith("21")
+
+
+def test_12_24_a_special_result_costs_an_armor_step_or_an_air_unit(slouch_module, tmp_path):
+    def script(armor_step: bool):
+        def s(w):  # 21/7 A, 6 Cav and the FF tanks (7) on I/24 RMIC and 6 RCA (armor, 5, supplied): 1-1, die 1: A1*
+            w.move("i-22rta", "1520")  # to Damour: in 1625 its ZOC on 1525 must be attacked too (10.15)
+            w.move("chars-ff", "1525")
+            w.move("6rca", "1524")
+            w.phase(1, "1st Allied Movement")
+            w.move_units(["21-7a", "6cav-a"], "1525")
+            w.phase(1, "1st Allied Combat")
+            w.combat(["21-7a", "6cav-a", "chars-ff"], "i-24rmic", 1, side="Allied",
+                     supply=("21-7a", "6cav-a", "chars-ff", "i-24rmic"))
+            w.flip("21-7a")  # A1
+            if armor_step:
+                w.send("chars-ff", "To Cadre Box")  # the '*': a step of the armor (both sides have armor)
+            w.phase(1, "1st Allied Exploitation Movement")
+        return s
+    assert run(slouch_module, tmp_path, script(True)) == []
+    found = run(slouch_module, tmp_path, script(False))
+    assert rules(found) == ["12.24"] and "A1*" in found[0].message
+
+
 def test_12_3_retreats(slouch_module, tmp_path):
     def attack(to: str | None):
         def s(w):  # 5/4 Ind doubled (Light defenders): 6 against 2, 3-1, +1 artillery: 4-1, die 3: D2R
@@ -529,6 +673,41 @@ def test_12_3_retreats(slouch_module, tmp_path):
     assert run(slouch_module, tmp_path, attack("2323")) == []  # two hexes
     assert rules(run(slouch_module, tmp_path, attack(None))) == ["12.3"]
     assert rules(run(slouch_module, tmp_path, attack("2421"))) == ["12.31"]
+
+
+def test_12_4_retreats_and_enemy_zoc(slouch_module, tmp_path):
+    def attack(*to: str):
+        def s(w):  # as test_12_3_retreats: D2R on 2425; 5/4 Ind in 2426 puts 2325, 2525 and 2326 in its ZOC
+            w.phase(1, "1st Allied Movement")
+            w.move_units(["5-4ind", "1fd-ra"], "2426")
+            w.phase(1, "1st Allied Combat")
+            w.combat(["5-4ind"], "4rst", 3, side="Allied", support=("1fd-ra",), supply=("5-4ind",))
+            w.flip("4rst")
+            w.send("tcherkess", "To Cadre Box")
+            for h in to:
+                w.move("4rst", h)
+            w.phase(1, "1st Allied Exploitation Movement")
+        return s
+    assert run(slouch_module, tmp_path, attack("2424")) == []
+    found = run(slouch_module, tmp_path, attack("2325"))  # ends in a vacant hex in enemy ZOC
+    assert rules(found) == ["12.4"] and "ends in 2325" in found[0].message
+    found = run(slouch_module, tmp_path, attack("2325", "2225"))  # through one, not motorized, alone
+    assert rules(found) == ["12.4"] and "not motorized" in found[0].message
+
+    def escorted(w):  # 7 RCA (armored cars, motorized) with them: 6-6, columns 3-2/2-1, die 6: D2R or D2R*
+        w.move("7rca", "2425")  # set-up
+        w.phase(1, "1st Allied Movement")
+        w.move_units(["5-4ind", "1fd-ra"], "2426")
+        w.phase(1, "1st Allied Combat")
+        w.combat(["5-4ind"], "4rst", 6, side="Allied", support=("1fd-ra",), supply=("5-4ind",))
+        w.flip("4rst")
+        w.send("tcherkess", "To Cadre Box")
+        for u in ("7rca", "4rst"):
+            w.move(u, "2325")
+            w.move(u, "2225")
+        w.phase(1, "1st Allied Exploitation Movement")
+    found = run(slouch_module, tmp_path, escorted)  # through 2325 while 2324-2224 avoids the ZOC (12.41)
+    assert rules(found) == ["12.4", "12.4"] and "another retreat" in found[0].message
 
 
 def test_12_3_no_retreat_without_a_retreat_result(slouch_module, tmp_path):
@@ -678,6 +857,39 @@ def test_13_13_two_air_units_an_airfield(slouch_module, tmp_path):
     found = run(slouch_module, tmp_path, script(2))
     assert rules(found) == ["13.13"] and "(reconstructed table)" in found[0].message
 
+    def iraq(n: int):  # the Iraq Holding Box holds 3 (reconstructed); 84 Sqn is there at the start
+        def s(w):
+            w.phase(1, "1st Allied Movement")
+            for m in ("air-80sqn", "air-11sqn", "air-3raaf")[:n]:
+                w.move(m, "Iraq Holding Box")
+            w.phase(1, "1st Allied Combat")
+        return s
+    assert run(slouch_module, tmp_path, iraq(2)) == []
+    found = run(slouch_module, tmp_path, iraq(3))
+    assert rules(found) == ["13.13"] and found[0].to_hex == "Iraq Holding Box"
+
+
+def test_13_36_bombers_fly_cas_only_into_mountain_or_a_left_shift(slouch_module, tmp_path):
+    def script(air: str, defender_hex: str):
+        def s(w):
+            if defender_hex != "1524":  # set-up: the defender in a mountain hex (1615), or where it is (1524)
+                w.move("i-24rmic", defender_hex)
+            w.move("21-7a", "1616" if defender_hex == "1615" else "1525")
+            w.phase(1, "1st Allied Combat")
+            w.declare("21-7a", "Declare attacker")
+            w.declare("i-24rmic", "Declare defender")
+            w.move(air, defender_hex)  # close air support (13.3)
+            w.roll("Allied combat die", [4], "Allied")
+        return s
+
+    def bombers(found):
+        return [(f.rule, f.piece) for f in found if f.rule == "13.36"]
+    assert bombers(run(slouch_module, tmp_path, script("air-11sqn", "1615"))) == []  # a Blenheim into mountain
+    assert bombers(run(slouch_module, tmp_path, script("air-80sqn", "1524"))) == []  # a Hurricane anywhere
+    found = run(slouch_module, tmp_path, script("air-11sqn", "1524"))
+    assert bombers(found) == [("13.36", "11 Squadron RAF (Blenheim) (Allied)")]
+    assert [f.step for f in found if f.rule == "13.36"] == [6]  # at the die, the log's sixth step
+
 
 def test_18_15_at_most_ten_unspent_vps(slouch_module, tmp_path):
     def script(box: str):
@@ -714,3 +926,59 @@ def test_an_illegal_move_undone_is_never_made(slouch_module, tmp_path):
         return s
     assert rules(run(slouch_module, tmp_path, script(False))) == ["8.15"]
     assert run(slouch_module, tmp_path, script(True)) == []
+
+
+def test_18_2_the_game_ends_at_a_sudden_victory(slouch_module, tmp_path):
+    game = slouch_module[0]
+
+    def script(last: int, go_on: bool):
+        def s(w):
+            w.phase(1, "2nd Axis Combat")
+            axis = [pid for pid, p in w.board.pieces.items()
+                    if p.properties().get("Side") == "Axis" and p.properties().get("UnitId")
+                    and w.location(p.map, p.x, p.y) in game.geometry]
+            for pid in axis[:last]:  # every Axis unit of the map to the Eliminated Box (or all but one)
+                w.move(pid, "Axis Eliminated")
+            if go_on:
+                w.phase(1, "2nd Axis Exploitation Movement")
+                w.phase(1, "2nd Axis Administrative")
+        return s
+    assert run(slouch_module, tmp_path, script(-1, True)) == []  # one Axis unit left on the map
+    assert run(slouch_module, tmp_path, script(None, False)) == []  # the log ends there
+    found = run(slouch_module, tmp_path, script(None, True))
+    assert rules(found) == ["18.2"] and "Exploitation" in found[0].message
+
+
+def test_11_18_fired_artillery_turns_back_in_its_administrative_phase(slouch_module, tmp_path):
+    def script(phase: str, oos: bool = False):
+        def s(w):  # 2/4 Fd (the only artillery in 1526) under a Fired marker (set-up)
+            fired = w.place("fired", "1526", side="Allied")
+            if oos:
+                w.place("oos", "1526", side="Allied")
+            w.phase(1, phase)
+            w.remove(fired)
+        return s
+    assert run(slouch_module, tmp_path, script("1st Allied Administrative")) == []
+    found = run(slouch_module, tmp_path, script("1st Allied Movement"))
+    assert rules(found) == ["11.18"] and found[0].piece.startswith("2/4")
+    assert rules(run(slouch_module, tmp_path, script("2nd Axis Administrative"))) == ["11.18"]
+    assert rules(run(slouch_module, tmp_path, script("1st Allied Administrative", oos=True))) == ["11.18"]
+
+    def carried(w):  # the marker dragged along with its stack: no turning back
+        w.place("fired", "1526", side="Allied")
+        w.phase(1, "1st Allied Movement")
+        w.move_units(["21-7a", "6cav-a", "2-4fd-a"], "1525")
+    assert "11.18" not in rules(run(slouch_module, tmp_path, carried))
+
+    def fires(marked: bool):
+        def s(w):
+            w.move("i-22rta", "1520")
+            w.move_units(["21-7a", "6cav-a", "2-4fd-a"], "1525")
+            if marked:
+                w.place("fired", "1525", side="Allied")
+            w.phase(1, "1st Allied Combat")
+            w.combat(["21-7a", "6cav-a"], "i-24rmic", 4, side="Allied", support=("2-4fd-a",), supply=("21-7a", "6cav-a"))
+        return s
+    assert "11.13" not in rules(run(slouch_module, tmp_path, fires(False)))
+    found = [f for f in run(slouch_module, tmp_path, fires(True)) if f.rule == "11.13"]
+    assert len(found) == 1 and "Fired" in found[0].message

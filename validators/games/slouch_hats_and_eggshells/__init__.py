@@ -12,25 +12,32 @@ tracker; the trackers keep what several rules read: `Forces` and `MoveCosts` (un
 """
 from __future__ import annotations
 
+from validators.games.slouch_hats_and_eggshells.amphibious import AmphibiousRaid
 from validators.games.slouch_hats_and_eggshells.arrivals import Garrisons, Reinforcements
+from validators.games.slouch_hats_and_eggshells.artillery import FiredArtillery
+from validators.games.slouch_hats_and_eggshells.capture import SupplyCapture
 from validators.games.slouch_hats_and_eggshells.combat import Combat, GermanAA, MandatoryAttacks
 from validators.games.slouch_hats_and_eggshells.events import SpecialEvents
 from validators.games.slouch_hats_and_eggshells.movement import Movement
+from validators.games.slouch_hats_and_eggshells.ports import PortLevels
 from validators.games.slouch_hats_and_eggshells.replacements import Replacements
 from validators.games.slouch_hats_and_eggshells.stacking import Stacking
 from validators.games.slouch_hats_and_eggshells.state import SlouchState
+from validators.games.slouch_hats_and_eggshells.supply import GeneralSupply
+from validators.games.slouch_hats_and_eggshells.transport import Transport
 from validators.games.slouch_hats_and_eggshells.turns import SequenceOfPlay
-from validators.games.slouch_hats_and_eggshells.victory import VictoryPoints
+from validators.games.slouch_hats_and_eggshells.victory import SuddenVictory, VictoryPoints
 from validators.kernel.engine import RulesAuditor
 
-RULES = (SequenceOfPlay, SpecialEvents, GermanAA, Combat, Stacking, Movement, Garrisons, Reinforcements, VictoryPoints,
-         Replacements, MandatoryAttacks)
+RULES = (SequenceOfPlay, SpecialEvents, GermanAA, Combat, Stacking, Movement, Garrisons, Reinforcements, VictoryPoints, SuddenVictory,
+         Replacements, MandatoryAttacks, PortLevels, AmphibiousRaid, Transport,
+         SupplyCapture, GeneralSupply, FiredArtillery)
 
 
 class Auditor(RulesAuditor):
     """The whole rules check: sequence of play, movement, stacking, garrisons, reinforcements,
     combat, airfields, VP bookkeeping, special events, the German AA's first loss,
-    replacements and mandatory attacks."""
+    replacements, mandatory attacks, port capacity, amphibious raids, transport from the holding boxes the capture of SPs, General Supply and Fired artillery."""
 
     RULES = RULES
     STATE = SlouchState

@@ -16,9 +16,17 @@ Choices:
   is a change to `Garrisons.moved`, reading plays by side and letter kept in `EventMarkers`.)
 
 Reinforcements wait on the Turn Record Track ("Turn N") and arrive in their card's box; a later
-Reinforcements phase delays them; the event enabling a Conditional Entry Group is not visible.
+Reinforcements phase delays them.  A Conditional Entry Group enters within its turns and only once
+the event its card names has been played (its "plays event" line, 5.41); a log that begins
+after the scenario's first turn (the play may be before it) is not judged on the event.  5.42 (a group is accepted whole)
+binds acceptance, not entry: "actual entry of individual units can be delayed".
+Axis RPs are REPL units (15.12): one leaving its Turn box or the Axis spare pieces (Events bring
+the German one) for anywhere but the Greece Holding Box is reported under 15.12, not 5.32; when a
+spare one comes is its event's, not judged.
 """
 from __future__ import annotations
+
+import re
 
 from validators.games.slouch_hats_and_eggshells.events import EventMarkers
 from validators.games.slouch_hats_and_eggshells.state import RELEASE
@@ -29,6 +37,8 @@ from validators.replay.board import Piece
 from validators.replay.replayer import Added, Flipped, Moved, Removed
 
 LEVANT = ("alawi-", "druze-")
+REPL_BOX = "Greece Holding Box"  # 15.12
+EVENT_NAME = re.compile(r"^(?P<side>\S+) Event (?P<letter>[A-Z])$")  # a group's `event` on the card ("Axis Event C")
 RELEASE_LIMIT = {"reinforcements": 1, "transport": 2}  # 5.63; 20.22F (two more in a Transport phase)
 
 
@@ -148,19 +158,22 @@ class Garrisons(Rule):
 
 
 class Reinforcements(Rule):
-    """5.31, 5.32, 5.41: reinforcements arrive on their turn (the Iraq units may come one early:
-    Allied Event E, 20.21E), in a Reinforcements phase, into the box their card names; a
-    Conditional Entry Group's units leave its box only within its turns."""
+    """5.31, 5.32, 5.41, 15.12: reinforcements arrive on their turn (the Iraq units may come one
+    early: Allied Event E, 20.21E), in a Reinforcements phase, into the box their card names; a
+    Conditional Entry Group's units leave its box only within its turns; an Axis REPL unit,
+    from its Turn box or the spare pieces, comes into the Greece Holding Box."""
 
-    ids = ("5.31", "5.32", "5.41")
+    ids = ("5.31", "5.32", "5.41", "15.12")
     covers = ("5.3",)
-    needs = (Forces,)
+    needs = (Forces, EventMarkers)
 
     def start(self) -> None:
-        self.forces = self.ctx.get(Forces)
+        self.forces, self.events = self.ctx.get(Forces), self.ctx.get(EventMarkers)
         card = self.state.card
         self.waiting: dict[str, tuple[int, str | None]] = {}  # unit id -> (turn, arrival zone)
         self.conditional: dict[str, tuple[int, int, str]] = {}  # unit id -> (first, last, group)
+        self.enabling: dict[str, tuple[str, str]] = {}  # unit id -> (side name, letter) of its group's event (5.41)
+        self._began: int | None = None  # the turn of the log's first phase
         if card:
             for r in card.reinforcements:
                 zone = self.game.zone_name(r.track, r.box) if r.track and r.box else None
@@ -169,6 +182,12 @@ class Reinforcements(Rule):
             for grp in card.conditional_groups:
                 for uid in grp.units:
                     self.conditional[uid] = (grp.first_turn, grp.last_turn, grp.name)
+                    if (m := EVENT_NAME.match(grp.event or "")):
+                        self.enabling[uid] = (m["side"], m["letter"])
+
+    def phase_started(self, pid: str) -> None:
+        if self._began is None:
+            self._began = self.state.turn
 
     def moved(self, e: Moved) -> None:
         st = self.state
@@ -176,6 +195,10 @@ class Reinforcements(Rule):
         old = e.old.label
         if u is None or old == e.new.label or st.phase_kind is None:
             return  # the set-up
+        repl = u.type == "replacement" and self.board.side_id(e.piece) == "axis"
+        if repl and (old in self.board.track_boxes("turn") or old == "Axis spare") and e.new.label != REPL_BOX:
+            self.find("15.12", f"{e.piece.name} is an Axis REPL unit: it is received in the {REPL_BOX}, not in "
+                      f"{e.new.label}", e.piece)
         if u.id in self.waiting and old in self.board.track_boxes("turn"):
             turn, zone = self.waiting[u.id]
             early = 1 if zone and zone.startswith("Iraq") else 0
@@ -184,7 +207,7 @@ class Reinforcements(Rule):
                           e.piece)
             elif st.phase_kind != "reinforcements":
                 self.find("5.31", f"reinforcements arrive in the Reinforcements phase, not in the {st.phase}", e.piece)
-            elif zone and e.new.label != zone:
+            elif zone and e.new.label != zone and not repl:
                 self.find("5.32", f"{e.piece.name} arrives in the {zone} (the scenario card), not in {e.new.label}",
                           e.piece)
         elif u.id in self.conditional and old.endswith(" conditional"):
@@ -192,3 +215,7 @@ class Reinforcements(Rule):
             if not first <= (st.turn or 0) <= last:
                 self.find("5.41", f"{e.piece.name} of the Conditional Entry Group {name} enters only on Turns "
                           f"{first}-{last}; this is Turn {st.turn}", e.piece)
+            elif (ev := self.enabling.get(u.id)) and not self.events.played(*ev, ever=True) \
+                    and self._began == st.span["first"]:
+                self.find("5.41", f"{e.piece.name} of the Conditional Entry Group {name} enters only once its event, "
+                          f"{ev[0]} Event {ev[1]}, has been played; none was", e.piece)

@@ -38,8 +38,11 @@ never gives a false finding (Choices):
   non-adjacent artillery aside), +1 on the side of a '*' (12.24: or an air unit instead),
   -1 when the other side was wiped out with loss left over (12.25); more steps than that only
   with a retreat result (no retreat route, overstacking: 12.22, 12.33).
-- retreats through enemy ZOC (12.4) and into OoS hexes (12.36), and when Fired artillery flips
-  back (11.18) are not checked.
+- retreats into OoS hexes (12.36) and when Fired artillery flips back (11.18) are not checked; a
+  retreat through enemy ZOC (12.4) is judged when the combat closes, on the attacker's ZOC as the
+  defender began to retreat (before any advance).
+- 12.24: the '*' is required only when every possible result carries it; when a German AA unit
+  defends against attacking armor, the armor's losses are judged under 10.51 alone.
 - 10.51: "armor unit" is the `armor` type only (armored cars are not armor units in 2.24); the
   order of the losses is not in the log, so any step an armor attacker lost satisfies the rule; a
   '*' taken as an air unit (12.24) is no step of an attacking unit.
@@ -48,9 +51,11 @@ never gives a false finding (Choices):
   already (10.32); the ZOC is worked out when the die is rolled.
 
 `Combats` (a tracker) binds declarations, die, losses and moves to each combat and works out its
-possible results; the rules judge them.  Issue 31 (results at the act): losses and boxes beyond
-the result (12.21, 12.22) are judged when the combat closes (`Combat._close`); at the act they
-would be a `flipped`/`moved` hook reading the combat's `results` as `_mismatch` does.
+possible results; the rules judge them.  Results at the act (issue 31): a side's losses beyond
+what every possible result allows (12.21: an attacker's result applied to the defender, say) and
+a unit sent to a box no result allows (12.22: eliminated on a D1) are reported at that flip or
+move; losses short of the result (an omission) and the retreat paths when the combat closes
+(`Combat._close`).
 """
 from __future__ import annotations
 
@@ -121,6 +126,7 @@ class SHCombat:
     lost: dict[str, int] = field(default_factory=dict)  # piece -> steps lost
     boxes: dict[str, str] = field(default_factory=dict)  # piece -> box it went to
     trails: dict[str, list[str]] = field(default_factory=dict)  # piece -> hexes since the die
+    retreat_zoc: frozenset[str] | None = None  # the attacker's ZOC when the defender began to retreat (12.4)
 
     def side_of(self, pid: str) -> str | None:
         if pid in self.attackers:
@@ -303,6 +309,7 @@ class Combats(Tracker):
             elif geo.distance(h, d_hex) > u.range:
                 c.faults.append(("11.13", f"{p.name} in {h} is {geo.distance(h, d_hex)} hexes from {d_hex}, beyond its "
                                  f"range {u.range}", p, h, d_hex))
+        self._bombers(c)
         if ok:
             self._odds(c)
 
@@ -379,6 +386,29 @@ class Combats(Tracker):
             if pid in board and side == c.attacker and self.game.geometry.adjacent(h, c.defender_hex):
                 c.stacking[side] = c.stacking.get(side, 0) + (self.board.unit_of(board[pid]).stacking or 0)
 
+    def _terrain_shift(self, c: SHCombat) -> int:
+        """10.22: the terrain's left shift, the most favourable one only: the Defender Hex's, or a
+        hexside every non-artillery attacker attacks across."""
+        board, d_hex = self.board.replayer.board.pieces, c.defender_hex
+        terrain = self.forces.tec["hex"].get(self.game.hex_terrain.get(d_hex, ""), {}).get("defense", {}).get("shift", 0)
+        movers = [(pid, h) for pid, h in c.attackers.items() if pid in board and self.board.unit_of(board[pid]).type != "artillery"]
+        for feature, spec in sorted(self.forces.tec["hexside"].items()):
+            shift = spec.get("defense", {}).get("shift", 0)
+            if shift and movers and all(feature in self.costs.chart.features(h, d_hex) for _, h in movers):
+                terrain = min(terrain, shift)
+        return terrain
+
+    def _bombers(self, c: SHCombat) -> None:
+        """13.36: bombers fly close air support only into a mountain Defender Hex or where the
+        terrain would shift the attack left."""
+        pieces = self.board.replayer.board.pieces
+        bombers = [pieces[i] for i in sorted(c.air) if i in pieces and self.forces.is_bomber(pieces[i])]
+        if bombers and self.game.hex_terrain.get(c.defender_hex) != "mountain" and not self._terrain_shift(c) < 0:
+            for p in bombers:
+                c.faults.append(("13.36", f"{p.name} is a bomber: it gives close air support only into mountain or where "
+                                 f"the terrain shifts the attack left, and {c.defender_hex} gives neither"
+                                 f"{self.state.reconstructed('terrain-effects')}", p, None, c.defender_hex))
+
     def _shifts(self, c: SHCombat) -> tuple[int, int, str]:
         """The least and most net shift the facts allow, and why."""
         board = self.board.replayer.board.pieces
@@ -387,12 +417,7 @@ class Combats(Tracker):
         defenders = [board[i] for i in c.defenders if i in board]
         if not (set(c.defenders) & c.supplied) and not all(self.board.unit_of(p).light for p in defenders):
             shifts.append((0, 1, "defender's supply unknown: 0 or 1 right (6.64b)"))
-        terrain = self.forces.tec["hex"].get(self.game.hex_terrain.get(d_hex, ""), {}).get("defense", {}).get("shift", 0)
-        movers = [(pid, h) for pid, h in c.attackers.items() if pid in board and self.board.unit_of(board[pid]).type != "artillery"]
-        for feature, spec in sorted(self.forces.tec["hexside"].items()):
-            shift = spec.get("defense", {}).get("shift", 0)
-            if shift and movers and all(feature in self.costs.chart.features(h, d_hex) for _, h in movers):
-                terrain = min(terrain, shift)
+        terrain = self._terrain_shift(c)
         if terrain:
             shifts.append((terrain, terrain, f"terrain {terrain}"))
         art = {c.attacker: 0, c.defender: 0}
@@ -465,6 +490,8 @@ class Combats(Tracker):
         trail.append(new)
         if side == c.defender:
             self.retreated_to[p.id] = new
+            if c.retreat_zoc is None:  # before any advance changes it
+                c.retreat_zoc = self.costs.enemy_zoc(c.defender)
 
 
 class Combat(Rule):
@@ -476,8 +503,8 @@ class Combat(Rule):
     artillery and AA from their attack hex into the emptied Defender Hex."""
 
     ids = ("3.43", "4.21", "10.12", "10.13", "10.16", "10.24", "10.26", "10.31", "10.32", "10.43", "11.13", "12.11",
-           "12.21", "12.22", "12.3", "12.31", "12.32", "12.51", "12.52", "12.56")
-    covers = ("6.61", "10.22", "10.25", "10.42", "10.53", "11.14", "12.23", "12.24", "13.33", "19.13")
+           "12.21", "12.22", "12.24", "12.3", "12.31", "12.32", "12.4", "12.51", "12.52", "12.56", "13.36")
+    covers = ("6.61", "10.22", "10.25", "10.42", "10.53", "11.14", "12.23", "13.33", "19.13")
     needs = (Forces, MoveCosts, Combats)
 
     def start(self) -> None:
@@ -485,6 +512,7 @@ class Combat(Rule):
         self.crt_note = self.combats.crt_note
         self.tec_note = self.state.reconstructed("terrain-effects")
         self._fired: dict[str, tuple] = {}  # artillery piece -> (turn, segment) it last fired in
+        self._over: set[tuple[int, str]] = set()  # (id of a combat, side) whose excess loss was reported at the act
 
     def declared(self, d: Declared) -> None:
         """3.43, 11.18: artillery that fired is Fired and cannot fire again in the Segment (the
@@ -516,6 +544,7 @@ class Combat(Rule):
 
     def _close(self, c: SHCombat) -> None:
         outcome = self._outcome(c)
+        self._special(c, outcome)
         problems = None
         for text, r in c.results.items():
             found = self._mismatch(c, r, outcome)
@@ -530,6 +559,42 @@ class Combat(Rule):
             self.find(rule, f"combat on {c.defender_hex}: {msg}; CRT {c.nominal} ({c.odds}){self.crt_note}", None, None,
                       c.defender_hex, side=self.board.side_names[c.attacker])
         self._boxes(c, c.results)
+
+    def _special(self, c: SHCombat, o: dict) -> None:
+        """12.24: when every possible result carries the '*' on one side, that side loses one of its
+        participating air units (13.15) or one step more of its participating armor or armored cars
+        (the enemy having armor, armored cars or defending AA); neither participating, nothing."""
+        sides = {r.special for r in c.results.values()}
+        if len(sides) != 1 or None in sides:
+            return
+        side = c.attacker if sides == {"attacker"} else c.defender
+        board, pieces, forces = self.board, self.board.replayer.board.pieces, self.forces
+        own, other = (c.attackers, c.defenders) if side == c.attacker else (c.defenders, c.attackers)
+        armored = ("armor", "armored-car")
+        air = [i for i in c.air if i in pieces and forces.marker_id(pieces[i]).startswith("air-")
+               and forces.air_side(pieces[i]) == side]
+        armor = [i for i in own if i in pieces and board.unit_of(pieces[i]).type in armored]
+        foes = [board.unit_of(pieces[i]) for i in other if i in pieces]
+        if side == c.attacker and armor and any(forces.is_german_aa(u) for u in foes):
+            return  # the armor's loss against German AA is judged under 10.51: one act, one finding (Choice)
+        if not any(u.type in armored for u in foes):
+            armor = []
+        total, lost = c.steps.get(side, 0), o["lost"][side]
+        if not (air or armor) or lost >= total:
+            return
+        returns = board.track_boxes("air-return")
+        if any(i not in pieces or board.where(pieces[i]) in returns or board.where(pieces[i]).endswith("Eliminated")
+               for i in air):
+            return  # an air unit destroyed
+        least = min(self._need(c, r)[1][side] for r in c.results.values())
+        if armor and lost > least and any(c.lost.get(i, 0) > 0 for i in armor):
+            return  # a step more, an armored one among the losses
+        if not air and all(i in c.boxes for i in armor):
+            return  # no armor step left to take (12.24b)
+        who = "attacker" if side == c.attacker else "defender"
+        self.find("12.24", f"combat on {c.defender_hex}: the '*' of {c.nominal} costs the {who} one of its participating "
+                  f"air units or a step more of its armor, and it lost neither ({lost} step(s), the result {least}); "
+                  f"{c.odds}{self.crt_note}", None, None, c.defender_hex, side=board.side_names[c.attacker])
 
     def _outcome(self, c: SHCombat) -> dict:
         board = self.board.replayer.board.pieces
@@ -546,18 +611,29 @@ class Combat(Rule):
                 out["stayed"][c.defender].append(p.name)
         return out
 
-    def _mismatch(self, c: SHCombat, r: Result, o: dict) -> list[tuple[str, str]]:
+    def _need(self, c: SHCombat, r: Result) -> tuple[dict, dict, dict]:
+        """(steps at the die, steps the result takes, steps a '*' may add) by side (12.21, 12.23, 12.24)."""
         major = 1 if min(c.stacking.get(c.attacker, 0), c.stacking.get(c.defender, 0)) >= int(
             self.combats.crt.get("major_battle", {}).get("stacking_points", 6)) else 0
-        out = []
         total = {c.attacker: c.steps.get(c.attacker, 0), c.defender: c.steps.get(c.defender, 0)}
         need = {c.attacker: r.a + major, c.defender: (total[c.defender] if r.de else r.d + major)}
         extra = {c.attacker: 1 if r.special == "attacker" else 0, c.defender: 1 if r.special == "defender" else 0}
+        return total, need, extra
+
+    def _most(self, c: SHCombat, r: Result, side: str) -> int:
+        """The most steps `side` may lose under result `r`: all with a retreat result (no route,
+        overstacking: 12.22, 12.33), else what the result, a Major Battle and a '*' take."""
+        total, need, extra = self._need(c, r)
+        retreat = r.ar if side == c.attacker else (r.dr or r.de)
+        return total[side] if retreat else min(total[side], need[side] + extra[side])
+
+    def _mismatch(self, c: SHCombat, r: Result, o: dict) -> list[tuple[str, str]]:
+        out = []
+        total, need, extra = self._need(c, r)
         for side, other in ((c.attacker, c.defender), (c.defender, c.attacker)):
             lo = need[side] - (1 if need[other] + extra[other] > total[other] and o["lost"][other] >= total[other] else 0)
             lo = min(lo, total[side])
-            retreat = r.ar if side == c.attacker else (r.dr or r.de)
-            hi = total[side] if retreat else min(total[side], need[side] + extra[side])
+            hi = self._most(c, r, side)
             lost = o["lost"][side]
             who = "attacker" if side == c.attacker else "defender"
             if lost < lo:
@@ -565,6 +641,8 @@ class Combat(Rule):
                             f"the {who} lost {lost} step(s); the result requires {lo}"))
             elif lost > hi:
                 out.append(("12.21", f"the {who} lost {lost} step(s); the result allows at most {hi}"))
+        if any(k[0] == id(c) for k in self._over):  # reported at the act: the other side's shortfall is the same act
+            out = [x for x in out if x[0] != "12.21"]
         if r.dr and not r.de and o["stayed"][c.defender]:
             out.append(("12.3", f"{', '.join(o['stayed'][c.defender])} stayed in {c.defender_hex}: the result makes every "
                         "defending unit retreat"))
@@ -573,23 +651,49 @@ class Combat(Rule):
                         "unit retreat"))
         return out
 
+    def _lost_now(self, piece: Piece) -> None:
+        """12.21 at the act: a side that has lost more steps than every result allows (an
+        attacker's result applied to the defender, say) is reported at the loss that passes it."""
+        c = self.combats.combat_now
+        side = c.side_of(piece.id) if c is not None and c.die is not None and c.results else None
+        if side is None or (id(c), side) in self._over:
+            return
+        ids = c.attackers if side == c.attacker else c.defenders
+        lost = sum(max(0, c.lost.get(i, 0)) for i in ids)
+        most = max(self._most(c, r, side) for r in c.results.values())
+        if lost > most:
+            self._over.add((id(c), side))
+            who = "attacker" if side == c.attacker else "defender"
+            self.find("12.21", f"combat on {c.defender_hex}: the {who} has lost {lost} step(s) with {piece.name}; "
+                      f"the result allows at most {most}; CRT {c.nominal} ({c.odds}){self.crt_note}", piece, None,
+                      c.defender_hex, side=self.board.side_names[c.attacker])
+
+    def flipped(self, e: Flipped) -> None:
+        if e.layer == "Step" and e.new > e.old:
+            self._lost_now(e.piece)
+
+    def removed(self, e: Removed) -> None:
+        self._lost_now(e.piece)
+
+    def _boxed_now(self, e: Moved) -> None:
+        """12.22 at the act: a unit of the combat sent to a loss box the results do not allow."""
+        c = self.combats.combat_now
+        pid = e.piece.id
+        if c is None or c.die is None or not c.results or pid not in c.boxes:
+            return
+        self._lost_now(e.piece)
+        results, box, side, p = c.results, c.boxes[pid], c.side_of(pid), e.piece
+        if box.endswith("Eliminated") and not any(r.de or r.dr or r.ar for r in results.values()):
+            self.find("12.22", f"{p.name} went to the Eliminated Box: with no 'E' result and no retreat a unit that "
+                      "loses its last step goes to the Cadre Box", p, c.attackers.get(pid) or c.defender_hex,
+                      e.new.label, side=self.board.side_names.get(side))
+        elif box.endswith("Cadre") and side == c.defender and all(r.de for r in results.values()):
+            self.find("12.22", f"{p.name} went to the Cadre Box: a DE result sends the defenders to the Eliminated Box",
+                      p, c.defender_hex, e.new.label, side=self.board.side_names.get(side))
+
     def _boxes(self, c: SHCombat, results: dict[str, Result]) -> None:
-        """12.22: the Eliminated Box for DE, no retreat route or no MA; the Cadre Box otherwise."""
+        """12.32: the retreat paths, when the combat closes (the boxes are judged at the act)."""
         board = self.board.replayer.board.pieces
-        de = any(r.de for r in results.values())
-        retreat = any(r.dr or r.ar for r in results.values())
-        for pid, box in sorted(c.boxes.items()):
-            p = board.get(pid)
-            if p is None or box == "removed":
-                continue
-            side = c.side_of(pid)
-            if box.endswith("Eliminated") and not de and not retreat:
-                self.find("12.22", f"{p.name} went to the Eliminated Box: with no 'E' result and no retreat a unit that "
-                          "loses its last step goes to the Cadre Box", p, c.attackers.get(pid) or c.defender_hex, box,
-                          side=self.board.side_names.get(side))
-            elif box.endswith("Cadre") and side == c.defender and all(r.de for r in results.values()):
-                self.find("12.22", f"{p.name} went to the Cadre Box: a DE result sends the defenders to the Eliminated Box",
-                          p, c.defender_hex, box, side=self.board.side_names.get(side))
         for pid, trail in sorted(c.trails.items()):
             if c.side_of(pid) != c.defender or pid not in board:
                 continue
@@ -618,8 +722,53 @@ class Combat(Rule):
         if path is None:
             self.find("12.32", f"{p.name} retreats {c.defender_hex} -> {end}: {why}{self.tec_note}", p, c.defender_hex,
                       end, side=self.board.side_of(p))
+            return
+        self._retreat_zoc(c, p, u, path, blocked)
+
+    def _retreat_zoc(self, c: SHCombat, p: Piece, u, path: list[str], blocked) -> None:
+        """12.41-12.44: a retreat through a vacant hex in the attacker's ZOC (no friendly combat unit
+        there but the retreating ones, 12.42) only when no other path exists, never ending in one;
+        a non-motorized unit only with a motorized unit of its combat retreating with it; a
+        motorized one goes on to a hex out of the ZOC (its extra step is allowed by 12.21's bound)."""
+        zoc = c.retreat_zoc if c.retreat_zoc is not None else self.costs.enemy_zoc(c.defender)
+        movers = set(c.trails)
+
+        def vacant_zoc(h: str) -> bool:
+            return h in zoc and not any(q.id not in movers for q in self.forces.combat_units(h, c.defender))
+        bad = [h for h in path[1:] if vacant_zoc(h)]
+        if not bad:
+            return
+        end, geo, side = path[-1], self.game.geometry, self.board.side_of(p)
+        escort = u.motorized or any(
+            (v := self.board.unit_of(q)) is not None and v.motorized and bad[0] in c.trails.get(q.id, ())
+            for q in self.board.replayer.board.pieces.values() if q.id in movers and q.id != p.id)
+        why = None
+        if vacant_zoc(end):
+            why = f"it ends in {end}, a vacant hex in enemy ZOC: a unit whose only retreat ends there is eliminated"
+        elif not escort:
+            why = f"it is not motorized and no motorized unit retreats with it through {bad[0]}, a vacant hex in enemy ZOC"
+        else:
+            d = geo.distance(c.defender_hex, end)
+            layer = {c.defender_hex}
+            for _ in range(d):  # a retreat as long, each hex farther, through no vacant hex in enemy ZOC
+                layer = {n for h in layer for n in geo.neighbours(h) if geo.distance(c.defender_hex, n) >
+                         geo.distance(c.defender_hex, h) and not blocked(h, n) and not vacant_zoc(n)}
+            if layer:
+                why = f"it passes {bad[0]}, a vacant hex in enemy ZOC, while another retreat ({sorted(layer)[0]}) avoids one"
+        if why is None and self.once("12.43", id(c)):
+            total = c.steps.get(c.defender, 0)
+            lost = sum(max(0, c.lost.get(i, 0)) for i in c.defenders)
+            least = min(total, min((total if r.de else r.d) for r in c.results.values()) + 1) if c.results else 0
+            if lost < least:
+                why = (f"a retreat through {bad[0]}, a vacant hex in enemy ZOC, costs one step more than the result "
+                       f"(12.43): the defender lost {lost}, at least {least}")
+        if why:
+            self.find("12.4", f"{p.name} retreats {c.defender_hex} -> {end}: {why}{self.tec_note}", p, c.defender_hex,
+                      end, side=side)
 
     def moved(self, e: Moved) -> None:
+        if e.new.label in self.forces.loss_boxes:
+            self._boxed_now(e)
         found = self.combats.move_part  # a unit's hex-to-hex move in a Combat phase, its combat and side in it
         if found is None:
             return

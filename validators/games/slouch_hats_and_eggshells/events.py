@@ -18,6 +18,11 @@ Choices:
 - 20.16: a once-only Axis play cancelled by Allied D in the same phase does not retire its marker.
 - Axis P's VP (Scenario 1, before bomber missions) is conditional and not judged; Axis E costs
   only on its first play (20.22E 3).
+- 20.11: a marker played and still out of the pool (and out of the hands) when the turn ends is
+  reported, unless its event removes it (once-only) or its play was reported already.
+- 20.11: "the Allies first" is broken by an Allied draw after an Axis one in the same phase (a
+  player need not draw, so an Axis draw with no Allied one is no finding); the Axis taking E on
+  The Axis Intervene's first turn (21.22c) comes before the draws.
 - Nothing is judged before the turn tracker has been set (a log's first phase is unknown).
 """
 from __future__ import annotations
@@ -30,6 +35,7 @@ from validators.kernel.rule import Rule, Tracker
 from validators.replay.replayer import Added, Flipped, Moved, Removed, Said
 
 ONCE_ONLY = "remove this event from the special events pool"
+AXIS_INTERVENE = "axis-intervene"  # the scenario whose first turn begins with the Axis taking E (21.22c)
 TURN_NAMES = {"I June": 1, "II June": 2, "III June": 3, "I July": 4, "II July": 5, "III July": 6,
               "I August": 7, "II August": 8}  # 4.2: ten days a turn from I June
 FROM_TURN = re.compile(r",\s*from\s+(?P<turn>[IV]+ \w+)\s*$")
@@ -37,10 +43,19 @@ FROM_TURN = re.compile(r",\s*from\s+(?P<turn>[IV]+ \w+)\s*$")
 
 class EventMarkers(Tracker):
     """How many times an event marker changed (drawn, shown, played, removed) or a "plays event"
-    line was written since the log began (20.1): a rule that an event may excuse compares counts."""
+    line was written since the log began (20.1): a rule that an event may excuse compares counts;
+    and each play's turn, Segment, side and letter (a rule bound to one event asks `played`)."""
 
     def start(self) -> None:
         self.changed = 0
+        self.plays: list[tuple[int | None, str | None, str, str]] = []  # (turn, segment, side name, letter)
+
+    def played(self, side_name: str, letter: str, segment: bool = True, ever: bool = False) -> bool:
+        """Whether `side_name` played event `letter` this turn (and, by default, this Segment), or
+        (`ever`) since the log began."""
+        st = self.state
+        return any((ever or p[0] == st.turn and (not segment or p[1] == st.segment)) and p[2:] == (side_name, letter)
+                   for p in self.plays)
 
     def _piece(self, e: Moved | Flipped | Added | Removed) -> None:
         if e.piece.properties().get("Kind") == "event" or (self.board.marker_id(e.piece) or "").startswith("event-"):
@@ -49,8 +64,9 @@ class EventMarkers(Tracker):
     moved = flipped = added = removed = _piece
 
     def said(self, e: Said) -> None:
-        if EVENT_PLAY.match(e.text.strip()):
+        if m := EVENT_PLAY.match(e.text.strip()):
             self.changed += 1
+            self.plays.append((self.state.turn, self.state.segment, m["side"], m["letter"]))
 
 
 class SpecialEvents(Rule):
@@ -89,10 +105,30 @@ class SpecialEvents(Rule):
         self._retired: dict[str, str] = {}  # letter -> who retired it
         self._phase_plays: list[tuple[str, str]] = []  # (side, letter) this phase
         self._played_before: set[tuple[str, str]] = set()
+        self._used: dict[str, tuple[str, str]] = {}  # marker piece -> (side, card) played this turn
+        self._faulty: set[tuple[str, str]] = set()  # (side, letter) of the turn's plays reported
+
+    def turn_ended(self, turn: int) -> None:
+        """20.11: a marker played this turn is back in the pool by the turn's end, unless its event
+        removes it (once-only)."""
+        board, pieces = self.board, self.board.replayer.board.pieces
+        for pid, (s, card) in sorted(self._used.items()):
+            p = pieces.get(pid)
+            if p is not None and board.where(p) not in self.pools and board.where(p) not in self.hands \
+                    and (s, card) not in self.once_only and (s, card) not in self._faulty:
+                self.find("20.11", f"{p.name}, played on Turn {turn}, is still out of the pool at the turn's end: "
+                          "a used marker returns to the Special Events Pool", side=board.side_names[s])
+        self._used, self._faulty = {}, set()
+
+    def _takes_first(self, piece) -> bool:
+        """21.22c: on The Axis Intervene's first turn the Axis takes marker E before the draws."""
+        st, first = self.state, self.tables.get("events", {}).get("scenario_2_turn_1", {})
+        return (st.scenario == AXIS_INTERVENE and st.turn == st.span["first"] and not self._drawn["allied"]
+                and piece.properties().get("EventId") == first.get("axis_takes"))
 
     def phase_started(self, pid: str) -> None:
         st, names = self.state, self.board.side_names
-        self._drawn, self._phase_plays = {s: [] for s in names}, []
+        self._drawn, self._phase_plays, self._taken_first = {s: [] for s in names}, [], set()
         if st.phase_pos is not None and (st.prev_phase_pos is None or st.prev_phase_pos[0] != st.turn):
             self._vp_turn_max = {s: self.forces.vp(s)[1] for s in names}
 
@@ -137,7 +173,15 @@ class SpecialEvents(Rule):
                 self.find("20.11", f"{e.piece.name} drawn into the {e.new.label} in the {st.phase}: markers "
                           f"are drawn in the Special Events phase", side=names[s])
             else:
+                if s == "allied" and any(i not in self._taken_first for i in self._drawn["axis"]) \
+                        and self.once("20.11 order", st.turn, st.phase):
+                    self.find("20.11", f"{e.piece.name} drawn into the {e.new.label} after the Axis player drew: the "
+                              "Allies draw first", side=names[s])
+                if s == "axis" and self._takes_first(e.piece):
+                    self._taken_first.add(e.piece.id)
                 self._drawn[s].append(e.piece.id)
+        elif e.old.label in self.hands and e.new.label not in self.pools and e.new.label not in self.hands:
+            self._used[e.piece.id] = (self.hands[e.old.label], e.piece.properties().get("EventId", ""))
         elif e.old.label in self.hands and e.new.label in self.pools:
             s = self.hands[e.old.label]
             if e.piece.id in self._drawn[s]:
@@ -155,20 +199,20 @@ class SpecialEvents(Rule):
         ref = (spec or {}).get("rule", "20.2")  # the event's own paragraph (20.21A...), named in the message
         side_name = names[s]
         if letter in self._retired:
-            self.find("20.16", f"{side_name} plays event {letter}: the marker left the Special Events Pool when "
+            self._bad_play(s, letter, "20.16", f"{side_name} plays event {letter}: the marker left the Special Events Pool when "
                       f"the {names[self._retired[letter]]} played its once-only event", side=side_name)
         elif spec is not None and (why := self._wrong_time(s, str(spec.get("when", "")))):
-            self.find("20.14", f"{side_name} event {letter} ({spec.get('name')}) is played {why}; this is Turn "
+            self._bad_play(s, letter, "20.14", f"{side_name} event {letter} ({spec.get('name')}) is played {why}; this is Turn "
                       f"{st.turn}, the {st.phase}", side=side_name)
         elif s == "allied" and letter == "D" and not any(
                 p == ("axis", x) for p in self._phase_plays for x in ("A", "B", "E")):
-            self.find("20.2", f"Allied event D (Diplomats Active, {ref}) cancels an Axis A, B or E played this phase: "
+            self._bad_play(s, letter, "20.2", f"Allied event D (Diplomats Active, {ref}) cancels an Axis A, B or E played this phase: "
                       f"none was played in the {st.phase}", side=side_name)
         else:
             cost = self._cost(s, letter)
             have = self._vp_turn_max.get(s)
             if cost and have is not None and have < cost:
-                self.find("20.2", f"{side_name} event {letter} ({ref}) costs {cost} VP{'s' if cost > 1 else ''} "
+                self._bad_play(s, letter, "20.2", f"{side_name} event {letter} ({ref}) costs {cost} VP{'s' if cost > 1 else ''} "
                           f"and cannot be played without them: the VP track has shown at most {have} this turn",
                           side=side_name)
         if (s, letter) in self.once_only and letter not in self._retired:
@@ -179,6 +223,11 @@ class SpecialEvents(Rule):
                     del self._retired[x]
         self._phase_plays.append((s, letter))
         self._played_before.add((s, letter))
+
+    def _bad_play(self, s: str, letter: str, *args, **kw) -> None:
+        """A play reported (20.14, 20.16, 20.2): its marker is not then held to returning (20.11)."""
+        self._faulty.add((s, letter))
+        self.find(*args, **kw)
 
     def _cost(self, s: str, letter: str) -> int:
         if (s, letter) == ("axis", "P"):

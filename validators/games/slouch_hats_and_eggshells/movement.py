@@ -16,18 +16,26 @@ Choices:
 - 8.38: a unit's first hex of a phase is always allowed when the terrain and ZOC allow it.
 - 6.53: a No Movement Supply marker lies in a hex; it halves a unit's MA only when the unit is
   the only motorized unit of its side there.
-- 8.16: every hex an MSU enters next to an enemy combat unit is judged, not only where it ends
+- 8.16: every hex an MSU or Supply Dump (carried, 6.13d) enters next to an enemy combat unit is judged, not only where it ends
   (issue 31): when the phase ends, so that a combat unit dragged after it into that hex counts as
   moving with it, and reported at the MSU's move; a friendly combat unit already there is joined.
 - 9.2: a move that fits only as strategic movement (motorized, road all the way, x 1.5, not
   beginning or ending next to an enemy combat unit) is taken as one, declared or not; a declared
   one that breaks 9.21 is reported.  Motor pool, rail movement and infiltration count only when
   declared (Motor pool, Rail movement, Infiltration).
-- 8.42: armored cars, cavalry and reconnaissance units are not judged for exploitation
-  eligibility (Events J make them eligible and are not always visible).
-- 9.42: the rail's trace back to the north map edge is not checked.
+- 8.42, 20.21J, 20.22J: when the side played its Event J (Cavalry Raid) in the Segment, its
+  cavalry and armored cars (and, Allied, reconnaissance units) exploit at full MA with no other
+  condition ("become additional unit types eligible ... regardless of supply status": whether
+  they must have fought is not said, so it is not asked); without it they are judged as any unit
+  (cavalry is not motorized; an armored car or recon unit that fought, with Movement Supply, may).
+- 9.41, 9.42: the rail's north map edge is the map's exit hex on the railroad (map.yaml, 1200 "Rail
+  from Turkey", 9.34); the start of a rail move traces to it along active rail (every hex of the
+  move is then on that line too).
 - 9.33: a unit leaving the Middle East or Iraq Holding Box in a Movement phase is measured from
-  the box's Entry hex that serves it best (tables/supply.yaml, reconstructed).
+  the box's Entry hex that serves it best (tables/supply.yaml, reconstructed); one entering a box
+  from the map does so in its Movement phase, once, reaching one of the box's Entry hexes with 1 MP
+  left, and stays there for the Segment.  The Greece box has land Entry hexes (1200, 1302) only
+  once Axis Event E was played (9.34; judged in a log from the scenario's first turn).
 """
 from __future__ import annotations
 
@@ -36,6 +44,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from validators.games.slouch_hats_and_eggshells.combat import Combats
+from validators.games.slouch_hats_and_eggshells.events import EventMarkers
 from validators.games.slouch_hats_and_eggshells.state import MODES
 from validators.games.slouch_hats_and_eggshells.units import Forces, MoveCosts
 from validators.kernel.declarations import Declared
@@ -47,8 +56,10 @@ from validators.replay.replayer import Moved
 if TYPE_CHECKING:  # the schema is for annotations: an audit runs on the plain model (plain.py)
     from builder.model import schema as s
 
-EXPLOIT_FREE = ("armored-car", "cavalry", "recon")  # Events J (20.21J, 20.22J)
-MOVING = ("movement", "exploitation")  # the phase kinds in which the phasing side's units move
+RAIDERS = {"allied": ("armored-car", "cavalry", "recon"), "axis": ("armored-car", "cavalry")}  # Events J (20.21J, 20.22J)
+LANDING = 2  # 10.63: MP to land from a sea hex
+MOVING = ("movement", "exploitation")
+SUPPLY_UNITS = ("msu-", "dump-", "large-dump-")  # non-combat units (6.13b): an MSU moves itself, a Dump by motor pool or rail  # the phase kinds in which the phasing side's units move
 MODE_RULE = {"motor pool": "9.51", "infiltration": "9.61", "strategic movement": "9.21", "rail movement": "9.42"}
 
 
@@ -66,28 +77,38 @@ class Movement(Rule):
     units at half the MA; units leave a holding box by its Entry hexes; a non-combat unit (an MSU
     moving itself, 6.13d) ends next to an enemy combat unit only with a friendly one (8.16)."""
 
-    ids = ("8.11", "8.13", "8.15", "8.16", "8.21", "8.22", "8.33", "8.34", "8.35", "8.41", "8.42", "9.21", "9.33",
+    ids = ("8.11", "8.13", "8.15", "8.16", "8.21", "8.22", "8.33", "8.34", "8.35", "8.41", "8.42", "9.21", "9.33", "10.63",
            "9.4", "9.42", "9.41", "9.51", "9.54", "9.56", "9.61", "9.62")
     covers = ("3.22", "3.24", "6.5", "6.53", "8.31", "8.36", "8.37", "8.4", "9.57")
-    needs = (Forces, MoveCosts, Combats)
+    needs = (Forces, MoveCosts, Combats, EventMarkers)
 
     def start(self) -> None:
         self.forces, self.costs, self.combats = self.ctx.get(Forces), self.ctx.get(MoveCosts), self.ctx.get(Combats)
+        self.events = self.ctx.get(EventMarkers)
         self._moves: dict[str, MoveRecord] = {}
         self._modes: dict[str, set[str]] = {}
         supply = self.tables.get("supply", {})
         self.motor_pool = supply.get("motor_pool", {})
         self.rail_capacity = int(supply.get("rail", {}).get("axis_capacity", 2))
+        self.rail_edge = next((pl.hex for pl in self.game.map.places if pl.exit and pl.hex in self.game.geometry
+                               and any("railroad" in self.costs.chart.features(pl.hex, n)
+                                       for n in self.game.geometry.neighbours(pl.hex))), None)  # 9.34: 1200
         self._railed: dict[str, int] = {}
         self._pooled: dict[str, int] = {}
         self.tec_note = self.state.reconstructed("terrain-effects")
         self.boxes = supply.get("holding_boxes", {})  # box -> side, entry hexes (9.32, reconstructed)
+        self._crossed: set[str] = set()  # pieces that entered a holding box this phase (9.33a)
+        self._began: int | None = None  # the turn of the log's first phase
+        self._boxed: dict[str, tuple] = {}  # piece -> (turn, Segment) it entered a holding box
         self._msu_entries: list[tuple] = []  # (MSU piece, hex next to the enemy it entered alone, step, side): 8.16
         self._cu_entered: dict[tuple[str, str], list[int]] = {}  # (side, hex) -> steps a combat unit entered it
 
     def phase_started(self, pid: str) -> None:
+        if self._began is None:
+            self._began = self.state.turn
         if self.state.phase_kind in MOVING:
             self._moves, self._modes, self._railed, self._pooled = {}, {}, {}, {}
+            self._crossed = set()
 
     def phase_ended(self, pid: str) -> None:
         """8.16: an MSU enters a hex next to an enemy combat unit only joining a friendly combat unit
@@ -110,7 +131,7 @@ class Movement(Rule):
         if old == new or st.phase_kind not in MOVING:
             return
         forces = self.forces
-        if forces.marker_id(p).startswith("msu-"):  # 8.16, judged when the phase ends (Choices)
+        if forces.marker_id(p).startswith(SUPPLY_UNITS):  # 8.16, judged when the phase ends (Choices)
             side = forces.air_side(p)
             if (board.on_map(old) and board.on_map(new) and side == st.phase_side
                     and forces.adjacent_enemy(new, side) and not forces.combat_units(new, side)):
@@ -120,7 +141,12 @@ class Movement(Rule):
             self._cu_entered.setdefault((board.side_id(p), new), []).append(st.step)
         u = board.unit_of(p)
         side = board.side_id(p)
-        if u is None or side != st.phase_side or not board.on_map(new):
+        if u is None or side != st.phase_side:
+            return
+        if new in self.boxes and board.on_map(old):
+            self._into_box(e, u, side)
+            return
+        if not board.on_map(new):
             return
         if old in self.boxes:
             self._from_box(e)
@@ -143,6 +169,10 @@ class Movement(Rule):
                 self.find("8.21", f"{p.name} entered the enemy ZOC in {stopped} earlier in the phase: it stopped there",
                           p, rec.start, new)
                 return
+        if self.game.hex_terrain.get(rec.start) == "sea" and rec.modes & {"rail movement", "motor pool"}:
+            self.find("10.63", f"{p.name} lands from the sea: a raiding commando uses no rail movement or motor pool",
+                      p, rec.start, new)
+            return
         if st.phase_kind == "exploitation":
             self._exploitation(p, u, side, rec, new)
         elif "rail movement" in rec.modes:
@@ -152,14 +182,50 @@ class Movement(Rule):
         else:
             self._normal(p, u, side, rec, new)
 
+    def _into_box(self, e: Moved, u: s.Unit, side: str) -> None:
+        """9.33a: a unit enters a holding box in its Movement phase from one of the box's Entry hexes,
+        spending 1 MP there, once a phase; it then stays in the box for the rest of the Segment."""
+        p, box, st = e.piece, e.new.label, self.state
+        if st.phase_kind != "movement":
+            self.find("9.33", f"{p.name} enters the {box} in the {st.phase}: a unit enters a holding box in its "
+                      "Movement phase (or retreating)", p, e.old.label, box)
+            return
+        if p.id in self._crossed:
+            self.find("9.33", f"{p.name} enters the {box} a second time in the {st.phase}: once a phase", p,
+                      e.old.label, box)
+            return
+        self._crossed.add(p.id)
+        self._boxed[p.id] = (st.turn, st.segment)
+        rec = self._moves.get(p.id) or MoveRecord(e.old.label, unsupplied=self._no_movement_supply(p, u, e.old.label, side))
+        rec.modes |= self._modes.get(p.id, set())
+        entries = [h for h in self.boxes[box].get("entry", ()) if self.board.on_map(h)]
+        allowance, why = self._allowance(u, side, rec)
+        zoc = self.costs.enemy_zoc(side)
+        costs = [Fraction(0) if h == rec.start else self.costs.search(u, side, rec.start, h, zoc=zoc).cost.get(h)
+                 for h in entries]
+        best = min((c for c in costs if c is not None), default=None)
+        if best is None or best + 1 > allowance:
+            got = "no Entry hex is reachable" if best is None else f"the nearest Entry hex costs {show_mp(best)} MP"
+            self.find("9.33", f"{p.name} enters the {box} from {rec.start}: {got}, and entering the box 1 MP more, "
+                      f"within {why}{self.tec_note}{self.state.reconstructed('supply')}", p, rec.start, box)
+
     def _from_box(self, e: Moved) -> None:
         """9.33b: from a holding box a unit enters the map at one of the box's Entry hexes (no MP),
-        not one an enemy combat unit holds, and moves on from there.  The Greece box is not
-        judged: its units enter by transport or, after Axis Event E, at 1200 or 1302 (9.34)."""
+        not one an enemy combat unit holds, and moves on from there; the Greece box's (1200, 1302)
+        only after Axis Event E (9.34), else its units come by transport."""
         board = self.board
         p, u, side, box, new = e.piece, board.unit_of(e.piece), board.side_id(e.piece), e.old.label, e.new.label
         spec = self.boxes[box]
-        if spec.get("side") != side or p.id in self._moves or box.startswith("Greece"):
+        if self._boxed.get(p.id) == (self.state.turn, self.state.segment):
+            self.find("9.33", f"{p.name} entered the {box} this Segment: it stays there for the rest of the Segment",
+                      p, box, e.new.label)
+            return
+        if spec.get("side") != side or p.id in self._moves:
+            return
+        if box.startswith("Greece") and not self.events.played(self.board.side_names["axis"], "E", ever=True):
+            if self._began == self.state.span["first"]:  # else the play may be before the log
+                self.find("9.33", f"{p.name} enters the map from the {box} by land: its Entry hexes open only with "
+                          "Axis Event E (9.34); none was played", p, box, e.new.label)
             return
         enemy = self.forces.enemy_hexes(side)
         entries = [h for h in spec.get("entry", ()) if board.on_map(h) and h not in enemy]
@@ -191,6 +257,8 @@ class Movement(Rule):
             ma, why = Fraction(u.ma), f"MA {u.ma}"
         if rec.unsupplied:
             ma, why = ma / 2, why + ", halved without Movement Supply (6.53)"
+        if self.game.hex_terrain.get(rec.start) == "sea":
+            ma, why = ma - LANDING, why + f", less {LANDING} to land (10.63)"
         if self.state.phase_kind == "exploitation":
             ma, why = ma / 2, why + ", halved in exploitation (8.41)"
         return ma, why
@@ -276,17 +344,19 @@ class Movement(Rule):
             mode = sorted(rec.modes)[0]
             self.find(MODE_RULE[mode], f"{mode} is used in the Movement phase, not in the {self.state.phase}", p, rec.start, new)
             return
-        why = (None if u.type in EXPLOIT_FREE else "is not motorized: only motorized units exploit" if not u.motorized
+        raid = u.type in RAIDERS.get(side, ()) and self.events.played(self.board.side_names[side], "J")
+        why = (None if raid else "is not motorized: only motorized units exploit" if not u.motorized
                else "took no part in a combat of the preceding Combat phase: it may not exploit"
                if p.id not in self.combats.fought else "has no Movement Supply: it may not exploit" if rec.unsupplied
                else None)
         if why:
-            self.find("8.42", f"{p.name} {why}", p, rec.start, new)
+            self.find("8.42", f"{p.name} {why}" + (" (without its side's Event J, Cavalry Raid, this Segment)"
+                                                    if u.type in RAIDERS.get(side, ()) else ""), p, rec.start, new)
             return
         zoc = self.costs.enemy_zoc(side)
         allowance, why = self._allowance(u, side, rec)
-        if u.type in EXPLOIT_FREE:
-            allowance = max(allowance, Fraction(u.ma))  # Events J: full MA
+        if raid:
+            allowance, why = Fraction(u.ma), f"MA {u.ma}, full by Event J"  # regardless of supply
         if self.costs.fits(u, side, rec.start, new, zoc, allowance):
             return
         found = self.costs.search(u, side, rec.start, new, zoc=zoc)
@@ -319,6 +389,22 @@ class Movement(Rule):
         if new not in found:
             self.find("9.42", f"no active rail line joins {rec.start} and {new} (none in an enemy ZOC or enemy hex, 9.43)",
                       p, rec.start, new)
+        elif self.rail_edge and rec.start not in self._rail_to_edge(side):
+            self.find("9.42", f"no active rail leads from {rec.start} back to the north edge of the map ({self.rail_edge}, "
+                      "9.41): a unit moves by rail only along such a line", p, rec.start, new)
+
+    def _rail_to_edge(self, side: str) -> frozenset[str]:
+        """9.41, 9.43: the hexes joined to the rail's north map edge hex by active rail (none in an
+        enemy ZOC or enemy hex), worked out again only when the enemy's units change."""
+        def make() -> frozenset[str]:
+            blocked = frozenset(self.costs.enemy_zoc(side) | self.forces.enemy_hexes(side))
+            if self.rail_edge in blocked:
+                return frozenset()
+            found = search(self.game.geometry.neighbours, self.rail_edge,
+                           lambda a, b: Fraction(0) if "railroad" in self.costs.chart.features(a, b) else None,
+                           blocked=blocked)
+            return frozenset(found.cost)
+        return self.forces.of_enemy("rail to the north edge", side, make)
 
     def _infiltration(self, p: Piece, u: s.Unit, side: str, rec: MoveRecord, new: str) -> None:
         nation = self.game.formations[u.formation].nationality

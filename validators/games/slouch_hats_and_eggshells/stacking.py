@@ -17,7 +17,8 @@ from validators.kernel.rule import Rule
 
 class Stacking(Rule):
     """3.32, 13.13: at the end of any phase at most 7 stacking points of one side in a hex (the
-    excess goes to the Cadre Box), and at most two air units of a side on an airfield."""
+    excess goes to the Cadre Box), at most two air units of a side on an airfield, and no more
+    air units in a holding box than it holds."""
 
     ids = ("3.32", "13.13")
     needs = (Forces,)
@@ -28,6 +29,7 @@ class Stacking(Rule):
         air = self.tables.get("air-naval", {})
         self.airfields = {h for hexes in air.get("airfields", {}).values() for h in hexes}
         self.airfield_cap = int(air.get("airfield_capacity", 2))
+        self.box_caps = {k: int(v) for k, v in air.get("box_air_capacity", {}).items()}  # holding box -> air units
 
     def phase_ended(self, pid: str) -> None:
         """A hex whose pieces did not change since the last phase's end was judged then."""
@@ -52,6 +54,14 @@ class Stacking(Rule):
 
     def _airfields(self, touched: set[str] | None) -> None:
         forces = self.forces
+        for box in sorted(self.box_caps if touched is None else self.box_caps.keys() & touched):
+            air = [p for p in self.board.replayer.board.pieces.values()
+                   if forces.marker_id(p).startswith("air-") and self.board.where(p) == box]
+            cap = self.box_caps[box]
+            if len(air) > cap and self.once("13.13", box, frozenset(p.id for p in air)):
+                self.find("13.13", f"end of the {self.state.phase}: {len(air)} air units in the {box} "
+                          f"({', '.join(p.name for p in air)}); it holds {cap}{self.state.reconstructed('air-naval')}",
+                          None, None, box)
         fields = self.airfields if touched is None else self.airfields & touched
         for h, side in sorted((h, side) for h in fields for side in self.board.side_names):
             air = [p for p in self.board.pieces_in(h) if forces.marker_id(p).startswith("air-") and forces.air_side(p) == side]

@@ -34,6 +34,7 @@ if TYPE_CHECKING:  # the schema is for annotations: an audit runs on the plain m
     from builder.model import schema as s
 
 SUPPORT = re.compile(r"\bS(\d+)\b")
+BOMBER = re.compile(r"\bB\b")  # an air unit's type on its face (13.1)
 ROADS = ("road", "minor-road", "trail")  # 8.36: the lines a unit moves along at road rate
 PROHIBITED_SIDES = ("escarpment", "swamp-side", "lava-side")  # 8.33, 8.34
 PIECE_EVENTS = (Moved, Flipped, Added, Removed)
@@ -142,6 +143,11 @@ class Forces(Tracker):
         """An air or naval marker's side (its face's)."""
         m = self.game.markers.get(self.marker_id(p))
         return m.faces[0].side if m is not None and m.faces else None
+
+    def is_bomber(self, p: Piece) -> bool:
+        """An air unit whose face prints the bomber type "B" (13.1, 13.36)."""
+        m = self.game.markers.get(self.marker_id(p)) if self.marker_id(p).startswith("air-") else None
+        return bool(m is not None and m.faces and BOMBER.search(m.faces[0].text))
 
     def air_support(self, p: Piece) -> int:
         m = self.game.markers.get(self.marker_id(p))

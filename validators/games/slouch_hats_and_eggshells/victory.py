@@ -1,5 +1,11 @@
-"""The VP bookkeeping the log shows (18.15, 18.31-18.32): digest 10.1 rank 18 (part).  VPs are
-where the vp-axis and vp-allied markers stand on the VP track.
+"""The VP bookkeeping the log shows (18.15, 18.31-18.32) and Sudden Victory (18.2): digest 10.1
+ranks 18 and 22 (part).  VPs are where the vp-axis and vp-allied markers stand on the VP track.
+
+Choice (18.21-18.22): a side with no combat unit on the map (holding boxes aside) is looked for
+at the end of each phase (within a phase a unit may be between drags); the game then ends, so a
+turn tracker moved on after it is reported, once.  Who won (18.23) is the players' to say.  A side's
+units on the map are counted, REPL units too (no combat unit; rarely on the map alone): a
+side left with REPLs only is not seen to have lost.
 """
 from __future__ import annotations
 
@@ -46,3 +52,32 @@ class VictoryPoints(Rule):
         elif turn in self._surrender_turns:
             self.find("18.31", f"a second Vichy Surrender roll on Turn {turn}: once a turn", side=allied)
         self._surrender_turns.add(turn)
+
+
+class SuddenVictory(Rule):
+    """18.21-18.22: when no combat unit of a side remains on the map the other side wins at once
+    and the game ends: no phase is played after it."""
+
+    ids = ("18.2",)
+    needs = (Forces,)
+    hears_unit_steps = False
+
+    def start(self) -> None:
+        self.forces = self.ctx.get(Forces)
+        self.ended: tuple[str, str] | None = None  # (the side with no combat unit left, the phase)
+
+    def phase_ended(self, pid: str) -> None:
+        if self.ended is not None or self.state.phase_kind is None:
+            return
+        for side in self.board.other_side:
+            if not self.board.unit_hexes(side):  # kept by the board view: no scan (a REPL alone counts, see Choice)
+                self.ended = (side, self.state.phase or pid)
+                return
+
+    def phase_started(self, pid: str) -> None:
+        if self.ended is not None and self.once("18.2"):
+            side, phase = self.ended
+            names = self.board.side_names
+            self.find("18.2", f"no {names[side]} combat unit was on the map at the end of the {phase}: the "
+                      f"{names[self.board.other_side[side]]} player won a Sudden Victory there and the game ended, "
+                      f"but play went on to the {self.state.phase}")
