@@ -212,3 +212,64 @@ def test_13_5_a_reacting_unit_may_not_overrun(play):
         w.declare("22-bde", "Declare overrun")
     found = play(script)
     assert rules(found) == ["13.5"] and "overrun" in found[0].message
+
+
+# ---- 14.0: every combat declared before the first is resolved ---------------------------------------
+def _two_combats(w, together: bool) -> list[int]:
+    """1 CCNN and 2 Libyan on 22 Gds (C2129), Maletti on 11 Huss (C2130): row 2-4 twice (no retreat)."""
+    at = []
+    w.move("22-bde", "C2129")
+    w.move("11-huss", "C2130")
+    w.phase(4, "VI")
+    w.phase(4, "VIII")
+    w.declare("1-ccnn", "Declare attacker")
+    w.declare("2-libyan", "Declare attacker")
+    w.declare("22-bde", "Declare target")
+    if together:
+        w.declare("maletti", "Declare attacker")
+        w.declare("11-huss", "Declare target")
+    w.roll("Axis combat 2d6", [1, 1], "Axis")
+    w.flip("1-ccnn")
+    if not together:
+        w.declare("maletti", "Declare attacker")
+        at.append(len(w.steps))
+        w.declare("11-huss", "Declare target")
+    w.roll("Axis combat 2d6", [1, 1], "Axis")
+    w.flip("maletti")
+    w.phase(4, "IX")
+    return at
+
+
+def test_14_0_combats_declared_before_the_first_is_resolved_are_legal(play):
+    assert play(lambda w: _two_combats(w, True)) == []
+
+
+def test_14_0_a_combat_declared_after_a_resolution_is_reported_at_its_declaration(play):
+    at = []
+    found = play(lambda w: at.extend(_two_combats(w, False)))
+    assert rules(found) == ["14.0"] and found[0].step == at[0] and found[0].piece.startswith("Maletti")
+
+
+def _msu_reacts(w, with_unit: bool) -> list[int]:
+    at = []
+    w.move("ragg-x", "W1917")  # within two hexes of W2118 (13.5)
+    w.phase(4, "VI")
+    w.phase(4, "VII")
+    if with_unit:
+        w.move("22-bde", "W2017")
+        w.declare("22-bde", "Morale check")
+        w.roll("Allied morale 1d6", [2], "Allied")
+    w.move("allied-msu-1", "W2017")
+    at.append(len(w.steps))
+    w.phase(4, "VIII")
+    return at
+
+
+def test_13_5_an_msu_reacting_with_a_combat_unit_of_its_stack_is_legal(play):
+    assert play(lambda w: _msu_reacts(w, True)) == []
+
+
+def test_13_5_an_msu_reacting_alone_is_reported_at_its_move(play):
+    at = []
+    found = play(lambda w: at.extend(_msu_reacts(w, False)))
+    assert rules(found) == ["13.5"] and found[0].step == at[0] and "MSU" in found[0].message

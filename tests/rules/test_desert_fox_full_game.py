@@ -67,13 +67,18 @@ def gt_4(g: Game) -> None:
     g.illegal("13.2.1", lambda: w.move("4-ccnn", "C1923"))  # 5 MP > its RMA of 4
     w.phase(4, "XI")
     # 2-1, row 2-4: A1 (no Axis air unit is placed in support, 19.5: no shift), D0 or D1, no retreat
-    w.combat(["11-huss", "7-sg"], ["babini"], [1, 1], side="Allied")
-    if not g.plant:  # planted: the attackers take no loss (found at the next declaration)
+    for unit, order in (("11-huss", "attacker"), ("7-sg", "attacker"), ("babini", "target")):
+        w.declare(unit, f"Declare {order}")
+    if g.plant:  # a second combat, declared with the first (14.0): 22 Gds in W2017, far from Babini
+        w.declare("22-bde", "Declare attacker")
+        w.declare("babini", "Declare target")
+    w.roll("Allied combat 2d6", [1, 1], "Allied")
+    if not g.plant:  # planted: the attackers take no loss (found at the next roll, which closes the combat)
         w.flip("11-huss")
     g.illegal("14.7", lambda: w.move("babini", "W2005"))
     if g.plant:
         g.planted.append((g.step() + 1, "14.6"))
-        w.combat(["22-bde"], ["babini"], [1, 1], side="Allied")  # 22 Gds in W2017, far from Babini
+        w.roll("Allied combat 2d6", [1, 1], "Allied")
         g.expect("14.2")
         w.flip("22-bde")
     w.phase(4, "XII")

@@ -655,10 +655,16 @@ def test_14_8_an_msu_does_not_advance_alone(play):
 def test_14_8_the_advance_comes_before_the_next_combat(play):
     def script(w):
         w.move("11-huss", "C2130")  # set-up adjustment: next to Maletti's C2230
-        axis_attack(w, [6, 6])
+        w.move("22-bde", "C2129")
+        w.phase(4, "VI")
+        w.phase(4, "VIII")
+        for unit, order in (("1-ccnn", "attacker"), ("2-libyan", "attacker"), ("22-bde", "target"),
+                            ("maletti", "attacker"), ("11-huss", "target")):  # 14.0: both declared first
+            w.declare(unit, f"Declare {order}")
+        w.roll("Axis combat 2d6", [6, 6], "Axis")
         w.flip("22-bde")
         w.move("22-bde", "C2029")
-        w.combat(["maletti"], ["11-huss"], [6, 6], side="Axis")  # the next combat
+        w.roll("Axis combat 2d6", [6, 6], "Axis")  # the next combat
         w.move("11-huss", w.game.zone_name("allied-boxes", "Allied Refit"))  # both its steps (D2 at the least)
         w.move("1-ccnn", "C2129")  # the first combat's advance, too late
         w.phase(4, "IX")

@@ -72,6 +72,9 @@ def gt_10(g: Game) -> None:
     w.declare("kdg", "Declare target")
     w.declare("8-ber", "Declare attacker")
     w.declare("2-sg", "Declare target")
+    if g.plant:  # a third combat, declared with the others (14.0)
+        w.declare("132-cel", "Declare attacker")  # from C0701, two hexes from C0803
+        w.declare("2-sg", "Declare target")
     w.roll("Axis combat 2d6", [4, 4], "Axis")  # KDG: line 2, 1-1 to 2-1 and 2 surprise shifts; row 7-8: A1, D1 or D1W
     if not g.plant:  # planted: the attacker takes no loss (found at its close, the next roll)
         w.flip("stab-200")
@@ -85,7 +88,7 @@ def gt_10(g: Game) -> None:
     w.roll("Axis combat 2d6", [1, 2], "Axis")  # 8 Ber on 2 SG (AT 2, 15.2): 1-2 to 2-1, row 2-4: A1 or A2, D0 or D1
     w.flip("8-ber")
     if g.plant:
-        w.combat(["132-cel"], ["2-sg"], [1, 1], side="Axis")  # from C0701, two hexes from C0803
+        w.roll("Axis combat 2d6", [1, 1], "Axis")  # 132 Cel's
         g.expect("14.2")
         w.move("132-cel", box(w, "axis-boxes", "Axis Destroyed"))  # A2: its only step
     w.phase(10, "XV")

@@ -16,7 +16,8 @@ Choices (a false alarm costs more than a miss):
 - 14.0: all combats are declared before the first is resolved; the module's declarations carry no
   combat number, so attackers named after a combat's targets begin the next combat, and the rolls
   resolve the declared combats in their declaration order (the attacker may choose another order:
-  the log cannot tell it).  A combat declared after a resolution began is not reported.
+  the log cannot tell it).  A combat declared after the phase's first roll is reported at its
+  first declaration.
 - 14.2: every enemy unit that projects a ZoC onto an attacker's hex when the attacker is declared
   (11.1, 11.3; non-motorized ZoC count, 11.2 Exception; none into a city or fortified hex, none
   where no unit of that hex could enter the defender's, 14.4) must be a target in the phase: reported
@@ -130,8 +131,8 @@ class Fight:
 class Combat(Rule):
     """14.0-14.7: who fights, the odds and the result against the steps lost and the retreats made."""
 
-    ids = ("4.1", "14.2", "14.3", "14.6", "14.7", "14.7.1", "14.7.2", "14.8")
-    covers = ("14.0", "14.5", "15.2", "15.9")
+    ids = ("4.1", "14.0", "14.2", "14.3", "14.6", "14.7", "14.7.1", "14.7.2", "14.8")
+    covers = ("14.5", "15.2", "15.9")
     needs = (Forces, MoveCosts)
 
     def start(self) -> None:
@@ -260,9 +261,15 @@ class Combat(Rule):
             return
         piece, hex_id, st = d.piece, d.where, self.state
         side = self.board.side_id(piece)
+        last = self.pending[-1] if self.pending else None
+        begins = last is None or (d.name == ATTACK and bool(last.targets))  # this declaration begins a combat
+        if (begins and (self.fight is not None or self.fought) and st.phase_kind == "combat" and not st.overruns()
+                and st.phasing() in (None, side if d.name == ATTACK else self.board.other_side.get(side or ""))):
+            self.find("14.0", f"{piece.name} is declared {'to attack' if d.name == ATTACK else 'a target'} in a new combat "
+                      f"after the first combat of the {st.phase} Phase was resolved: all combats are declared before "
+                      "the resolution of the first begins (14.0)", piece, None, hex_id)
         if self.fight is not None:
             self._close()  # 14.8: the advance is taken before the next combat is declared
-        last = self.pending[-1] if self.pending else None
         if d.name == ATTACK:
             if st.phase_id is not None and not st.overruns() and (
                     st.phase_kind != "combat" or st.phasing() not in (None, side)):

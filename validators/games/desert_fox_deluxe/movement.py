@@ -286,6 +286,7 @@ class Movement(Rule):
         self.rail = self.tables.get("rail-lift", {})
         self.moves: dict[str, MoveRecord] = {}
         self.faulted: set[str] = set()  # pieces with a finding in this phase (13.5 c: no check owed then)
+        self.last_step: dict[str, int] = {}  # piece id -> the step of its last move in this phase
         self.exempt: frozenset[str] = frozenset()  # hexes whose units owe no check after reacting (13.6, 15.6)
         self.riders: dict[tuple[str, str], list[str]] = {}  # (side, rail line) -> combat units it carried this phase
         self.entered_zoc: dict[str, str] = {}  # piece id -> the enemy-ZoC hex it came onto the map at, this phase
@@ -297,7 +298,7 @@ class Movement(Rule):
         self.pending: dict[str, tuple[str, str, str, int]] = {}
 
     def phase_started(self, pid: str) -> None:
-        self.moves, self.riders, self.entered_zoc, self.faulted = {}, {}, {}, set()
+        self.moves, self.riders, self.entered_zoc, self.faulted, self.last_step = {}, {}, {}, set(), {}
         self.exempt = self._exempt_hexes() if self.state.phase_kind == "reaction" else frozenset()
 
     def _exempt_hexes(self) -> frozenset[str]:
@@ -320,6 +321,7 @@ class Movement(Rule):
         board, forces = self.board, self.forces
         pieces = board.replayer.board.pieces
         by_side: dict[str, list[Piece]] = {}
+        self._msu_alone(pieces)
         for pid, rec in self.moves.items():
             p = pieces.get(pid)
             if (p is None or pid in self.faulted or rec.reserve or rec.hq or rec.start in self.exempt
@@ -332,6 +334,22 @@ class Movement(Rule):
                 self.find("13.5", f"{p.name} reacted from {self.moves[p.id].start} to {board.hex_of(p)} and took no morale "
                           f"check in the {self.state.phase} Phase: each reacting unit makes one at the end of its reaction "
                           "move (13.5 c, 8.1)", p, None, board.hex_of(p))
+
+    def _msu_alone(self, pieces) -> None:
+        """13.5: an MSU reacts only with reacting combat units: one that stood with it when the phase
+        began and ends where it ends (reported at the MSU's last move)."""
+        board = self.board
+        for pid, rec in self.moves.items():
+            p = pieces.get(pid)
+            u = board.unit_of(p) if p is not None else None
+            if u is None or u.type != "msu" or pid in self.faulted or board.hex_of(p) in (None, rec.start):
+                continue
+            here = board.hex_of(p)
+            if not any(q != pid and r.start == rec.start and q in pieces and self.forces.is_combat_unit(pieces[q])
+                       and board.hex_of(pieces[q]) == here for q, r in self.moves.items()):
+                self.find("13.5", f"{p.name} reacts from {rec.start} to {here} with no reacting combat unit of its stack: an "
+                          "MSU may move with reacting combat units, but may not initiate reaction movement (13.5)", p,
+                          rec.start, here, at=self.last_step.get(pid))
 
     def phase_ended(self, pid: str) -> None:
         if self.state.phase_kind == "reaction":
@@ -370,6 +388,7 @@ class Movement(Rule):
             if st.phase_kind == "reaction":
                 rec.reserve = any(board.marker_id(p) == "reserve" for p in marked)
                 rec.may_react = rec.reserve or self._near_enemy_unit(old, side, 2)
+        self.last_step[e.piece.id] = st.step
         rec.road_march = rec.road_march or self._declared(ROAD_MARCH, e.piece)
         if self._declared(OVERRUN, e.piece):
             return
