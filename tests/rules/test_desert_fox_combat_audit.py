@@ -273,3 +273,25 @@ def test_13_5_an_msu_reacting_alone_is_reported_at_its_move(play):
     at = []
     found = play(lambda w: at.extend(_msu_reacts(w, False)))
     assert rules(found) == ["13.5"] and found[0].step == at[0] and "MSU" in found[0].message
+
+
+def test_14_2_stacked_attackers_in_two_combats_are_reported_at_the_first_roll(play):
+    """1 CCNN on 22 Gds (C2129) and 2 Libyan, of the same stack (C2229), on 7 SG (C2128)."""
+    at = []
+
+    def script(w):
+        w.move("22-bde", "C2129")
+        w.move("7-sg", "C2128")
+        w.phase(4, "VI")
+        w.phase(4, "VIII")
+        for unit, order in (("1-ccnn", "attacker"), ("22-bde", "target"), ("2-libyan", "attacker"),
+                            ("7-sg", "target")):
+            w.declare(unit, f"Declare {order}")
+        w.roll("Axis combat 2d6", [1, 1], "Axis")
+        at.append(len(w.steps))
+        w.flip("1-ccnn")
+        w.roll("Axis combat 2d6", [1, 1], "Axis")
+        w.flip("2-libyan")
+        w.phase(4, "IX")
+    found = play(script)
+    assert rules(found) == ["14.2"] and found[0].step == at[0] and "two combats" in found[0].message

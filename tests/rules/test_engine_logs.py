@@ -33,9 +33,10 @@ ENGINE = Path(__file__).resolve().parents[1] / "fixtures" / "engine"
         # (14.6, at the move) also passes through 152 Bde's and 78 SG's ZoC (14.7.2: a W is at most 3 hexes)
         (9, "13.2", "S0711"), (10, "30.0", "C0701"), (19, "13.1", "S0730"), (22, "11.4", "S0532"), (23, "4.1", "S0928"),
         (30, "14.7.2", "S0730"), (30, "14.6", "S0733"), (31, "14.8", "S0733"), (35, "4.1", "S0729")]),
-    ("dfd-rommels-war-planted", "desert-fox-deluxe", [  # its 6 acts, each at its step
-        (7, "10.3", "C0701"), (11, "13.5", "C2330"), (21, "14.7.1", "C1108"), (24, "14.8", "C0603"), (24, "14.6", "C0603"),
-        (29, "6.2", "W2118")]),
+    ("dfd-rommels-war-planted", "desert-fox-deluxe", [  # its 6 acts, each at its step: 3 Lt Arm's 7-hex withdrawal
+        # made before the D1 every column gives (20), 3 Aufkl's advance into KDG's held hex (21)
+        (7, "10.3", "C0701"), (11, "13.5", "C2330"), (20, "14.7.1", "C1108"), (20, "14.6", "C0803"), (21, "14.8", "C0603"),
+        (26, "6.2", "W2118")]),
     ("dfd-north-african-campaign-planted", "desert-fox-deluxe", [  # the 5-hex withdrawal: both units of the stack
         (4, "4.1", "C2130"), (13, "13.2", "W1206"), (21, "10.3", "W2007"), (29, "14.7.1", "W2112"),
         (29, "14.7.1", "W2112"), (41, "4.1", "W2118")]),
@@ -59,7 +60,7 @@ def test_a_log_the_engine_wrote(log, slug, expected):
 PLANTED = {
     "dfd-trail-of-the-fox-planted": {(9, "13.2"), (10, "30.0"), (19, "13.1"), (22, "11.4"), (23, "4.1"), (30, "14.6"),
                                      (30, "14.7.2"), (31, "14.8"), (35, "4.1")},  # 14.6: the loss owed, at the retreat
-    "dfd-rommels-war-planted": {(7, "10.3"), (11, "13.5"), (21, "14.7.1"), (24, "14.8"), (24, "14.6"), (29, "6.2")},
+    "dfd-rommels-war-planted": {(7, "10.3"), (11, "13.5"), (20, "14.7.1"), (20, "14.6"), (21, "14.8"), (26, "6.2")},
     "dfd-north-african-campaign-planted": {(4, "4.1"), (13, "13.2"), (21, "10.3"), (29, "14.7.1"), (41, "4.1")},
     "dfd-desert-fox-planted": {(20, "14.7.1"), (20, "14.6"), (26, "13.1"), (28, "13.4.1")},  # the 2-hex rout: 14.7.1
     "dfd-oconnors-war-long-planted": {(91, "13.7"), (92, "7.1"), (92, "7.0")},

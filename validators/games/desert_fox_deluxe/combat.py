@@ -21,8 +21,8 @@ Choices (a false alarm costs more than a miss):
 - 14.2: every enemy unit that projects a ZoC onto an attacker's hex when the attacker is declared
   (11.1, 11.3; non-motorized ZoC count, 11.2 Exception; none into a city or fortified hex, none
   where no unit of that hex could enter the defender's, 14.4) must be a target in the phase: reported
-  once when the Combat Phase ends.  Stacked attackers in two combats are not reported (the legal
-  engine log dfd-rommels-war-legal attacks so).
+  once when the Combat Phase ends.  Units of one hex attacking in two combats of the phase are
+  reported at the first roll that shows it (both declared).
 - 14.5 d-e, 14.1 step 7: the losses come before the retreats and advances; a combat side still short
   of what every result of the window gives when one of its units retreats or advances is reported at
   that move (under 14.6) if the loss is still short when the combat closes (a late loss is no finding).
@@ -311,6 +311,7 @@ class Combat(Rule):
         self.pending.pop(0)
         self.fight = f
         f.dice = e.dice
+        self._stacked_attackers(f)
         self._whole_stacks(f)
         board = self.board.replayer.board.pieces
         for pid in [*f.attackers, *f.targets]:
@@ -319,6 +320,18 @@ class Combat(Rule):
                 f.points[pid] = self.step_points(p)
         if self._adjacent(f) and not self.state.overruns():
             self._window(f)  # (a combat with an attacker out of reach is reported once, under 14.2)
+
+    def _stacked_attackers(self, f: Fight) -> None:
+        """14.2: stacked attacking units may not participate in different combats (judged at the roll,
+        once the combat's declarations are in; reported once a hex and phase)."""
+        mine = set(f.attackers.values())
+        for other in [*self.fought, *self.pending]:
+            both = sorted(mine & set(other.attackers.values()))
+            if both and other.targets and self.once(("14.2 stacked", both[0], self.state.turn, self.state.phase_id)):
+                self.find("14.2", f"units of {both[0]} attack in two combats of the {self.state.phase} Phase: stacked "
+                          "attacking units may not participate in different combats", None, None, both[0],
+                          side=self.board.side_names.get(f.side))
+                return
 
     def _whole_stacks(self, f: Fight) -> None:
         """14.2: stacked defenders are attacked together: every combat unit of the defending side in a
