@@ -92,7 +92,7 @@ from validators.kernel.declarations import Declared
 from validators.kernel.movement import mp, mp_scale, search, show_mp
 from validators.kernel.rule import Rule, Tracker
 from validators.replay.board import Piece
-from validators.replay.replayer import Moved, Rolled
+from validators.replay.replayer import Moved, Removed, Rolled
 
 FORCED_MARCH_MAX = 9  # 13.2.4: MA + (1d6 + 3)
 REDUCED = {"disrupted": "halved, disrupted", "OGS": "reduced, out of general supply",
@@ -287,7 +287,7 @@ class Movement(Rule):
         self.moves: dict[str, MoveRecord] = {}
         self.faulted: set[str] = set()  # pieces with a finding in this phase (13.5 c: no check owed then)
         self.last_step: dict[str, int] = {}  # piece id -> the step of its last move in this phase
-        self.exempt: frozenset[str] = frozenset()  # hexes whose units owe no check after reacting (13.6, 15.6)
+        self.left: set[str] = set()  # hexes a Reserve marker or an HQ left in this Reaction Phase (13.6, 15.6)
         self.riders: dict[tuple[str, str], list[str]] = {}  # (side, rail line) -> combat units it carried this phase
         self.entered_zoc: dict[str, str] = {}  # piece id -> the enemy-ZoC hex it came onto the map at, this phase
         self.initiative_rolled: int | None = None  # the last GT whose Phase V saw an initiative roll (6.2)
@@ -299,20 +299,29 @@ class Movement(Rule):
 
     def phase_started(self, pid: str) -> None:
         self.moves, self.riders, self.entered_zoc, self.faulted, self.last_step = {}, {}, {}, set(), {}
-        self.exempt = self._exempt_hexes() if self.state.phase_kind == "reaction" else frozenset()
+        self.left = set()
 
-    def _exempt_hexes(self) -> frozenset[str]:
-        """Hexes with a Reserve marker or an HQ not surely disrupted when the Reaction Phase begins: their
-        units make no morale check after reacting (13.6, 15.6; a marker taken off before the move counts)."""
+    def _exempt(self, hex_id: str) -> bool:
+        """Whether a Reserve marker or an HQ not surely disrupted stood in the hex when the Reaction Phase
+        began: one is there now, or left it in this phase (13.6, 15.6: its units make no check after
+        reacting; a marker taken off before the move counts)."""
+        if hex_id in self.left:
+            return True
         board = self.board
-        out = set()
-        for p in board.replayer.board.pieces.values():
-            u = board.unit_of(p)
-            if board.marker_id(p) == "reserve" or (u is not None and u.type == "hq"):
-                h = board.hex_of(p)
-                if h is not None and (u is None or not self.forces.surely_disrupted(p)):
-                    out.add(h)
-        return frozenset(out)
+        here = board.pieces_in(hex_id)
+        return any(board.marker_id(p) == "reserve" for p in here) or (
+            any(board.unit_of(p) is not None and board.unit_of(p).type == "hq" for p in here)
+            and not self.forces.surely_marked(here, "disrupted"))
+
+    def _leaving(self, piece: Piece, old: str) -> None:
+        """A Reserve marker or an HQ leaving a hex in a Reaction Phase (see `_exempt`)."""
+        u = self.board.unit_of(piece)
+        if self.board.marker_id(piece) == "reserve" or (u is not None and u.type == "hq"):
+            self.left.add(old)
+
+    def removed(self, e: Removed) -> None:
+        if self.state.phase_kind == "reaction" and self.board.on_map(e.where.label):
+            self._leaving(e.piece, e.where.label)
 
     def _checks_owed(self) -> None:
         """13.5 c, when the Reaction Phase ends: each unit that reacted (ended away from where it began;
@@ -324,9 +333,8 @@ class Movement(Rule):
         self._msu_alone(pieces)
         for pid, rec in self.moves.items():
             p = pieces.get(pid)
-            if (p is None or pid in self.faulted or rec.reserve or rec.hq or rec.start in self.exempt
-                    or not forces.is_combat_unit(p)
-                    or board.hex_of(p) in (None, rec.start)):
+            if (p is None or pid in self.faulted or rec.reserve or rec.hq or not forces.is_combat_unit(p)
+                    or board.hex_of(p) in (None, rec.start) or self._exempt(rec.start)):
                 continue
             by_side.setdefault(board.side_id(p), []).append(p)
         for side, reacted in by_side.items():
@@ -369,6 +377,8 @@ class Movement(Rule):
 
     def moved(self, e: Moved) -> None:
         old, new, board, st = e.old.label, e.new.label, self.board, self.state
+        if st.phase_kind == "reaction" and old != new and board.on_map(old):
+            self._leaving(e.piece, old)
         u = board.unit_of(e.piece)
         if (u is None or old == new or not board.on_map(new) or not self.forces.is_ground(e.piece)
                 or st.phase_kind not in ("movement", "reaction") or not u.ma or u.type in SUPPLY - {"msu"}):
