@@ -9,7 +9,7 @@ The game: GT 4, the Axis is 1st player (its first move in Phase VI).  VI: 62 Mmr
 Tobruk; Babini drives down the coast road to W2006, next to Bardia; Maletti and Ragg X (the stack of
 C2230) move to C2130, one by one or dragged as one stack (the `drag` variant).  IX: the 11th Hussars (W2007)
 and 7 SG (W1906) close on Babini.  XI: they attack it (CF 4 to Babini's depleted 2, 2-1; 2d6 = 2:
-A1, A2 with the Axis air shift), and lose a step each.  GT 6 and 7: 61 Sirte,
+A1: no Axis air unit supports the defence, 19.5), and 11 Huss loses a step.  GT 6 and 7: 61 Sirte,
 60 Sabratha and 10 Ber arrive at El Agheila C0701, the Australians into the NRV, in Phase III.
 
 Planted (rule): 3.1 CIH set up off its area; 3.1 4 NZ BG out of the NRV; 4.1 an Allied unit
@@ -60,18 +60,25 @@ def gt_4(g: Game) -> None:
     w.move("7-sg", "W1906")
     g.illegal("13.2", lambda: w.move("4-lt-arm", "W0226"))  # 33 MP > 22 + 9
     g.illegal("13.1", lambda: w.move("cih", "W2006"))
+    if g.plant:
+        w.move("cih", "W2012")  # taken back (where it stood: no cost), so no later rule sees it in Babini's hex
     g.illegal("13.2.4", lambda: w.move("7-rtr", "W1019"))  # 15 MP of 14: a forced march, which disrupts
     w.phase(4, "X")  # (found as IX ends with no Disrupted marker, reported at the move)
     g.illegal("13.2.1", lambda: w.move("4-ccnn", "C1923"))  # 5 MP > its RMA of 4
     w.phase(4, "XI")
-    w.combat(["11-huss", "7-sg"], ["babini"], [1, 1], side="Allied")  # 2-1, A1 (A2 with the Axis air shift)
-    if not g.plant:  # planted: the attackers take no loss (found at the next declaration)
+    # 2-1, row 2-4: A1 (no Axis air unit is placed in support, 19.5: no shift), D0 or D1, no retreat
+    for unit, order in (("11-huss", "attacker"), ("7-sg", "attacker"), ("babini", "target")):
+        w.declare(unit, f"Declare {order}")
+    if g.plant:  # a second combat, declared with the first (14.0): 22 Gds in W2017, far from Babini
+        w.declare("22-bde", "Declare attacker")
+        w.declare("babini", "Declare target")
+    w.roll("Allied combat 2d6", [1, 1], "Allied")
+    if not g.plant:  # planted: the attackers take no loss (found at the next roll, which closes the combat)
         w.flip("11-huss")
-        w.flip("7-sg")
     g.illegal("14.7", lambda: w.move("babini", "W2005"))
     if g.plant:
         g.planted.append((g.step() + 1, "14.6"))
-        w.combat(["22-bde"], ["babini"], [1, 1], side="Allied")  # 22 Gds in W2017, far from Babini
+        w.roll("Allied combat 2d6", [1, 1], "Allied")
         g.expect("14.2")
         w.flip("22-bde")
     w.phase(4, "XII")
@@ -82,8 +89,11 @@ def gt_4(g: Game) -> None:
         w.move("babini", "W1905")  # next to 7 SG
     w.phase(4, "XIV")
     if g.plant:
-        w.combat(["babini"], ["7-sg"], [6, 6], side="Axis")  # D1W or D2W
+        air = w.game.zone_name("axis-boxes", "Axis Air North Africa")
+        w.move("libya-air", "W1906")  # 19.5: offensive ground support on the defender's hex
+        w.combat(["babini"], ["7-sg"], [6, 6], side="Axis")  # 1-2 + the air unit's shifts: D1 to D2W
         w.flip("7-sg")
+        w.move("libya-air", air)  # 19.5: back to its holding box
     g.illegal("14.7.1", lambda: w.move("7-sg", "W1913"))  # 7 hexes
     w.phase(4, "XV")
     g.illegal("4.1", lambda: w.declare("22-bde", "Declare attacker"))  # an attack in a Movement Phase

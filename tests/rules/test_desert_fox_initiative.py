@@ -71,6 +71,8 @@ def _kdg_reacts(w, to: str) -> None:
     w.phase(10, "XII")
     w.phase(10, "XIII")
     w.move("kdg", to)
+    w.declare("kdg", "Morale check")  # 13.5 c: a reacting unit checks its morale
+    w.roll("Allied morale 1d6", [1], "Allied")
     w.phase(10, "XIV")
 
 
@@ -96,6 +98,8 @@ def _rtr_reacts(w, to: str, *, rolled: bool) -> None:
     w.move("62-mmrirca", "C2331")
     w.phase(5, "VII")
     w.move("7-rtr", to)
+    w.declare("7-rtr", "Morale check")  # 13.5 c: a reacting unit checks its morale
+    w.roll("Allied morale 1d6", [1], "Allied")
     w.phase(5, "VIII")
 
 

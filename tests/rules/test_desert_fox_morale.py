@@ -85,6 +85,7 @@ def combat_m(w, *, marker):
     w.phase(4, "VIII")
     w.combat(["1-ccnn", "2-libyan"], ["22-bde"], [6, 6], side="Axis")
     w.flip("22-bde")
+    w.place("disrupted", "C2129", side="Allied")  # 14.7.1, Example of Play: 22 Gds holds on its W, disrupted
     w.declare("1-ccnn", "Morale check")
     w.roll("Axis morale 1d6", [5], "Axis")
     if marker:

@@ -252,6 +252,8 @@ def _react_in_algeria(w, to: str) -> None:
     w.phase(4, "VI")
     w.phase(4, "VII")
     w.move("7-sg", to)
+    w.declare("7-sg", "Morale check")  # 13.5 c: a reacting unit checks its morale
+    w.roll("Allied morale 1d6", [1], "Allied")
     w.phase(4, "VIII")
 
 
@@ -317,6 +319,8 @@ def test_13_5_a_reacting_unit_enters_an_ezoc_only_of_an_enemy_already_engaged(pl
         w.move("62-mmrirca", "C2331")
         w.phase(4, "VII")
         w.move("7-rtr", "W2015")
+        w.declare("7-rtr", "Morale check")  # 13.5 c: a reacting unit checks its morale
+        w.roll("Allied morale 1d6", [1], "Allied")
         w.phase(4, "VIII")
     found = play(lambda w: script(w, False))
     assert rules(found) == ["13.5"] and "W2014" in found[0].message
@@ -400,6 +404,8 @@ def _axis_reacts(w, to: str) -> None:
     w.phase(4, "IX")
     w.phase(4, "X")
     w.move("62-mmrirca", to)
+    w.declare("62-mmrirca", "Morale check")  # 13.5 c: a reacting unit checks its morale
+    w.roll("Axis morale 1d6", [1], "Axis")
     w.phase(4, "XI")
 
 
@@ -499,6 +505,7 @@ def test_14_6_the_defender_loses_what_the_table_gives(play):
     def script(w):
         axis_attack(w, [6, 6])  # 11-12: D1 at the least
         w.flip("22-bde")
+        w.place("disrupted", "C2129", side="Allied")  # 14.7.1, Example of Play: held on a W, disrupted
         w.phase(4, "IX")
     assert play(script) == []
 
@@ -517,6 +524,7 @@ def test_14_6_the_owner_takes_the_loss_on_any_unit_of_the_defending_stack(play):
 def test_14_6_a_defender_that_loses_nothing_is_reported(play):
     def script(w):
         axis_attack(w, [6, 6])
+        w.place("disrupted", "C2129", side="Allied")  # 14.7.1, Example of Play: held on a W, disrupted
         w.phase(4, "IX")
     found = play(script)
     assert rules(found) == ["14.6"] and "reconstructed" in found[0].message and "defender" in found[0].message
@@ -530,6 +538,7 @@ def test_14_6_an_attacker_losing_steps_no_result_gives_is_reported_at_the_loss(p
     def script(w):
         axis_attack(w, [6, 6])  # no attacker loss on the 11-12 row
         w.flip("22-bde")
+        w.place("disrupted", "C2129", side="Allied")  # 14.7.1, Example of Play: held on a W, disrupted
         w.flip("1-ccnn")
         at.append(len(w.steps))
         w.phase(4, "IX")
@@ -541,6 +550,7 @@ def test_14_6_a_wrong_flip_put_right_before_the_combat_closes_is_no_finding(play
     def script(w):
         axis_attack(w, [6, 6])
         w.flip("22-bde")
+        w.place("disrupted", "C2129", side="Allied")  # 14.7.1, Example of Play: held on a W, disrupted
         w.flip("1-ccnn")  # the wrong counter...
         w.flip("1-ccnn")  # ...flipped back
         w.phase(4, "IX")
@@ -602,6 +612,7 @@ def test_14_8_an_attacker_may_not_advance_while_the_defender_holds_the_hex(play)
     def script(w):
         axis_attack(w, [6, 6])
         w.flip("22-bde")
+        w.place("disrupted", "C2129", side="Allied")  # 14.7.1, Example of Play: held on a W, disrupted
         w.move("1-ccnn", "C2129")
         w.phase(4, "IX")
     found = play(script)
@@ -644,10 +655,16 @@ def test_14_8_an_msu_does_not_advance_alone(play):
 def test_14_8_the_advance_comes_before_the_next_combat(play):
     def script(w):
         w.move("11-huss", "C2130")  # set-up adjustment: next to Maletti's C2230
-        axis_attack(w, [6, 6])
+        w.move("22-bde", "C2129")
+        w.phase(4, "VI")
+        w.phase(4, "VIII")
+        for unit, order in (("1-ccnn", "attacker"), ("2-libyan", "attacker"), ("22-bde", "target"),
+                            ("maletti", "attacker"), ("11-huss", "target")):  # 14.0: both declared first
+            w.declare(unit, f"Declare {order}")
+        w.roll("Axis combat 2d6", [6, 6], "Axis")
         w.flip("22-bde")
         w.move("22-bde", "C2029")
-        w.combat(["maletti"], ["11-huss"], [6, 6], side="Axis")  # the next combat
+        w.roll("Axis combat 2d6", [6, 6], "Axis")  # the next combat
         w.move("11-huss", w.game.zone_name("allied-boxes", "Allied Refit"))  # both its steps (D2 at the least)
         w.move("1-ccnn", "C2129")  # the first combat's advance, too late
         w.phase(4, "IX")

@@ -56,6 +56,8 @@ def gt_10(g: Game) -> None:
     w.move("300-oasis", "C0703")  # 16.0: desert raiders ignore ZoC
     g.illegal("4.1", lambda: w.move("3-ind", "W2018"))
     g.illegal("13.1", lambda: w.move("i-18-flk", "C0803"))  # 2 SG's hex, no overrun declared
+    if g.plant:
+        w.move("i-18-flk", "C0702")  # taken back (where it stood: no cost), so no later rule sees it there
     g.illegal("13.1", lambda: w.move("5-pz", "C0902"))  # the sea
     if g.plant:
         w.move("605-pzjg", "C0701")  # 7 stacking points, no Disrupted marker
@@ -64,19 +66,31 @@ def gt_10(g: Game) -> None:
     g.illegal("4.1", lambda: w.move("kasta", "C0701"))  # an Axis unit in the Allied Reaction Phase
     g.illegal("13.2.1", lambda: w.move("22-bde", "C2032"))  # 8 MP > RMA 4 + 2 (13 Corps, 15.6)
     w.phase(10, "XIV")
-    w.combat(["stab-200"], ["kdg"], [3, 3], side="Axis")  # line 2, 2-1 and shifts; row 5-6
-    if not g.plant:  # planted: the attacker takes no loss (found at the next declaration)
+    # 14.0: both combats declared before the first is resolved; 14.2: 2 SG projects a ZoC onto Stab 200's
+    # C0702 (and 8 Ber's C0802), so it must be attacked in this phase too
+    w.declare("stab-200", "Declare attacker")
+    w.declare("kdg", "Declare target")
+    w.declare("8-ber", "Declare attacker")
+    w.declare("2-sg", "Declare target")
+    if g.plant:  # a third combat, declared with the others (14.0)
+        w.declare("132-cel", "Declare attacker")  # from C0701, two hexes from C0803
+        w.declare("2-sg", "Declare target")
+    w.roll("Axis combat 2d6", [4, 4], "Axis")  # KDG: line 2, 1-1 to 2-1 and 2 surprise shifts; row 7-8: A1, D1 or D1W
+    if not g.plant:  # planted: the attacker takes no loss (found at its close, the next roll)
         w.flip("stab-200")
     w.flip("kdg")
     if g.plant:
         w.move("kdg", "C1305")  # 7 hexes
         g.planted.append((g.step(), "14.7.1"))
         g.planted.append((g.step() + 1, "14.6"))
-        w.combat(["132-cel"], ["2-sg"], [1, 1], side="Axis")  # from C0701, two hexes from C0803
-        g.expect("14.2")
-        w.move("132-cel", box(w, "axis-boxes", "Axis Destroyed"))  # A2: its only step
     else:
         w.move("kdg", "C0604")  # into 300 Oasis's ZoC: a retreat may end in an EZOC (11.4)
+    w.roll("Axis combat 2d6", [1, 2], "Axis")  # 8 Ber on 2 SG (AT 2, 15.2): 1-2 to 2-1, row 2-4: A1 or A2, D0 or D1
+    w.flip("8-ber")
+    if g.plant:
+        w.roll("Axis combat 2d6", [1, 1], "Axis")  # 132 Cel's
+        g.expect("14.2")
+        w.move("132-cel", box(w, "axis-boxes", "Axis Destroyed"))  # A2: its only step
     w.phase(10, "XV")
     g.group(["20-aus-bg", "24-aus-bg", "allied-dump-5"], "C2310")
     g.illegal("4.1", lambda: w.declare("3-lt-arm", "Declare attacker"))  # an attack in a Movement Phase

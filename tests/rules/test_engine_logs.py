@@ -31,9 +31,19 @@ ENGINE = Path(__file__).resolve().parents[1] / "fixtures" / "engine"
     ("dfd-desert-war-planted", "desert-fox-deluxe", [  # the road march off the road found (13.2.3 c)
         (4, "13.2.3", "C1121"), (18, "13.1", "W2104"), (31, "4.1", "W2116"), (37, "6.1", None), (42, "4.1", "W2115")]),
     ("dfd-trail-of-the-fox-legal", "desert-fox-deluxe", []),  # 30.1 Phase 12 and 30.2 east-edge arrivals
-    ("dfd-trail-of-the-fox-planted", "desert-fox-deluxe", [  # 8 of its 9 acts (not 14.7 at 30: the window holds a W)
+    ("dfd-trail-of-the-fox-planted", "desert-fox-deluxe", [  # its 9 acts; Ramcke's withdrawal (30) before its D1
+        # (14.6, at the move) also passes through 152 Bde's and 78 SG's ZoC (14.7.2: a W is at most 3 hexes)
         (9, "13.2", "S0711"), (10, "30.0", "C0701"), (19, "13.1", "S0730"), (22, "11.4", "S0532"), (23, "4.1", "S0928"),
-        (31, "14.8", "S0733"), (32, "14.6", "S0733"), (35, "4.1", "S0729")]),
+        (30, "14.7.2", "S0730"), (30, "14.6", "S0733"), (31, "14.8", "S0733"), (35, "4.1", "S0729")]),
+    ("dfd-rommels-war-planted", "desert-fox-deluxe", [  # its 6 acts, each at its step: 3 Lt Arm's 7-hex withdrawal
+        # made before the D1 every column gives (20), 3 Aufkl's advance into KDG's held hex (21)
+        (7, "10.3", "C0701"), (11, "13.5", "C2330"), (20, "14.7.1", "C1108"), (20, "14.6", "C0803"), (21, "14.8", "C0603"),
+        (26, "6.2", "W2118")]),
+    ("dfd-north-african-campaign-planted", "desert-fox-deluxe", [  # the 5-hex withdrawal: both units of the stack
+        (4, "4.1", "C2130"), (13, "13.2", "W1206"), (21, "10.3", "W2007"), (29, "14.7.1", "W2112"),
+        (29, "14.7.1", "W2112"), (41, "4.1", "W2118")]),
+    ("dfd-desert-fox-planted", "desert-fox-deluxe", [  # 2 SG routs 2 hexes (20) keeping the step its D2 takes
+        (20, "14.6", "C0803"), (20, "14.7.1", "C0805"), (26, "13.1", "C0702"), (28, "13.4.1", "C0604")]),
     ("dfd-rommels-war-hq-left-planted", "desert-fox-deluxe", [(6, "11.4", "C0703")]),  # 15.6: the HQ left behind
     ("dfd-rommels-war-hq-stack-planted", "desert-fox-deluxe", [(6, "11.4", "C0703")] * 4),  # 15.6: no MP, still 11.4
     ("dfd-north-african-campaign-legal", "desert-fox-deluxe", []),
@@ -61,11 +71,11 @@ def test_a_log_the_engine_wrote(log, slug, expected):
 # Engine-written logs with planted acts the audit does not all find yet (README of tests/fixtures/engine):
 # every finding is a planted act, at its step (an omission at its deadline), with its rule number.
 PLANTED = {
-    "dfd-trail-of-the-fox-planted": {(9, "13.2"), (10, "30.0"), (19, "13.1"), (22, "11.4"), (23, "4.1"), (30, "14.7"),
-                                     (32, "14.6"), (31, "14.8"), (35, "4.1")},  # 14.6: the loss owed, at XVII's end
-    "dfd-rommels-war-planted": {(7, "10.3"), (11, "13.5"), (21, "14.7.1"), (24, "14.8"), (24, "14.6"), (29, "6.2")},
+    "dfd-trail-of-the-fox-planted": {(9, "13.2"), (10, "30.0"), (19, "13.1"), (22, "11.4"), (23, "4.1"), (30, "14.6"),
+                                     (30, "14.7.2"), (31, "14.8"), (35, "4.1")},  # 14.6: the loss owed, at the retreat
+    "dfd-rommels-war-planted": {(7, "10.3"), (11, "13.5"), (20, "14.7.1"), (20, "14.6"), (21, "14.8"), (26, "6.2")},
     "dfd-north-african-campaign-planted": {(4, "4.1"), (13, "13.2"), (21, "10.3"), (29, "14.7.1"), (41, "4.1")},
-    "dfd-desert-fox-planted": {(20, "14.7.1"), (21, "14.6"), (26, "13.1"), (28, "13.4.1")},  # the 2-hex rout: 14.7.1
+    "dfd-desert-fox-planted": {(20, "14.7.1"), (20, "14.6"), (26, "13.1"), (28, "13.4.1")},  # the 2-hex rout: 14.7.1
     # 91 (19 Aus BG from the NRV Box to W2010) is no longer a planted act: by road through W2234 it fits its MA
     "dfd-oconnors-war-long-planted": {(92, "7.1"), (92, "7.0")},
 }

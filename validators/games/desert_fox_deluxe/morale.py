@@ -29,8 +29,12 @@ Choices (a false alarm costs more than a miss):
   off-grid units (Oasis Track combat ignores a first failure, 16.3; the Greek track, 22.2) but the
   26.2 GT 13 arrival checks (off_grid_check, arrival_rolls.py), and units that stood with a
   Reserve marker or an HQ when the Reaction Phase began (13.6 and 15.6: they make no check after
-  reacting).  A check the rules call for but not rolled is not reported (the log cannot tell a
-  unit passed over from one that did not react or fight).
+  reacting).
+- A check owed and not rolled: a reacting unit's (13.5 c, movement.py) and an isolated unit's in
+  the Supply Attrition Phase (12.5.1; isolated = its hex surely marked with both an OGS and a
+  Disrupted marker, 12.5) are reported when the phase ends; a morale roll no declaration binds may
+  be any owing unit's, so only the units beyond the side's unbound rolls are reported (the last).
+  The checks of combat results are not (the reconstructed CRT has no "m" results).
 """
 from __future__ import annotations
 
@@ -72,9 +76,18 @@ class MoraleChecks(Tracker):
     def start(self) -> None:
         self.waiting: list[Check] = []  # declared, not yet rolled
         self.just_rolled: Check | None = None  # the check the roll being heard decides
+        self.checked: set[str] = set()  # pieces whose declared check was rolled in this phase
+        self.bare: dict[str, int] = {}  # side -> its morale rolls in this phase that no declaration bound
 
     def phase_started(self, pid: str) -> None:
-        self.waiting = []
+        self.waiting, self.checked, self.bare = [], set(), {}
+
+    def unchecked(self, side: str, pieces: list[Piece]) -> list[Piece]:
+        """Of `pieces` (in the order they came to owe a check), those whose check was not rolled in this
+        phase: a morale roll no declaration bound may be any unit's, so the last ones, as many as the
+        side's rolls fall short (see Choices)."""
+        short = [p for p in pieces if p.id not in self.checked]
+        return short[self.bare.get(side, 0):] if len(short) > self.bare.get(side, 0) else []
 
     def declared(self, d: Declared) -> None:
         side = self.board.side_id(d.piece)
@@ -89,8 +102,11 @@ class MoraleChecks(Tracker):
         side = self.state.dice_side(e.button)
         check = next((c for c in self.waiting if c.side == side), None)
         if check is None:
+            if side is not None:
+                self.bare[side] = self.bare.get(side, 0) + 1
             return
         self.waiting.remove(check)
+        self.checked.add(check.piece.id)
         check.die = e.dice[0]
         if check.piece.id in self.board.replayer.board.pieces:
             check.why = self.certain_failure(check)
@@ -119,6 +135,7 @@ class Morale(Rule):
     needs = (MoraleChecks,)
 
     def start(self) -> None:
+        self.isolated: list[Piece] = []  # 12.5.1: units isolated when the Supply Attrition Phase began
         self.due: list[Check] = []  # failed, effect not yet seen
         self.phase_start: dict[str, str] = {}  # piece id -> where it stood when the phase began, if it moved since
         self.phase_gone: list = []  # pieces deleted in this phase
@@ -162,6 +179,33 @@ class Morale(Rule):
 
     def phase_started(self, pid: str) -> None:
         self.phase_start, self.phase_gone = {}, []
+        self.isolated = self._isolated() if pid == "XVIII" else []
+
+    def _isolated(self) -> list[Piece]:
+        """12.5: the combat units surely marked with both an OGS and a Disrupted marker (isolated) when
+        the Supply Attrition Phase begins."""
+        board, forces = self.board, self.ctx.get(Forces)
+        hexes = {board.hex_of(p) for p in board.replayer.board.pieces.values() if board.marker_id(p) == "ogs"}
+        out = []
+        for h in sorted(x for x in hexes if x is not None):
+            here = board.pieces_in(h)
+            if forces.surely_marked(here, "ogs") and forces.surely_marked(here, "disrupted"):
+                out += [p for p in here if forces.is_combat_unit(p) and board.unit_of(p).type != "garrison"]
+        return out
+
+    def _attrition_owed(self) -> None:
+        """12.5.1, when the Supply Attrition Phase ends: every unit isolated when it began took its check."""
+        checks, board = self.ctx.get(MoraleChecks), self.board
+        by_side: dict[str, list[Piece]] = {}
+        for p in self.isolated:
+            if p.id in board.replayer.board.pieces and board.hex_of(p) is not None:
+                by_side.setdefault(board.side_id(p), []).append(p)
+        for side, pieces in by_side.items():
+            for p in checks.unchecked(side, pieces):
+                self.find("12.5.1", f"{p.name} was isolated (OGS and Disrupted markers in {board.hex_of(p)}) when the "
+                          f"{self.state.phase} Phase began and took no supply attrition check (a morale check, 8.1) in "
+                          "it: every isolated unit checks for supply attrition", p, None, board.hex_of(p),
+                          side=board.side_names.get(side))
 
     def react_exempt(self) -> set[str]:
         """The pieces that stood, when the phase began, in a hex with a Reserve marker or an HQ:
@@ -185,6 +229,8 @@ class Morale(Rule):
         return p.properties().get("MarkerId") == "reserve"
 
     def phase_ended(self, pid: str) -> None:
+        if pid == "XVIII":
+            self._attrition_owed()
         for c in self.due:
             if not c.met:
                 self._met(c)

@@ -85,13 +85,14 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from builder.geometry.hexmap import hexside_key
+from validators.games.desert_fox_deluxe.morale import MoraleChecks
 from validators.games.desert_fox_deluxe.state import OVERRUN, ROAD_MARCH
 from validators.games.desert_fox_deluxe.units import EZOC_EXEMPT, SUPPLY, Forces
 from validators.kernel.declarations import Declared
 from validators.kernel.movement import mp, mp_scale, search, show_mp
 from validators.kernel.rule import Rule, Tracker
 from validators.replay.board import Piece
-from validators.replay.replayer import Moved, Rolled
+from validators.replay.replayer import Moved, Removed, Rolled
 
 FORCED_MARCH_MAX = 9  # 13.2.4: MA + (1d6 + 3)
 REDUCED = {"disrupted": "halved, disrupted", "OGS": "reduced, out of general supply",
@@ -277,13 +278,16 @@ class Movement(Rule):
     """13.1-13.2, 11.4-11.5: a unit's moves in a phase fit its allowance and the enemy's ZoC."""
 
     ids = ("13.1", "13.2", "13.2.1", "13.2.2", "13.2.3", "13.2.4", "13.5", "13.7", "11.4")
-    covers = ("2.2", "2.2.4", "8.2", "11.0", "11.5", "13.0", "13.3")
-    needs = (MoveCosts, Forces)
+    covers = ("2.2", "2.2.4", "8.1", "8.2", "11.0", "11.5", "13.0", "13.3")
+    needs = (MoveCosts, Forces, MoraleChecks)
 
     def start(self) -> None:
         self.costs, self.forces = self.ctx.get(MoveCosts), self.ctx.get(Forces)
         self.rail = self.tables.get("rail-lift", {})
         self.moves: dict[str, MoveRecord] = {}
+        self.faulted: set[str] = set()  # pieces with a finding in this phase (13.5 c: no check owed then)
+        self.last_step: dict[str, int] = {}  # piece id -> the step of its last move in this phase
+        self.left: set[str] = set()  # hexes a Reserve marker or an HQ left in this Reaction Phase (13.6, 15.6)
         self.riders: dict[tuple[str, str], list[str]] = {}  # (side, rail line) -> combat units it carried this phase
         self.entered_zoc: dict[str, str] = {}  # piece id -> the enemy-ZoC hex it came onto the map at, this phase
         self.initiative_rolled: int | None = None  # the last GT whose Phase V saw an initiative roll (6.2)
@@ -294,9 +298,70 @@ class Movement(Rule):
         self.pending: dict[str, tuple[str, str, str, int]] = {}
 
     def phase_started(self, pid: str) -> None:
-        self.moves, self.riders, self.entered_zoc = {}, {}, {}
+        self.moves, self.riders, self.entered_zoc, self.faulted, self.last_step = {}, {}, {}, set(), {}
+        self.left = set()
+
+    def _exempt(self, hex_id: str) -> bool:
+        """Whether a Reserve marker or an HQ not surely disrupted stood in the hex when the Reaction Phase
+        began: one is there now, or left it in this phase (13.6, 15.6: its units make no check after
+        reacting; a marker taken off before the move counts)."""
+        if hex_id in self.left:
+            return True
+        board = self.board
+        here = board.pieces_in(hex_id)
+        return any(board.marker_id(p) == "reserve" for p in here) or (
+            any(board.unit_of(p) is not None and board.unit_of(p).type == "hq" for p in here)
+            and not self.forces.surely_marked(here, "disrupted"))
+
+    def _leaving(self, piece: Piece, old: str) -> None:
+        """A Reserve marker or an HQ leaving a hex in a Reaction Phase (see `_exempt`)."""
+        u = self.board.unit_of(piece)
+        if self.board.marker_id(piece) == "reserve" or (u is not None and u.type == "hq"):
+            self.left.add(old)
+
+    def removed(self, e: Removed) -> None:
+        if self.state.phase_kind == "reaction" and self.board.on_map(e.where.label):
+            self._leaving(e.piece, e.where.label)
+
+    def _checks_owed(self) -> None:
+        """13.5 c, when the Reaction Phase ends: each unit that reacted (ended away from where it began;
+        not one that stood in reserve or with an HQ, 13.6, 15.6, nor one whose reaction drew a finding)
+        took its morale check (8.1) in the phase."""
+        board, forces = self.board, self.forces
+        pieces = board.replayer.board.pieces
+        by_side: dict[str, list[Piece]] = {}
+        self._msu_alone(pieces)
+        for pid, rec in self.moves.items():
+            p = pieces.get(pid)
+            if (p is None or pid in self.faulted or rec.reserve or rec.hq or not forces.is_combat_unit(p)
+                    or board.hex_of(p) in (None, rec.start) or self._exempt(rec.start)):
+                continue
+            by_side.setdefault(board.side_id(p), []).append(p)
+        for side, reacted in by_side.items():
+            for p in self.ctx.get(MoraleChecks).unchecked(side, reacted):
+                self.find("13.5", f"{p.name} reacted from {self.moves[p.id].start} to {board.hex_of(p)} and took no morale "
+                          f"check in the {self.state.phase} Phase: each reacting unit makes one at the end of its reaction "
+                          "move (13.5 c, 8.1)", p, None, board.hex_of(p))
+
+    def _msu_alone(self, pieces) -> None:
+        """13.5: an MSU reacts only with reacting combat units: one that stood with it when the phase
+        began and ends where it ends (reported at the MSU's last move)."""
+        board = self.board
+        for pid, rec in self.moves.items():
+            p = pieces.get(pid)
+            u = board.unit_of(p) if p is not None else None
+            if u is None or u.type != "msu" or pid in self.faulted or board.hex_of(p) in (None, rec.start):
+                continue
+            here = board.hex_of(p)
+            if not any(q != pid and r.start == rec.start and q in pieces and self.forces.is_combat_unit(pieces[q])
+                       and board.hex_of(pieces[q]) == here for q, r in self.moves.items()):
+                self.find("13.5", f"{p.name} reacts from {rec.start} to {here} with no reacting combat unit of its stack: an "
+                          "MSU may move with reacting combat units, but may not initiate reaction movement (13.5)", p,
+                          rec.start, here, at=self.last_step.get(pid))
 
     def phase_ended(self, pid: str) -> None:
+        if self.state.phase_kind == "reaction":
+            self._checks_owed()
         board = self.board.replayer.board.pieces
         for piece_id, (rule, message, _, step) in sorted(self.pending.items()):
             p = board.get(piece_id)
@@ -312,6 +377,8 @@ class Movement(Rule):
 
     def moved(self, e: Moved) -> None:
         old, new, board, st = e.old.label, e.new.label, self.board, self.state
+        if st.phase_kind == "reaction" and old != new and board.on_map(old):
+            self._leaving(e.piece, old)
         u = board.unit_of(e.piece)
         if (u is None or old == new or not board.on_map(new) or not self.forces.is_ground(e.piece)
                 or st.phase_kind not in ("movement", "reaction") or not u.ma or u.type in SUPPLY - {"msu"}):
@@ -331,6 +398,7 @@ class Movement(Rule):
             if st.phase_kind == "reaction":
                 rec.reserve = any(board.marker_id(p) == "reserve" for p in marked)
                 rec.may_react = rec.reserve or self._near_enemy_unit(old, side, 2)
+        self.last_step[e.piece.id] = st.step
         rec.road_march = rec.road_march or self._declared(ROAD_MARCH, e.piece)
         if self._declared(OVERRUN, e.piece):
             return
@@ -348,6 +416,9 @@ class Movement(Rule):
 
     def find(self, *args, **kwargs) -> None:
         self.flagged = True  # a finding for the move being judged: the reaction's eligibility is not judged too
+        piece = args[2] if len(args) > 2 else kwargs.get("piece")
+        if piece is not None:
+            self.faulted.add(piece.id)
         super().find(*args, **kwargs)
 
     def _may_react(self, e: Moved, u, rec: MoveRecord) -> None:
@@ -734,9 +805,9 @@ class _Paths:
 
 
 class Overrun(Rule):
-    """13.4.1-13.4.2: who may overrun, and what cannot be overrun."""
+    """13.4.1-13.4.2 and 13.5 b: who may overrun, and what cannot be overrun."""
 
-    ids = ("13.4.1", "13.4.2")
+    ids = ("13.4.1", "13.4.2", "13.5")
     needs = (Forces, MoveCosts)
 
     def declared(self, d: Declared) -> None:
@@ -751,6 +822,18 @@ class Overrun(Rule):
         enemy = board.other_side.get(side or "")
         targets = [n for n in self.game.geometry.neighbours(hex_id)
                    if any(board.side_id(p) == enemy and forces.is_ground(p) for p in board.units_in(n))]
+        if self.state.phase_kind == "reaction" and not board.markers_in(hex_id, "reserve"):
+            self.find("13.5", f"{piece.name} declares an overrun in the {self.state.phase} Phase from {hex_id}, with no "
+                      "Reserve marker: reacting units may not overrun (13.5 b), but units in reserve (13.6)", piece, None,
+                      hex_id)
+            return
+        if not disrupted and targets and forces.classes(board.unit_of(piece)) == {"foot"} and all(
+                any(board.side_id(p) == enemy and forces.is_combat_unit(p) and forces.cf(p) > 0 for p in board.units_in(n))
+                for n in targets):
+            self.find("13.4.1", f"{piece.name}, a foot unit, overruns from {hex_id}: every enemy hex next to it "
+                      f"({', '.join(targets)}) holds a combat unit with a combat factor above 0, which only motorized "
+                      "units may overrun", piece, None, hex_id)
+            return
         covered = self.ctx.get(MoveCosts).enemy_zoc(side, True) if side is not None else frozenset()
         if not disrupted and targets and all(  # one act, one finding
                 self.game.hex_terrain.get(n) in ("mountain", "city") or forces.fort_level(n) is not None
