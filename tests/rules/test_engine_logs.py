@@ -50,8 +50,6 @@ ENGINE = Path(__file__).resolve().parents[1] / "fixtures" / "engine"
     ("dfd-desert-fox-legal", "desert-fox-deluxe", []),
     ("dfd-oconnors-war-long-legal", "desert-fox-deluxe", []),
     ("dfd-desert-fox-overstack-legal", "desert-fox-deluxe", []),
-    ("dfd-rommels-war-planted", "desert-fox-deluxe", [  # 5 of its 6 acts (not 14.6 at 24: the window holds no A1)
-        (7, "10.3", "C0701"), (11, "13.5", "C2330"), (21, "14.7.1", "C1108"), (24, "14.8", "C0603"), (29, "6.2", "W2118")]),
     # issue 30: a reaction, disruption, refit and construction game and its 8 planted acts of 7 rules, each at its step
     ("dfd-rommels-war-moves-legal", "desert-fox-deluxe", []),
     ("dfd-rommels-war-moves-planted", "desert-fox-deluxe", [
