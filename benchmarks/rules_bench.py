@@ -211,20 +211,30 @@ def _out_and_back(w, moves, wader=None) -> None:
 
 def _steppers(w, game, side: str, most: int = 12) -> list[tuple[str, str, str]]:
     """(unit, a neighbouring hex of open terrain, its own hex) for up to `most` units of `side` on
-    the map: a step there and back costs little."""
+    the map: a step there and back costs little, across no hexside feature (an escarpment may
+    forbid it) and next to no enemy unit (a zone of control may)."""
+    from builder.geometry.hexmap import hexside_key
+
     geo, units = game.geometry, {u.id: u for u in game.units}
-    held = {w.location(p.map, p.x, p.y) for p in w.board.pieces.values() if p.map}
+    held, enemy_near = set(), set()
+    for p in w.board.pieces.values():
+        if p.map:
+            held.add(here := w.location(p.map, p.x, p.y))
+            u = units.get(p.properties().get("UnitId", ""))
+            if u is not None and here in geo and game.nationality_of_unit(u).side != side:
+                enemy_near.update((here, *geo.neighbours(here)))
     out = []
     for p in sorted(w.board.pieces.values(), key=lambda p: p.id):
         u = units.get(p.properties().get("UnitId", ""))
         if u is None or not u.ma or u.type in ("air", "fleet", "base", "msu", "dump") or not p.map:
             continue
         ref, here = u.id, w.location(p.map, p.x, p.y)
-        if here not in geo or game.nationality_of_unit(u).side != side:
+        if here not in geo or game.nationality_of_unit(u).side != side or here in enemy_near:
             continue
         kinds = game.hex_terrain_types
         free = [n for n in geo.neighbours(here) if n not in held and not kinds[game.hex_terrain[n]].prohibited
-                and game.hex_terrain[n] in OPEN]
+                and game.hex_terrain[n] in OPEN and n not in enemy_near
+                and not game.hexside_features.get(hexside_key(here, n))]
         if free:
             out.append((ref, free[0], here))
             held.add(free[0])
@@ -243,9 +253,12 @@ def bravery_log(path: Path, steps: int) -> None:
 
 
 def generic_log(slug: str, path: Path, steps: int, extra: str | None = None) -> None:
-    """Any game from its first scenario's setup: each turn the tracker walks the sequence of play,
-    and in each Movement Phase (every phase, in a game whose phases have no kind) the phasing
-    side's units step to a free neighbouring hex and back; a die of that side is rolled."""
+    """Any game from its first scenario's setup, over the game's turns: each turn the tracker walks
+    the sequence of play, and in each Movement Phase (every phase, in a game whose phases have no
+    kind) the phasing side's units step to a free neighbouring hex and back, as many rounds as
+    spread the steps over the turns, a die of that side rolled each round.  (Until 2026-11-27 it
+    walked one round a phase, so a 10,000-step log ran 131 turns of Western Desert Force's 23, and
+    its steppers crossed escarpments: 282 illegal moves.)"""
     from builder.model import load_game
     from builder.model.plain import plain_game
     from builder.vassal.module import build_vmod
@@ -264,6 +277,13 @@ def generic_log(slug: str, path: Path, steps: int, extra: str | None = None) -> 
     moves = {side: [m for m in _steppers(w, plain, side) if not wader or m[0] != wader[0]] for side in sides}
     dice = {d.side: d.name for d in plain.info.dice if d.dice == 1}
     turn = plain.info.turns.first
+    # the steps spread over the game's turns, as a long game's log is: several rounds of steps a
+    # Movement Phase rather than a turn count past the game's end
+    moving = [spec for spec in phases if spec.get("kind", "movement") == "movement"]
+    per_round = sum(2 * len(moves[side]) * (2 if wader and wader[3] == side else 1) + (side in dice)
+                    for spec in moving for side in ([spec["side"]] if spec.get("side") in sides else list(sides)))
+    turns = plain.info.turns.last - turn + 1
+    rounds = max(1, -(-(steps - turns * len(phases)) // max(1, turns * per_round)))
     while len(w.steps) < steps:
         for spec in phases:
             try:
@@ -273,9 +293,10 @@ def generic_log(slug: str, path: Path, steps: int, extra: str | None = None) -> 
             if spec.get("kind", "movement") != "movement":
                 continue
             for side in [spec["side"]] if spec.get("side") in sides else list(sides):
-                _out_and_back(w, moves[side], wader if wader and wader[3] == side else None)
-                if side in dice:
-                    w.roll(dice[side], [1 + turn % 6], sides[side])
+                for _ in range(rounds):
+                    _out_and_back(w, moves[side], wader if wader and wader[3] == side else None)
+                    if side in dice:
+                        w.roll(dice[side], [1 + turn % 6], sides[side])
             if len(w.steps) >= steps:
                 break
         turn += 1

@@ -177,6 +177,38 @@ def test_a_log_of_another_module_is_drawn_with_that_module_without_findings(matc
     assert all(board_at(data, n) == b for n, b in enumerate(boards))
 
 
+def test_the_audits_html_report_is_this_page(match, view, built, monkeypatch, tmp_path):
+    """`audit --format html` writes the page of `view`, findings in it (one page, one way to draw)."""
+    monkeypatch.setattr(builder.paths, "ROOT", built[0])
+    out = tmp_path / "report.html"
+    result = runner.invoke(app, ["audit", SLUG, str(match), "--out", str(out)])
+    assert result.exit_code == 1 and "Traceback" not in result.stdout + result.stderr  # the log breaks 6.5
+    report, viewed = read_data(out.read_text(encoding="utf-8")), read_data(view(SLUG, match))
+    assert report == viewed and [f["rule"] for f in report["findings"]] == ["6.5"]
+
+
+def test_an_html_report_needs_the_module_it_draws_with(match, monkeypatch, tmp_path):
+    from tests.conftest import copy_sources
+
+    copy_sources(tmp_path)  # the sources, never built
+    monkeypatch.setattr(builder.paths, "ROOT", tmp_path)
+    result = runner.invoke(app, ["audit", SLUG, str(match), "--format", "html"])
+    assert result.exit_code == 2 and result.stdout == ""
+    (line,) = result.stderr.splitlines()
+    assert "not built yet; run `hexforge build bravery-in-the-sand` first" in line
+
+
+def test_an_invisible_piece_is_hidden_by_its_owner():
+    """The Invisible trait (`hide;`, vassal-formats.md 3.15): its state names who hid the piece."""
+    from validators.replay.board import Piece
+    from validators.view.frames import _mask, _Table
+
+    typ = "hide;I;Hide;;;0.3;;false\tpiece;;;chit.png;Recon"
+    images, names = _Table(), _Table()
+    assert _mask(Piece("1", typ, "Axis\tnull;0;0;;"), images, names) == (names("Axis"), -1, -1)
+    assert _mask(Piece("2", typ, "null\tnull;0;0;;"), images, names) == ()
+
+
 @needs_realdata
 def test_a_third_party_module_draws_its_own_log(view):
     """Ragnarok (SPI, 1981), a module hexforge did not build, and a log its engine wrote."""
@@ -281,4 +313,31 @@ def test_the_page_in_chromium(name, browser, match, vmod, view, tmp_path):
         assert faces() == {face}
         assert shown(page) == expected(boards[0])
     assert errors == [] and requests == []
+    page.close()
+
+
+def test_an_invisible_piece_in_chromium(browser, match, view, tmp_path):
+    """A piece its side made invisible: drawn faint for its side and with every face shown; gone,
+    with its name out of the stack's list, for the other side."""
+    from validators.view.page import render
+
+    data = read_data(view(SLUG, match))
+    names = Counter(data["names"][r[7]] for r in data["start"])
+    row = next(r for r in data["start"] if len(r) > 9 and data["names"][r[9]] == "Axis" and names[data["names"][r[7]]] == 1)
+    row[10:12] = [-1, -1]  # the Axis chit hidden (hide;) instead of masked (obs;)
+    name = data["names"][row[7]]
+    html = tmp_path / "invisible.html"
+    html.write_text(render(data, "invisible"), encoding="utf-8")
+    page = browser.new_page()
+    page.goto(html.as_uri())
+    chit = f"[data-piece='{name}']"
+
+    def drawn():
+        return page.eval_on_selector_all(chit, "els => els.map(e => e.classList.contains('invisible'))")
+    assert drawn() == [True]
+    page.select_option("#side", "Commonwealth")
+    assert drawn() == [] and all(name not in t for t in page.eval_on_selector_all(
+        ".counter", "els => els.map(e => e.title)"))
+    page.select_option("#side", "Axis")
+    assert drawn() == [True]
     page.close()

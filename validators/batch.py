@@ -167,18 +167,19 @@ def exit_code(outcomes: list[Outcome]) -> int:
     return 2 if "unreadable" in statuses else 1 if "violations" in statuses else 0
 
 
-def render(game: Game, report: AuditReport, fmt: str) -> bytes:
+def render(game: Game, report: AuditReport, fmt: str, art=None) -> bytes:
+    """The report in `fmt`; html is the page of `hexforge view` with the findings in it, drawn
+    with `art` (the module's ModuleArt: validators/view/module_art.py)."""
     from validators.report import as_json, as_text
 
     if fmt == "html":
-        from validators.report_html import as_html
-        from validators.situation import situations_for
+        from validators.view.page import report_page
 
-        return as_html(game, report, situations_for(report)).encode("utf-8")  # the log replayed again
+        return report_page(report, art, game).encode("utf-8")  # the log replayed again, step by step
     return (as_json(report) if fmt == "json" else as_text(report)).encode("utf-8")
 
 
-def write_reports(game: Game, outcomes: list[Outcome], fmt: str, out_dir: Path) -> None:
+def write_reports(game: Game, outcomes: list[Outcome], fmt: str, out_dir: Path, art=None) -> None:
     """Each readable file's report as DIR/<file name>.<txt|json|html>, written atomically."""
     used: set[str] = set()
     for o in outcomes:
@@ -190,7 +191,7 @@ def write_reports(game: Game, outcomes: list[Outcome], fmt: str, out_dir: Path) 
             n += 1
             name = f"{base}.{n}.{ext}"
         used.add(name)
-        write_atomic(out_dir / name, render(game, o.report, fmt))
+        write_atomic(out_dir / name, render(game, o.report, fmt, art))
 
 
 def _counts(o: Outcome) -> tuple[int, int, int] | None:

@@ -73,6 +73,7 @@ def audit(game: str = typer.Argument(..., help="game slug (see `hexforge list`)"
     written_with = _written_with(module, pieces, g)
     if len(paths) == 1 and not paths[0].is_dir():
         fmt = _report_format(fmt, out_path)
+        art = _page_art(game, module) if fmt == "html" else None
         grids, mid = written_with or (None, None)
         outcome = batch.audit_one(g, paths[0], grids, selection, timeout, mid)
         if outcome.report is None:
@@ -80,13 +81,14 @@ def audit(game: str = typer.Argument(..., help="game slug (see `hexforge list`)"
             raise typer.Exit(2)
         for note in outcome.report.notes:
             err.print(note, markup=False, emoji=False)
-        data = batch.render(g, outcome.report, fmt)
+        data = batch.render(g, outcome.report, fmt, art)
         if out_path:
             _write(lambda: write_atomic(out_path, data), out_path)
         else:
             sys.stdout.write(data.decode("utf-8"))
         raise typer.Exit(batch.exit_code([outcome]))
     fmt = fmt or "text"
+    art = _page_art(game, module) if fmt == "html" and out_path else None
     if out_path and (out_path.exists() and not out_path.is_dir() or not out_path.exists() and out_path.suffix):
         err.print(f"--out {out_path}: names a file; several logs write one report each into a directory "
                   "(create the directory first if its name has a dot)", markup=False, emoji=False)
@@ -108,9 +110,29 @@ def audit(game: str = typer.Argument(..., help="game slug (see `hexforge list`)"
         audited = iter(batch.run(sources_dir() / game, g, files, jobs, done, selection, timeout, written_with))
     outcomes = [i if isinstance(i, batch.Outcome) else next(audited) for i in items]
     if out_path:
-        _write(lambda: batch.write_reports(g, outcomes, fmt, out_path), out_path)
+        _write(lambda: batch.write_reports(g, outcomes, fmt, out_path, art), out_path)
     sys.stdout.write(batch.summary_json(game, outcomes) if fmt == "json" else batch.summary_text(outcomes))
     raise typer.Exit(batch.exit_code(outcomes))
+
+
+def _page_art(game: str, module: Path | None):
+    """The art an html report is drawn with: the module the logs were written with (--module), else
+    the game's build; one line and exit 2 when there is none to read."""
+    from builder.paths import generated_dir
+    from validators.batch import one_line
+    from validators.view.module_art import ModuleArt
+    from validators.vlog.modulegrid import ModuleFormatError
+
+    module = module or generated_dir() / game / f"{game}.vmod"
+    if not module.is_file():
+        err.print(f"{module}: not built yet; run `hexforge build {game}` first (an html report draws the match "
+                  "with the module)", markup=False, emoji=False)
+        raise typer.Exit(2)
+    try:
+        return ModuleArt(module)
+    except (ModuleFormatError, LogFormatError, OSError) as exc:
+        err.print(one_line(f"{module}: {exc}"), markup=False, emoji=False)
+        raise typer.Exit(2)
 
 
 VIEW_HELP = (

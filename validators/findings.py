@@ -18,7 +18,7 @@ class Finding:
     rule: str  # rulebook number, e.g. "6.1.4"
     message: str  # explanation with the numbers, e.g. "cost 3.5 MP via 0605-0606-0607 > MA 3"
     kind: str = "violation"  # violation | event (e.g. a decisive victory, 13.1)
-    path: tuple[str, ...] = field(default=())  # hexes of the move, for the map picture
+    path: tuple[str, ...] = field(default=())  # hexes of the move, outlined on the map (validators/view)
     phase: str | None = None
     rule_text: str | None = None  # the rule's short text from the game's catalogue (rules.yaml)
 

@@ -1,4 +1,4 @@
-"""Audit reports as text or JSON (the HTML report is in report_html.py)."""
+"""Audit reports as text or JSON (the HTML report is the page of `hexforge view`: validators/view/page.py)."""
 from __future__ import annotations
 
 import json

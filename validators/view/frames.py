@@ -8,7 +8,8 @@ A counter is a row [piece, map, x, y, offset, z, image, name, location] of indic
 tables (`pieces`, `maps`, `images`, `names`, `locations`); `offset` is its place in its stack
 as VASSAL draws it shifted (0 in a draw pile, where the pieces lie on each other), `z` its
 place from the bottom.  A masked piece's row goes on with [owner, mask image, mask name] (the
-owner a name in `names`): what the other sides see of it.
+owner a name in `names`): what the other sides see of it; an invisible one's with [owner, -1, -1]:
+the other sides see nothing there.
 """
 from __future__ import annotations
 
@@ -18,7 +19,6 @@ from builder.vassal.sequence import split
 from validators.dump import _turn, _turn_text, line_text, replay_lines
 from validators.replay.board import Board
 from validators.replay.replayer import Replayer
-from validators.situation import shown_image
 from validators.view.module_art import ModuleArt
 from validators.vlog.reader import paused_gc, read_record
 
@@ -58,7 +58,7 @@ def match_frames(log: Path, art: ModuleArt) -> dict:
                 continue
             look = looks.get((p.type, p.state))
             if look is None:
-                look = looks[(p.type, p.state)] = (images(shown_image(p)), names(p.name), *_mask(p, images, names))
+                look = looks[(p.type, p.state)] = (images(_shown_image(p)), names(p.name), *_mask(p, images, names))
             stack = board.stacks.get(p.stack or "")
             z = stack.children.index(p.id) if stack is not None and p.id in stack.children else 0
             offset = 0 if stack is None or stack.deck else z
@@ -97,15 +97,37 @@ def match_frames(log: Path, art: ModuleArt) -> dict:
 
 
 def _mask(p, images: _Table, names: _Table) -> tuple[int, ...]:
-    """(owner, image, name) of the Mask (`obs;`, vassal-formats.md 3.14) that hides the piece, ()
-    when it is shown: the state's first field names who masked it (`null`: nobody)."""
+    """(owner, image, name) of the Mask (`obs;`, vassal-formats.md 3.14) that hides the piece, or
+    (owner, -1, -1) of the Invisible trait (`hide;`, 3.15) that hides it whole; () when it is shown.
+    The state's first field names who masked or hid it (`null`: nobody); the outermost trait counts."""
     for t in p.traits:
-        if t.prefix == "obs;":
+        if t.prefix in ("obs;", "hide;"):
             owner = split(t.state, ";")[0]
-            if owner and owner != "null" and len(t.fields) > 4:
+            if not owner or owner == "null":
+                continue
+            if t.prefix == "hide;":
+                return names(owner), -1, -1
+            if len(t.fields) > 4:
                 return names(owner), images(t.fields[1]), names(t.fields[4] or "?")
-            return ()
     return ()
+
+
+def _shown_image(p) -> str:
+    """The image on top: the outermost Layer (`emb2;`) whose active level has an image and is not
+    drawn underneath the piece, else the BasicPiece's image."""
+    traits = p.traits
+    for t in traits[:-1]:
+        if t.prefix != "emb2;" or len(t.fields) < 16:
+            continue
+        try:
+            level = int(t.state)
+        except ValueError:
+            continue
+        layer_images = split(t.fields[15], ",")
+        if 0 < level <= len(layer_images) and layer_images[level - 1] and t.fields[12] != "true":
+            return layer_images[level - 1]
+    basic = traits[-1]
+    return basic.fields[2] if basic.prefix == "piece;" and len(basic.fields) > 2 else ""
 
 
 def board_at(frames: dict, step: int) -> dict[str, tuple]:

@@ -13,13 +13,14 @@ The contract for tools and tests: the root element (`#hexforge-view`) carries
 from __future__ import annotations
 
 import json
+import re
 from html import escape
 from importlib.resources import files
 from pathlib import Path
 
 from builder.model import Game
 from builder.vassal.buildfile import MAP_ID
-from validators.findings import AuditReport
+from validators.findings import AuditReport, Finding
 from validators.view.frames import match_frames
 from validators.view.module_art import ModuleArt
 
@@ -51,19 +52,33 @@ def _map(art: ModuleArt, name: str) -> dict:
                         "image": art.image_uri(b.image) if b.image else None} for b in m.boards]}
 
 
-def _finding(f, game: Game | None) -> dict:
+def _finding(f: Finding, game: Game | None) -> dict:
     """A finding as listed, with the outlines of the hexes it names on the main map (the built
     module's main map is its one board at the map's origin, so board pixels are map pixels)."""
     out = {"step": f.step, "rule": f.rule, "text": f.rule_text or "", "message": f.message, "kind": f.kind,
            "turn": f.turn, "phase": f.phase, "side": f.side, "piece": f.piece}
     if game is not None:
-        from validators.report_html import _hexes, _named
-
-        hexes = list(dict.fromkeys(_hexes(game, f) + _named(game, f)))
         out["outlines"] = [{"map": MAP_ID, "hex": h, "points": [[round(x, 1), round(y, 1)]
                                                                  for x, y in game.geometry.outline(h)]}
-                           for h in hexes]
+                           for h in finding_hexes(game, f)]
     return out
+
+
+_WORD = re.compile(r"(?<![\w.])\w+(?![\w.])")  # "3.5" is a number, not hexes "3" and "5"
+
+
+def finding_hexes(game: Game, f: Finding) -> list[str]:
+    """The map hexes a finding is about, in order, once: its move (the path if given, else from
+    and to), then the hexes its message names (0607 in "... via 0605-0606-0607")."""
+    move = list(f.path) if f.path else [h for h in (f.from_hex, f.to_hex) if h]
+    named = [w for w in _WORD.findall(f.message) if any(c.isdigit() for c in w)]
+    return list(dict.fromkeys(h for h in move + named if h in game.geometry))
+
+
+def report_page(report: AuditReport, art: ModuleArt, game: Game) -> str:
+    """`audit --format html`: the page of `hexforge view` with the audit's findings in it."""
+    log = Path(report.log)
+    return render(page_data(log, art, report, game), f"{log.name} - {game.info.title}")
 
 
 def render(data: dict, title: str) -> str:

@@ -77,6 +77,7 @@
   const shown = new Map(); // piece index -> {el, row}
   let viewer = ""; // "": every face shown; else a side (or player): others' masked pieces masked
   const hidden = (r) => r.length > 9 && viewer !== "" && D.names[r[9]] !== viewer;
+  const unseen = (r) => hidden(r) && r[10] === -1; // invisible to this viewer: not drawn at all
   const face = (r) => (hidden(r) ? r[10] : r[6]);
   const label = (r) => D.names[hidden(r) ? r[11] : r[7]];
   function counter(r) {
@@ -89,10 +90,11 @@
   }
   function draw(board) {
     for (const [pid, s] of shown) {
-      if (!board.has(pid)) { s.el.remove(); shown.delete(pid); }
+      if (!board.has(pid) || unseen(board.get(pid))) { s.el.remove(); shown.delete(pid); }
     }
     const at = new Map(); // map,x,y -> names in the stack, bottom first
     for (const r of board.values()) {
+      if (unseen(r)) continue;
       const key = r[1] + "," + r[2] + "," + r[3];
       if (!at.has(key)) at.set(key, []);
       at.get(key)[r[5]] = label(r);
@@ -113,6 +115,7 @@
       el.style.top = (r[3] - r[4] * sy) + "px";
       el.style.zIndex = 1 + r[5];
       if (r.length > 9) el.dataset.masked = D.names[r[9]]; else delete el.dataset.masked;
+      el.classList.toggle("invisible", r.length > 9 && r[10] === -1); // seen by its owner (or all): drawn faint
       if (!el.src) el.textContent = label(r);
       s.row = r;
     }
