@@ -92,12 +92,12 @@ class SlotInfo:
 
     @property
     def image(self) -> str:
-        f = split(self.traits[-1].type[len("piece;"):], ";")
+        f = self.traits[-1].fields
         return f[2] if len(f) > 2 else ""
 
     @property
     def basic_name(self) -> str:
-        f = split(self.traits[-1].type[len("piece;"):], ";")
+        f = self.traits[-1].fields
         return f[3] if len(f) > 3 else ""
 
 

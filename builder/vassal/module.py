@@ -9,6 +9,7 @@ from PIL import Image, ImageDraw
 
 from builder.model.event_checks import card_name
 from builder.model.game import Game
+from builder.paths import inside
 from builder.render.event_cards import all_card_art, draw_board as draw_events_board, draw_card_art
 from builder.render.counters import all_faces, draw_face, draw_moved_flag
 from builder.render.fonts import draw_text, fit, font, wrap
@@ -59,7 +60,7 @@ def board_art(game: Game) -> bytes:
         return SourceError([SourceProblem(f"sources/{game.root.name}/map.yaml", 1, 1, msg,
                                           "name an image file in the game's folder of the board's width x height")])
     try:
-        if not path.is_file() or path.stat().st_size > MAX_ART:
+        if not inside(game.root, path) or not path.is_file() or path.stat().st_size > MAX_ART:  # a link out: refused
             raise problem(f"board image {b.image}: no such file in the game's folder, or larger than {MAX_ART} bytes")
         data = path.read_bytes()
         with Image.open(io.BytesIO(data)) as img:

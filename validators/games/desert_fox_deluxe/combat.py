@@ -537,11 +537,12 @@ class Combat(Rule):
     def moved(self, e: Moved) -> None:
         old, new, board = e.old.label, e.new.label, self.board
         if board.unit_of(e.piece) and board.on_map(old) and not board.on_map(new) and old != new:
-            self._lose(e.piece, self.step_points(e.piece))
+            points = self.step_points(e.piece)
+            self._lose(e.piece, points)
             if new in self.destroyed_boxes:
-                for f in ([self.fight] if self.fight is not None and self.fight.dice is not None else []) + self.fought:
+                for f in self._fights():
                     if e.piece.id in f.targets:
-                        f.destroyed += self.step_points(e.piece)
+                        f.destroyed += points
                         break
         if not board.on_map(old) and board.on_map(new):
             self._capture(e.piece, new)
@@ -549,9 +550,15 @@ class Combat(Rule):
                 and self.forces.is_ground(e.piece)):
             self._combat_move(e)
 
+    def _fights(self, newest_first: bool = False) -> list:
+        """The combats rolled so far in the phase: the one being resolved, then those fought (oldest
+        first, or newest)."""
+        live = [self.fight] if self.fight is not None and self.fight.dice is not None else []
+        return live + (self.fought[::-1] if newest_first else self.fought)
+
     def _combat_move(self, e: Moved) -> None:
         pid = e.piece.id
-        fights = ([self.fight] if self.fight is not None and self.fight.dice is not None else []) + self.fought[::-1]
+        fights = self._fights(newest_first=True)
         for f in fights:
             if pid in f.attackers:
                 self._early(f, "attacker")
@@ -612,7 +619,7 @@ class Combat(Rule):
         if kind is None or self.state.phase_kind != "combat" or p.id in self.captured:
             return
         self.captured.add(p.id)
-        fights = ([self.fight] if self.fight is not None and self.fight.dice is not None else []) + self.fought
+        fights = self._fights()
         for f in fights:
             if hex_id in f.into and f.destroyed and any(
                     side == f.side and die <= f.destroyed for side, die, _ in self.capture_rolls):

@@ -55,7 +55,7 @@ class Construction(Rule):
         if marker not in FORTS or self.state.phase_id is None or p.id in self.judged:
             return
         self.judged.add(p.id)
-        level, st, board = int(marker[-1]), self.state, self.board
+        level, st = int(marker[-1]), self.state
         why = None
         if st.phase_kind != "movement":
             why = f"a fort is begun at the beginning of a friendly Movement Phase, not in the {st.phase} Phase"

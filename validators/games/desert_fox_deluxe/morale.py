@@ -226,7 +226,7 @@ class Morale(Rule):
         u = self.board.unit_of(p)
         if u is not None:  # 8.2 d: a disrupted HQ has lost its special functions
             return u.type == "hq" and not self.ctx.get(Forces).surely_disrupted(p)
-        return p.properties().get("MarkerId") == "reserve"
+        return self.board.marker_id(p) == "reserve"
 
     def phase_ended(self, pid: str) -> None:
         if pid == "XVIII":

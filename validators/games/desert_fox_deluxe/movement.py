@@ -309,7 +309,7 @@ class Movement(Rule):
             return True
         board = self.board
         here = board.pieces_in(hex_id)
-        return any(board.marker_id(p) == "reserve" for p in here) or (
+        return board.markers_in(hex_id, "reserve") > 0 or (
             any(board.unit_of(p) is not None and board.unit_of(p).type == "hq" for p in here)
             and not self.forces.surely_marked(here, "disrupted"))
 
@@ -350,9 +350,9 @@ class Movement(Rule):
         for pid, rec in self.moves.items():
             p = pieces.get(pid)
             u = board.unit_of(p) if p is not None else None
-            if u is None or u.type != "msu" or pid in self.faulted or board.hex_of(p) in (None, rec.start):
+            here = board.hex_of(p) if u is not None else None
+            if u is None or u.type != "msu" or pid in self.faulted or here in (None, rec.start):
                 continue
-            here = board.hex_of(p)
             if not any(q != pid and r.start == rec.start and q in pieces and self.forces.is_combat_unit(pieces[q])
                        and board.hex_of(pieces[q]) == here for q, r in self.moves.items()):
                 self.find("13.5", f"{p.name} reacts from {rec.start} to {here} with no reacting combat unit of its stack: an "

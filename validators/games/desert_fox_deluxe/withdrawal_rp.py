@@ -64,7 +64,7 @@ class WithdrawalRefitPoints(Rule):
         del self.owed[:n]
 
     def phase_ended(self, pid: str) -> None:
-        if not self.owed or not any(self.board.marker_id(p) == RP for p in self.board.replayer.board.pieces.values()):
+        if not self.owed or self.board.marker(RP) is None:
             return
         for p, step in self.owed:
             if p.id not in self.reported:

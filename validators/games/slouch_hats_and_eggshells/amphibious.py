@@ -18,7 +18,7 @@ Choices:
 """
 from __future__ import annotations
 
-from validators.games.slouch_hats_and_eggshells.units import Forces
+from validators.games.slouch_hats_and_eggshells.units import Forces, port_hexes
 from validators.kernel.declarations import Declared
 from validators.kernel.rule import Rule
 from validators.replay.replayer import Moved
@@ -38,9 +38,7 @@ class AmphibiousRaid(Rule):
 
     def start(self) -> None:
         self.forces = self.ctx.get(Forces)
-        hex_of = {p.name: p.hex for p in self.game.map.places}
-        self.ports = {hex_of[t.name.removesuffix(" port")] for tid, t in self.game.tracks.items()
-                      if tid.startswith("port-") and t.name.removesuffix(" port") in hex_of}
+        self.ports = port_hexes(self.game)
         self._raided: dict[str, int] = {}  # commando piece -> the turn of its last raid
         self._declared: set[str] = set()  # pieces declared raiding this phase
 
@@ -63,16 +61,17 @@ class AmphibiousRaid(Rule):
                       d.piece, None, d.where)
 
     def moved(self, e: Moved) -> None:
-        old, new, terrain = e.old.label, e.new.label, self.game.hex_terrain
-        if terrain.get(new) != "sea" and terrain.get(old) != "sea":
+        old, new = e.old.label, e.new.label
+        to_sea, from_sea = self._sea(new), self._sea(old)
+        if not (to_sea or from_sea) or old == new:
             return  # neither to sea nor from it
         board, st, p = self.board, self.state, e.piece
         u = board.unit_of(p)
-        if u is None or old == new or st.phase_kind is None:
+        if u is None or st.phase_kind is None:
             return
-        if self._sea(new) and not (board.on_map(old) and self._sea(old)):
+        if to_sea and not (board.on_map(old) and from_sea):
             self._sails(p, u, old, new)
-        elif board.on_map(old) and self._sea(old) and board.on_map(new) and not self._sea(new):
+        elif board.on_map(old) and from_sea and board.on_map(new) and not to_sea:
             if st.phase_kind != "movement" or st.phase_side != board.side_id(p):
                 self.find("10.63", f"{p.name} lands from {old} in the {st.phase}: a raiding commando lands in its "
                           "Movement phase", p, old, new)

@@ -412,7 +412,6 @@ class Combats(Tracker):
     def _shifts(self, c: SHCombat) -> tuple[int, int, str]:
         """The least and most net shift the facts allow, and why."""
         board = self.board.replayer.board.pieces
-        d_hex = c.defender_hex
         shifts: list[tuple[int, int, str]] = []  # (least, most, why)
         defenders = [board[i] for i in c.defenders if i in board]
         if not (set(c.defenders) & c.supplied) and not all(self.board.unit_of(p).light for p in defenders):

@@ -344,14 +344,15 @@ class Movement(Rule):
             mode = sorted(rec.modes)[0]
             self.find(MODE_RULE[mode], f"{mode} is used in the Movement phase, not in the {self.state.phase}", p, rec.start, new)
             return
-        raid = u.type in RAIDERS.get(side, ()) and self.events.played(self.board.side_names[side], "J")
+        raider = u.type in RAIDERS.get(side, ())
+        raid = raider and self.events.played(self.board.side_names[side], "J")
         why = (None if raid else "is not motorized: only motorized units exploit" if not u.motorized
                else "took no part in a combat of the preceding Combat phase: it may not exploit"
                if p.id not in self.combats.fought else "has no Movement Supply: it may not exploit" if rec.unsupplied
                else None)
         if why:
             self.find("8.42", f"{p.name} {why}" + (" (without its side's Event J, Cavalry Raid, this Segment)"
-                                                    if u.type in RAIDERS.get(side, ()) else ""), p, rec.start, new)
+                                                    if raider else ""), p, rec.start, new)
             return
         zoc = self.costs.enemy_zoc(side)
         allowance, why = self._allowance(u, side, rec)

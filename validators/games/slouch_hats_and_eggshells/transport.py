@@ -19,7 +19,7 @@ Choices:
 from __future__ import annotations
 
 from validators.games.slouch_hats_and_eggshells.ports import is_naval
-from validators.games.slouch_hats_and_eggshells.units import Forces
+from validators.games.slouch_hats_and_eggshells.units import Forces, port_hexes
 from validators.kernel.rule import Rule
 from validators.replay.replayer import Moved
 
@@ -37,9 +37,7 @@ class Transport(Rule):
 
     def start(self) -> None:
         self.forces = self.ctx.get(Forces)
-        hex_of = {p.name: p.hex for p in self.game.map.places}
-        self.ports = {hex_of[n] for t in self.game.tracks.values() if (n := t.name.removesuffix(" port")) != t.name
-                      and n in hex_of}
+        self.ports = port_hexes(self.game)
         air = self.tables.get("air-naval", {}).get("airfields", {})
         self.airfields = set(air.get("axis", ()))
         self.capacity = int(self.tables.get("supply", {}).get("air_transport", {}).get("capacity", 1))

@@ -40,6 +40,13 @@ PROHIBITED_SIDES = ("escarpment", "swamp-side", "lava-side")  # 8.33, 8.34
 PIECE_EVENTS = (Moved, Flipped, Added, Removed)
 
 
+def port_hexes(game) -> frozenset[str]:
+    """The hexes of the ports that have a port track (a track `port-X` named "<place> port")."""
+    hex_of = {p.name: p.hex for p in game.map.places}
+    return frozenset(hex_of[n] for tid, t in game.tracks.items()
+                     if tid.startswith("port-") and (n := t.name.removesuffix(" port")) in hex_of)
+
+
 class Forces(Tracker):
     """The rules' view of pieces; it remembers the enemy's hexes and ZOC, and the hexes touched."""
 

@@ -79,8 +79,7 @@ class Moves(Tracker):
         self._steps: dict = {}  # (class, rapid, out of supply) -> its step callback
         self.zoc_mp = mp(self.mv["enter_enemy_zoc"]["mp"])
         self.breach_less = mp(self.tec.get("breached_minefield", {}).get("less", 0))
-        self.breaches: frozenset[str] = frozenset(  # hexes holding a breached-minefield marker (4.43a')
-            h for p in self.board.replayer.board.pieces.values() if mid(p) == "breach" and (h := self.board.hex_of(p)))
+        self._breaches_now()
 
     def phase_started(self, pid: str) -> None:
         self.moved_last = self._moved_away()  # in the phase that just ended (a maneuver's, before its combat)
@@ -116,6 +115,7 @@ class Moves(Tracker):
     removed = added
 
     def _breaches_now(self) -> None:
+        """The hexes holding a breached-minefield marker (4.43a'), in `breaches`."""
         hex_of = self.board.hex_of
         self.breaches = frozenset(h for p in self.board.replayer.board.pieces.values()
                                   if mid(p) == "breach" and (h := hex_of(p)))
