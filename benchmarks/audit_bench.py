@@ -147,8 +147,14 @@ def compile_tree(root: Path) -> None:
                    stdout=subprocess.DEVNULL, check=False)
 
 
-def audit_cmd(target: Path) -> list[str]:
-    return [sys.executable, "-m", "validators.cli", "audit", SLUG, str(target), "--format", "json"]
+def entry(root: Path) -> str:
+    """The module the console script `hexforge` runs in `root`'s tree (validators.main since
+    2026-11-27; before, validators.cli): the command a user runs."""
+    return "validators.main" if (root / "validators" / "main.py").is_file() else "validators.cli"
+
+
+def audit_cmd(target: Path, root: Path = ROOT) -> list[str]:
+    return [sys.executable, "-m", entry(root), "audit", SLUG, str(target), "--format", "json"]
 
 
 def fmt(m: dict | None) -> str:
@@ -167,7 +173,7 @@ def sizes(args, tmp: Path, logs: Path, base: Path | None) -> None:
         cmds["audit"] = (audit_cmd(log), ROOT, None)
         cmds["no cache"] = (audit_cmd(log), ROOT, {"HEXFORGE_MODEL_CACHE": "off"})  # the game loaded from YAML
         if base:
-            cmds["previous"] = (audit_cmd(log), base, None)
+            cmds["previous"] = (audit_cmd(log, base), base, None)
         rows = measure_paired(cmds, args.runs)
         for name, m in rows.items():
             r_dec, r_prev = paired(m, rows["decode"]), paired(m, rows.get("previous"))
@@ -192,7 +198,7 @@ def batch(args, tmp: Path, logs: Path, base: Path | None) -> None:
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
     print(f"batch of {args.batch} logs x {args.batch_steps} steps ({cores} cores):")
     for name, root in [("audit", ROOT)] + ([("previous", base)] if base else []):
-        figures = measure_paired({jobs: (audit_cmd(folder) + ["--jobs", str(jobs)], root, None) for jobs in (1, cores)},
+        figures = measure_paired({jobs: (audit_cmd(folder, root) + ["--jobs", str(jobs)], root, None) for jobs in (1, cores)},
                                  args.batch_runs)
         one, all_ = figures[1], figures[cores]
         if one and all_:

@@ -28,7 +28,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from audit_bench import (DECODE, ROOT, baseline_tree, compile_tree, measure_paired,  # noqa: E402
+from audit_bench import (DECODE, ROOT, baseline_tree, compile_tree, entry, measure_paired,  # noqa: E402
                          paired)
 
 TARGET = 0.6
@@ -376,7 +376,7 @@ def main() -> None:
             compile_tree(base)
         if args.wdf_pair:
             sea, land = wdf_pair(logs, args.steps)
-            cmd = [sys.executable, "-m", "validators.cli", "audit", "western-desert-force"]
+            cmd = [sys.executable, "-m", entry(ROOT), "audit", "western-desert-force"]
             got = measure_paired({"sea": (cmd + [str(sea)], ROOT, None), "land": (cmd + [str(land)], ROOT, None)},
                                  args.runs)
             ratio = paired(got["sea"], got["land"])
@@ -389,13 +389,13 @@ def main() -> None:
                 print(f"{slug:<27} no log script yet")
                 continue
             log = log_of(logs, slug, args.steps)
-            audit = [sys.executable, "-m", "validators.cli", "audit", slug, str(log), "--format", "json"]
+            audit = [sys.executable, "-m", entry(ROOT), "audit", slug, str(log), "--format", "json"]
             rows = {"decode": ([sys.executable, "-c", DECODE, str(log)], ROOT, None), "audit": (audit, ROOT, None)}
             if args.vsavdump:
                 python = args.vsavdump.parent / "python"
                 rows["vsavdump"] = ([str(python), str(args.vsavdump), str(log)], ROOT, None)
             if base:
-                rows["previous"] = (audit, base, None)
+                rows["previous"] = ([*audit[:2], entry(base), *audit[3:]], base, None)
             got = measure_paired(rows, args.runs)
             for name, m in got.items():
                 vs = paired(m, got.get("vsavdump"))

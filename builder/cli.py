@@ -7,6 +7,7 @@ from pathlib import Path
 
 import typer
 
+from builder.console import err, out
 from builder.model import SourceError, load_game
 from builder.paths import games, sources_dir
 
@@ -29,29 +30,6 @@ def _version(asked: bool) -> None:
 def _options(show_version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
                                                help="Print hexforge's version and exit.")) -> None:
     """Build VASSAL modules and counter sheets from declarative wargame sources."""
-
-
-class LazyConsole:
-    """A rich Console made on first use: `hexforge audit` writes its report straight to stdout,
-    and importing rich cost every audit a fiftieth of a second (issue 15)."""
-
-    def __init__(self, **options) -> None:
-        self._options, self._console = options, None
-
-    @property
-    def console(self):
-        """The Console itself, for rich code that wants one (Progress)."""
-        if self._console is None:
-            from rich.console import Console
-            self._console = Console(highlight=False, soft_wrap=True, **self._options)
-        return self._console
-
-    def __getattr__(self, name: str):
-        return getattr(self.console, name)
-
-
-out = LazyConsole()
-err = LazyConsole(stderr=True)
 
 
 def _report(exc: SourceError) -> None:
