@@ -165,3 +165,20 @@ def test_an_audit_with_a_warm_cache_imports_neither_the_module_builder_nor_the_r
     for name in ("builder.vassal.buildfile", "builder.render.counters", "PIL.Image", "rich.progress"):
         assert name not in warm, f"{name} imported by an audit with a warm cache"
     assert runs[0].stdout == runs[1].stdout  # the same report, cached or not
+
+
+def test_the_key_reads_files_inside_the_folder_and_only_the_name_of_a_link_leaving_it(game_dir: Path, tmp_path):
+    """A source's bytes are in the key; a link leaving the folder stands by its target's name
+    (its bytes are never read), also in a subfolder and through a linked subfolder."""
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    (outside / "secret.yaml").write_text("a: 1\n")
+    (game_dir / "notes").mkdir()
+    (game_dir / "notes" / "n.txt").write_text("one")
+    (game_dir / "notes" / "link.yaml").symlink_to(outside / "secret.yaml")
+    (game_dir / "linked").symlink_to(outside, target_is_directory=True)
+    key = cache.cache_key(game_dir)
+    (outside / "secret.yaml").write_text("a: 2\n")
+    assert cache.cache_key(game_dir) == key
+    (game_dir / "notes" / "n.txt").write_text("two")
+    assert cache.cache_key(game_dir) != key

@@ -33,12 +33,28 @@ _CODE = ("model", "geometry")  # builder/ subpackages whose code shapes the cach
 
 
 def _feed(h, base: Path, files) -> None:
+    real_base = str(base.resolve())  # once, not per file: every audit computes a key (issue 36)
     for p in sorted(files):
         if p.is_file() and "__pycache__" not in p.parts:
             h.update(str(p.relative_to(base)).encode() + b"\0")
             # a link leaving the folder is never read: its target's name stands for it (load refuses it)
-            data = p.read_bytes() if inside(base, p) else str(p.resolve()).encode()
+            data = p.read_bytes() if _within(real_base, base, p) else str(p.resolve()).encode()
             h.update(len(data).to_bytes(8, "little") + data)
+
+
+def _within(real_base: str, base: Path, path: Path) -> bool:
+    """`builder.paths.inside(base, path)`, `base` resolved once by the caller: a path written
+    under the resolved folder, with no link among its parts below it, lies inside it (a look at
+    those parts only, not a resolve of the whole path for every file)."""
+    s = str(path)
+    if s.startswith(real_base + os.sep):
+        here = real_base
+        for part in s[len(real_base) + 1:].split(os.sep):
+            here = f"{here}{os.sep}{part}"
+            if part in ("", ".", "..") or os.path.islink(here):
+                return inside(base, path)
+        return True
+    return inside(base, path)
 
 
 def cache_key(root: Path, code: tuple[Path, ...] = ()) -> bytes:
