@@ -125,7 +125,12 @@ class Stack:
 
 
 def _position(state: str) -> tuple[str | None, int, int]:
-    f = split(state, ";") + ["", "", ""]
+    return _position_of(split(state, ";"))
+
+
+def _position_of(fields: list[str]) -> tuple[str | None, int, int]:
+    """(map, x, y) of a state's fields split at ';' (a stack's state: split once for both)."""
+    f = fields + ["", "", ""]
     try:
         return (None if f[0] in ("", "null") else f[0]), int(f[1] or 0), int(f[2] or 0)
     except ValueError:
@@ -236,7 +241,7 @@ class Board:
 
     def _set_stack(self, sid: str, state: str) -> None:
         f = split(state, ";")
-        map_id, x, y = _position(state)
+        map_id, x, y = _position_of(f)
         children = [i for i in f[3:] if i and not i.startswith("@@")]
         old = self.stacks.get(sid)
         for child in old.children if old else []:
