@@ -10,7 +10,10 @@ runs it (start-up and imports included): the median wall time of --runs runs aft
 warm-up, the median CPU seconds (user + system: steadier than wall time on a loaded machine)
 and the median peak resident memory of those runs; ratios are of CPU times.  Rows:
 
-- decode: this tree's reader only (`read_record`), no replay, no rules;
+- python: `python -c pass`, the interpreter's own start-up;
+- decode: this tree's reader only (`read_record`), no replay, no rules: the interpreter, the
+  reader's imports and the decode of the file (issue 36's floor: a 1,000-step audit within 2x
+  of it);
 - vsavdump: pywargame's `vsavdump.py` (a bare decode and print), when --vsavdump names it
   (pywargame 0.8 needs Python >= 3.12: install it into a separate venv, not the project's, e.g.
   `python3.12 -m venv /tmp/vpw && /tmp/vpw/bin/pip install pywargame==0.8.0`, then
@@ -167,7 +170,8 @@ def sizes(args, tmp: Path, logs: Path, base: Path | None) -> None:
     audit_cpu: dict[int, float] = {}
     for n in args.steps:
         log = log_of(logs, n)
-        cmds = {"decode": ([sys.executable, "-c", DECODE, str(log)], ROOT, None)}
+        cmds = {"python": ([sys.executable, "-c", "pass"], ROOT, None),  # the interpreter alone
+                "decode": ([sys.executable, "-c", DECODE, str(log)], ROOT, None)}
         if args.vsavdump:
             cmds["vsavdump"] = ([args.vsavdump_python, args.vsavdump, str(log)], ROOT, None)
         cmds["audit"] = (audit_cmd(log), ROOT, None)

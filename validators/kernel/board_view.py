@@ -40,6 +40,7 @@ class BoardView:
         self._seq: dict[str, int] = {}  # hex -> when it last came into _index: the order of by_hex()
         self._next_seq = 0
         self._leaders: dict[str, tuple] = {}  # hex -> (its pieces, the leaders among them): leaders_in()
+        self._all_leaders: tuple[int, tuple[Piece, ...]] = (-1, ())  # (board roster, the leader pieces)
         self._placed: dict[str, int | None] = {}  # hex -> its _seq when _side_units last took it in
         self._units_stale: set[str] = set()  # hexes whose entries in _side_units wait to be rebuilt
         self._side_units: dict[str | None, dict[str, list[Piece]]] = {}  # side id -> unit_hexes(side)
@@ -165,7 +166,16 @@ class BoardView:
 
     def leaders_in(self, hex_id: str) -> list[Piece]:
         """The leaders in a hex (read, never change, the list), kept while its pieces stay: a
-        piece is a leader by its LeaderId, fixed in the module."""
+        piece is a leader by its LeaderId, fixed in the module.  Asked at every move, and a game
+        has a few leaders: a hex none of them is in is answered without listing its pieces."""
+        board = self.replayer.board
+        roster, leaders = self._all_leaders
+        if roster != board.roster:
+            who = self._who
+            roster, leaders = self._all_leaders = (board.roster, tuple(p for p in board.pieces.values() if who(p)[4]))
+        where = self.replayer.piece_where
+        if all(where(p).label != hex_id for p in leaders):
+            return []
         pieces = self._in_hex(hex_id)
         kept = self._leaders.get(hex_id)
         if kept is None or kept[0] is not pieces:

@@ -145,6 +145,7 @@ class Board:
         self._next_local = 0
         self.layers: dict[str | None, tuple[str, tuple[str, ...]]] = {}  # map -> (layer property, layer order)
         self.version = 0  # bumped by every command, so views of the board know when to refresh
+        self.roster = 0  # bumped when a piece is added or removed: views that list pieces by kind
         self.at: dict[tuple[str | None, int, int], dict[str, None]] = {}  # position -> piece ids (ordered)
         self.dirty: set[tuple[str | None, int, int]] = set()  # positions changed since a view last looked
         self._stacks_at: dict[tuple[str | None, int, int], dict[str, None]] = {}  # position -> stack ids
@@ -173,6 +174,7 @@ class Board:
         if self.identify is not None:
             self.identify(p)
         self.pieces[pid] = p
+        self.roster += 1
         self._place_from_state(p)
 
     def _remove(self, pid: str) -> None:
@@ -185,6 +187,7 @@ class Board:
             return
         p = self.pieces.pop(pid, None)
         if p:
+            self.roster += 1
             self._leave_stack(p)
             here = self.at.get((p.map, p.x, p.y))
             self.dirty.add((p.map, p.x, p.y))

@@ -188,8 +188,12 @@ def _piece_command(text: str) -> Command:
     if len(f) < 10:
         f += [""] * (10 - len(f))
     i, mp, x, y, under, old_mp, old_x, old_y, old_under, player = f[:10]
-    return MovePiece(i, None if mp in _NULLS else mp, _int(x), _int(y), None if under in _NULLS else under,
-                     None if old_mp in _NULLS else old_mp, _int(old_x), _int(old_y),
+    try:  # the four numbers at once (a move is most of a log's commands); any bad one: each alone
+        nx, ny, ox, oy = int(x), int(y), int(old_x), int(old_y)
+    except ValueError:
+        nx, ny, ox, oy = _int(x), _int(y), _int(old_x), _int(old_y)
+    return MovePiece(i, None if mp in _NULLS else mp, nx, ny, None if under in _NULLS else under,
+                     None if old_mp in _NULLS else old_mp, ox, oy,
                      None if old_under in _NULLS else old_under, None if player in _NULLS else player)
 
 

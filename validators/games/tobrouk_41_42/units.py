@@ -78,14 +78,18 @@ class Units(Tracker):
     def _changes(self, pid: str | None, changed: set[str]) -> bool:
         """Adds to `changed` the sides a command on piece `pid` may have changed (a stack's: its
         pieces'); False when it cannot tell (a piece removed, a Retreat marker): any side's."""
-        board = self.board.replayer.board
+        view = self.board
+        board = view.replayer.board
         stack = board.stacks.get(pid or "")
         for i in stack.children if stack is not None else (pid,):
             p = board.pieces.get(i or "")
-            if p is None or mid(p) == "retreat" or (not mid(p) and self.board.side_id(p) is None):
+            if p is None:
                 return False
-            if self.board.unit_of(p) is not None:
-                changed.add(self.board.side_id(p))
+            marker, side = mid(p), view.side_id(p)  # each asked once (every step's pieces)
+            if marker == "retreat" or (not marker and side is None):
+                return False
+            if view.unit_of(p) is not None:
+                changed.add(side)
         return True
 
     def of_side(self, make, side: str, enemy: str):
