@@ -173,8 +173,11 @@ class BoardView:
         if roster != board.roster:
             who = self._who
             roster, leaders = self._all_leaders = (board.roster, tuple(p for p in board.pieces.values() if who(p)[4]))
-        where = self.replayer.piece_where
-        if all(where(p).label != hex_id for p in leaders):
+        where = self.replayer.where
+        for p in leaders:
+            if where(p.map, p.x, p.y).label == hex_id:
+                break
+        else:
             return []
         pieces = self._in_hex(hex_id)
         kept = self._leaders.get(hex_id)
