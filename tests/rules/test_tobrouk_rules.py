@@ -805,6 +805,22 @@ def test_11_1_approach_march_within_8_hexes(play_setup):
     assert rules(found) == ["11.1"]
 
 
+def test_11_1a_the_approach_march_keeps_stacking_and_ends_out_of_contact(play_setup):
+    """11.1a: "within the stacking limits" and (the designer) not into contact with the enemy."""
+    def script(*moves):
+        def s(w):
+            for unit, to in moves:
+                w.move(unit, to)
+            cw_maneuver(w, 3)
+        return s
+    legal = script(("4-7ar", "0627"), ("22-grd", "0627"), ("recce-nz", "0725"))  # tank + infantry; far from the enemy
+    assert play_setup(legal, setup="crusader.vsav") == []
+    found = play_setup(script(("4-7ar", "0627"), ("7-7ar", "0627")), setup="crusader.vsav")  # two tank units
+    assert rules(found) == ["11.1"] and "beyond the stacking limits" in found[0].message and found[0].to_hex == "0627"
+    found = play_setup(script(("recce-nz", "0827"),), setup="crusader.vsav")  # next to 16/Savona (0926)
+    assert rules(found) == ["11.1"] and "in contact with the enemy" in found[0].message and found[0].to_hex == "0827"
+
+
 def test_11_1_boxes_and_faces_of_the_card(play_setup):
     def off_box(w):
         w.move("5-4ind", "1030")  # in the Commonwealth reserve by the Battleaxe card (11.5l)

@@ -6,7 +6,7 @@ Evidence: a marker dragged from the palette (or from a box) onto a hex of the ma
 - 4.2c: rapid movement markers are placed in the modes step of their side's maneuver (B, D), on
   units that are neither retreating nor next to an enemy unit.
 - 4.3: a unit entrenches during its side's maneuver, out of enemy range (not in an enemy ZoC),
-  neither retreating nor in rapid movement.
+  neither retreating nor in rapid movement, supplied (no CR or RE marker).
 - 5.4: artillery support markers come in the maneuvering player's maneuver after a choice of at
   least 4 MP (tables/maneuver.yaml `artillery_min_mp`), on a target at most 3 hexes between from
   an HQ of that side (5.4d, counted as 3.1d), at most 2 markers a hex (5.4g); judged where a
@@ -23,6 +23,9 @@ Choices:
   player is allowed, as 5.4b and phase D's "exactly like the active player's" read.
 - The MP an entrenchment costs (2, armoured 3: 4.3a) are checked in hqactions.py.
 - A marker placed where the set-up puts it (before the turn tracker first moves) is not checked.
+- 4.3c ("removes the marker if the unit moves in any way") is not judged: markers lie in hexes
+  and name no unit, the engine's legal logs leave them behind, and the tests' legal stacks are
+  dragged with theirs.
 """
 from __future__ import annotations
 
