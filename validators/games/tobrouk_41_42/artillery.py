@@ -6,7 +6,8 @@ module before them holds one marker a side naming no HQ (`no_hq`), read as below
 
 Choices:
 - 5.4e, 11.2l, 11.4j (logs of the old module): a marker that stands in the hex of an HQ of its side
-  when the log begins is that HQ's (the set-up puts VIII Army's markers in its hex); any other one
+  when the log begins is that HQ's (the set-up puts VIII Army's markers in its hex; of one of
+  them where several stand there); any other one
   (from the palette) is one of an HQ of its side that could still place one: an HQ whose markers
   (the scenario's `artillery` count, else its own marker's count in markers.yaml) are not all
   taken by the set-up.  It is in range when one of those HQs is.
@@ -35,14 +36,13 @@ class ArtilleryMarkers(TobroukTracker):
                        for side in set(self.side.values())}
 
     def start(self) -> None:
-        self.set_up: dict[str, str] = {}  # old marker piece -> the HQ in whose hex it stood at the start
+        self.set_up: dict[str, tuple[str, ...]] = {}  # old marker piece -> the HQs in whose hex it stood at the start
         for p in self.board.replayer.board.pieces.values():
             side, h = self.no_hq.get(mid(p)), self.hex_of(p)
             if side and h in self.geo:
-                hq = next((self.unit_of(q).id for q in self.units_in(h)
-                           if self.is_hq(q) and self.side_id(q) == side), None)
-                if hq:
-                    self.set_up[p.id] = hq
+                hqs = tuple(self.unit_of(q).id for q in self.units_in(h) if self.is_hq(q) and self.side_id(q) == side)
+                if hqs:
+                    self.set_up[p.id] = hqs
 
     def is_marker(self, p: Piece) -> bool:
         return mid(p) in self.side
@@ -60,10 +60,10 @@ class ArtilleryMarkers(TobroukTracker):
         if m in self.of_hq:
             return (self.of_hq[m],)
         if p.id in self.set_up:
-            return (self.set_up[p.id],)
+            return self.set_up[p.id]
         taken: dict[str, int] = {}
-        for hq in self.set_up.values():
-            taken[hq] = taken.get(hq, 0) + 1
+        for hqs in self.set_up.values():
+            taken[hqs[0]] = taken.get(hqs[0], 0) + 1
         return tuple(hq for hq in self.hqs_of.get(self.no_hq[m], ()) if self.allowed(hq) > taken.get(hq, 0))
 
     def in_range(self, p: Piece, hex_id: str) -> bool:
