@@ -93,12 +93,12 @@ def test_a_planted_engine_log_draws_no_false_alarm(log):
 TOBROUK_PLANTED_FOUND = [
     (1, "11.4"), (3, "2.1"), (4, "5.1"), (10, "2.22"), (12, "4.1"), (14, "7.1"),
     (16, "11.4"),  # the reserve brigade's move (judged when B ends, at 25)
+    (17, "5.4"),  # the set-up's VIII Army artillery marker dropped far beyond 3 hexes of VIII Army (5.4d-e)
     (24, "4.2"),  # rapid movement, its marker dragged along, ending next to 16/Savona (4.2c')
     (26, "5.1"), (33, "5.1"), (36, "5.1"),
     (40, "5.1"),  # the T placed on a '-' (judged at the next shot, 42)
     (41, "6.1"),  # the unhit unit flipped (judged when C ends, 46)
     (45, "6.2"),  # the failed morale (12) of one of the two units in 0827 ignored: fails for either (6.21)
-    (46, "5.4"),  # the artillery marker dropped at 17 still on 16/Savona when C ends (5.4h)
     (47, "2.24"),
     (54, "7.1"),  # two tank units (judged when D ends, 55)
     (58, "5.10"),
@@ -107,8 +107,7 @@ TOBROUK_PLANTED_FOUND = [
     (80, "6.1"),  # the T1 flipped to T with no step lost (6.1e; judged when C ends, 83)
     (89, "9"),  # the I/V marker moved for no reason (judged when the log ends, 90)
     (90, "6.5"),
-]  # found late: 5.4 (artillery 5.4d at 17: a CW HQ other than VIII Army's is within 3 hexes, and the module's
-#   marker names no HQ; the marker is found at 46, left on its target when the fire ended, 5.4h)
+]  # the old module's marker names no HQ: the one the set-up put with VIII Army is VIII Army's (artillery.py)
 
 
 GAZALA_PLANTED_FOUND = [
@@ -142,6 +141,9 @@ GAZALA_HYPOTHETICAL_PLANTED_FOUND = [
     ("tobrouk-crusader-legal", []),
     ("tobrouk-crusader-planted", TOBROUK_PLANTED_FOUND),
     ("tobrouk-crusader-modes-legal", []),  # a legal rapid movement (4.2c) and two entrenchments (4.3)
+    ("tobrouk-crusader-artillery-legal", []),  # per-HQ artillery markers placed and dragged in range (5.4d-e)
+    # each marker beyond 3 hexes of its own HQ (another HQ within 3): at its drop, hex to hex included
+    ("tobrouk-crusader-artillery-planted", [(5, "5.4"), (6, "5.4"), (8, "5.4"), (9, "5.4")]),
     ("tobrouk-gazala-legal", []),
     ("tobrouk-gazala-planted", GAZALA_PLANTED_FOUND),
     ("tobrouk-gazala-hypothetical-legal", []),  # 69/50 (XIII Corps) west of the Gazala line: 11.3a lifts 11.2i

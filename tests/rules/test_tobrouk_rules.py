@@ -459,15 +459,35 @@ def test_5_4_artillery_support(play):
             cw_maneuver(w, mp)
             if phase != "B":
                 w.phase(1, phase)
-            w.place("artillery-cw", target, side="Commonwealth")
+            w.place("artillery-xxx", target, side="Commonwealth")
         return s
     assert play(script(4, "1227")) == []  # 1129 to 1227: 1 hex between
     found = play(script(3, "1227"))
     assert rules(found) == ["5.4"] and "at least 4" in found[0].message
     found = play(script(5, "1616"))
-    assert rules(found) == ["5.4"] and "no Commonwealth HQ within 3 hexes" in found[0].message
+    assert rules(found) == ["5.4"] and "its HQ (XXX Corps) is not within 3 hexes" in found[0].message
     found = play(script(5, "1227", phase="C"))
     assert rules(found) == ["5.4"] and "only in the Commonwealth player's maneuver" in found[0].message
+
+
+def test_5_4e_each_hq_its_own_markers_counted_from_its_own_hq(play):
+    """5.4e, 11.4j: VIII Army has one marker in Crusader (the set-up's, in its hex); a second from
+    the palette is reported at its drop, and a marker is in range only of its own HQ (5.4d)."""
+    def script(marker, target):
+        def s(w):
+            w.move("hq-viii", "0728")  # before play: VIII Army next to XIII Corps, 0926 2 hexes between
+            cw_maneuver(w, 5)
+            if marker == "set-up":
+                w.move("artillery-viii@0329", target)
+            else:
+                w.place(marker, target, side="Commonwealth")
+        return s
+    assert play(script("set-up", "0926"), setup="crusader.vsav") == []
+    found = play(script("artillery-viii", "0926"), setup="crusader.vsav")
+    assert rules(found) == ["5.4"] and found[0].step == 4 and "2nd artillery marker of VIII Army" in found[0].message
+    assert play(script("artillery-xiii", "0926"), setup="crusader.vsav") == []  # XIII Corps (0729): 3 between
+    found = play(script("artillery-xxx", "0926"), setup="crusader.vsav")  # XXX Corps (0529): 4 between
+    assert rules(found) == ["5.4"] and found[0].step == 4 and "its HQ (XXX Corps) is not within 3" in found[0].message
 
 
 def artillery_on_capuzzo(w) -> None:
@@ -476,7 +496,7 @@ def artillery_on_capuzzo(w) -> None:
     w.move("hq-xxx", "1129")
     w.move("22-grd", "1228")
     cw_maneuver(w, 5)
-    w.place("artillery-cw", "1227", side="Commonwealth")
+    w.place("artillery-xxx", "1227", side="Commonwealth")
 
 
 def test_5_4_an_artillery_marker_dragged_out_of_range_is_reported_at_the_drag(play):
@@ -484,11 +504,11 @@ def test_5_4_an_artillery_marker_dragged_out_of_range_is_reported_at_the_drag(pl
     def script(to):
         def s(w):
             artillery_on_capuzzo(w)
-            w.move("artillery-cw@1227", to)
+            w.move("artillery-xxx@1227", to)
         return s
     assert play(script("1228")) == []  # still in range
     found = play(script("1616"))
-    assert rules(found) == ["5.4"] and "no Commonwealth HQ within 3 hexes" in found[0].message and found[0].step == 6
+    assert rules(found) == ["5.4"] and "its HQ (XXX Corps) is not within 3 hexes" in found[0].message and found[0].step == 6
 
 
 def test_5_4_an_artillery_marker_without_its_hq_in_range_at_the_shot_adds_no_column(play):
@@ -785,6 +805,22 @@ def test_11_1_approach_march_within_8_hexes(play_setup):
     assert rules(found) == ["11.1"]
 
 
+def test_11_1a_the_approach_march_keeps_stacking_and_ends_out_of_contact(play_setup):
+    """11.1a: "within the stacking limits" and (the designer) not into contact with the enemy."""
+    def script(*moves):
+        def s(w):
+            for unit, to in moves:
+                w.move(unit, to)
+            cw_maneuver(w, 3)
+        return s
+    legal = script(("4-7ar", "0627"), ("22-grd", "0627"), ("recce-nz", "0725"))  # tank + infantry; far from the enemy
+    assert play_setup(legal, setup="crusader.vsav") == []
+    found = play_setup(script(("4-7ar", "0627"), ("7-7ar", "0627")), setup="crusader.vsav")  # two tank units
+    assert rules(found) == ["11.1"] and "beyond the stacking limits" in found[0].message and found[0].to_hex == "0627"
+    found = play_setup(script(("recce-nz", "0827"),), setup="crusader.vsav")  # next to 16/Savona (0926)
+    assert rules(found) == ["11.1"] and "in contact with the enemy" in found[0].message and found[0].to_hex == "0827"
+
+
 def test_11_1_boxes_and_faces_of_the_card(play_setup):
     def off_box(w):
         w.move("5-4ind", "1030")  # in the Commonwealth reserve by the Battleaxe card (11.5l)
@@ -995,7 +1031,7 @@ def test_5_4_a_supplied_hq_and_the_markers_go_at_the_end_of_the_fire(play):
             artillery_on_capuzzo(w)
             w.phase(1, "C")
             if removed:
-                w.move("artillery-cw@1227", "Markers")
+                w.move("artillery-xxx@1227", "Markers")
             w.phase(1, "D")
         return s
     assert play(script()) == []
@@ -1114,11 +1150,11 @@ def test_11_5h_the_afrika_korps_hq_has_no_artillery_in_battleaxe(play):
     def script(target):
         def s(w):
             axis_maneuver(w, 5)
-            w.place("artillery-axis", target, side="Axis")
+            w.place("artillery-ak", target, side="Axis")
         return s
     assert play(script("1402"), setup="gazala.vsav") == []  # two hexes from the AK HQ
     found = play(script("1620"))
-    assert rules(found) == ["5.4"] and found[0].step == 3 and "no Axis HQ within 3 hexes" in found[0].message
+    assert rules(found) == ["5.4"] and found[0].step == 3 and "its HQ (AK) is not within 3 hexes" in found[0].message
 
 
 def test_6_3a_a_unit_that_failed_retreats_or_surrenders(play):

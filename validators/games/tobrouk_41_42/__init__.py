@@ -6,7 +6,7 @@ sources/tobrouk-41-42/tables; a finding that rests on a table marked reconstruct
 Choices where the text is ambiguous are recorded where they are made ("Choices:").  Each rule is
 an object of the rules kernel (docs/rules-kernel.md), in `RULES` in the order they hear events;
 state.py follows the turn tracker; the trackers keep what several rules read (`Units`,
-`CombatGroups`, `Moves`, `SupplyLines`, `ReserveGroups`, `HQLosses`).
+`CombatGroups`, `Moves`, `SupplyLines`, `ReserveGroups`, `HQLosses`, `ArtilleryMarkers`).
 """
 from __future__ import annotations
 

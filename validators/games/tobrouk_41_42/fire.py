@@ -51,7 +51,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from validators.games.tobrouk_41_42.modes import ARTILLERY
+from validators.games.tobrouk_41_42.artillery import ArtilleryMarkers
 from validators.games.tobrouk_41_42.state import COMBATS, FIRE, MANEUVERS
 from validators.games.tobrouk_41_42.movement import Moves
 from validators.games.tobrouk_41_42.units import HITS, TobroukRule, Units, left_map, mid
@@ -105,10 +105,11 @@ class Fire(TobroukRule):
         table = game.tables["fire"].data.get("rule", "5.1").split(",")[0] if "fire" in game.tables else "5.1"
         return tuple(dict.fromkeys(("5.1", "5.3", "5.10", "5.12", table)))
 
-    needs = (Units, Moves)
+    needs = (Units, Moves, ArtilleryMarkers)
 
     def start(self) -> None:
         self.ft = self.tables["fire"]
+        self.arty = self.ctx.get(ArtilleryMarkers)
         self.moves = self.ctx.get(Moves)
         rommel = self.tables.get("optional", {}).get("switches", {}).get("rommel", {})
         self.rommel_unit, self.rommel_drm = rommel.get("unit"), int(rommel.get("fire_drm", 2))
@@ -228,8 +229,8 @@ class Fire(TobroukRule):
                         ("target_rapid_movement", self.markers_in(th, "rapid"))):
             if on:
                 shift(key)
-        arty = sum(self.markers_in(th, m) for m, owner in ARTILLERY.items()
-                   if self.artillery_in_range(th, owner))  # 5.4d, Q&A 9: out of range, no support
+        arty = sum(1 for q in self.pieces_in(th)  # 5.4d-e, Q&A 9: its HQ out of range, no support
+                   if self.arty.is_marker(q) and self.arty.in_range(q, th))
         arty = min(arty, int(cs["artillery_marker"]["max_markers"]))
         arty += sum(1 for q in self.units_in(th) if (qu := self.unit_of(q)) is not None and qu.type == "air"
                     and self.side_id(q) == side and offensive)  # 5.5f': a squadron on its target, outside 5.4g

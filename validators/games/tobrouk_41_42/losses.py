@@ -121,7 +121,13 @@ class Losses(TobroukRule):
             calls = (f"its T1/T2 markers call for {self.hits[hex_id]} step(s)" if hex_id in self.hits
                      else "it took no T1 or T2")
             at = self.short_at.get(hex_id) if got < want else self.over_at.get(hex_id)
-            flipped = " (a T1/T2 marker was flipped to T before its steps were taken, 6.1e)" if got < want and at else ""
-            self.find("6.1", f"end of the {self.state.phase}: the units in {hex_id} lost {got} step(s); {calls}"
-                      f"{f' (of {self.available[hex_id]} they had)' if self.hits.get(hex_id, 0) > want else ''}{flipped}",
-                      None, None, hex_id, side=self.side_name(self.hit_side.get(hex_id)), at=at)
+            had = f" (of {self.available[hex_id]} they had)" if self.hits.get(hex_id, 0) > want else ""
+            if got < want and at:  # reported at the flip, the act: say what happened there
+                what = (f"a T1/T2 marker flipped to T before its steps were taken (6.1e): by the end of the "
+                        f"{self.state.phase} the units in {hex_id} lost {got} step(s); {calls}{had}")
+            elif got > want and at:  # reported at the step loss too many
+                what = (f"a step lost beyond the hits: by the end of the {self.state.phase} the units in {hex_id} "
+                        f"lost {got} step(s); {calls}{had}")
+            else:  # an omission, at its deadline
+                what = f"end of the {self.state.phase}: the units in {hex_id} lost {got} step(s); {calls}{had}"
+            self.find("6.1", what, None, None, hex_id, side=self.side_name(self.hit_side.get(hex_id)), at=at)

@@ -23,12 +23,18 @@ Choices (false alarms cost more than missed violations):
   first moves.
 - Units the text puts "in the Tobrouk Fortified Camp" are not checked: the camp's hexes are not
   listed (digest O20).
-- Units of the card not on the board, the entrenched markers (11.1c), the counter set (11.1f)
-  and the minefields are not checked; nor whether the approach march kept stacking or ended in
-  contact.
+- Units of the card not on the board, the counter set (11.1f) and the minefields are not
+  checked; nor the entrenched markers (11.1c): they lie in hexes and name no unit, and a unit
+  that marched need not be seen to carry one.
+- 11.1a: a unit of an approach march (`approach_march` in `setup_latitude`) that stands off its
+  card's hex when play starts has marched: its hex must fit a combination of 7.1 (tables/stacking.yaml,
+  as stacking.py reads it) and lie in no enemy ZoC (the designer: the march "cannot bring you into
+  contact with the enemy"; contact read as 4.2e's, an enemy ZoC).  Units on their card's hex are
+  not judged (the card may put them in contact).
 """
 from __future__ import annotations
 
+from builder.model.stacking import StackingCombinations, unit_attrs
 from validators.games.tobrouk_41_42.units import TobroukRule
 from validators.replay.replayer import TurnChanged
 
@@ -66,6 +72,7 @@ class SetUp(TobroukRule):
         cg_boxes = self.track_boxes("cg")
         placed = {u.unit: u for u in card.units}
         rule = card.rule or "11"
+        marched: dict[str, str] = {}  # hex -> the side of a unit that marched there (11.1a)
         for p in list(self.replayer.board.pieces.values()):
             u = self.unit_of(p)
             if u is None or u.id not in placed:
@@ -94,9 +101,26 @@ class SetUp(TobroukRule):
                 continue
             origin, within = (entry["from"], int(entry["within"])) if entry else (where.hex, DEFAULT_ROOM)
             here = self.hex_of(p)
+            if entry and entry.get("approach_march") and here is not None and here != where.hex:
+                marched.setdefault(here, self.side_id(p))
             if here is not None and self.geo.distance(origin, here) <= within:
                 continue
             how = (f"within {within} hexes of {origin} ({entry['rule']})" if entry
                    else f"in {where.hex} or next to it ({rule}, 11.1d)")
             self.find("11.1", f"set-up: {p.name} stands in {at} when play starts; the {self.state.scenario} card puts it "
                       f"{how}", p, where.hex, at, side=side)
+        self._check_march(marched, rule)
+
+    def _check_march(self, marched: dict[str, str], rule: str) -> None:
+        """11.1a: the approach march keeps the stacking limits and ends out of contact (see Choices)."""
+        combos = StackingCombinations.from_data(self.game.table("stacking").data)
+        for h, side in sorted(marched.items()):
+            cu = self.combat_units(h, side)
+            name = self.side_names[side]
+            if len(cu) > 1 and not self.retreating(h) and not combos.fits(
+                    [unit_attrs(self.game, self.unit_of(p), self.reduced(p)) for p in cu]):
+                self.find("11.1", f"set-up: the approach march leaves {h} holding {', '.join(p.name for p in cu)}: "
+                          "beyond the stacking limits (11.1a, 7.1)", None, None, h, side=name)
+            if h in self.enemy_zoc(side):
+                self.find("11.1", f"set-up: the approach march ends in {h}, in contact with the enemy (an enemy ZoC): "
+                          "the march cannot bring units into contact (11.1a, designer)", None, None, h, side=name)

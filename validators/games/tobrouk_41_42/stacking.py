@@ -56,8 +56,10 @@ class Stacking(TobroukRule):
 
     def _check_stacking(self) -> None:
         for number, message, h, side in self.memo(("stacking", self.maneuvering()), self._overstacked):
-            self.find(number, f"end of the {self.state.phase}: {message}", None, None, h, side=side,
-                      at=self.entered.get(h))  # judged when the movement ends, reported at the last entry (the act)
+            at = self.entered.get(h)  # judged when the movement ends, reported at the last entry (the act)
+            what = (f"a unit moved into {h}, and when the {self.state.phase} ended, {message}" if at is not None
+                    else f"end of the {self.state.phase}: {message}")
+            self.find(number, what, None, None, h, side=side, at=at)
 
     def _overstacked(self) -> list[tuple]:
         """(number, message, hex, side name) of each hex that breaks 7.1 or 7.31 now."""

@@ -123,18 +123,19 @@ class Units(Tracker):
         u = self.board.unit_of(p)
         return u is not None and u.type in ("hq", "leader")
 
-    def artillery_in_range(self, hex_id: str, side: str) -> bool:
+    def artillery_in_range(self, hex_id: str, side: str, only: frozenset[str] | None = None) -> bool:
         """5.4a, d: a target at most 3 hexes between (3.1d) from a supplied HQ of the side (no CR or
         RE marker in its hex, 3.7) that has artillery (the scenario's `artillery` counts: none for the
         Afrika Korps HQ in Battleaxe, 11.5h), as it stands now (Q&A 9: "checked at the moment of the
-        combat phase")."""
+        combat phase"); with `only`, one of those HQs (the marker's own, 5.4e)."""
         b, geo = self.board, self.game.geometry
         none = {hq for hq, n in self.state.sc_rules.get("artillery", {}).items() if n == 0}  # 11.5h: AK has none
-        hqs = self.memo(("hq hexes", side), lambda: [h for h, ps in b.by_hex().items()
-                                                     if any(self.is_hq(q) and b.side_id(q) == side
-                                                            and b.unit_of(q).id not in none for q in ps)
-                                                     and not b.markers_in(h, "cr") and not b.markers_in(h, "re")])
-        return any(geo.distance(h, hex_id) - 1 <= 3 for h in hqs)  # asked at every shot: the HQs kept per board
+        hqs = self.memo(("hq hexes", side), lambda: [(h, q) for h, ps in b.by_hex().items()
+                                                     if not b.markers_in(h, "cr") and not b.markers_in(h, "re")
+                                                     for q in ps if self.is_hq(q) and b.side_id(q) == side
+                                                     and b.unit_of(q).id not in none])
+        return any(geo.distance(h, hex_id) - 1 <= 3 for h, q in hqs  # asked at every shot: the HQs kept per board
+                   if only is None or b.unit_of(q).id in only)
 
     def retreating(self, hex_id: str) -> bool:
         """A Retreat marker on its front face (the back says reorganised, 4.42c)."""
