@@ -352,3 +352,19 @@ def test_a_board_image_is_the_module_board_and_must_have_its_size(tmp_path):
         assert z.read("images/scan.png") == (root / "scan.png").read_bytes()
         assert "images/map.png" not in z.namelist()
         assert b'image="scan.png"' in z.read("buildFile.xml")
+
+
+def test_the_board_image_is_inflated_once(tmp_path, monkeypatch):
+    """The board's size comes from its image's header; its pixels are inflated once, for the art."""
+    from builder.importer.archive import ModuleArchive
+
+    root = _two_map_game(tmp_path)
+    text = (root / "markers.yaml").read_text(encoding="utf-8")
+    (root / "markers.yaml").write_text(text.replace("count: 1", "count: 2", 1), encoding="utf-8")
+    vmod = build_game("two", root=tmp_path).outputs[0]
+    reads = Counter()
+    real = ModuleArchive.read
+    monkeypatch.setattr(ModuleArchive, "read", lambda self, name, limit: reads.update([name]) or real(self, name, limit))
+    r = import_game(vmod, tmp_path / "again", "two-again")
+    assert reads["images/reserve.png"] == 1 and reads["images/map.png"] == 1
+    assert (r.dest / "board-reserve.png").read_bytes() == (root / "reserve.png").read_bytes()
