@@ -117,6 +117,7 @@ class ModuleInfo:
     setups: list[SetupInfo]
     prototypes: dict[str, list[Trait]]
     skipped: list[str] = field(default_factory=list)  # what was read but cannot be carried, with why
+    decks: list[tuple[str, str, int]] = field(default_factory=list)  # (map, draw pile, pieces it starts with)
 
 
 def piece_traits(text: str, where: str) -> list[Trait] | None:
@@ -265,11 +266,13 @@ def read_module(arc: ModuleArchive) -> ModuleInfo:
         raise ImportFailed(f"{arc.name}: {name} declares a DOCTYPE (VASSAL never writes one): refused")
     root = tree.getroot()
     sides = [(x.text or "").strip() for r in _children(root, "module.PlayerRoster") for x in r if _tag(x) == "entry"]
-    maps = []
+    maps, decks = [], []
     for m in root.iter():
         if _tag(m).endswith(("module.Map", "module.PrivateMap", "module.PlayerHand")):
             boards = [_board(arc, b) for p in _children(m, "map.BoardPicker") for b in _children(p, "boardPicker.Board")]
             maps.append(MapInfo(m.get("mapName") or "", boards))
+            decks += [(m.get("mapName") or "", d.get("name") or "", len(_children(d, ("widget.PieceSlot", "widget.CardSlot"))))
+                      for d in _children(m, "map.DrawPile")]
     protos = {}
     for p in root.iter():
         if _tag(p).endswith("module.PrototypeDefinition"):
@@ -278,4 +281,4 @@ def read_module(arc: ModuleArchive) -> ModuleInfo:
     setups = [SetupInfo(s.get("name") or "", s.get("file") if _bool(s, "useFile") and s.get("file") else None)
               for s in root.iter() if _tag(s).endswith("module.PredefinedSetup")]
     return ModuleInfo(root.get("name") or "Imported game", root.get("version") or "1.0",
-                      [s for s in sides if s], maps, _slots(root), setups, protos)
+                      [s for s in sides if s], maps, _slots(root), setups, protos, decks=decks)

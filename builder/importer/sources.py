@@ -366,6 +366,10 @@ def compose(mod: ModuleInfo, placed: dict[str, list[PlacedPiece]], src: str) -> 
                 om["board"]["image"] = name
                 out.other_art.append((name, f"images/{image}", (om["board"]["width"], om["board"]["height"])))
     placed_maps = {om["id"] for om, _ in other_maps}
+    for on, deck, n in mod.decks:
+        if n:
+            note(f"map {on!r}: draw pile {deck!r} starts every game with {n} piece(s) of its own; the pile is not "
+                 "carried over (its pieces are, in the palette)")
     if main:
         extra_boards = [b.name for m in mod.maps if m.name == main.map for b in m.boards if b is not main.board]
         if extra_boards:
