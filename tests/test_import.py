@@ -89,8 +89,13 @@ def check_round_trip(vmod: Path, tmp: Path, slug: str) -> None:
     main_new = next(iter(new.values()))
     main_old = old.get(main_new.name) or next(iter(old.values()))
     centres = {h: game.geometry.centre(h) for h in game.geometry.labels}
-    # each hex of the game is named by its id in the rebuilt module (but where a zone covers it)
-    assert sum(main_new.location(*c) == h for h, c in centres.items()) > 0.8 * len(centres)
+    b = game.map.board
+    if game.map.squares:  # the board's own square grid, carried whole: every point named as before
+        assert same_names(main_old, main_new, b.width, b.height)
+    else:  # each hex of the game is named by its id in the rebuilt module (but where a zone covers it)
+        assert sum(main_new.location(*c) == h for h, c in centres.items()) > 0.8 * len(centres)
+    for om in game.map.maps:  # each further map: every point of its board named as before
+        assert same_names(old[om.id], new[om.id], om.board.width, om.board.height), om.id
     if "grid:" not in notes and "hex names:" not in notes:  # else our own grid stands in, and says so
         differ = [(h, main_old.location(*c), main_new.location(*c)) for h, c in centres.items()
                   if main_old.location(*c) != main_new.location(*c)]
@@ -102,15 +107,128 @@ def check_round_trip(vmod: Path, tmp: Path, slug: str) -> None:
         after = at_start(vmod2, new_setups[name], tmp)
         left = sum(int(n) for n in re.findall(rf"setup {re.escape(repr(name))}: (\d+) piece\(s\)", notes))
         assert len(after) + left == len(before)
-        wanted = Counter((r.names[n], where) for n, _, where in before)
-        got = Counter((n, where) for n, _, where in after)
-        assert not got - wanted, sorted(got - wanted)[:5]  # nothing moved: each piece is where it was
+        main = lambda mp: "Main Map" if mp == main_old.name else mp  # noqa: E731  (the rebuilt main map's name)
+        wanted = Counter((r.names[n], main(mp), where) for n, mp, where in before)
+        got = Counter(after)
+        assert not got - wanted, sorted(got - wanted)[:5]  # nothing moved: each piece is where it was, on its map
+
+
+def same_names(old, new, w: int, h: int, step: int = 7) -> bool:
+    """Two modules' grids of one map name every point of a board alike (a lattice of points)."""
+    differ = [(x, y, old.location(x, y), new.location(x, y)) for x in range(0, w, step) for y in range(0, h, step)
+              if old.location(x, y) != new.location(x, y)]
+    assert not differ, differ[:5]
+    return True
 
 
 @needs_realdata
 @pytest.mark.parametrize("vmod", REAL, ids=lambda p: p.stem)
 def test_import_of_a_real_module_rebuilds_it(vmod, tmp_path):
     check_round_trip(vmod, tmp_path, re.sub(r"[^a-z0-9-]", "-", vmod.stem.lower())[:40])
+
+
+@needs_realdata
+def test_every_at_start_piece_of_ragnarok_is_kept_on_its_own_map(tmp_path):
+    """Ragnarok sets 13 pieces on its main map and 86 on a second map, 'deployment' (issue 33: one
+    map per game kept 13): both maps are carried, and every piece with them."""
+    vmod = REALDATA / "modules" / "ragnarok.vmod"
+    r, vmod2 = rebuilt(vmod, tmp_path, "ragnarok")
+    assert "piece(s)" not in (r.dest / NOTES).read_text(encoding="utf-8")
+    before, after = at_start(vmod, "ragnarok-start.vsav", tmp_path), at_start(vmod2, setups(vmod2)["At Start"], tmp_path)
+    assert len(after) == len(before) == 99
+    assert Counter(mp for _, mp, _ in after) == {"deployment": 86, "Main Map": 13}
+    assert Counter((r.names[n], mp, w) for n, mp, w in before) == Counter(after)
+    game = load_game(r.dest)
+    assert [m.id for m in game.map.maps] == ["deployment", "DeadPile"]
+
+
+@needs_realdata
+def test_zxvt_keeps_its_whole_board_square_grid(tmp_path):
+    """zxvt's board has a square grid of its own (cells "B01"...): carried as a square grid over the
+    whole board, so every point of the rebuilt board has the module's cell name."""
+    vmod = REALDATA / "modules" / "zxvt.vmod"
+    r, vmod2 = rebuilt(vmod, tmp_path, "zxvt")
+    game = load_game(r.dest)
+    (sq,) = game.map.squares
+    assert (sq.dx, sq.dy, sq.x0, sq.y0, sq.area) == (50.0, 50.0, 36, 36, (0, 0, 275, 275))
+    old, new = read_vmod_grids(vmod)["Main Map"], read_vmod_grids(vmod2)["Main Map"]
+    assert new.location(36, 36) == "B01" and new.location(236, 236) == "F05"
+    assert same_names(old, new, 275, 275, step=3)
+
+
+def _two_map_game(tmp_path) -> Path:
+    """The starter game with a whole-board square grid zone of its own, and a further map (art, a
+    square grid) and a dead pile (no grid), pieces set on them by point."""
+    from PIL import Image
+
+    new_game("two", tmp_path / "sources")
+    root = tmp_path / "sources" / "two"
+    Image.new("RGB", (400, 300), "#335577").save(root / "reserve.png")
+    with (root / "map.yaml").open("a", encoding="utf-8") as f:
+        f.write("""squares:
+  - {name: Corner, area: [600, 450, 280, 170], dx: 40, dy: 40, x0: 620, y0: 470, location: "K$gridLocation$",
+     numbering: {h_type: A, h_off: 1, v_off: 1}}
+maps:
+  - id: Reserve
+    name: Reserve pool
+    board: {name: Pool, width: 400, height: 300, image: reserve.png}
+    squares:
+      - {name: Rows, area: [0, 0, 400, 300], dx: 100, dy: 60, x0: 50, y0: 30, numbering: {first: V, v_descend: true}}
+  - id: Dead
+    name: Dead pile
+    board: {name: Dead, width: 300, height: 200, background: "#cccccc"}
+""")
+    sc = root / "scenarios" / "meeting.yaml"
+    text = sc.read_text(encoding="utf-8")
+    text = text.replace('  - {unit: red-recon, hex: "0501"}', '  - {unit: red-recon, map: Reserve, at: [250, 90]}')
+    text = text.replace('  - {unit: blue-recon, hex: "0101"}', '  - {unit: blue-recon, at: [700, 520]}')
+    text = text.replace('  - {marker: game-turn, track: turn, box: "1"}',
+                        '  - {marker: game-turn, track: turn, box: "1"}\n  - {marker: game-turn, map: Dead, at: [120, 80]}')
+    sc.write_text(text, encoding="utf-8")
+    return root
+
+
+def test_further_maps_and_square_grids_are_built_and_imported_back(tmp_path):
+    """map.yaml `maps` and `squares` (issue 33): each further map is a VASSAL Map of its own with its
+    board and grids, its set-up pieces on it; a square grid names its cells; and the module imported
+    again gives the same maps, the same names at every point and every piece on its map and place."""
+    root = _two_map_game(tmp_path)
+    text = (root / "markers.yaml").read_text(encoding="utf-8")
+    (root / "markers.yaml").write_text(text.replace("count: 1", "count: 2", 1), encoding="utf-8")
+    vmod = build_game("two", root=tmp_path).outputs[0]
+    grids = read_vmod_grids(vmod)
+    assert list(grids) == ["Main Map", "Reserve", "Dead"]
+    assert grids["Main Map"].location(700, 520) == "KD02"  # column 2 from x0 + 1 (A is 0), row 1 + 1
+    assert grids["Reserve"].location(250, 90) == "0402"  # V first: row 4 (counted up from the bottom), column 2
+    assert grids["Dead"].location(120, 80) == "offboard"  # a board with no grid names no point
+    placed = at_start(vmod, setups(vmod)["Meeting engagement"], tmp_path)
+    assert ("Red Recon (2)", "Reserve", "0402") in placed and ("Blue Recon (1)", "Main Map", "KD02") in placed
+    assert ("Game Turn", "Dead", "offboard") in placed
+    with zipfile.ZipFile(vmod) as z:
+        assert z.read("images/reserve.png") == (root / "reserve.png").read_bytes()
+    check_round_trip(vmod, tmp_path / "again", "two-again")
+    game = load_game(tmp_path / "again" / "sources" / "two-again")
+    assert [(m.id, m.name, m.board.width, m.board.height) for m in game.map.maps] == [
+        ("Reserve", "Reserve", 400, 300), ("Dead", "Dead", 300, 200)]
+    assert [sq.location for sq in game.map.maps[0].squares] == ["$gridLocation$"]
+
+
+@pytest.mark.parametrize("entry, says", [
+    ("{unit: red-recon, map: Nowhere, at: [10, 10]}", "unknown map 'Nowhere'"),
+    ("{unit: red-recon, map: Reserve, at: [450, 10]}", "off the board 'Pool'"),
+    ("{unit: red-recon, map: Reserve, hex: '0501'}", "needs 'at'"),
+    ("{unit: red-recon, hex: '0501', at: [10, 10]}", "give either"),
+])
+def test_a_piece_on_a_further_map_is_checked(tmp_path, entry, says):
+    from builder.model import SourceError
+
+    root = _two_map_game(tmp_path)
+    sc = root / "scenarios" / "meeting.yaml"
+    sc.write_text(sc.read_text(encoding="utf-8").replace("{unit: red-recon, map: Reserve, at: [250, 90]}", entry),
+                  encoding="utf-8")
+    with pytest.raises(SourceError) as e:
+        load_game(root)
+    assert any(says in p.message for p in e.value.problems), [p.message for p in e.value.problems]
 
 
 BUILT = sorted((builder.paths.ROOT / "generated").glob("*/*.vmod"))
@@ -234,3 +352,19 @@ def test_a_board_image_is_the_module_board_and_must_have_its_size(tmp_path):
         assert z.read("images/scan.png") == (root / "scan.png").read_bytes()
         assert "images/map.png" not in z.namelist()
         assert b'image="scan.png"' in z.read("buildFile.xml")
+
+
+def test_the_board_image_is_inflated_once(tmp_path, monkeypatch):
+    """The board's size comes from its image's header; its pixels are inflated once, for the art."""
+    from builder.importer.archive import ModuleArchive
+
+    root = _two_map_game(tmp_path)
+    text = (root / "markers.yaml").read_text(encoding="utf-8")
+    (root / "markers.yaml").write_text(text.replace("count: 1", "count: 2", 1), encoding="utf-8")
+    vmod = build_game("two", root=tmp_path).outputs[0]
+    reads = Counter()
+    real = ModuleArchive.read
+    monkeypatch.setattr(ModuleArchive, "read", lambda self, name, limit: reads.update([name]) or real(self, name, limit))
+    r = import_game(vmod, tmp_path / "again", "two-again")
+    assert reads["images/reserve.png"] == 1 and reads["images/map.png"] == 1
+    assert (r.dest / "board-reserve.png").read_bytes() == (root / "reserve.png").read_bytes()

@@ -8,6 +8,7 @@ ChitId properties, plain art, columns by letters from J); bits-other-*.vlog and 
 the same scripts played by the real VASSAL 3.7.26 on it and on ours."""
 from __future__ import annotations
 
+import json
 import re
 import zipfile
 from dataclasses import replace
@@ -27,6 +28,7 @@ from validators.othermodule.make import make_piece_map
 from validators.othermodule.ours import our_id, our_slots
 from validators.othermodule.piecemap import identity, load, renamed
 from validators.othermodule.slots import read_vmod_slots
+from validators.view.page import read_data
 from validators.vlog.modulegrid import read_module_grids, read_vmod_grids
 from validators.written_with import module_id
 
@@ -145,7 +147,45 @@ def test_audit_with_pieces_on_the_command_line():
                             "--pieces", str(MAP)])
     assert r.exit_code == 1
     assert r.output.count("rule 6.2") == 4 and "[Axis 8th Panzer Regiment (I. Abteilung) (15PZ), 0608 -> 0607]" in r.output
-    assert r.output.count("'Ctrl'") == 1  # named once, however many Control markers the log has
+    # named once in the report and once on stderr, however many Control markers the log has
+    assert r.stdout.count("'Ctrl'") == 1 and r.stderr.count("'Ctrl'") == 1
+    assert "note: piece 'Ctrl' (slot 64) is not in the piece map: ignored by the rules" in r.stdout
+
+
+def test_the_unmatched_pieces_are_in_the_json_and_html_reports_too(tmp_path):
+    """The notes of a piece map's left-out pieces are part of the report in every format."""
+    args = ["audit", SLUG, str(ENGINE / "bits-other-planted.vlog"), "--module", str(OTHER), "--pieces", str(MAP)]
+    r = runner.invoke(app, [*args, "--format", "json"])
+    doc = json.loads(r.stdout)
+    assert doc["notes"] == ["piece 'Ctrl' (slot 64) is not in the piece map: ignored by the rules"]
+    assert len(doc["violations"]) == 4
+    r = runner.invoke(app, [*args, "--out", str(tmp_path / "r.html")])
+    page = (tmp_path / "r.html").read_text(encoding="utf-8")
+    assert read_data(page)["notes"] == doc["notes"]
+    assert "<ul id=\"notes\"><li>piece &#x27;Ctrl&#x27; (slot 64) is not in the piece map" in page
+    ours = runner.invoke(app, ["audit", SLUG, str(ENGINE / "bits-own-planted.vlog"), "--format", "json"])
+    assert "notes" not in json.loads(ours.stdout)  # no piece map, nothing left out: the report as before
+
+
+def test_view_with_pieces_draws_their_log_with_our_findings(game, tmp_path):
+    """`view GAME LOG --module VMOD --pieces MAP` (as `audit --pieces`): their module draws the page,
+    the findings are the audit's through the piece map, the unmatched pieces noted."""
+    out = tmp_path / "v.html"
+    r = runner.invoke(app, ["view", SLUG, str(ENGINE / "bits-other-planted.vlog"), "--module", str(OTHER),
+                            "--pieces", str(MAP), "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    data = read_data(out.read_text(encoding="utf-8"))
+    theirs = _through_map(game, "bits-other-planted")
+    assert [(f["step"], f["rule"], f["message"]) for f in data["findings"]] == [
+        (f.step, f.rule, f.message) for f in theirs.findings]
+    assert [(f["step"], f["rule"]) for f in data["findings"] if f["kind"] == "violation"] == [(11, "6.2")] * 4
+    assert data["notes"] == list(theirs.notes) and "'Ctrl'" in r.stderr
+    without = runner.invoke(app, ["view", SLUG, str(ENGINE / "bits-other-planted.vlog"), "--module", str(OTHER),
+                                  "--out", str(out)])
+    seen = read_data(out.read_text(encoding="utf-8"))  # no piece map: no unit, the planted move unseen
+    assert without.exit_code == 0 and not any(f["rule"] == "6.2" for f in seen["findings"]) and "notes" not in seen
+    refused = runner.invoke(app, ["view", SLUG, str(ENGINE / "bits-other-planted.vlog"), "--pieces", str(MAP)])
+    assert refused.exit_code == 2 and "--pieces" in refused.stderr and "Traceback" not in refused.output
 
 
 def test_map_pieces_writes_a_map_the_audit_reads(tmp_path):

@@ -148,7 +148,10 @@ VIEW_HELP = (
 def view(game: str = typer.Argument(..., help="game slug (see `hexforge list`), or the log with --module"),
          log: Path = typer.Argument(None, help="the .vlog or .vsav"),
          out_path: Path = typer.Option(None, "--out", help="the page (default: the log's name with .html)"),
-         module: Path = typer.Option(None, "--module", help="the .vmod the log was written with")) -> None:
+         module: Path = typer.Option(None, "--module", help="the .vmod the log was written with"),
+         pieces: Path = typer.Option(None, "--pieces", help="with GAME and --module, another maker's module of "
+                                     "this game: the piece map (`hexforge map-pieces`) that reads its pieces and "
+                                     "locations as ours (as `audit --pieces`)")) -> None:
     """The match as one HTML page (see VIEW_HELP); exit 2 when the log or module cannot be read."""
     from builder.paths import generated_dir
     from validators import batch
@@ -164,6 +167,10 @@ def view(game: str = typer.Argument(..., help="game slug (see `hexforge list`), 
         log = Path(game)
     else:
         g = load_known(game, problems_exit=2)
+    if pieces is not None and (module is None or g is None):
+        err.print("--pieces: name the game and the module the log was written with (GAME LOG --module VMOD)",
+                  markup=False)
+        raise typer.Exit(2)
     if not log.is_file():
         err.print(f"{log}: no such file", markup=False, emoji=False)
         raise typer.Exit(2)
@@ -174,7 +181,7 @@ def view(game: str = typer.Argument(..., help="game slug (see `hexforge list`), 
             raise typer.Exit(2)
         written_with = None
     else:
-        written_with = _written_with(module)
+        written_with = _written_with(module, pieces, g)
     try:
         art = ModuleArt(module)
         if g is not None:
@@ -184,7 +191,10 @@ def view(game: str = typer.Argument(..., help="game slug (see `hexforge list`), 
                 err.print(outcome.error, markup=False, emoji=False)
                 raise typer.Exit(2)
             report = outcome.report
-        data = page_data(log, art, report, g)
+            for note in report.notes:
+                err.print(note, markup=False, emoji=False)
+        # with --pieces the page draws their board, where our hexes' outlines do not fall: findings unoutlined
+        data = page_data(log, art, report, g if pieces is None else None)
     except (ModuleFormatError, LogFormatError) as exc:
         err.print(str(exc) if str(exc).startswith(str(log)) else f"{log}: {exc}", markup=False, emoji=False)
         raise typer.Exit(2)

@@ -58,4 +58,5 @@ class AuditReport:
                 "summary": {"turns": list(self.summary.turns), "dice_by_side": self.summary.dice_by_side,
                             "undo_count": self.summary.undo_count, "last_turn": self.summary.last_turn},
                 "violations": [f.to_json() for f in self.violations],
-                "events": [f.to_json() for f in self.findings if f.kind != "violation"]}
+                "events": [f.to_json() for f in self.findings if f.kind != "violation"],
+                **({"notes": list(self.notes)} if self.notes else {})}

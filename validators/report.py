@@ -12,6 +12,7 @@ def as_text(r: AuditReport) -> str:
     dice = ", ".join(f"{k} {v}" for k, v in s.dice_by_side.items()) or "none"
     last = "no turn read" if s.last_turn is None else f"last turn {s.last_turn}"
     lines = [f"{r.log}: {r.game}, {s.steps} steps, {last}, dice rolled: {dice}, undo: {s.undo_count}"]
+    lines += [f"note: {n}" for n in r.notes]  # what no rule reports (pieces a piece map leaves out)
     for f in r.findings:
         where = f"{f.from_hex or '?'} -> {f.to_hex}" if f.to_hex and f.from_hex else (f.to_hex or f.from_hex or "")
         tag = "EVENT " if f.kind != "violation" else ""

@@ -61,6 +61,21 @@ class ModuleArchive:
     def has(self, name: str) -> bool:
         return name in self.entries
 
+    def image_size(self, name: str, limit: int) -> tuple[int, int] | None:
+        """(width, height) of an image entry from its header alone (the pixels are inflated once,
+        when the art is written), or None when it is missing, too large or no image."""
+        from PIL import Image
+
+        info = self.entries.get(name)
+        if info is None or info.file_size > limit or info.flag_bits & 1 \
+                or info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
+            return None
+        try:
+            with self.zip.open(info) as f, Image.open(f) as im:
+                return im.size
+        except (*ERRORS, SyntaxError, Image.DecompressionBombError):
+            return None
+
     def read(self, name: str, limit: int) -> bytes:
         """The entry's bytes; ImportFailed if it is missing, too large, or inflates past its size."""
         info = self.entries.get(name)

@@ -81,6 +81,8 @@ def _import(arc: ModuleArchive, vmod: Path, sources: Path, slug: str | None, for
             (tmp / rel).write_text(head + _dump(data), encoding="utf-8")
         if imported.art:
             (tmp / imported.art[0]).write_bytes(_art(arc.read(imported.art[1], MAX_IMAGE), imported.board_size))
+        for name, entry, size in imported.other_art:
+            (tmp / name).write_bytes(_art(arc.read(entry, MAX_IMAGE), size))
         lines = [f"What `hexforge import` could not carry over from {vmod.name}, and why:", ""]
         (tmp / NOTES).write_text("\n".join(lines + [f"- {n}" for n in imported.notes]) + "\n", encoding="utf-8")
         os.chmod(tmp, 0o755)

@@ -117,6 +117,19 @@ class ModuleInfo:
     setups: list[SetupInfo]
     prototypes: dict[str, list[Trait]]
     skipped: list[str] = field(default_factory=list)  # what was read but cannot be carried, with why
+    decks: list[tuple[str, str, int]] = field(default_factory=list)  # (map, draw pile, pieces it starts with)
+
+
+def piece_traits(text: str, where: str) -> list[Trait] | None:
+    """The traits of an AddPiece text `+/id/type/state` (a palette slot, a prototype, a saved
+    piece), outermost first; None when the text is no AddPiece.  A hostile nesting: ImportFailed."""
+    if not text.startswith("+/"):
+        return None
+    parts = split(text[2:], "/")
+    try:
+        return unchain(parts[1], parts[2] if len(parts) > 2 else "") if len(parts) > 1 else []
+    except PieceTooDeep as exc:
+        raise ImportFailed(f"{where}: {exc}") from None
 
 
 def _tag(e) -> str:
@@ -196,15 +209,7 @@ def _colour(rgb: str | None) -> str:
 
 
 def _image_size(arc: ModuleArchive, image: str) -> tuple[int, int] | None:
-    from PIL import Image
-
-    if not arc.has(f"images/{image}"):
-        return None
-    try:
-        with Image.open(io.BytesIO(arc.read(f"images/{image}", MAX_IMAGE))) as im:  # the header only
-            return im.size
-    except (OSError, SyntaxError, ValueError, Image.DecompressionBombError):
-        return None
+    return arc.image_size(f"images/{image}", MAX_IMAGE)
 
 
 def _board(arc: ModuleArchive, e) -> BoardInfo:
@@ -232,14 +237,7 @@ def _slots(root) -> list[SlotInfo]:
         for c in e:
             tag = _tag(c)
             if tag.endswith(("widget.PieceSlot", "widget.CardSlot")):
-                text = (c.text or "").strip()
-                if not text.startswith("+/"):
-                    continue
-                parts = split(text[2:], "/")
-                try:
-                    traits = unchain(parts[1], parts[2] if len(parts) > 2 else "") if len(parts) > 1 else []
-                except PieceTooDeep as exc:
-                    raise ImportFailed(f"piece slot {c.get('entryName', '')[:40]!r}: {exc}") from None
+                traits = piece_traits((c.text or "").strip(), f"piece slot {c.get('entryName', '')[:40]!r}")
                 if not traits or not traits[-1].type.startswith("piece;"):
                     continue
                 protos = [t.type[len("prototype;"):] for t in traits if t.prefix == "prototype;"]
@@ -268,21 +266,19 @@ def read_module(arc: ModuleArchive) -> ModuleInfo:
         raise ImportFailed(f"{arc.name}: {name} declares a DOCTYPE (VASSAL never writes one): refused")
     root = tree.getroot()
     sides = [(x.text or "").strip() for r in _children(root, "module.PlayerRoster") for x in r if _tag(x) == "entry"]
-    maps = []
+    maps, decks = [], []
     for m in root.iter():
         if _tag(m).endswith(("module.Map", "module.PrivateMap", "module.PlayerHand")):
             boards = [_board(arc, b) for p in _children(m, "map.BoardPicker") for b in _children(p, "boardPicker.Board")]
             maps.append(MapInfo(m.get("mapName") or "", boards))
+            decks += [(m.get("mapName") or "", d.get("name") or "", len(_children(d, ("widget.PieceSlot", "widget.CardSlot"))))
+                      for d in _children(m, "map.DrawPile")]
     protos = {}
     for p in root.iter():
         if _tag(p).endswith("module.PrototypeDefinition"):
-            text = (p.text or "").strip()
-            parts = split(text[2:], "/") if text.startswith("+/") else []
-            try:
-                protos[p.get("name") or ""] = unchain(parts[1], parts[2] if len(parts) > 2 else "") if len(parts) > 1 else []
-            except PieceTooDeep as exc:
-                raise ImportFailed(f"prototype {p.get('name', '')[:40]!r}: {exc}") from None
+            traits = piece_traits((p.text or "").strip(), f"prototype {p.get('name', '')[:40]!r}")
+            protos[p.get("name") or ""] = traits or []
     setups = [SetupInfo(s.get("name") or "", s.get("file") if _bool(s, "useFile") and s.get("file") else None)
               for s in root.iter() if _tag(s).endswith("module.PredefinedSetup")]
     return ModuleInfo(root.get("name") or "Imported game", root.get("version") or "1.0",
-                      [s for s in sides if s], maps, _slots(root), setups, protos)
+                      [s for s in sides if s], maps, _slots(root), setups, protos, decks=decks)

@@ -10,7 +10,7 @@ import zipfile
 from dataclasses import dataclass
 
 from builder.importer.archive import ERRORS, MAX_SAVE, ImportFailed, ModuleArchive
-from builder.vassal.pieces import PieceTooDeep, unchain
+from builder.importer.modulefile import piece_traits
 from builder.vassal.savefile import CommandTreeError, ObfuscationError, decode_tree, deobfuscate, leaves
 from builder.vassal.sequence import split
 
@@ -59,18 +59,13 @@ def placed_pieces(arc: ModuleArchive, file: str) -> list[PlacedPiece]:
         raise ImportFailed(f"{where}: {exc}") from None
     out: list[PlacedPiece] = []
     for cmd in commands:
-        if not cmd.startswith("+/"):
+        traits = piece_traits(cmd, where)
+        if not traits:
             continue
-        parts = split(cmd[2:], "/")
-        if len(parts) < 3:
-            continue
-        try:
-            basic = unchain(parts[1], parts[2])[-1]
-        except PieceTooDeep as exc:
-            raise ImportFailed(f"{where}: {exc}") from None
+        basic = traits[-1]
         if not basic.type.startswith("piece;"):
             continue
-        fields = split(basic.type[len("piece;"):], ";")
+        fields = basic.fields
         state = split(basic.state, ";")
         try:
             x, y = int(state[1]), int(state[2])

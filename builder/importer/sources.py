@@ -48,6 +48,7 @@ class Imported:
     files: dict[str, object] = field(default_factory=dict)
     art: tuple[str, str] | None = None  # (file in the game's folder, entry in the module)
     board_size: tuple[int, int] | None = None  # the art grown to this size (blank right and bottom) if larger
+    other_art: list[tuple[str, str, tuple[int, int]]] = field(default_factory=list)  # further maps': art, size
     notes: list[str] = field(default_factory=list)
     names: dict[str, str] = field(default_factory=dict)  # module piece name -> rebuilt piece name
 
@@ -140,6 +141,70 @@ def _board_numbering(g, n, zone: ZoneInfo, board: tuple[int, int]):
     return replace(n, h_off=n.h_off + dh, v_off=n.v_off + dv)
 
 
+def _square_yaml(name: str, area, g: SquareGridInfo, fmt: str) -> dict:
+    """A square grid as map.yaml holds it (schema.SquareGrid)."""
+    n = g.numbering
+    return {"name": name[:200] or "Grid", "area": list(area), "dx": g.dx, "dy": g.dy, "x0": g.x0, "y0": g.y0,
+            "location": fmt[:200],
+            "numbering": {"first": n.first, "sep": n.sep, "h_type": n.h_type, "v_type": n.v_type,
+                          "h_leading": n.h_leading, "v_leading": n.v_leading, "h_off": n.h_off, "v_off": n.v_off,
+                          "h_descend": n.h_descend, "v_descend": n.v_descend}}
+
+
+PAST_EDGE = 40  # px of board kept beyond a piece set up past a board's edge
+MAP_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 ._-]{0,39}$")  # schema.OtherMap.id
+
+
+def _other_maps(mod: ModuleInfo, main: MainBoard | None, placed: dict[str, list[PlacedPiece]],
+                note) -> list[tuple[dict, str | None]]:
+    """The module's maps other than the main one, each with its first board and that board's square
+    grids (map.yaml `maps`), and the module's image of the board, if any.  A board is grown (at the
+    right and bottom) to hold every piece a setup puts on its map beyond its edge: VASSAL keeps such
+    pieces, and a board with no grid names every point alike."""
+    out, seen = [], {"Main Map"}  # builder/vassal/pieces.py MAP_ID: the main map's name in the rebuilt module
+    for m in mod.maps:
+        if main is not None and m.name == main.map:
+            continue
+        if not m.boards:
+            note(f"map {m.name!r}: no board; left out")
+            continue
+        b = m.boards[0]
+        if len(m.boards) > 1:
+            note(f"map {m.name!r}: boards {', '.join(repr(x.name) for x in m.boards[1:])} left out (a map has one board)")
+        if not MAP_NAME.match(m.name) or m.name in seen:
+            note(f"map {m.name!r}: its name is taken or not one a map may have here (letters, digits, ' ._-', "
+                 "at most 40); left out, with the pieces set up on it")
+            continue
+        if b.size is None or not (200 <= b.size[0] <= 8000 and 200 <= b.size[1] <= 8000):
+            note(f"map {m.name!r}: its board's size {b.size} is outside what a board may be (200 to 8000 px a side); "
+                 "left out, with the pieces set up on it")
+            continue
+        seen.add(m.name)
+        here = [p for ps in placed.values() for p in ps if p.map == m.name]
+        w = max([b.size[0], *(p.x + PAST_EDGE for p in here if b.size[0] <= p.x < 8000 - PAST_EDGE)])
+        h = max([b.size[1], *(p.y + PAST_EDGE for p in here if b.size[1] <= p.y < 8000 - PAST_EDGE)])
+        if (w, h) != b.size:
+            note(f"map {m.name!r}: board {b.name!r} grown from {b.size[0]} x {b.size[1]} to {w} x {h} px (blank at the "
+                 "right and bottom) to hold the pieces a setup puts beyond its edge")
+        board = {"name": b.name[:200] or "Board", "width": w, "height": h}
+        if not b.image:
+            board["background"] = b.colour
+        squares = []
+        if isinstance(b.grid, SquareGridInfo):
+            squares.append(_square_yaml(b.name, (0, 0, *b.size), b.grid, b.grid.fmt))
+        elif b.grid is not None:
+            note(f"map {m.name!r}: its board's grid (not a square one) is not carried over; pieces keep their points")
+        for z in b.zones:
+            if isinstance(z.grid, SquareGridInfo) and not z.parent_grid:
+                squares.append(_square_yaml(z.name, z.bbox, z.grid, z.fmt.replace("$gridLocation$", z.grid.fmt)))
+            else:
+                note(f"map {m.name!r}: zone {z.name!r} is not carried over (only square-grid zones are, on further "
+                     "maps); pieces keep their points")
+        out.append(({"id": m.name, "name": m.name, "board": board, **({"squares": squares} if squares else {})},
+                    b.image))
+    return out
+
+
 def compose(mod: ModuleInfo, placed: dict[str, list[PlacedPiece]], src: str) -> Imported:
     out = Imported()
     note = out.notes.append
@@ -187,7 +252,10 @@ def compose(mod: ModuleInfo, placed: dict[str, list[PlacedPiece]], src: str) -> 
         note(f"hex names: the module formats them as {(main.zone.fmt if main.zone else g.fmt)!r}; our grids name a hex "
              "by its grid location alone, so names differ")
     if g is None:
-        if main is None or not isinstance(main.board.grid, (HexGridInfo, type(None))):
+        if main is not None and isinstance(main.board.grid, SquareGridInfo):
+            note("grid: the map has a square grid; it is carried as a square grid over the whole board (its cells keep "
+                 "their names, pieces their points), over a hex grid of our own that no point reaches (a game has one)")
+        elif main is None or not isinstance(main.board.grid, (HexGridInfo, type(None))):
             note("grid: the map has a square (or region) grid; our games are hex maps, so a hex grid of our own "
                  "stands in and the module's cell names are not carried over")
         else:
@@ -284,9 +352,24 @@ def compose(mod: ModuleInfo, placed: dict[str, list[PlacedPiece]], src: str) -> 
                          "it is left out, and pieces set up in it are listed below")
     if track_yaml:
         map_yaml["tracks"] = track_yaml
-    other_maps = [m.name for m in mod.maps if main is None or m.name != main.map]
+    whole = main.board.grid if main is not None and g is None and isinstance(main.board.grid, SquareGridInfo) else None
+    if whole is not None:  # the board's own square grid: a zone over the whole board (schema.SquareGrid)
+        map_yaml["squares"] = [_square_yaml(main.board.name, (0, 0, w, h), whole, whole.fmt)]
+    other_maps, art_names = _other_maps(mod, main, placed, note), {out.art[0]} if out.art else set()
     if other_maps:
-        note(f"maps: {', '.join(repr(x) for x in other_maps)} left out (a game has one map: the first with a hex grid)")
+        map_yaml["maps"] = [om for om, _ in other_maps]
+        for om, image in other_maps:
+            if image:
+                stem = "board-" + slug(om["id"], 30)
+                ext = image.rsplit(".", 1)[-1].lower() if "." in image else "png"
+                name = _unique(f"{stem}", art_names) + "." + (ext if ext in ("png", "jpg", "jpeg", "gif") else "png")
+                om["board"]["image"] = name
+                out.other_art.append((name, f"images/{image}", (om["board"]["width"], om["board"]["height"])))
+    placed_maps = {om["id"] for om, _ in other_maps}
+    for on, deck, n in mod.decks:
+        if n:
+            note(f"map {on!r}: draw pile {deck!r} starts every game with {n} piece(s) of its own; the pile is not "
+                 "carried over (its pieces are, in the palette)")
     if main:
         extra_boards = [b.name for m in mod.maps if m.name == main.map for b in m.boards if b is not main.board]
         if extra_boards:
@@ -294,6 +377,8 @@ def compose(mod: ModuleInfo, placed: dict[str, list[PlacedPiece]], src: str) -> 
 
     def locate(p: PlacedPiece) -> tuple[str, str] | str:
         """('hex', id) or ('track', zone name) for a piece on the main board, or why it cannot be placed."""
+        if p.map in placed_maps and (main is None or p.map != main.map):
+            return ("point", (p.map, p.x, p.y))
         if main is None or p.map != main.map:
             return f"on map {p.map!r}, which is not carried over"
         for z in main.board.zones:
@@ -310,6 +395,8 @@ def compose(mod: ModuleInfo, placed: dict[str, list[PlacedPiece]], src: str) -> 
         else:
             if main.zone is not None:
                 return f"at ({p.x}, {p.y}), outside every zone of map {main.map!r}"
+        if whole is not None:
+            return ("point", (None, p.x, p.y))
         if g is None:
             return "on a grid that is not carried over"
         label = geo.label_at(p.x, p.y)
@@ -406,7 +493,13 @@ def compose(mod: ModuleInfo, placed: dict[str, list[PlacedPiece]], src: str) -> 
                 left.setdefault(where, []).append(p.name)
                 continue
             kind, ref = refs[id(s)]
-            spot = {"hex": where[1]} if where[0] == "hex" else {"track": tracks[where[1]][0], "box": tracks[where[1]][1]}
+            if where[0] == "point":
+                on, x, y = where[1]
+                spot = {"map": on, "at": [x, y]} if on is not None else {"at": [x, y]}
+            elif where[0] == "hex":
+                spot = {"hex": where[1]}
+            else:
+                spot = {"track": tracks[where[1]][0], "box": tracks[where[1]][1]}
             if kind == "unit":
                 used_units.add(ref)
                 us.append({"unit": ref, **spot})

@@ -89,6 +89,10 @@ def _terrain(col: Collector, game: Game, docs: dict[str, Located]) -> None:
                 loc = ("hexside_runs", feature, i, "hexsides", j)
                 if _hex(col, game, mtdoc, loc, a) and _hex(col, game, mtdoc, loc, b) and not game.geometry.adjacent(a, b):
                     col.at(mtdoc, loc, f"{side} is not a hexside: {a} and {b} are not adjacent", "write two neighbouring hexes")
+    map_ids = Counter(m.id for m in game.map.maps)
+    for i, m in enumerate(game.map.maps):
+        if map_ids[m.id] > 1 or m.id == "Main Map":  # builder/vassal/pieces.py MAP_ID: the main map's name
+            col.at(mdoc, ("maps", i, "id"), f"map id {m.id!r} is taken", "every map needs its own id (not 'Main Map')")
     tracks = Counter(t.id for t in game.map.tracks)
     for i, t in enumerate(game.map.tracks):
         if tracks[t.id] > 1:
@@ -158,8 +162,18 @@ def _template_fields(col: Collector, doc: Located, faces, at: tuple = ("faces",)
 
 
 def _place(col: Collector, game: Game, doc: Located, loc: tuple, item) -> None:
-    """A hex, or a track and one of its boxes."""
-    if item.hex is not None:
+    """A hex, or a track and one of its boxes, or a point of the main map's or a further map's board."""
+    if getattr(item, "at", None) is not None:
+        maps = {m.id: m for m in game.map.maps}
+        if item.map is not None and item.map not in maps:
+            col.at(doc, loc + ("map",), f"unknown map {item.map!r}", did_you_mean(item.map, maps))
+            return
+        b = maps[item.map].board if item.map is not None else game.map.board
+        x, y = item.at
+        if not (0 <= x < b.width and 0 <= y < b.height):
+            col.at(doc, loc + ("at",), f"({x}, {y}) is off the board {b.name!r} ({b.width} x {b.height} px)",
+                   "give a point of the board")
+    elif item.hex is not None:
         _hex(col, game, doc, loc + ("hex",), item.hex)
     elif item.track not in game.tracks:
         col.at(doc, loc + ("track",), f"unknown track {item.track!r}", did_you_mean(item.track, game.tracks))

@@ -257,6 +257,48 @@ class Deck(Strict):
     rule: str | None = None
 
 
+class SquareNumbering(Strict):
+    """VASSAL SquareGridNumbering parameters (VASSAL's defaults)."""
+
+    first: Literal["H", "V"] = "H"
+    sep: str = ""
+    h_type: Literal["N", "A"] = "N"
+    v_type: Literal["N", "A"] = "N"
+    h_leading: int = Field(default=1, ge=0, le=3)
+    v_leading: int = Field(default=1, ge=0, le=3)
+    h_off: int = 0
+    v_off: int = 0
+    h_descend: bool = False
+    v_descend: bool = False
+
+
+class SquareGrid(Strict):
+    """A square grid over `area` (x, y, w, h) of a board: a VASSAL Zone holding a SquareGrid,
+    its cells named by `location` (the zone's locationFormat, around `$gridLocation$`) as the
+    numbering says.  Over the whole board it is the board's own square grid (an imported module's,
+    issue 33); pieces in it snap to its cells."""
+
+    name: Text
+    area: tuple[int, int, int, int]
+    dx: float = Field(gt=1, le=2000)
+    dy: float = Field(gt=1, le=2000)
+    x0: int = 0
+    y0: int = 0
+    location: Annotated[str, StringConstraints(max_length=200)] = "$gridLocation$"
+    numbering: SquareNumbering = Field(default_factory=SquareNumbering)
+    drawn: bool = False  # its lines drawn on the board (a board with no art of its own)
+
+
+class OtherMap(Strict):
+    """A further map window of the module (an imported module's deployment or dead-pile map,
+    issue 33): its own board, with square grids if any; pieces are set on it by point (`at`)."""
+
+    id: Ident  # VASSAL's mapName
+    name: Text  # its toolbar button
+    board: Board
+    squares: list[SquareGrid] = []
+
+
 class MapFile(Strict):
     board: Board
     grid: Grid
@@ -266,6 +308,8 @@ class MapFile(Strict):
     places: list[Place] = []
     tracks: list[Track] = []
     decks: list[Deck] = []
+    squares: list[SquareGrid] = []  # square grids on the board (each a zone over the hex grid)
+    maps: list[OtherMap] = []  # further maps, each its own VASSAL Map
 
 
 class HexPath(Sourced):
@@ -475,6 +519,17 @@ class MarkersFile(Strict):
 
 
 # ---- scenarios/*.yaml --------------------------------------------------------------------
+def _one_place(item, what: str):
+    """A set-up piece is on a hex, in a track's box, or at a point (`at`); on a further map only at a point."""
+    if (item.hex is not None) + (item.track is not None) + (item.at is not None) != 1:
+        raise ValueError("give either 'hex' or 'track' + 'box'" + (" or 'at'" if item.at is not None or item.map else ""))
+    if item.track is not None and item.box is None:
+        raise ValueError(f"a {what} on a track needs 'box'")
+    if item.map is not None and item.at is None:
+        raise ValueError(f"a {what} on map {item.map!r} needs 'at' (a point of its board)")
+    return item
+
+
 class FormationSetup(Strict):
     formation: str
     hex: HexId
@@ -489,14 +544,12 @@ class UnitSetup(Sourced):
     track: Ident | None = None
     box: str | None = None
     reduced: bool = False  # a unit's reduced face, or a leader's back (secondary) face
+    map: Ident | None = None  # one of map.yaml's further `maps` (by id); None: the main map
+    at: tuple[int, int] | None = None  # a point of the board instead of a hex or box (imported set-ups)
 
     @model_validator(mode="after")
     def _one_place(self):
-        if (self.hex is None) == (self.track is None):
-            raise ValueError("give either 'hex' or 'track' + 'box'")
-        if self.track is not None and self.box is None:
-            raise ValueError("a unit on a track needs 'box'")
-        return self
+        return _one_place(self, "unit")
 
 
 class Arrival(Sourced):
@@ -533,14 +586,12 @@ class MarkerSetup(Strict):
     track: Ident | None = None
     box: str | None = None
     face: int = Field(default=1, ge=1, le=2)
+    map: Ident | None = None  # as UnitSetup's
+    at: tuple[int, int] | None = None
 
     @model_validator(mode="after")
     def _one_place(self):
-        if (self.hex is None) == (self.track is None):
-            raise ValueError("give either 'hex' or 'track' + 'box'")
-        if self.track is not None and self.box is None:
-            raise ValueError("a marker on a track needs 'box'")
-        return self
+        return _one_place(self, "marker")
 
 
 class ConditionalGroup(Sourced):

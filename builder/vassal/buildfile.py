@@ -88,6 +88,7 @@ def build_xml(pl: ModulePlan, extra1: str = "") -> bytes:
     for name, traits in prototypes(g).items():
         _el(protos, "module.PrototypeDefinition", p.add_piece(None, traits), description="", name=name)
     _map(root, pl)
+    _other_maps(root, g)
     if g.events:  # events.yaml: the Events window and each side's hand (event_decks.py)
         add_event_windows(root, g, _el, len(pl.defs) + 1)
     _palette(root, pl)
@@ -148,6 +149,8 @@ def _map(root, pl: ModulePlan) -> None:
             _el(zoned, "module.map.boardPicker.board.mapgrid.Zone", highlightProperty="", locationFormat="$name$",
                 name=g.zone_name(t.id, box), path=f"{x},{y};{x + w},{y};{x + w},{y + h};{x},{y + h}",
                 useHighlight=False, useParentGrid=False)
+    for sq in g.map.squares:
+        _square_zone(zoned, sq)
     gr, n = g.map.grid, g.map.numbering
     for sec in g.map.sections:  # map sections with ids of their own: a zone with its own grid (sections.py)
         x, y, w, h = sec.area
@@ -216,6 +219,61 @@ def _map(root, pl: ModulePlan) -> None:
             hotkeyOnEmpty=False, maxStack="10", name=deck.name, owningBoard=g.map.board.name,
             reshufflable=False, reversible=False, shuffle="Always" if deck.shuffle else "Never",
             width=str(w - 16), x=str(x + w // 2), y=str(y + h // 2))
+
+
+def _square_zone(zoned, sq) -> None:
+    """A square grid (map.yaml `squares`) as VASSAL holds one on part of a board: a Zone with a SquareGrid."""
+    x, y, w, h = sq.area
+    zone = _el(zoned, "module.map.boardPicker.board.mapgrid.Zone", highlightProperty="", locationFormat=sq.location,
+               name=sq.name, path=f"{x},{y};{x + w},{y};{x + w},{y + h};{x},{y + h}", useHighlight=False,
+               useParentGrid=False)
+    grid = _el(zone, "module.map.boardPicker.board.SquareGrid", color="0,0,0", cornersLegal=False,
+               dotsVisible=False, dx=repr(float(sq.dx)), dy=repr(float(sq.dy)), edgesLegal=False, range="Metric",
+               snapTo=True, visible=sq.drawn, x0=str(sq.x0), y0=str(sq.y0))
+    n = sq.numbering
+    _el(grid, "module.map.boardPicker.board.mapgrid.SquareGridNumbering", color="0,0,0", first=n.first,
+        fontSize="9", hDescend=n.h_descend, hDrawOff="0", hLeading=str(n.h_leading), hOff=str(n.h_off),
+        hType=n.h_type, locationFormat="$gridLocation$", rotateText="0", sep=n.sep, vDescend=n.v_descend,
+        vDrawOff="0", vLeading=str(n.v_leading), vOff=str(n.v_off), vType=n.v_type, visible=False)
+
+
+def board_element(picker, b):
+    """A board: its art (map.yaml `board.image`), else a plain board of its size and colour."""
+    if b.image:
+        return _el(picker, "module.map.boardPicker.Board", image=b.image, name=b.name, reversible=False)
+    rgb = ",".join(str(int(b.background[i:i + 2], 16)) for i in (1, 3, 5))
+    return _el(picker, "module.map.boardPicker.Board", color=rgb, height=str(b.height), name=b.name,
+               reversible=False, width=str(b.width))
+
+
+def _other_maps(root, g: Game) -> None:
+    """Each further map (map.yaml `maps`) as a Map window of its own, with a toolbar button."""
+    for om in g.map.maps:
+        m = _el(root, "module.Map", allowMultiple=False, backgroundcolor="255,255,255", buttonName=om.name,
+                changeFormat="$message$", color="0,0,0", createFormat="$pieceName$ created in $location$ *",
+                description=om.name, edgeHeight="0", edgeWidth="0", hotkey="", icon="", launch=True,
+                mapName=om.id, markMoved="Always", markUnmovedHotkey="", markUnmovedIcon="/images/unmoved.gif",
+                markUnmovedReport="", markUnmovedText="", markUnmovedTooltip="Mark all pieces as not moved",
+                moveKey="", moveToFormat="$pieceName$ moves $previousLocation$ -> $location$ *",
+                moveWithinFormat="$pieceName$ moves $previousLocation$ -> $location$ *",
+                onlyReportChangedLocation=False, thickness="3")
+        picker = _el(m, "module.map.BoardPicker", addColumnText="Add column", addRowText="Add row",
+                     boardPrompt="Select board", slotHeight="125", slotScale="0.2", slotWidth="350",
+                     title="Choose Boards")
+        board = board_element(picker, om.board)
+        if om.squares:
+            zoned = _el(board, "module.map.boardPicker.board.ZonedGrid")
+            _el(zoned, "module.map.boardPicker.board.mapgrid.ZonedGridHighlighter")
+            for sq in om.squares:
+                _square_zone(zoned, sq)
+        _el(m, "module.map.StackMetrics", bottom="40,0", disabled=False, down="37,0", exSepX="6", exSepY="18",
+            top="38,0", unexSepX="3", unexSepY="5", up="39,0")
+        for helper in ("ForwardToKeyBuffer", "Scroller", "ForwardToChatter", "MenuDisplayer", "MapCenterer",
+                       "StackExpander", "PieceMover", "KeyBufferer"):
+            _el(m, f"module.map.{helper}")
+        _el(m, "module.map.CounterDetailViewer", delay="700", display="from all layers", hotkey="",
+            minDisplayPieces="2", showgraph=True, showtext=True, version="3", zoomlevel="1.0")
+        _el(m, "module.map.HighlightLastMoved", color="255,0,0", enabled=True, thickness="2")
 
 
 def _palette(root, pl: ModulePlan) -> None:

@@ -45,8 +45,8 @@ def geometry_fingerprint(game: Game) -> str:
     which move nothing, left out)."""
     from builder.vassal.buildfile import build_xml, plan
 
-    b = game.map.board
-    return fingerprint_of(build_xml(plan(game, [], [])), {b.name: (b.width, b.height)})
+    sizes = {x.name: (x.width, x.height) for x in [*(m.board for m in game.map.maps), game.map.board]}
+    return fingerprint_of(build_xml(plan(game, [], [])), sizes)
 
 
 def fingerprint_in(extra1: str | None) -> str | None:

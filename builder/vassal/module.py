@@ -48,12 +48,12 @@ def map_png(game: Game) -> bytes:
 MAX_ART = 64 * 1024 * 1024  # bytes of a board's art file; an 8000 x 8000 scan compresses far below it
 
 
-def board_art(game: Game) -> bytes:
-    """The bytes of the board's art (map.yaml `board.image`), checked to be an image of the
-    board's size: VASSAL takes a board's size from its image, and the hex ids depend on it."""
+def board_art(game: Game, board=None) -> bytes:
+    """The bytes of the board's art (map.yaml `board.image`, or a further map's), checked to be an
+    image of the board's size: VASSAL takes a board's size from its image, and the hex ids depend on it."""
     from builder.model.problems import SourceError, SourceProblem
 
-    b = game.map.board
+    b = board or game.map.board
     path = game.root / b.image
 
     def problem(msg: str) -> SourceError:
@@ -202,6 +202,7 @@ def build_vmod(game: Game, step: Callable[[str], None] = lambda _: None) -> tupl
     else:
         board_png = map_png(game)
         board = [("images/map.png", board_png)]
+    board += [(f"images/{m.board.image}", board_art(game, m.board)) for m in game.map.maps if m.board.image]
     images = [*board, ("images/about.png", _about(game)),
               (f"images/{MOVED_IMAGE}", png(draw_moved_flag()))] + images
     if game.chits:

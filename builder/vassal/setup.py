@@ -26,16 +26,17 @@ FIRST_ID = 1700000000000  # piece ids look like VASSAL's (13-digit) and never de
 
 
 def placements(pl: ModulePlan, sc: s.ScenarioFile) -> list[tuple[str, int, tuple[int, int]]]:
-    """(counter key, layer level, board point) for every piece of the set-up, in stacking order."""
+    """(counter key, layer level, board point) for every piece of the set-up on the main map, in
+    stacking order (pieces on further maps: elsewhere)."""
     g = pl.game
     out: list[tuple[str, int, tuple[int, int]]] = []
     for f in sc.formations:
         out += [(u.id, 1, g.geometry.centre(f.hex)) for u in g.units if u.formation == f.formation]
-    out += [(u.unit, 2 if u.reduced else 1, _point(g, u)) for u in sc.units]
+    out += [(u.unit, 2 if u.reduced else 1, _point(g, u)) for u in sc.units if u.map is None]
     if sc.waiting_track:  # reinforcements wait on the turn track, in the box of their turn
         out += [(uid, 2 if r.reduced else 1, g.track_box_centre(sc.waiting_track, str(r.turn)))
                 for r in sc.reinforcements for uid in r.units]
-    out += [(m.marker, m.face, _point(g, m)) for m in sc.markers]
+    out += [(m.marker, m.face, _point(g, m)) for m in sc.markers if m.map is None]
     if sc.chits_to_owner and "pools" in g.tracks:
         for c in g.chits:
             side = g.sides[g.nationalities[c.nationality].side]
@@ -44,7 +45,15 @@ def placements(pl: ModulePlan, sc: s.ScenarioFile) -> list[tuple[str, int, tuple
 
 
 def _point(g, item) -> tuple[int, int]:
+    if item.at is not None:
+        return tuple(item.at)
     return g.geometry.centre(item.hex) if item.hex else g.track_box_centre(item.track, item.box)
+
+
+def other_placements(sc: s.ScenarioFile) -> list[tuple[str, str, int, tuple[int, int]]]:
+    """(map id, counter key, layer level, point) of every piece set on a further map (map.yaml `maps`)."""
+    return ([(u.map, u.unit, 2 if u.reduced else 1, tuple(u.at)) for u in sc.units if u.map is not None]
+            + [(m.map, m.marker, m.face, tuple(m.at)) for m in sc.markers if m.map is not None])
 
 
 def layer_index(pl: ModulePlan, key: str) -> int:
@@ -63,19 +72,21 @@ def setup_save(pl: ModulePlan, sc: s.ScenarioFile) -> str:
     stacks: dict[tuple[int, int, int], list[str]] = {}
     commands: list[str] = []
     next_id = FIRST_ID
-    for key, level, (x, y) in placements(pl, sc):
+    here = [(MAP_ID, key, level, point) for key, level, point in placements(pl, sc)] + other_placements(sc)
+    for map_id, key, level, (x, y) in here:
         piece_id = str(next_id)
         next_id += 1
         d = defs[key]
-        traits = expand(d.with_gpid(pl.gpids[key], (MAP_ID, x, y), level), protos)
+        traits = expand(d.with_gpid(pl.gpids[key], (map_id, x, y), level), protos)
         if key in chit_side and sc.chits_to_owner:
             traits = [p.Trait(t.type, p.masked_state(chit_side[key])) if t.prefix == "obs;" else t for t in traits]
         commands.append(p.add_piece(piece_id, traits))
-        stacks.setdefault((x, y, layer_index(pl, key)), []).append(piece_id)
-    for (x, y, layer), ids in stacks.items():
-        commands.append(stack_command(str(next_id), MAP_ID, x, y, ids, layer))
+        stacks.setdefault((map_id, x, y, layer_index(pl, key)), []).append(piece_id)
+    for (map_id, x, y, layer), ids in stacks.items():
+        commands.append(stack_command(str(next_id), map_id, x, y, ids, layer))
         next_id += 1
     components = [board_picker_command(MAP_ID, pl.game.map.board.name)]
+    components += [board_picker_command(m.id, m.board.name) for m in pl.game.map.maps]
     tracker = tracker_command(pl.game, sc)
     return save_text(commands, components + ([tracker] if tracker else []))
 

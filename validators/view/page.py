@@ -39,6 +39,8 @@ def page_data(log: Path, art: ModuleArt, report: AuditReport | None = None, game
     data["images"] = [art.image_uri(name) if name else None for name in data["images"]]
     data["findings"] = [_finding(f, game) for f in report.findings] if report else []
     data["audited"] = report is not None
+    if report is not None and report.notes:  # what no rule reports (pieces a piece map leaves out)
+        data["notes"] = list(report.notes)
     data["log"] = Path(str(log)).name
     return data
 
@@ -105,10 +107,18 @@ def render(data: dict, title: str) -> str:
             "</option></select><button id=\"zoomout\" title=\"zoom out (-)\">&minus;</button>"
             "<button id=\"zoomin\" title=\"zoom in (+)\">+</button></nav>\n"
             "<main><section id=\"maps\"></section>\n<aside><div id=\"now\"></div>"
+            + _notes(data.get("notes", [])) +
             "<h2>Findings</h2><ol id=\"findings\"></ol><h2>Log</h2><div id=\"log\"></div></aside></main>\n"
             "</div>\n"
             f"<script id=\"{DATA_ID}\" type=\"application/json\">{blob}</script>\n"
             f"<script>{_asset('view.js')}</script>\n</body>\n</html>\n")
+
+
+def _notes(notes: list[str]) -> str:
+    """The audit's notes (pieces a piece map leaves out), listed above the findings; none: nothing."""
+    if not notes:
+        return ""
+    return "<h2>Notes</h2><ul id=\"notes\">" + "".join(f"<li>{escape(n)}</li>" for n in notes) + "</ul>"
 
 
 def read_data(page: str) -> dict:
