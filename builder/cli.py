@@ -118,8 +118,9 @@ def check(game: str) -> None:
 
 @app.command()
 def build(game: str = typer.Argument(None, help="game slug (see `hexforge list`)"),
-          all_games: bool = typer.Option(False, "--all", help="build every game")) -> None:
-    """Write generated/<game>/<game>.vmod and map.png."""
+          all_games: bool = typer.Option(False, "--all", help="build every game"),
+          force: bool = typer.Option(False, "--force", help="make every part afresh, not from the build cache")) -> None:
+    """Write generated/<game>/<game>.vmod, map.png and the counter sheets (only what changed since the last build)."""
     from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
     from builder.build import build_game  # here, not at the top: `hexforge audit` never renders (issue 15)
@@ -132,13 +133,17 @@ def build(game: str = typer.Argument(None, help="game slug (see `hexforge list`)
             with Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
                           console=err.console, transient=True, disable=not err.is_terminal) as progress:
                 task = progress.add_task(f"{slug}: sources")
-                result = build_game(slug, step=lambda what: progress.update(task, description=f"{slug}: {what}"))
+                result = build_game(slug, step=lambda what: progress.update(task, description=f"{slug}: {what}"),
+                                    force=force, note=lambda line: err.print(line, markup=False, emoji=False))
         except SourceError as exc:
             _report(exc)
             failed = True
             continue
         files = ", ".join(str(p.relative_to(Path.cwd())) if p.is_relative_to(Path.cwd()) else str(p) for p in result.outputs)
-        out.print(f"{slug}: built {files} in {time.perf_counter() - t0:.2f} s", markup=False)
+        if result.up_to_date:
+            out.print(f"{slug}: up to date ({files})", markup=False)
+        else:
+            out.print(f"{slug}: built {files} in {time.perf_counter() - t0:.2f} s", markup=False)
     if failed:
         raise typer.Exit(1)
 
