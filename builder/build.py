@@ -43,21 +43,18 @@ def build_game(slug: str, root: Path | None = None, step: Callable[[str], None] 
     use = incremental.enabled() and not force
     game_dir = sources_dir(root) / slug
     step("sources")
-    try:
-        sources = incremental.sources_digest(game_dir) if game_dir.is_dir() else None
-    except OSError:  # a file that cannot be read: the load reports it
-        sources = None
-    key = incremental.game_key(sources) if sources is not None else None
+    key = incremental.key_of(game_dir)  # None: a file that cannot be read (the load reports it)
     if use and key and incremental.up_to_date(cache / "state.json", key, outputs, note):
         return BuildResult(slug, outputs)
-    made = _build(slug, game_dir, outputs, incremental.Store(cache, note) if use else _NoStore(), step)
+    store = incremental.Store(cache, note, fresh=force) if incremental.enabled() else _NoStore()
+    made = _build(slug, game_dir, outputs, store, step)
     if key and incremental.enabled():
         incremental.record(cache / "state.json", key, outputs, note)
     return BuildResult(slug, outputs, made)
 
 
 class _NoStore:
-    """Every part made afresh (HEXFORGE_BUILD_CACHE=off, --force), nothing kept."""
+    """Every part made afresh, nothing kept (HEXFORGE_BUILD_CACHE=off)."""
 
     def __init__(self) -> None:
         self.made: dict[str, int] = {}
@@ -119,7 +116,7 @@ def _parts(game, sheet, game_dir: Path, store):
     from builder.render.counters import FaceArt
     from builder.vassal import module
 
-    encode = inspect.getsource(module.png).encode()
+    encode = inspect.getsource(module.png).encode() + incremental.art_digest(game_dir)  # the PNG encoder, art files
     px = game.info.counter.pixels
     faces = incremental.digest(incremental.code_digest("builder.render.counters") + encode, game.info,
                                game.unit_types, game.units_file.faces, game.units_file.formations, px)

@@ -188,12 +188,22 @@ def sheets(game: str = typer.Argument(None, help="game slug (see `hexforge list`
 def print_kit(game: str = typer.Argument(..., help="game slug (see `hexforge list`)"),
               page: str = typer.Option(None, "--page", help="a4 | letter (default: game.yaml print.page)"),
               overlap: str = typer.Option("10mm", "--overlap", help="map tiles' overlap, e.g. 10mm or 0.5in")) -> None:
-    """Write generated/<game>/print/: map.pdf (tiled at counter scale), setup-cards.pdf, aids.pdf and kit.pdf."""
+    """Write generated/<game>/print/: map.pdf (tiled at counter scale), setup-cards.pdf, aids.pdf and kit.pdf
+    (nothing when neither the sources, the code nor the options changed since the last kit)."""
+    from builder import incremental
     from builder.paths import generated_dir
-    from builder.render.printkit import print_options, render_kit, write_kit
+    from builder.render.printkit import FILES, print_options, render_kit, write_kit
     from builder.render.sheets import SheetError
 
     t0 = time.perf_counter()
+    _known(game)
+    note = lambda line: err.print(line, markup=False, emoji=False)  # noqa: E731
+    state = generated_dir() / ".cache" / "build" / game / "print.json"
+    key = incremental.key_of(sources_dir() / game, "print", str(page), overlap)
+    kit_files = [generated_dir() / game / "print" / name for name in FILES]
+    if key and incremental.enabled() and incremental.up_to_date(state, key, kit_files, note):
+        out.print(f"{game}: print kit up to date", markup=False)
+        return
     g = load_known(game, problems_exit=1)
     try:
         opts = print_options(page, overlap, g)
@@ -202,6 +212,8 @@ def print_kit(game: str = typer.Argument(..., help="game slug (see `hexforge lis
         raise typer.Exit(2)
     kit = render_kit(g, opts)
     paths = write_kit(kit, generated_dir() / game / "print")
+    if key and incremental.enabled():
+        incremental.record(state, key, paths, note)
     shown = ", ".join(str(p.relative_to(Path.cwd())) if p.is_relative_to(Path.cwd()) else str(p) for p in paths)
     out.print(f"{game}: wrote {shown} ({len(kit.layout.tiles)} map tiles, {len(kit.cards)} set-up cards, "
               f"{kit.aid_pages} aid pages, {kit.sheet_pages} sheet pages) in {time.perf_counter() - t0:.2f} s", markup=False)

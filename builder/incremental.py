@@ -74,8 +74,18 @@ def _environment() -> bytes:
 
 @lru_cache(maxsize=1)
 def _all_code() -> bytes:
+    """Every file of builder/: its code and any data file beside it."""
     h = hashlib.sha256()
-    _feed_files(h, BUILDER, BUILDER.rglob("*.py"))
+    _feed_files(h, BUILDER, BUILDER.rglob("*"))
+    return h.digest()
+
+
+@lru_cache(maxsize=1)
+def _assets() -> bytes:
+    """builder/'s files that are not Python (none today: a symbol or texture file would be one):
+    in every part's code, as no import statement names them."""
+    h = hashlib.sha256()
+    _feed_files(h, BUILDER, (p for p in BUILDER.rglob("*") if p.suffix not in (".py", ".pyc")))
     return h.digest()
 
 
@@ -86,9 +96,27 @@ def sources_digest(game_dir: Path) -> bytes:
     return h.digest()
 
 
-def game_key(sources: bytes) -> str:
-    """The whole game's digest: its sources' digest, all of builder's code, the environment."""
-    return hashlib.sha256(_environment() + b"\0" + _all_code() + b"\0" + sources).hexdigest()
+def art_digest(game_dir: Path) -> bytes:
+    """sha256 of the game folder's files that are not YAML (art a renderer may read beside the
+    model): in the key of every face and of the board."""
+    h = hashlib.sha256()
+    _feed_files(h, game_dir, (p for p in game_dir.rglob("*") if p.suffix not in (".yaml", ".yml")))
+    return h.digest()
+
+
+def game_key(sources: bytes, *options: str) -> str:
+    """The whole game's digest: its sources' digest, all of builder's code, the environment, and
+    the command's `options`."""
+    return hashlib.sha256(_environment() + b"\0" + _all_code() + b"\0" + sources + b"\0"
+                          + "\0".join(options).encode()).hexdigest()
+
+
+def key_of(game_dir: Path, *options: str) -> str | None:
+    """game_key of the game in `game_dir`, or None when its files cannot all be read."""
+    try:
+        return game_key(sources_digest(game_dir), *options) if game_dir.is_dir() else None
+    except OSError:
+        return None
 
 
 def _module_file(name: str) -> Path | None:
@@ -130,7 +158,7 @@ def code_digest(*modules: str) -> bytes:
             if path is not None and sub not in seen:
                 seen[sub] = path
                 todo += _imports(path)
-    h = hashlib.sha256()
+    h = hashlib.sha256(_assets())
     _feed_files(h, BUILDER, seen.values())
     return h.digest()
 
@@ -188,14 +216,16 @@ def unpack(data: bytes) -> dict[bytes, bytes]:
 class Store:
     """The parts of one game's last build, kind by kind (faces, board, sheets)."""
 
-    def __init__(self, folder: Path, note: Callable[[str], None] = _stderr) -> None:
-        self.folder, self.note = folder, note
+    def __init__(self, folder: Path, note: Callable[[str], None] = _stderr, fresh: bool = False) -> None:
+        self.folder, self.note, self.fresh = folder, note, fresh  # fresh: every part made again (--force)
         self.old: dict[str, dict[bytes, bytes]] = {}
         self.new: dict[str, dict[bytes, bytes]] = {}
         self.made: dict[str, int] = {}  # parts made afresh, by kind (what the build redid)
         self.kept: dict[str, int] = {}
 
     def _load(self, kind: str) -> dict[bytes, bytes]:
+        if kind not in self.old and self.fresh:
+            self.old[kind] = {}
         if kind not in self.old:
             path = self.folder / f"{kind}.bin"
             try:

@@ -67,6 +67,8 @@ def test_one_unit_changed_redraws_its_faces_the_module_and_sheets_not_the_board(
     clean = build_game(SLUG, root=tmp_path, force=True)
     assert _outputs(clean) == built
     assert clean.made["faces"] == len(all_faces(game))
+    assert build_game(SLUG, root=tmp_path).up_to_date  # --force refreshed the record and the store
+    assert (tmp_path / "generated" / ".cache" / "build" / SLUG / "faces.bin").is_file()
 
 
 def test_a_corrupt_store_is_ignored_with_one_line(first, tmp_path):
@@ -116,3 +118,19 @@ def test_cli_says_up_to_date(tmp_path, monkeypatch):
     assert again.exit_code == 0 and f"{SLUG}: up to date" in again.stdout, again.output
     forced = runner.invoke(app, ["build", SLUG, "--force"])
     assert forced.exit_code == 0 and f"{SLUG}: built" in forced.stdout, forced.output
+
+
+def test_print_kit_is_made_again_only_when_something_changed(tmp_path, monkeypatch):
+    from validators.cli import app
+
+    copy_sources(tmp_path)
+    monkeypatch.setattr("builder.paths.ROOT", tmp_path)
+    runner = CliRunner()
+    assert runner.invoke(app, ["print", SLUG]).exit_code == 0
+    kit = tmp_path / "generated" / SLUG / "print"
+    stamps = {p.name: p.stat().st_mtime_ns for p in kit.iterdir()}
+    again = runner.invoke(app, ["print", SLUG])
+    assert again.exit_code == 0 and again.stdout.strip() == f"{SLUG}: print kit up to date"
+    assert {p.name: p.stat().st_mtime_ns for p in kit.iterdir()} == stamps
+    other = runner.invoke(app, ["print", SLUG, "--overlap", "12mm"])  # another option: made again
+    assert other.exit_code == 0 and "wrote" in other.stdout
