@@ -96,8 +96,9 @@ def check(game: str) -> None:
 
 @app.command()
 def build(game: str = typer.Argument(None, help="game slug (see `hexforge list`)"),
-          all_games: bool = typer.Option(False, "--all", help="build every game")) -> None:
-    """Write generated/<game>/<game>.vmod and map.png."""
+          all_games: bool = typer.Option(False, "--all", help="build every game"),
+          force: bool = typer.Option(False, "--force", help="make every part afresh, not from the build cache")) -> None:
+    """Write generated/<game>/<game>.vmod, map.png and the counter sheets (only what changed since the last build)."""
     from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
     from builder.build import build_game  # here, not at the top: `hexforge audit` never renders (issue 15)
@@ -110,13 +111,17 @@ def build(game: str = typer.Argument(None, help="game slug (see `hexforge list`)
             with Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
                           console=err.console, transient=True, disable=not err.is_terminal) as progress:
                 task = progress.add_task(f"{slug}: sources")
-                result = build_game(slug, step=lambda what: progress.update(task, description=f"{slug}: {what}"))
+                result = build_game(slug, step=lambda what: progress.update(task, description=f"{slug}: {what}"),
+                                    force=force, note=lambda line: err.print(line, markup=False, emoji=False))
         except SourceError as exc:
             _report(exc)
             failed = True
             continue
         files = ", ".join(str(p.relative_to(Path.cwd())) if p.is_relative_to(Path.cwd()) else str(p) for p in result.outputs)
-        out.print(f"{slug}: built {files} in {time.perf_counter() - t0:.2f} s", markup=False)
+        if result.up_to_date:
+            out.print(f"{slug}: up to date ({files})", markup=False)
+        else:
+            out.print(f"{slug}: built {files} in {time.perf_counter() - t0:.2f} s", markup=False)
     if failed:
         raise typer.Exit(1)
 
@@ -161,12 +166,22 @@ def sheets(game: str = typer.Argument(None, help="game slug (see `hexforge list`
 def print_kit(game: str = typer.Argument(..., help="game slug (see `hexforge list`)"),
               page: str = typer.Option(None, "--page", help="a4 | letter (default: game.yaml print.page)"),
               overlap: str = typer.Option("10mm", "--overlap", help="map tiles' overlap, e.g. 10mm or 0.5in")) -> None:
-    """Write generated/<game>/print/: map.pdf (tiled at counter scale), setup-cards.pdf, aids.pdf and kit.pdf."""
+    """Write generated/<game>/print/: map.pdf (tiled at counter scale), setup-cards.pdf, aids.pdf and kit.pdf
+    (nothing when neither the sources, the code nor the options changed since the last kit)."""
+    from builder import incremental
     from builder.paths import generated_dir
-    from builder.render.printkit import print_options, render_kit, write_kit
+    from builder.render.printkit import FILES, print_options, render_kit, write_kit
     from builder.render.sheets import SheetError
 
     t0 = time.perf_counter()
+    _known(game)
+    note = lambda line: err.print(line, markup=False, emoji=False)  # noqa: E731
+    state = generated_dir() / ".cache" / "build" / game / "print.json"
+    key = incremental.key_of(sources_dir() / game, "print", str(page), overlap)
+    kit_files = [generated_dir() / game / "print" / name for name in FILES]
+    if key and incremental.enabled() and incremental.up_to_date(state, key, kit_files, note):
+        out.print(f"{game}: print kit up to date", markup=False)
+        return
     g = load_known(game, problems_exit=1)
     try:
         opts = print_options(page, overlap, g)
@@ -175,6 +190,8 @@ def print_kit(game: str = typer.Argument(..., help="game slug (see `hexforge lis
         raise typer.Exit(2)
     kit = render_kit(g, opts)
     paths = write_kit(kit, generated_dir() / game / "print")
+    if key and incremental.enabled():
+        incremental.record(state, key, paths, note)
     shown = ", ".join(str(p.relative_to(Path.cwd())) if p.is_relative_to(Path.cwd()) else str(p) for p in paths)
     out.print(f"{game}: wrote {shown} ({len(kit.layout.tiles)} map tiles, {len(kit.cards)} set-up cards, "
               f"{kit.aid_pages} aid pages, {kit.sheet_pages} sheet pages) in {time.perf_counter() - t0:.2f} s", markup=False)

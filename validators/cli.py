@@ -52,7 +52,10 @@ def audit(game: str = typer.Argument(..., help="game slug (see `hexforge list`)"
                                       "positions"),
           pieces: Path = typer.Option(None, "--pieces", help="with --module, another maker's module of this game: "
                                       "the piece map (`hexforge map-pieces`) that reads its pieces and locations "
-                                      "as ours")) -> None:
+                                      "as ours"),
+          cluster: str = typer.Option(None, "--cluster", help="audit the files on a Dask cluster: a scheduler's "
+                                      "address (tcp://host:8786) or 'local' (--jobs processes here); files may be "
+                                      "fsspec URLs the workers reach (see README)")) -> None:
     """Audit one log, or many in parallel (see AUDIT_HELP)."""
     from validators import batch
     from validators.games import NoRules, rules_for
@@ -71,7 +74,7 @@ def audit(game: str = typer.Argument(..., help="game slug (see `hexforge list`)"
         err.print("--pieces: name the module the logs were written with too (--module VMOD)", markup=False)
         raise typer.Exit(2)
     written_with = _written_with(module, pieces, g)
-    if len(paths) == 1 and not paths[0].is_dir():
+    if len(paths) == 1 and not paths[0].is_dir() and cluster is None:
         fmt = _report_format(fmt, out_path)
         art = _page_art(game, module) if fmt == "html" else None
         grids, mid = written_with or (None, None)
@@ -93,8 +96,10 @@ def audit(game: str = typer.Argument(..., help="game slug (see `hexforge list`)"
         err.print(f"--out {out_path}: names a file; several logs write one report each into a directory "
                   "(create the directory first if its name has a dot)", markup=False, emoji=False)
         raise typer.Exit(2)
-    items = batch.collect(paths, recursive)
-    files = [i for i in items if isinstance(i, Path)]
+    if cluster is not None:  # validators/batch_cluster.py: files may be URLs, reports written as they come
+        from validators import batch_cluster
+    items = batch_cluster.collect(paths, recursive) if cluster is not None else batch.collect(paths, recursive)
+    files = [i for i in items if not isinstance(i, batch.Outcome)]
     for i in items:
         if isinstance(i, batch.Outcome):  # a directory with nothing to audit
             err.print(i.error, markup=False, emoji=False)
@@ -107,9 +112,17 @@ def audit(game: str = typer.Argument(..., help="game slug (see `hexforge list`)"
             for note in o.report.notes if o.report else ():
                 err.print(f"{o.path}: {note}", markup=False, emoji=False)
 
-        audited = iter(batch.run(sources_dir() / game, g, files, jobs, done, selection, timeout, written_with))
+        if cluster is not None:
+            try:
+                audited = iter(batch_cluster.run(cluster, g, files, jobs, done, selection, timeout, written_with,
+                                                 out_path, fmt, art))
+            except batch_cluster.ClusterError as exc:  # no scheduler, or --out not writable: one line
+                err.print(str(exc), markup=False, emoji=False)
+                raise typer.Exit(2)
+        else:
+            audited = iter(batch.run(sources_dir() / game, g, files, jobs, done, selection, timeout, written_with))
     outcomes = [i if isinstance(i, batch.Outcome) else next(audited) for i in items]
-    if out_path:
+    if out_path and cluster is None:
         _write(lambda: batch.write_reports(g, outcomes, fmt, out_path, art), out_path)
     sys.stdout.write(batch.summary_json(game, outcomes) if fmt == "json" else batch.summary_text(outcomes))
     raise typer.Exit(batch.exit_code(outcomes))

@@ -11,7 +11,7 @@ from builder.model.event_checks import card_name
 from builder.model.game import Game
 from builder.paths import inside
 from builder.render.event_cards import all_card_art, draw_board as draw_events_board, draw_card_art
-from builder.render.counters import all_faces, draw_face, draw_moved_flag
+from builder.render.counters import FaceArt, all_faces, draw_face, draw_moved_flag
 from builder.render.fonts import draw_text, fit, font, wrap
 from builder.render.mapimage import render_map
 from builder.vassal.archive import zip_bytes_entries
@@ -189,18 +189,22 @@ def events_page(game: Game) -> bytes:
     return _html("Event cards", "\n".join(body))
 
 
-def build_vmod(game: Game, step: Callable[[str], None] = lambda _: None) -> tuple[bytes, bytes]:
-    """The .vmod bytes and the map PNG bytes; `step` is told what is being done."""
+def build_vmod(game: Game, step: Callable[[str], None] = lambda _: None,
+               face_png: Callable[[FaceArt, Callable[[], bytes]], bytes] = lambda _, make: make(),
+               board_png_of: Callable[[Callable[[], bytes]], bytes] = lambda make: make()) -> tuple[bytes, bytes]:
+    """The .vmod bytes and the map PNG bytes; `step` is told what is being done.  `face_png(art,
+    make)` and `board_png_of(make)` give a counter face's PNG and the board's, by calling `make` or from a
+    store of earlier builds (builder/incremental.py)."""
     step("counters")
     px = game.info.counter.pixels
-    images = [(f"images/{a.file}", png(draw_face(game, a, px))) for a in all_faces(game)]
+    images = [(f"images/{a.file}", face_png(a, lambda a=a: png(draw_face(game, a, px)))) for a in all_faces(game)]
     step("map")
     if game.map.board.image:  # the board's own art, kept as it is (issue 33: an imported module's map)
         art = board_art(game)
-        board_png = png(Image.open(io.BytesIO(art)))
+        board_png = board_png_of(lambda: png(Image.open(io.BytesIO(art))))
         board = [(f"images/{game.map.board.image}", art)]
     else:
-        board_png = map_png(game)
+        board_png = board_png_of(lambda: map_png(game))
         board = [("images/map.png", board_png)]
     board += [(f"images/{m.board.image}", board_art(game, m.board)) for m in game.map.maps if m.board.image]
     images = [*board, ("images/about.png", _about(game)),
