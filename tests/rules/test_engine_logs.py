@@ -177,6 +177,15 @@ SLOUCH_PLANTED_FOUND = [
     # the tracker stepped by Next through the First Axis Operations Segment that 21.21 omits, nothing done
     # in it: legal (it drew a 21.21 false alarm until issue 31's fix)
     ("sh-axis-intervene-next-legal", []),
+    # the artillery's Fired side flipped after each fire and back in the Administrative phase, SPs spent by
+    # a flip and (the MSU's last SP) off the map (issue 31)
+    ("sh-fired-legal", []),
+    ("sh-fired-planted", [
+        (26, "3.43"),  # 2/4 Fd, Fired, supports a second attack in the Segment: at its declaration
+        (39, "6.61"),  # the attack's SP spent from the Dump in 1527, 9 hexes from 2426: at the flip
+        (40, "11.18"),  # 1 Fd RA fired and was not turned to its Fired side: when the Combat phase ends
+        (41, "11.18"),  # 2/4 Fd turned back from Fired in the Exploitation phase: at the flip
+    ]),
 ])
 def test_a_slouch_hats_log_the_engine_wrote(log, expected):
     report = audit_file(load_game(ROOT / "sources" / "slouch-hats-and-eggshells", plain=True), ENGINE / f"{log}.vlog")

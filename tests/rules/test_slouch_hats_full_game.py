@@ -92,7 +92,8 @@ def turn_1(g: Game) -> None:
     g.illegal("10.12", lambda: w.roll("Allied combat die", [5], "Allied"))  # nothing declared
     support = ("2-4fd-a", "1rac-ff") if g.plant else ("2-4fd-a",)  # 1 RAC in 2627: out of range of 1524
     w.combat(["21-7a", "6cav-a"], "i-24rmic", 4, side="Allied", support=support, supply=("21-7a", "6cav-a"))
-    g.expect("11.13")
+    if g.plant:  # found at the die, before the batteries turn to their Fired side (11.18)
+        g.planted.append((g.step() - len(support), "11.13"))
     if g.plant:
         w.roll("Allied combat die", [4], "Allied")  # the combat's die again ...
         g.expect("10.43")
