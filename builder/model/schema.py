@@ -382,6 +382,9 @@ class UnitType(Strict):
     rule: str | None = None
     faces: UnitFaces | None = None  # this type's own face templates (an HQ prints its range)
     movement_class: Ident | None = None  # the class terrain costs are given for (default: the type's id)
+    # a one-step unit of this type has a Fired side the player flips (Slouch Hats 3.43, 11.18): the
+    # marker (markers.yaml id) whose face the counter shows when Fired
+    fired_face: Ident | None = None
 
 
 class Unit(Sourced):

@@ -153,6 +153,8 @@ def counter_defs(game: Game) -> list[CounterDef]:
         if unit.steps == 2:
             step = p.two_sided_layer("Step", (full, faces[("unit", unit.id, 2)]), ("", "+ (reduced)"))
             traits = (step,) + traits
+        elif (fired := game.unit_types[unit.type].fired_face) is not None:
+            traits = (_fired_layer(faces, full, fired, unit),) + traits
         # every command below the Restricted Access is the owner's; above it only what the rules open to the opponent
         traits = _open_traits(game) + (p.restricted([side.name]),) + traits
         formation = game.formations[unit.formation]
@@ -181,6 +183,16 @@ def counter_defs(game: Game) -> list[CounterDef]:
     for c in game.chits:
         out.append(_chit_def(game, c, faces[("chit", c.id, 1)]))
     return out
+
+
+def _fired_layer(faces: dict, full: str, marker: str, unit: s.Unit) -> Trait:
+    """A one-step unit's Fired side (Slouch Hats 3.43, 11.18), flipped as a step is: its face shows
+    the `marker`'s (the player turns it after Artillery Fire Support and back in his Administrative
+    phase)."""
+    image = faces.get(("marker", marker, 1))
+    if image is None:
+        raise ValueError(f"unit type of {unit.id}: fired_face names marker {marker!r}, which markers.yaml does not have")
+    return p.two_sided_layer("Fired", (full, image), ("", "+ (Fired)"))
 
 
 def _chit_def(game: Game, c: ChitSpec, image: str) -> CounterDef:

@@ -89,7 +89,8 @@ class SlouchWriter(PaletteWriter):
 
     def combat(self, attackers: list[str], defender: str, die: int, *, side: str, support: tuple[str, ...] = (),
                supply: tuple[str, ...] = ()) -> None:
-        """Declarations, then `side`'s combat die."""
+        """Declarations, then `side`'s combat die, then the supporting artillery turned to its
+        Fired side (11.18; a counter of a module with the Fired side)."""
         for a in attackers:
             self.declare(a, "Declare attacker")
         self.declare(defender, "Declare defender")
@@ -98,6 +99,9 @@ class SlouchWriter(PaletteWriter):
         for s in supply:
             self.declare(s, "Combat supply")
         self.roll(f"{side} combat die", [die], side)
+        for s in support:
+            if self.board.pieces[self.piece(s)].layer_level("Fired") == 1:
+                self.flip(s)
 
 
 def audit(game, vmod: Path, script, path: Path, setup: str = "exporter.vsav", auditor: bool = False):

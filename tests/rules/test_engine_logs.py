@@ -158,18 +158,19 @@ def test_a_tobrouk_log_the_engine_wrote(log, expected):
 # Slouch Hats and Eggshells, The Axis Intervene (21.2): legal play gives none; every finding of the
 # planted log is a planted act (some at a phase's end), and the misses are named.
 SLOUCH_PLANTED_FOUND = [
-    (2, "18.31"), (11, "20.12"),  # the fourth Axis draw at 10: when Special Events ends
+    (2, "18.31"), (10, "20.12"),  # the fourth Axis draw, at the draw (judged when Special Events ends)
     (14, "20.14"), (15, "5.31"), (18, "5.63"), (27, "8.15"), (29, "8.13"), (31, "8.21"), (33, "4.21"),
     (35, "8.16"),  # the MSU alone next to the enemy and back: at its move
     (38, "10.12"), (46, "11.13"), (47, "10.43"), (50, "12.52"),
-    (62, "12.21"), (62, "10.15"),  # the step not taken at 58 and the attack left out: when the combat phase ends
+    (58, "12.21"),  # the Circassians retreat instead of losing their step: at the retreat (judged at the close)
+    (62, "10.15"),  # the attack left out: when the combat phase ends
     (63, "8.42"), (71, "8.35"), (73, "20.11"), (74, "5.62"),
     (80, "13.13"),  # three air units on an airfield (79): when the movement phase ends
     (85, "12.22"),  # the elimination on a D1: at the act
     (89, "10.15"),  # the attack left out: when the combat phase ends
     (97, "9.4"), (100, "9.21"), (102, "4.21"), (104, "8.22"),
     (108, "3.32"),  # eight stacking points (107): when the movement phase ends
-]  # not found: 15.2 (a reduced unit turned full at 76)
+]  # not found: 15.2 (a reduced unit turned full at 76 and back: Choice 15.2 in replacements.py)
 
 
 @pytest.mark.parametrize("log, expected", [
@@ -178,6 +179,15 @@ SLOUCH_PLANTED_FOUND = [
     # the tracker stepped by Next through the First Axis Operations Segment that 21.21 omits, nothing done
     # in it: legal (it drew a 21.21 false alarm until issue 31's fix)
     ("sh-axis-intervene-next-legal", []),
+    # the artillery's Fired side flipped after each fire and back in the Administrative phase, SPs spent by
+    # a flip and (the MSU's last SP) off the map (issue 31)
+    ("sh-fired-legal", []),
+    ("sh-fired-planted", [
+        (26, "3.43"),  # 2/4 Fd, Fired, supports a second attack in the Segment: at its declaration
+        (39, "6.61"),  # the attack's SP spent from the Dump in 1527, 9 hexes from 2426: at the flip
+        (40, "11.18"),  # 1 Fd RA fired and was not turned to its Fired side: when the Combat phase ends
+        (41, "11.18"),  # 2/4 Fd turned back from Fired in the Exploitation phase: at the flip
+    ]),
 ])
 def test_a_slouch_hats_log_the_engine_wrote(log, expected):
     report = audit_file(load_game(ROOT / "sources" / "slouch-hats-and-eggshells", plain=True), ENGINE / f"{log}.vlog")

@@ -71,10 +71,8 @@ def turn_1(g: Game) -> None:
         w.draw(g.events[c], "Allied")  # 20.12: four on the first turn
     for c in "BIK":
         w.draw(g.events[c], "Axis")  # and three
-    if g.plant:
-        w.draw(g.events["L"], "Axis")  # a fourth
+    g.illegal("20.12", lambda: w.draw(g.events["L"], "Axis"))  # a fourth: judged as the phase ends, found at the draw
     g.phases(1, "Reinforcements")
-    g.expect("20.12")  # judged as the Special Events phase ends
     w.play_event(g.events["F"], "Allied")  # More Replacements (20.21F)
     w.return_event(g.events["F"], "Allied")
     g.illegal("20.14", lambda: w.play_event(g.events["H"], "Allied"))  # Victoria Cross: a Combat phase
@@ -94,7 +92,8 @@ def turn_1(g: Game) -> None:
     g.illegal("10.12", lambda: w.roll("Allied combat die", [5], "Allied"))  # nothing declared
     support = ("2-4fd-a", "1rac-ff") if g.plant else ("2-4fd-a",)  # 1 RAC in 2627: out of range of 1524
     w.combat(["21-7a", "6cav-a"], "i-24rmic", 4, side="Allied", support=support, supply=("21-7a", "6cav-a"))
-    g.expect("11.13")
+    if g.plant:  # found at the die, before the batteries turn to their Fired side (11.18)
+        g.planted.append((g.step() - len(support), "11.13"))
     if g.plant:
         w.roll("Allied combat die", [4], "Allied")  # the combat's die again ...
         g.expect("10.43")
@@ -106,14 +105,13 @@ def turn_1(g: Game) -> None:
         w.send("2-3mg-a", "To Cadre Box")  # its one step lost
     w.combat(["5-4ind"], "4rst", 3, side="Allied", support=("1fd-ra",), supply=("5-4ind",))
     w.flip("4rst")
-    if g.plant:
-        w.move("tcherkess", "2324")  # retreats instead of losing its step
+    if g.plant:  # retreats instead of losing its step: judged when the combat closes, found at the retreat
+        g.illegal("12.21", lambda: w.move("tcherkess", "2324"))
     else:
         w.send("tcherkess", "To Cadre Box")
     w.move("4rst", "2424")  # R: one hex
     w.move("5-4ind", "2425")  # advance
     g.phases(1, "1st Allied Exploitation Movement")
-    g.expect("12.21")  # D2R: one step taken (the combat closes with the phase)
     g.expect("10.15")  # I/22 RTA, in 1525's ZOC, not attacked
     g.illegal("8.42", lambda: there_and_back(w, "chars-ff", "2628", "2627"), later=-1)  # did not fight
     g.phases(1, "1st Allied Administrative", "Second Supply Conversion", "2nd Axis Transport", "2nd Axis Movement")

@@ -537,6 +537,7 @@ def test_10_12_attacks_declared_at_the_end_of_movement(slouch_module, tmp_path):
         w.phase(1, "1st Allied Combat")
         w.declare("2-4fd-a", "Artillery support")
         w.roll("Allied combat die", [4], "Allied")
+        w.flip("2-4fd-a")  # to its Fired side (11.18)
         w.send("i-24rmic", "To Cadre Box")
         w.phase(1, "1st Allied Exploitation Movement")
     assert run(slouch_module, tmp_path, script) == []
@@ -982,3 +983,66 @@ def test_11_18_fired_artillery_turns_back_in_its_administrative_phase(slouch_mod
     assert "11.13" not in rules(run(slouch_module, tmp_path, fires(False)))
     found = [f for f in run(slouch_module, tmp_path, fires(True)) if f.rule == "11.13"]
     assert len(found) == 1 and "Fired" in found[0].message
+
+
+# ---- the artillery's Fired side and the SP an attack spends (3.43, 11.18, 6.61) --------------------------
+def test_11_18_artillery_turns_to_its_fired_side_after_its_fire_support(slouch_module, tmp_path):
+    def script(flip: bool):
+        def s(w):  # 2/4 Fd supports the coast attack; the writer's combat would flip it: declared by hand
+            w.phase(1, "1st Allied Movement")
+            w.move_units(["21-7a", "6cav-a", "2-4fd-a"], "1525")
+            w.phase(1, "1st Allied Combat")
+            for a in ("21-7a", "6cav-a"):
+                w.declare(a, "Declare attacker")
+            w.declare("i-24rmic", "Declare defender")
+            w.declare("2-4fd-a", "Artillery support")
+            w.roll("Allied combat die", [4], "Allied")
+            if flip:
+                w.flip("2-4fd-a")
+            w.send("i-24rmic", "To Cadre Box")
+            w.move("i-22rta", "1520")  # (10.15 aside: I/22 RTA's ZOC is not judged here)
+            w.phase(1, "1st Allied Exploitation Movement")
+        return s
+    legal = [f.rule for f in run(slouch_module, tmp_path, script(True))]
+    found = run(slouch_module, tmp_path, script(False))
+    assert "11.18" not in legal
+    mine = [f for f in found if f.rule == "11.18"]
+    assert len(mine) == 1 and mine[0].piece.startswith("2/4") and "not on its Fired side" in mine[0].message
+    assert [f.rule for f in found if f.rule != "11.18"] == legal
+
+
+def test_11_18_the_fired_side_turns_back_in_its_administrative_phase(slouch_module, tmp_path):
+    def script(phase: str):
+        def s(w):
+            coast_attack(w)  # 2/4 Fd fires and turns to its Fired side
+            w.send("i-24rmic", "To Cadre Box")
+            w.phase(1, phase)
+            w.flip("2-4fd-a")  # back to active
+        return s
+    ok = run(slouch_module, tmp_path, script("1st Allied Administrative"))
+    late = run(slouch_module, tmp_path, script("2nd Axis Movement"))
+    assert "11.18" not in rules(ok)
+    back = [f for f in late if f.rule == "11.18"]
+    assert len(back) == 1 and "Administrative phase only" in back[0].message
+    assert rules([f for f in late if f.rule != "11.18"]) == rules(ok)
+
+
+def _msu_in(w, hex_id: str) -> str:
+    return next(pid for pid, p in w.board.pieces.items() if p.properties().get("MarkerId") == "msu-allied"
+                and w.location(p.map, p.x, p.y) == hex_id)
+
+
+def test_6_61_the_sp_an_attack_spends_is_within_its_supply_line(slouch_module, tmp_path):
+    def script(msu_hex: str):
+        def s(w):  # the coast attack from 1525 spends an SP (6.63a): the MSU with it, or the one in 2527
+            coast_attack(w)
+            w.send("i-24rmic", "To Cadre Box")
+            w.flip(_msu_in(w, msu_hex))  # 2 SP -> 1
+            w.phase(1, "1st Allied Exploitation Movement")
+        return s
+    near = run(slouch_module, tmp_path, script("1525"))  # it came along with the 1526 stack
+    far = run(slouch_module, tmp_path, script("2527"))
+    assert "6.61" not in rules(near)
+    spent = [f for f in far if f.rule == "6.61"]
+    assert len(spent) == 1 and "2527" in spent[0].message and "at most 7 hexes" in spent[0].message
+    assert rules([f for f in far if f.rule != "6.61"]) == rules(near)

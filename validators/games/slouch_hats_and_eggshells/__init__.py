@@ -17,6 +17,7 @@ from validators.games.slouch_hats_and_eggshells.arrivals import Garrisons, Reinf
 from validators.games.slouch_hats_and_eggshells.artillery import FiredArtillery
 from validators.games.slouch_hats_and_eggshells.capture import SupplyCapture
 from validators.games.slouch_hats_and_eggshells.combat import Combat, GermanAA, MandatoryAttacks
+from validators.games.slouch_hats_and_eggshells.combat_supply import CombatSupplySpent
 from validators.games.slouch_hats_and_eggshells.events import SpecialEvents
 from validators.games.slouch_hats_and_eggshells.movement import Movement
 from validators.games.slouch_hats_and_eggshells.ports import PortLevels
@@ -31,13 +32,14 @@ from validators.kernel.engine import RulesAuditor
 
 RULES = (SequenceOfPlay, SpecialEvents, GermanAA, Combat, Stacking, Movement, Garrisons, Reinforcements, VictoryPoints, SuddenVictory,
          Replacements, MandatoryAttacks, PortLevels, AmphibiousRaid, Transport,
-         SupplyCapture, GeneralSupply, FiredArtillery)
+         SupplyCapture, GeneralSupply, FiredArtillery, CombatSupplySpent)
 
 
 class Auditor(RulesAuditor):
     """The whole rules check: sequence of play, movement, stacking, garrisons, reinforcements,
     combat, airfields, VP bookkeeping, special events, the German AA's first loss,
-    replacements, mandatory attacks, port capacity, amphibious raids, transport from the holding boxes the capture of SPs, General Supply and Fired artillery."""
+    replacements, mandatory attacks, port capacity, amphibious raids, transport from the holding boxes the capture of SPs, General Supply, Fired artillery and
+    the SP an attack spends."""
 
     RULES = RULES
     STATE = SlouchState

@@ -54,8 +54,10 @@ never gives a false finding (Choices):
 possible results; the rules judge them.  Results at the act (issue 31): a side's losses beyond
 what every possible result allows (12.21: an attacker's result applied to the defender, say) and
 a unit sent to a box no result allows (12.22: eliminated on a D1) are reported at that flip or
-move; losses short of the result (an omission) and the retreat paths when the combat closes
-(`Combat._close`).
+move; losses short of the result are judged when the combat closes (a loss may follow a retreat)
+and reported at the move of the side's first unit that left the fight having lost no step (it
+retreated instead of losing the step), else at the close (an omission); the retreat paths when
+the combat closes (`Combat._close`).
 """
 from __future__ import annotations
 
@@ -127,6 +129,8 @@ class SHCombat:
     boxes: dict[str, str] = field(default_factory=dict)  # piece -> box it went to
     trails: dict[str, list[str]] = field(default_factory=dict)  # piece -> hexes since the die
     retreat_zoc: frozenset[str] | None = None  # the attacker's ZOC when the defender began to retreat (12.4)
+    left: dict[str, list[tuple[int, str]]] = field(default_factory=dict)  # side -> (step, piece) of each unit that moved
+    # off while it had lost no step (12.21: a unit that retreats instead of taking the loss)
 
     def side_of(self, pid: str) -> str | None:
         if pid in self.attackers:
@@ -483,6 +487,8 @@ class Combats(Tracker):
         self.move_part = c, side
         if side is None:
             return
+        if p.id not in c.trails and not c.lost.get(p.id):
+            c.left.setdefault(side, []).append((self.state.step, p.id))
         trail = c.trails.setdefault(p.id, [old])
         if trail[-1] != old:
             trail.append(old)
@@ -551,13 +557,25 @@ class Combat(Rule):
                 return self._boxes(c, c.results)
             if text == c.nominal or problems is None:
                 problems = found
-        first: dict[str, str] = {}  # each rule's first problem
-        for rule, msg in problems:
-            first.setdefault(rule, msg)
-        for rule, msg in first.items():
-            self.find(rule, f"combat on {c.defender_hex}: {msg}; CRT {c.nominal} ({c.odds}){self.crt_note}", None, None,
-                      c.defender_hex, side=self.board.side_names[c.attacker])
+        first: dict[str, tuple] = {}  # each rule's first problem
+        for rule, msg, *short in problems:
+            first.setdefault(rule, (msg, short[0] if short else None))
+        for rule, (msg, short) in first.items():
+            at, piece = self._short_at(c, short) if rule == "12.21" else (None, None)
+            self.find(rule, f"combat on {c.defender_hex}: {msg}; CRT {c.nominal} ({c.odds}){self.crt_note}", piece, None,
+                      c.defender_hex, side=self.board.side_names[c.attacker], at=at)
         self._boxes(c, c.results)
+
+    def _short_at(self, c: SHCombat, short: str | None) -> tuple[int | None, Piece | None]:
+        """12.21 at the act: a side short of its losses is reported at the move of its first unit
+        that left the combat having lost no step (it retreated instead of taking the loss), judged
+        when the combat closes (a loss taken after a retreat still counts); with no such move, at
+        the close (an omission, at its deadline)."""
+        pieces = self.board.replayer.board.pieces
+        for step, pid in c.left.get(short or "", ()):
+            if not c.lost.get(pid) and pid not in c.boxes and pid in pieces:
+                return step, pieces[pid]
+        return None, None
 
     def _special(self, c: SHCombat, o: dict) -> None:
         """12.24: when every possible result carries the '*' on one side, that side loses one of its
@@ -626,8 +644,9 @@ class Combat(Rule):
         retreat = r.ar if side == c.attacker else (r.dr or r.de)
         return total[side] if retreat else min(total[side], need[side] + extra[side])
 
-    def _mismatch(self, c: SHCombat, r: Result, o: dict) -> list[tuple[str, str]]:
-        out = []
+    def _mismatch(self, c: SHCombat, r: Result, o: dict) -> list[tuple]:
+        """(rule, message[, side short of its losses]) for each way the outcome breaks result `r`."""
+        out: list[tuple] = []
         total, need, extra = self._need(c, r)
         for side, other in ((c.attacker, c.defender), (c.defender, c.attacker)):
             lo = need[side] - (1 if need[other] + extra[other] > total[other] and o["lost"][other] >= total[other] else 0)
@@ -637,7 +656,7 @@ class Combat(Rule):
             who = "attacker" if side == c.attacker else "defender"
             if lost < lo:
                 out.append(("12.11" if r.de and side == c.defender else "12.21",
-                            f"the {who} lost {lost} step(s); the result requires {lo}"))
+                            f"the {who} lost {lost} step(s); the result requires {lo}", side))
             elif lost > hi:
                 out.append(("12.21", f"the {who} lost {lost} step(s); the result allows at most {hi}"))
         if any(k[0] == id(c) for k in self._over):  # reported at the act: the other side's shortfall is the same act

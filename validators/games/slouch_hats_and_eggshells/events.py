@@ -1,7 +1,9 @@
 """Special Events (20.11-20.16, 20.2, 21.12a): draws and plays of the event markers, as the module's
 Events window logs them (digest 10.1 rank 19).  A draw is a marker moved from the Special Events
 Pool into a side's hand; a play is its Report line "<Side> plays event X: title (rule)".  Draws
-are judged when the Special Events phase ends (21.12a, 21.22c give the first turn's).  The
+are judged when the Special Events phase ends (21.12a, 21.22c give the first turn's; VPs may be
+spent after a draw) and an unpaid draw is reported at its step: the first draw beyond the turn's
+number and the draws the VPs spent pay for (20.12).  The
 findings of 20.21D and of the VP costs (20.21A, B, D, 20.22A, E; tables/victory.yaml `costs`)
 carry 20.2 (the catalogue numbers carry no letters) and name the event's paragraph.
 
@@ -100,6 +102,7 @@ class SpecialEvents(Rule):
             if ONCE_ONLY in " ".join(m.text.lower().split())}
         self.event_costs = {k: int(v) for k, v in self.tables.get("victory", {}).get("costs", {}).items()}
         self._drawn: dict[str, list[str]] = {s: [] for s in names}  # pieces drawn this Special Events phase
+        self._draw_step: dict[str, int] = {}  # piece -> log step of its draw this phase (20.12 reports there)
         self._vp_paid = {s: 0 for s in names}  # VP falls not yet counted for an extra draw
         self._vp_turn_max: dict[str, int | None] = {s: self.forces.vp(s)[1] for s in names}
         self._retired: dict[str, str] = {}  # letter -> who retired it
@@ -129,6 +132,7 @@ class SpecialEvents(Rule):
     def phase_started(self, pid: str) -> None:
         st, names = self.state, self.board.side_names
         self._drawn, self._phase_plays, self._taken_first = {s: [] for s in names}, [], set()
+        self._draw_step = {}
         if st.phase_pos is not None and (st.prev_phase_pos is None or st.prev_phase_pos[0] != st.turn):
             self._vp_turn_max = {s: self.forces.vp(s)[1] for s in names}
 
@@ -148,10 +152,11 @@ class SpecialEvents(Rule):
             if self._vp_paid[s] >= need:
                 self._vp_paid[s] -= need
                 continue
+            unpaid = self._drawn[s][base + self._vp_paid[s] // self.draw_vp]  # the first draw the VPs do not pay
             self.find("20.12", f"the {names[s]} player drew {n} Special Event markers on Turn "
                       f"{st.turn}: {base} a turn{' on the first turn' if first else ''}, one more for each "
                       f"{self.draw_vp} VPs spent (18.14b), and the VP track shows {self._vp_paid[s]} spent",
-                      side=names[s])
+                      side=names[s], at=self._draw_step.get(unpaid))
             self._vp_paid[s] = 0
 
     def moved(self, e: Moved) -> None:
@@ -180,6 +185,7 @@ class SpecialEvents(Rule):
                 if s == "axis" and self._takes_first(e.piece):
                     self._taken_first.add(e.piece.id)
                 self._drawn[s].append(e.piece.id)
+                self._draw_step[e.piece.id] = st.step
         elif e.old.label in self.hands and e.new.label not in self.pools and e.new.label not in self.hands:
             self._used[e.piece.id] = (self.hands[e.old.label], e.piece.properties().get("EventId", ""))
         elif e.old.label in self.hands and e.new.label in self.pools:

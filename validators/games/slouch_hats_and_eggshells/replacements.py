@@ -2,8 +2,12 @@
 from reduced to full) is a step rebuilt (digest 10.1 rank 17, part).
 
 Choices:
-- A flip back of a unit flipped to reduced earlier in the same turn is read as a correction and
-  not judged; flips in a Combat phase are the combat's (combat.py); units in boxes are not judged
+- Choice (15.2): a flip back to full of a unit flipped to reduced earlier in the same turn is read
+  as a correction of that flip and not judged (4 RST, reduced in a combat, turned full in a later
+  Movement phase of the turn and back: not reported).  15.21 says when a step is rebuilt ("during
+  the friendly Administrative phase ... Turn the unit over to its full strength side") and nothing
+  of undoing a flip made by mistake; a false alarm on a corrected misclick costs more than a miss.
+  Flips in a Combat phase are the combat's (combat.py); units in boxes are not judged
   (15.25 restores them there, and set-up corrections happen there).
 - 15.14 names Vichy and German REPL units: a Vichy or German unit takes only its own; another
   Axis unit (none has REPL units of its own) any.  15.21: a REPL unit used is removed by the end
