@@ -68,10 +68,22 @@ def is_svg(rel: str) -> bool:
     return rel.lower().endswith(".svg")
 
 
-def art_problem(root: Path, rel: str) -> str | None:
-    """What keeps the art file `rel` (relative to the game's folder `root`) from use, or None."""
+def art_problem(root: Path, rel: str, decode: bool = True) -> str | None:
+    """What keeps the art file `rel` (relative to the game's folder `root`) from use, or None.
+    `decode=False` (a board's scan, up to 8000 px a side) checks the file's structure without
+    decoding its pixels."""
     try:
-        _image(root, rel, (16, 16) if is_svg(rel) else None)
+        if decode or is_svg(rel):
+            _image(root, rel, (16, 16) if is_svg(rel) else None)
+        else:
+            data = _read(root, rel)
+            try:
+                with Image.open(io.BytesIO(data)) as img:
+                    if img.width * img.height > MAX_PIXELS:
+                        raise ArtError(f"{rel} is {img.width} x {img.height} px, more than {MAX_PIXELS} pixels")
+                    img.verify()
+            except (OSError, ValueError, SyntaxError, Image.DecompressionBombError) as exc:
+                raise ArtError(f"{rel} is not an image ({exc})") from None
     except ArtError as exc:
         return str(exc)
     return None

@@ -101,7 +101,7 @@ def fit_map(root: Path, known: list[Known], sideways: bool | None = None,
         raise FitError("map.yaml has map sections: fit-grid sets one grid for a board without sections")
     board = (m.board.width, m.board.height)
     if m.board.image:
-        problem = art_problem(root, m.board.image)
+        problem = art_problem(root, m.board.image, decode=False)
         if problem:
             raise FitError(f"board image: {problem}")
         with Image.open(root / m.board.image) as img:

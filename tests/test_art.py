@@ -290,3 +290,18 @@ def test_the_build_refuses_a_module_naming_an_image_it_lacks(monkeypatch, tmp_pa
     with pytest.raises(MissingImages) as e:
         build_vmod(game)
     assert e.value.missing == ["chit-back.png"]
+
+
+def test_a_broken_or_missized_scan_is_a_problem_at_map_yaml_board_image(tmp_path):
+    ws = scanned_game(tmp_path)
+    root = ws / "sources" / "scan"
+    with pytest.raises(SourceError) as e:  # the scan is 1200 x 900, the starter's board 880 x 620
+        load_game(root)
+    (p,) = e.value.problems
+    assert "scan.png is 1200 x 900 px; the board says 880 x 620" in p.message and "fit-grid" in p.hint
+    line = (root / "map.yaml").read_text(encoding="utf-8").splitlines()[p.line - 1]
+    assert line.strip() == "image: scan.png"
+    (root / "scan.png").write_bytes(b"\x89PNG\r\n\x1a\n" + b"\0" * 40)
+    with pytest.raises(SourceError) as e:
+        load_game(root)
+    assert "board image: scan.png is not an image" in e.value.problems[0].message

@@ -168,7 +168,7 @@ def _art(col: Collector, game: Game, docs: dict[str, Located]) -> None:
                           f"marker {m.id}'s art")
     b = game.map.board if "map.yaml" in docs else None
     if b is not None and b.image:
-        problem = art_problem(game.root, b.image)
+        problem = art_problem(game.root, b.image, decode=False)
         if problem:
             col.at(docs["map.yaml"], ("board", "image"), f"board image: {problem}",
                    f"put the scan in sources/{game.slug}/ and name it here (PNG, JPEG or GIF)")
