@@ -102,6 +102,7 @@ def build(game: str = typer.Argument(None, help="game slug (see `hexforge list`)
     from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
     from builder.build import build_game  # here, not at the top: `hexforge audit` never renders (issue 15)
+    from builder.vassal.images import MissingImages
 
     slugs = _slugs(game, all_games)
     failed = False
@@ -115,6 +116,10 @@ def build(game: str = typer.Argument(None, help="game slug (see `hexforge list`)
                                     force=force, note=lambda line: err.print(line, markup=False, emoji=False))
         except SourceError as exc:
             _report(exc)
+            failed = True
+            continue
+        except MissingImages as exc:  # the build's own check (builder/vassal/images.py): nothing written
+            err.print(f"{slug}: nothing written: {exc} (a bug in hexforge: please report it)", markup=False)
             failed = True
             continue
         files = ", ".join(str(p.relative_to(Path.cwd())) if p.is_relative_to(Path.cwd()) else str(p) for p in result.outputs)
@@ -220,6 +225,51 @@ def fit_map(game: str) -> None:
         out.print(f"  {name}: falls in {hex_id or 'no hex (off the map)'}{note}", markup=False)
     write_atomic(root / "map-terrain.yaml", geofit.dump(data).encode("utf-8"))
     out.print(f"wrote {root / 'map-terrain.yaml'}", markup=False)
+
+
+@app.command("fit-grid")
+def fit_grid_cmd(game: str = typer.Argument(..., help="game slug (see `hexforge list`)"),
+                 hexes: list[str] = typer.Argument(None, help="HEX=X,Y: a hex id and its centre's pixel position on "
+                                                              "the board's image (three or more)"),
+                 points: Path = typer.Option(None, "--points", help="a YAML file mapping each hex id to its centre as a list x, y; instead of or "
+                                                                    "beside HEX=X,Y"),
+                 orientation: str = typer.Option("auto", "--orientation",
+                                                 help="auto (the better fit) | upright (columns of hexes) | sideways (rows)"),
+                 area: str = typer.Option(None, "--area", help="X,Y,W,H: the part of the board with hexes (default: all)"),
+                 dry_run: bool = typer.Option(False, "--dry-run", help="print the fit, write nothing")) -> None:
+    """Fit map.yaml's hex grid to the board's scan from three or more known hex centres (and set
+    the board's size to the scan's); every hex id is checked to round-trip in VASSAL."""
+    from builder.fitgrid import FitError, fit_map, parse_points, read_points
+    from builder.vassal.archive import write_atomic
+
+    _known(game)
+    root = sources_dir() / game
+    try:
+        if orientation not in ("auto", "upright", "sideways"):
+            raise FitError(f"--orientation {orientation!r}: use auto, upright or sideways")
+        box = None
+        if area is not None:
+            parts = area.split(",")
+            if len(parts) != 4 or not all(p.strip().isdigit() for p in parts):
+                raise FitError(f"--area {area!r}: give X,Y,W,H in whole pixels")
+            box = tuple(int(p) for p in parts)
+        known = (read_points(points) if points else []) + parse_points(hexes or [])
+        result = fit_map(root, known, None if orientation == "auto" else orientation == "sideways", box)
+    except SourceError as exc:
+        _report(exc)
+        raise typer.Exit(1)
+    except FitError as exc:
+        err.print(f"fit-grid: {exc}; nothing was written.", markup=False)
+        raise typer.Exit(1)
+    f, g = result.fit, result.fit.grid
+    out.print(f"{game}: {'sideways' if g.sideways else 'upright'} hexes, dx {g.dx:.2f} dy {g.dy:.2f} px, origin {g.x0},{g.y0}; "
+              f"board {result.board[0]} x {result.board[1]}, {f.hexes} hexes; off by {f.rms:.1f} px rms, at most "
+              f"{f.worst[1]:.1f} px ({f.worst[0]}); every hex id round-trips", markup=False)
+    if dry_run:
+        return
+    write_atomic(root / "map.yaml", result.text.encode("utf-8"))
+    out.print(f"wrote {root / 'map.yaml'} (run `hexforge check {game}`: map-terrain.yaml and the scenarios name hexes "
+              f"of the new grid)", markup=False)
 
 
 @app.command("schema")

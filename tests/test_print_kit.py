@@ -17,6 +17,7 @@ from builder.render import printkit
 from builder.render.aids import aid_tables
 from builder.render.map_pdf import HEX_MARGIN, registration_points, tile_layout
 from builder.render.printkit import PrintOptions, print_options, render_cards, render_kit
+from builder.render.thumbnail import thumbnail
 from builder.render.sheets import PAGES, PT_PER_MM, _fonts, render_sheets, sheet_options
 from tests.conftest import SLUG, copy_sources
 
@@ -88,7 +89,9 @@ def test_kit_pages_are_contents_tiles_cards_and_sheets(games, kits, slug):
 def test_map_tiles_are_vector_with_every_hex_id(games, kits, slug):
     g = games[slug]
     reader = PdfReader(io.BytesIO(kits[slug].files["map.pdf"]))
-    assert all(_images(p) == 0 for p in reader.pages)
+    # the map is vector: the one picture on a tile page is the tile index's small map (issue 35)
+    assert all(_images(p) == 1 for p in reader.pages)
+    assert {(img.image.width, img.image.height) for p in reader.pages for img in p.images} == {thumbnail(g).size}
     found = set()
     for runs in _texts(kits[slug].files["map.pdf"]):
         found |= {t for t, *_ in runs}

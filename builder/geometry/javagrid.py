@@ -289,13 +289,9 @@ def _max_cols(g: GridParams, board_w: int) -> int:
     return math.floor(board_w / g.dy + 0.5)
 
 
-def center_point(g: GridParams, n: NumberingParams, board_w: int, board_h: int, col: int, row: int) -> tuple[int, int]:
-    """`HexGridNumbering.getCenterPoint(col, row)`: the board point of a numbered (col, row).
-
-    Note the order VASSAL uses: the stagger is undone by the parity of the *numbered* column,
-    before the descending flip, while `getRow` staggers by the *raw* column.  With a flipped
-    column and an odd flip maximum the two disagree: the point lands one hex off.
-    """
+def raw_cell(g: GridParams, n: NumberingParams, board_w: int, board_h: int, col: int, row: int) -> tuple[int, int]:
+    """The raw (column, row) of a numbered (col, row), as `getCenterPoint` finds it: the stagger
+    undone by the numbered column's parity, then the descending flips."""
     if n.stagger and _java_rem(col, 2) != 0:
         row += 1 if (n.h_descend if g.sideways else n.v_descend) else -1
     if g.sideways:
@@ -308,6 +304,27 @@ def center_point(g: GridParams, n: NumberingParams, board_w: int, board_h: int, 
             col = _max_cols(g, board_w) - col
         if n.v_descend:
             row = _max_rows(g, board_h) - row
+    return col, row
+
+
+def numbered_cell(n: NumberingParams, location: str) -> tuple[int, int]:
+    """The numbered (col, row) of a hex id, offsets taken off (`getLocation`'s parse); raises
+    BadCoords when the text is not an id of this numbering."""
+    pattern, row_group, col_group = _location_pattern(n, "$gridLocation$")
+    m = pattern.fullmatch(location)
+    if m is None:
+        raise BadCoords(f"{location!r} is not a location of this grid")
+    return _parse_part(m.group(col_group), n.h_type) - n.h_off, _parse_part(m.group(row_group), n.v_type) - n.v_off
+
+
+def center_point(g: GridParams, n: NumberingParams, board_w: int, board_h: int, col: int, row: int) -> tuple[int, int]:
+    """`HexGridNumbering.getCenterPoint(col, row)`: the board point of a numbered (col, row).
+
+    Note the order VASSAL uses: the stagger is undone by the parity of the *numbered* column,
+    before the descending flip, while `getRow` staggers by the *raw* column.  With a flipped
+    column and an odd flip maximum the two disagree: the point lands one hex off.
+    """
+    col, row = raw_cell(g, n, board_w, board_h, col, row)
     x = int(col * g.dx) + g.x0
     y = int(row * g.dy) if _java_rem(col, 2) == 0 else int(row * g.dy + g.dy / 2)
     y += g.y0

@@ -146,6 +146,45 @@ def _units(col: Collector, game: Game, docs: dict[str, Located]) -> None:
                 col.at(mdoc, ("markers", i, "faces", j, "side"), f"unknown side {face.side!r}", did_you_mean(face.side, game.sides))
 
 
+def _art(col: Collector, game: Game, docs: dict[str, Located]) -> None:
+    """Every art file the sources name can be read from the game's folder (issue 35), and a
+    board's scan is the board's size (VASSAL sizes the board by its image; the hex ids depend on it)."""
+    from PIL import Image
+
+    from builder.art import art_problem
+
+    def check(doc: Located, loc: tuple, rel: str, what: str) -> None:
+        problem = art_problem(game.root, rel)
+        if problem:
+            col.at(doc, loc, f"{what}: {problem}", f"put a PNG or SVG file in sources/{game.slug}/ (or a folder of it) "
+                                                   "and name it relative to that folder")
+
+    if "units.yaml" in docs:
+        for i, u in enumerate(game.units):
+            for key in ("image", "image_reduced"):
+                if getattr(u, key) is not None:
+                    check(docs["units.yaml"], ("units", i, key, "file"), getattr(u, key).file, f"unit {u.id}'s art")
+    if "markers.yaml" in docs:
+        for i, m in enumerate(game.markers_file.markers):
+            for j, f in enumerate(m.faces):
+                if f.image is not None:
+                    check(docs["markers.yaml"], ("markers", i, "faces", j, "image", "file"), f.image.file,
+                          f"marker {m.id}'s art")
+    b = game.map.board if "map.yaml" in docs else None
+    if b is not None and b.image:
+        problem = art_problem(game.root, b.image, decode=False)
+        if problem:
+            col.at(docs["map.yaml"], ("board", "image"), f"board image: {problem}",
+                   f"put the scan in sources/{game.slug}/ and name it here (PNG, JPEG or GIF)")
+            return
+        with Image.open(game.root / b.image) as img:
+            size = img.size
+        if size != (b.width, b.height):
+            col.at(docs["map.yaml"], ("board", "image"), f"board image {b.image} is {size[0]} x {size[1]} px; the "
+                   f"board says {b.width} x {b.height}", f"set board.width: {size[0]} and board.height: {size[1]} "
+                   f"(`hexforge fit-grid {game.slug}` does it and fits the hex grid to the scan)")
+
+
 def _template_fields(col: Collector, doc: Located, faces, at: tuple = ("faces",)) -> dict[str, list[str]]:
     """The unit fields each face template prints ({cs}, {ma}...); unknown names are reported."""
     fields = set(s.Unit.model_fields) | set(s.Unit.model_computed_fields)
@@ -346,6 +385,7 @@ def check_references(col: Collector, game: Game, docs: dict[str, Located], faile
         _terrain(col, game, docs)
     if loaded("game.yaml", "units.yaml", "markers.yaml"):
         _units(col, game, docs)
+    _art(col, game, {rel: doc for rel, doc in docs.items() if loaded(rel)})
     if loaded("terrain.yaml", "units.yaml"):
         _movement_classes(col, game, docs["terrain.yaml"])
     if loaded("game.yaml", *(rel for rel in docs if rel.startswith("tables/"))):

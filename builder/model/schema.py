@@ -328,6 +328,22 @@ class MapTerrainFile(Sourced):
     hexside_runs: dict[Ident, list[HexsideRun]] = {}
 
 
+# ---- counter art (units.yaml, markers.yaml) ------------------------------------------------
+# a file in the game's folder or a folder of it ("art/tank.svg"): no "..", no absolute path
+ArtPath = Annotated[str, StringConstraints(
+    pattern=r"^([A-Za-z0-9][A-Za-z0-9._-]{0,60}/){0,3}[A-Za-z0-9][A-Za-z0-9._-]{0,80}\.([Pp][Nn][Gg]|[Ss][Vv][Gg])$")]
+
+
+class FaceImage(Strict):
+    """A counter face's own art (issue 35): a PNG or SVG in the game's folder, fitted to the face
+    on the face's colour; `values` prints the generated values over it (a unit's stripe, size,
+    name and numbers, with the art in place of the unit symbol; a marker's text), else the art is
+    the whole face."""
+
+    file: ArtPath
+    values: bool = True
+
+
 # ---- units.yaml --------------------------------------------------------------------------
 class Formation(Sourced):
     id: Annotated[str, StringConstraints(pattern=r"^[A-Z0-9][A-Z0-9. ]{0,11}$")]
@@ -436,6 +452,9 @@ class Unit(Sourced):
     mountain: bool = False
     # Desert Fox Deluxe (Counter Details): the combat factor's letter (L light, R recon)
     cf_suffix: Literal["", "L", "R"] = ""
+    # the unit's own art (issue 35): the full face's, and the reduced face's (default: the full face's)
+    image: FaceImage | None = None
+    image_reduced: FaceImage | None = None
 
     @computed_field
     @property
@@ -490,6 +509,7 @@ class Face(Strict):
     colour: Colour
     text_colour: Colour = "#000000"
     side: Ident | None = None
+    image: FaceImage | None = None  # the face's own art (issue 35)
 
 
 class Marker(Sourced):

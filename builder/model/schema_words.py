@@ -26,6 +26,8 @@ PATTERN_WORDS = {
     r"^[0-9a-f]{16}$": ("is not a geometry fingerprint", "`hexforge release` writes it: 16 hex digits"),
     pattern_of(s.ImageFile): ("is not an image file name",
                               "name a .png, .jpg or .gif file in the game's folder, without folders ('board.png')"),
+    pattern_of(s.ArtPath): ("is not a picture file name",
+                            "name a .png or .svg file in the game's folder or a folder of it (art/tank.svg), no '..'"),
     pattern_of(s.MPText): ("is not an MP cost", "write a number of MP: 1, 0.5, or a fraction in quotes ('1/3')"),
     r"^[a-z0-9][a-z0-9-]{0,39}$": ("is not a unit or leader id",
                                    "these ids are lower-case letters, digits and '-', up to 40 ('15pz-8pz-1')"),

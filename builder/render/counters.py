@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from pathlib import Path
 
 from PIL import Image, ImageDraw
 
 from builder.model import schema as s
 from builder.model.game import ChitSpec, Game
 from builder.render.fonts import draw_text, fit, font, mark
+from builder.art import art_in, fitted_art
 
 SS = 4  # supersampling factor
 REDUCED_BAND = "#f7f3e8"
@@ -37,9 +39,10 @@ def _ink_on(colour: str) -> str:
     return "#000000" if _luma(colour) > 140 else "#ffffff"
 
 
-def _canvas(px: int, colour: str) -> tuple[Image.Image, ImageDraw.ImageDraw, int]:
+def _canvas(px: int, colour: str, art: tuple[Path, str] | None = None) -> tuple[Image.Image, ImageDraw.ImageDraw, int]:
+    """A face of `colour`, or of the designer's `art` (game folder, file) on that colour."""
     n = px * SS
-    img = Image.new("RGB", (n, n), colour)
+    img = fitted_art(art[0], art[1], n, colour) if art else Image.new("RGB", (n, n), colour)
     d = ImageDraw.Draw(img)
     d.rectangle([0, 0, n - 1, n - 1], outline="#202020", width=_border(n))
     return img, d, n
@@ -152,6 +155,7 @@ def draw_unit(game: Game, unit: s.Unit, reduced: bool, px: int) -> Image.Image:
     """
     formation = game.formations[unit.formation]
     nat = game.nationality_of_unit(unit)
+    art = unit_image(unit, reduced)  # the designer's art, in place of the symbol (issue 35)
     img, d, n = _canvas(px, nat.colour)
     inside = _inside(n)
     ink = nat.text
@@ -169,7 +173,7 @@ def draw_unit(game: Game, unit: s.Unit, reduced: bool, px: int) -> Image.Image:
                      _ink_on(formation.stripe), stripe)
     top = _symbol_top(bool(unit.size))
     symbol_ink = ink
-    if reduced:
+    if reduced and not (art and unit.image_reduced):  # a reduced face of its own art shows it itself
         band = reduced_band(n, bool(unit.size))
         d.rectangle(band, fill=REDUCED_BAND)
         mark("band", band, scale=SS)
@@ -178,7 +182,12 @@ def draw_unit(game: Game, unit: s.Unit, reduced: bool, px: int) -> Image.Image:
         _centred(d, (n / 2, n * 0.29), unit.size, font("bold", int(n * 0.11)), ink,
                  (inside[0], stripe[3], inside[2], n * (top - 0.015)))
     sym = (n * 0.30, n * top, n * 0.70, n * (top + SYMBOL_H))
-    _unit_symbol(d, sym, game.unit_types[unit.type].symbol, symbol_ink, max(2, n // 40))
+    if art is None:
+        _unit_symbol(d, sym, game.unit_types[unit.type].symbol, symbol_ink, max(2, n // 40))
+    else:  # between the stripe (or the size) and the name, as wide as the face allows
+        box = (int(n * 0.07), int(n * (top - 0.04)), int(n * 0.93), int(n * (top + SYMBOL_H + 0.02)))
+        picture = art_in(game.root, art.file, (box[2] - box[0], box[3] - box[1]), trim=True)
+        img.paste(picture, box[:2], picture)
     name_y = n * (top + SYMBOL_H + 0.085)
     _centred(d, (n / 2, name_y), unit.short, fit(unit.short, "semibold", int(n * 0.14), n * 0.9), ink,
              (inside[0], n * (top + SYMBOL_H + 0.015), inside[2], n * 0.78))
@@ -215,9 +224,21 @@ def draw_leader(game: Game, leader: s.Leader, face: int, px: int) -> Image.Image
     return _finish(img, px)
 
 
-def draw_marker(marker: s.Marker, face: int, px: int) -> Image.Image:
+def unit_image(unit: s.Unit, reduced: bool) -> s.FaceImage | None:
+    """A unit face's own art: the reduced face's, else the full face's (issue 35)."""
+    return (unit.image_reduced or unit.image) if reduced else unit.image
+
+
+def draw_art_face(root: Path, image: s.FaceImage, colour: str, px: int) -> Image.Image:
+    """A face that is the designer's art alone (`values: false`), in the counters' black edge."""
+    img, _, _ = _canvas(px, colour, (root, image.file))
+    return _finish(img, px)
+
+
+def draw_marker(marker: s.Marker, face: int, px: int, root: Path | None = None) -> Image.Image:
+    """A marker face: its text on its colour, or on its art (markers.yaml `image`; `root`: the game's folder)."""
     f = marker.faces[face - 1]
-    img, d, n = _canvas(px, f.colour)
+    img, d, n = _canvas(px, f.colour, (root, f.image.file) if f.image and root else None)
     words = f.text.split()
     lines = words if len(words) > 1 else [f.text]
     size = int(n * 0.62 / max(1, len(lines)))
@@ -272,9 +293,16 @@ def all_faces(game: Game) -> list[FaceArt]:
 def draw_face(game: Game, art: FaceArt, px: int) -> Image.Image:
     if art.kind == "unit":
         unit = next(u for u in game.units if u.id == art.ref)
+        image = unit_image(unit, art.face == 2)
+        if image is not None and not image.values:
+            return draw_art_face(game.root, image, game.nationality_of_unit(unit).colour, px)
         return draw_unit(game, unit, art.face == 2, px)
     if art.kind == "leader":
         return draw_leader(game, game.leaders[art.ref], art.face, px)
     if art.kind == "marker":
-        return draw_marker(game.markers[art.ref], art.face, px)
+        m = game.markers[art.ref]
+        image = m.faces[art.face - 1].image
+        if image is not None and not image.values:
+            return draw_art_face(game.root, image, m.faces[art.face - 1].colour, px)
+        return draw_marker(m, art.face, px, game.root)
     return draw_chit(game, next(c for c in game.chits if c.id == art.ref), px)

@@ -112,7 +112,9 @@ def tile_layout(game: Game, o: PrintOptions) -> TileLayout:
 def _printed(game: Game, lay: TileLayout, t: Tile) -> bool:
     """Whether a tile shows anything but the board's background: a board shaped like Desert Fox's
     (Tunisia and Algeria north of the Libyan maps) leaves whole tiles empty, and those are not
-    printed (the tile index shows the gap)."""
+    printed (the tile index shows the gap).  A scanned board prints whole."""
+    if game.map.board.image:
+        return True
     geo = game.geometry
     boxes = [[(x, y - 24), (x + w * len(tr.boxes), y + h + 18)] for tr in game.map.tracks
              for (x, y), (w, h) in [(tr.origin, tr.box)]]
@@ -188,6 +190,15 @@ def draw_tile(cv, game: Game, lay: TileLayout, t: Tile, fonts: tuple[str, str], 
     cv.clipPath(clip, stroke=0, fill=0)
     cv.setFillColor(game.map.board.background)
     cv.rect(bx, btop - t.h, t.w, t.h, stroke=0, fill=1)
+    if game.map.board.image:  # the board's own art (a scan, issue 35): as the module shows it, nothing drawn over
+        _scan(cv, game, lay, pen)
+        _registration(cv, lay, t, pen)
+        cv.restoreState()
+        cv.setStrokeColor("#000000")
+        cv.setLineWidth(0.3)
+        cv.rect(bx, btop - t.h, t.w, t.h, stroke=1, fill=0)
+        _bands(cv, game, lay, t, fonts, title)
+        return
     kinds = game.hex_terrain_types
     shown = [lb for lb in geo.labels if _visible(t, lay, geo.outline(lb))]
     cv.setLineWidth(0.3)
@@ -245,6 +256,16 @@ def draw_tile(cv, game: Game, lay: TileLayout, t: Tile, fonts: tuple[str, str], 
     cv.setLineWidth(0.3)
     cv.rect(bx, btop - t.h, t.w, t.h, stroke=1, fill=0)
     _bands(cv, game, lay, t, fonts, title)
+
+
+def _scan(cv, game: Game, lay: TileLayout, pen) -> None:
+    """The board's art over the whole board (the page's clip keeps the tile): one image in the
+    PDF, however many tiles show it."""
+    from reportlab.lib.utils import ImageReader
+
+    b = game.map.board
+    x, y = pen(0, b.height)
+    cv.drawImage(ImageReader(str(game.root / b.image)), x, y, b.width * lay.scale, b.height * lay.scale)
 
 
 def _tracks(cv, game: Game, lay: TileLayout, t: Tile, pen, fonts) -> None:
@@ -322,20 +343,36 @@ def _registration(cv, lay: TileLayout, t: Tile, pen) -> None:
             _cross(cv, *pen(x / lay.scale, y / lay.scale))
 
 
-def draw_index(cv, lay: TileLayout, x: float, y: float, w: float, h: float, here: Tile | None, font: str) -> None:
-    """The tile grid as a small diagram in (x, y, w, h), `here` filled; each tile named."""
+def draw_index(cv, lay: TileLayout, x: float, y: float, w: float, h: float, here: Tile | None, font: str,
+               game: Game | None = None) -> None:
+    """The tile grid as a small diagram in (x, y, w, h) over a picture of `game`'s map (issue 35),
+    `here` shaded; each tile named."""
     k = min(w / lay.width, h / lay.height)
     top = y + h
+    if game is not None:  # one picture in the PDF for every page's index (reportlab keeps one copy)
+        from reportlab.lib.utils import ImageReader
+
+        from builder.render.thumbnail import thumbnail
+
+        cv.drawImage(ImageReader(thumbnail(game)), x, top - lay.height * k, lay.width * k, lay.height * k)
     cv.setLineWidth(0.4)
     for t in lay.tiles:
+        cv.saveState()
         cv.setStrokeColor("#000000")
         cv.setFillColor("#c9c0a8" if t == here else "#ffffff")
-        cv.rect(x + t.x0 * k, top - (t.y0 + t.h) * k, t.w * k, t.h * k, stroke=1, fill=1)
+        if game is not None:  # the map shows through: the tile here shaded, the others framed
+            cv.setFillAlpha(0.55)
+        cv.rect(x + t.x0 * k, top - (t.y0 + t.h) * k, t.w * k, t.h * k, stroke=1, fill=int(game is None or t == here))
+        cv.restoreState()
     for t in lay.tiles:
         size = max(3.5, min(9, t.h * k / 3))
-        cv.setFillColor("#000000")
-        cv.setFont(font, size)
-        cv.drawCentredString(x + (t.x0 + t.w / 2) * k, top - (t.y0 + t.h / 2) * k - size / 3, t.name)
+        cx, cy = x + (t.x0 + t.w / 2) * k, top - (t.y0 + t.h / 2) * k - size / 3
+        if game is not None:
+            _halo_text(cv, font, size, cx, cy, t.name, "#000000")
+        else:
+            cv.setFillColor("#000000")
+            cv.setFont(font, size)
+            cv.drawCentredString(cx, cy, t.name)
 
 
 def _bands(cv, game: Game, lay: TileLayout, t: Tile, fonts, title: str) -> None:
@@ -343,7 +380,7 @@ def _bands(cv, game: Game, lay: TileLayout, t: Tile, fonts, title: str) -> None:
     pw, ph = t.page_size
     head_base = ph - MARGIN - 4.5 * PT_PER_MM
     index_w, index_h = 28 * PT_PER_MM, HEAD - 3 * PT_PER_MM
-    draw_index(cv, lay, pw - MARGIN - index_w, ph - MARGIN - index_h, index_w, index_h, t, regular)
+    draw_index(cv, lay, pw - MARGIN - index_w, ph - MARGIN - index_h, index_w, index_h, t, regular, game)
     cv.setFillColor("#000000")
     text = f"{title} - map tile {t.name} ({len(lay.tiles)} tiles, rows A-{_row_name(lay.nrows - 1)}, columns 1-{lay.ncols})"
     cv.setFont(semibold, _text_fit(text, semibold, 10, pw - 2 * MARGIN - index_w - 6))

@@ -109,7 +109,7 @@ def _contents(cv, game: Game, lay: TileLayout, o: PrintOptions, sections, fonts)
         cv.drawString(m, y, text)
         y -= 11
     box_h = y - m - 10
-    map_pdf.draw_index(cv, lay, m, m, pw - 2 * m, box_h, None, semibold)
+    map_pdf.draw_index(cv, lay, m, m, pw - 2 * m, box_h, None, semibold, game)
 
 
 def _pdf(game: Game, o: PrintOptions, what: str, draw) -> bytes:

@@ -86,7 +86,8 @@ def prototypes(game: Game) -> dict[str, list[Trait]]:
             p.placeholder_piece(),
         ]
     out["Marker"] = [p.report([p.FLIP_KEY], MOVE_REPORT, "Report flips"), p.delete(), p.placeholder_piece()]
-    out["Chit"] = [p.mask(CHIT_BACK, CHIT_MASK, MASK_KEY), p.placeholder_piece()]
+    if game.chits:  # a module defines only what it uses: no chits, no chit back to name (issue 35)
+        out["Chit"] = [p.mask(CHIT_BACK, CHIT_MASK, MASK_KEY), p.placeholder_piece()]
     return out
 
 

@@ -7,6 +7,7 @@ from html import escape
 
 from PIL import Image, ImageDraw
 
+from builder.art import MAX_ART
 from builder.model.event_checks import card_name
 from builder.model.game import Game
 from builder.paths import inside
@@ -20,6 +21,7 @@ from builder.vassal.counters import CHIT_BACK
 from builder.vassal.keys import KEYS_PAGE, keys_page
 from builder.vassal.pieces import MOVED_IMAGE
 from builder.vassal.fingerprint import PREFIX, geometry_fingerprint
+from builder.vassal.images import require_images
 from builder.vassal.savefile import moduledata_xml, obfuscate, savedata_xml
 from builder.vassal.setup import setup_save
 
@@ -50,7 +52,9 @@ MAX_ART = 64 * 1024 * 1024  # bytes of a board's art file; an 8000 x 8000 scan c
 
 def board_art(game: Game, board=None) -> bytes:
     """The bytes of the board's art (map.yaml `board.image`, or a further map's), checked to be an
-    image of the board's size: VASSAL takes a board's size from its image, and the hex ids depend on it."""
+    image of the board's size: VASSAL takes a board's size from its image, and the hex ids depend on it.
+    (The loader checks the same at map.yaml's line, builder/model/references.py: this is the
+    last look before the bytes go into the module.)"""
     from builder.model.problems import SourceError, SourceProblem
 
     b = board or game.map.board
@@ -230,9 +234,10 @@ def build_vmod(game: Game, step: Callable[[str], None] = lambda _: None,
     step("setups")
     extra1 = PREFIX + geometry_fingerprint(game)  # where logged positions land (the engine copies it into logs)
     meta = moduledata_xml(game.info.title, game.info.version, VASSAL_VERSION, DATE_MS, game.info.description, extra1)
-    saves = []
+    saves, texts = [], []
     for sid, sc in game.scenarios.items():
-        entries = [("savedGame", obfuscate(setup_save(pl, sc))),
+        texts.append(setup_save(pl, sc))
+        entries = [("savedGame", obfuscate(texts[-1])),
                    ("savedata", savedata_xml(game.info.version, VASSAL_VERSION, DATE_MS, sc.name)),
                    ("moduledata", meta)]
         saves.append((f"{sid}.vsav", zip_bytes_entries(entries)))
@@ -240,4 +245,5 @@ def build_vmod(game: Game, step: Callable[[str], None] = lambda _: None,
     xml = build_xml(pl, extra1)
     help_pages.append((KEYS_PAGE, _html("Keys and mouse", keys_page(xml))))
     entries = [("moduledata", meta), ("buildFile.xml", xml)] + images + help_pages + saves
+    require_images([xml.decode("utf-8"), *texts], [name for name, _ in entries])
     return zip_bytes_entries(entries), board_png
