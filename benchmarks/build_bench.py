@@ -9,7 +9,8 @@ command, its ratio to the cold one, and whether the outputs are byte-identical t
 
 Without `--all`: per game, cold (a fresh process: imports, fonts, first render) and warm (the
 same build again in that process: from the build store), each against the smallest game's cold
-build as baseline.
+build as baseline, with each game's board area (px, the board's width x height) and the build
+process's peak resident memory (MB; issue 35: Desert Fox under 400 MB).
 
 Run: .venv/bin/python benchmarks/build_bench.py [--all] [--repeat 3]
 """
@@ -39,7 +40,11 @@ build_game({slug!r}, root=Path({scratch!r}))
 t2 = time.perf_counter()
 build_game({slug!r}, root=Path({scratch!r}))
 t3 = time.perf_counter()
-print(json.dumps({{"cold": t2 - t0, "imports": t1 - t0, "warm": t3 - t2}}))
+import resource
+from builder.model import load_game
+b = load_game(Path({scratch!r}) / "sources" / {slug!r}).map.board
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+print(json.dumps({{"cold": t2 - t0, "imports": t1 - t0, "warm": t3 - t2, "peak_mb": peak, "area": b.width * b.height}}))
 """
 
 
@@ -111,11 +116,13 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         shutil.copytree(ROOT / "sources", Path(tmp) / "sources")
         results = {s: [measure(s, Path(tmp)) for _ in range(args.repeat)] for s in slugs}
-    med = {s: {k: statistics.median(r[k] for r in rs) for k in ("cold", "warm", "imports")} for s, rs in results.items()}
+    keys = ("cold", "warm", "imports", "peak_mb", "area")
+    med = {s: {k: statistics.median(r[k] for r in rs) for k in keys} for s, rs in results.items()}
     base = min(med.values(), key=lambda m: m["cold"])["cold"]
-    print(f"{'game':28} {'cold s':>7} {'warm s':>7} {'imports s':>9} {'cold/baseline':>13}")
+    print(f"{'game':28} {'cold s':>7} {'warm s':>7} {'imports s':>9} {'cold/baseline':>13} {'board Mpx':>9} {'peak MB':>7}")
     for s, m in med.items():
-        print(f"{s:28} {m['cold']:7.2f} {m['warm']:7.2f} {m['imports']:9.2f} {m['cold'] / base:13.2f}")
+        print(f"{s:28} {m['cold']:7.2f} {m['warm']:7.2f} {m['imports']:9.2f} {m['cold'] / base:13.2f} "
+              f"{m['area'] / 1e6:9.2f} {m['peak_mb']:7.0f}")
     print(f"(median of {args.repeat}; baseline: the smallest game's cold build, {base:.2f} s)")
 
 

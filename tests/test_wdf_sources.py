@@ -79,7 +79,7 @@ def test_the_game_loads_with_every_cross_file_check():
 # ---- units.yaml ------------------------------------------------------------------------------
 def test_unit_types_are_the_four_the_rules_tell_apart(units):
     assert {(t.id, t.symbol) for t in units.unit_types} == {
-        ("armor", "armor"), ("motorized", "motorized"), ("recon", "recon"), ("infantry", "infantry")}
+        ("armor", "armor"), ("motorized", "motorized infantry"), ("recon", "recon"), ("infantry", "infantry")}
     assert units.faces.full.left == "{cs}" and units.faces.reduced.left == "{cs_reduced}"
 
 

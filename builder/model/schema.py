@@ -9,7 +9,7 @@ import re
 from functools import cached_property
 from typing import Annotated, Literal, get_args
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints, computed_field, model_validator
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints, computed_field, model_validator
 
 Ident = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9 ._-]*$", max_length=40)]
 Colour = Annotated[str, StringConstraints(pattern=r"^#[0-9a-fA-F]{6}$")]
@@ -366,8 +366,15 @@ def _roman(n: int | None) -> str:
     return out
 
 
-Symbol = Literal["armor", "infantry", "motorized", "recon", "mech-infantry", "artillery", "engineer",
-                 "machine-gun", "anti-tank", "headquarters", "air"]
+def _app6(v):
+    """An APP-6 symbol the library draws (builder/model/app6.py), checked when the sources are read."""
+    if isinstance(v, str):
+        from builder.model import app6
+        app6.sidc(v)  # SymbolError (a ValueError) says what to write instead
+    return v
+
+
+Symbol = Annotated[str, AfterValidator(_app6)]  # "infantry", "armor + headquarters", "infantry + airborne", a SIDC
 
 
 class FaceValues(Strict):

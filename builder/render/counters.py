@@ -11,8 +11,10 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw
 
+from builder.model import app6
 from builder.model import schema as s
 from builder.model.game import ChitSpec, Game
+from builder.render import unitsymbol
 from builder.render.fonts import draw_text, fit, font, mark
 from builder.art import art_in, fitted_art
 
@@ -66,37 +68,9 @@ def _centred(d: ImageDraw.ImageDraw, xy, text: str, f, fill: str, box) -> None:
     draw_text(d, xy, text, f, fill, box, scale=SS)
 
 
-def _unit_symbol(d: ImageDraw.ImageDraw, box, kind: str, ink: str, width: int) -> None:
-    """NATO symbol in a frame: oval track (armor), cross (infantry), wheel (motorized), slash (recon)..."""
-    x0, y0, x1, y1 = box
-    w, h = x1 - x0, y1 - y0
-    d.rectangle(box, outline=ink, width=width)
-    oval = [x0 + w * 0.22, y0 + h * 0.28, x1 - w * 0.22, y1 - h * 0.28]
-    if kind in ("armor", "mech-infantry"):
-        d.rounded_rectangle(oval, radius=h * 0.22, outline=ink, width=width)
-    if kind in ("infantry", "mech-infantry", "motorized"):
-        d.line([x0, y0, x1, y1], fill=ink, width=width)
-        d.line([x0, y1, x1, y0], fill=ink, width=width)
-    if kind == "motorized":
-        d.line([x0 + w / 2, y0, x0 + w / 2, y1], fill=ink, width=width)
-    if kind == "recon":
-        d.line([x0, y1, x1, y0], fill=ink, width=width)
-    if kind == "artillery":
-        r = h * 0.14
-        d.ellipse([x0 + w / 2 - r, y0 + h / 2 - r, x0 + w / 2 + r, y0 + h / 2 + r], fill=ink)
-    if kind == "engineer":
-        d.line([x0 + w * 0.3, y0 + h * 0.65, x0 + w * 0.3, y0 + h * 0.35, x1 - w * 0.3, y0 + h * 0.35,
-                x1 - w * 0.3, y0 + h * 0.65], fill=ink, width=width)
-        d.line([x0 + w / 2, y0 + h * 0.35, x0 + w / 2, y0 + h * 0.65], fill=ink, width=width)
-    if kind == "machine-gun":
-        d.line([x0 + w * 0.25, y1 - h * 0.2, x0 + w / 2, y0 + h * 0.2, x1 - w * 0.25, y1 - h * 0.2], fill=ink, width=width)
-    if kind == "anti-tank":
-        d.line([x0, y1, x0 + w / 2, y0, x1, y1], fill=ink, width=width)
-    if kind == "air":  # wings and fuselage of an aircraft
-        d.line([x0 + w * 0.15, y0 + h * 0.5, x1 - w * 0.15, y0 + h * 0.5], fill=ink, width=width)
-        d.line([x0 + w / 2, y0 + h * 0.2, x0 + w / 2, y1 - h * 0.2], fill=ink, width=width)
-    if kind == "headquarters":
-        d.line([x0 + w * 0.1, y0, x0 + w * 0.1, y1 + h * 0.15], fill=ink, width=width)  # the staff stops above the name
+def _unit_symbol(img: Image.Image, box, spec: str, ink: str, paper: str, width: int, clip) -> None:
+    """The type's APP-6 symbol (builder/render/unitsymbol.py): its frame in `box`, lines `width` wide."""
+    unitsymbol.draw(img, box, app6.sidc(spec), ink, paper, width, clip)
 
 
 def _face_template(game: Game, unit: s.Unit, reduced: bool) -> s.FaceValues:
@@ -183,7 +157,10 @@ def draw_unit(game: Game, unit: s.Unit, reduced: bool, px: int) -> Image.Image:
                  (inside[0], stripe[3], inside[2], n * (top - 0.015)))
     sym = (n * 0.30, n * top, n * 0.70, n * (top + SYMBOL_H))
     if art is None:
-        _unit_symbol(d, sym, game.unit_types[unit.type].symbol, symbol_ink, max(2, n // 40))
+        # beyond the frame (an HQ's staff, an echelon mark): down to the old staff's foot, up to the size mark
+        clip = (inside[0], n * (top - 0.015) if unit.size else stripe[3], inside[2], n * (top + SYMBOL_H * 1.15))
+        _unit_symbol(img, sym, game.unit_types[unit.type].symbol, symbol_ink, REDUCED_BAND if reduced else nat.colour,
+                     max(2, n // 40), clip)
     else:  # between the stripe (or the size) and the name, as wide as the face allows
         box = (int(n * 0.07), int(n * (top - 0.04)), int(n * 0.93), int(n * (top + SYMBOL_H + 0.02)))
         picture = art_in(game.root, art.file, (box[2] - box[0], box[3] - box[1]), trim=True)

@@ -45,7 +45,8 @@ def _rule(text: str, *parts) -> str:
 
 def legend_rows(game: Game) -> list[Row]:
     """Every symbol the board prints: hexside features, the plain hexside, the hex terrains in use
-    (fortifications, towns and coloured ones), then strategic and exit hexes if the map has any."""
+    (fortifications, towns, coloured ones and the prohibited ones, sea or lake), then strategic and
+    exit hexes if the map has any."""
     rows = []
     for f in game.terrain.hexside_features:
         cost = "prohibited" if f.prohibited else None if f.cost is None else f"{f.cost:g} MP"
@@ -55,7 +56,10 @@ def legend_rows(game: Game) -> list[Row]:
                           game.terrain.hexside_default_rule), partial(_plain_hexside, game=game, colour=ground.colour)))
     used = set(game.hex_terrain.values())
     for t in game.terrain.hex_terrain:
-        if t.id not in used or t.prohibited:
+        if t.id not in used:
+            continue
+        if t.prohibited:  # sea, lake: printed, so explained (issue 35)
+            rows.append(Row(_rule(t.name, "prohibited", t.rule), partial(_terrain_symbol, game=game, colour=t.colour)))
             continue
         if t.fortification:
             draw = fort if t.fortification == "fort" else encampment

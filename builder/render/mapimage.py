@@ -1,11 +1,14 @@
 """The map board, drawn from the terrain data: hex fills, hexside features, names, tracks, legend.
 
 Everything is placed with the same `HexMap` that writes VASSAL's grid, so a hex drawn at a
-spot is the hex VASSAL names there.  Drawn at 2x and reduced for smooth lines.  Every text
+spot is the hex VASSAL names there.  Drawn at 2x and reduced for smooth lines, strip by strip (_Recorder).  Every text
 goes through `fonts.draw_text` with the box it must stay in (tests measure them all).
 """
 from __future__ import annotations
 
+import zlib
+
+import numpy as np
 from PIL import Image, ImageDraw
 
 from builder.model.game import Game
@@ -21,11 +24,122 @@ def _poly(points):
     return [sc(p) for p in points]
 
 
+STRIP = 128  # board rows drawn at once (issue 35: the whole board at 2x held 800 MB for Desert Fox)
+# ImageDraw truncates the position of a text or an ellipse toward zero: one placed above a strip's
+# top lands a pixel off, so a strip starts above each of those it draws (all are small)
+KINDS = ("text", "ellipse")
+MARGIN = 32  # supersampled rows drawn beyond a strip on each side: more than the reduction filter reaches
+
+
+class _Recorder:
+    """Stands for an ImageDraw while the board is drawn: keeps every drawing call, with the rows
+    it can reach, to be drawn strip by strip (`_replay`); measuring calls go to a real ImageDraw.
+
+    The board is drawn at 2x in strips and each strip reduced at once, so that the 2x board is
+    never in memory whole; a strip is drawn with MARGIN rows more on each side and cut after the
+    reduction, so the pixels are those of the whole board reduced at once."""
+
+    def __init__(self) -> None:
+        self._measure = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+        self.calls: list[tuple[float, float, str, tuple, dict]] = []
+
+    def textbbox(self, *args, **kw):
+        return self._measure.textbbox(*args, **kw)
+
+    def textlength(self, *args, **kw):
+        return self._measure.textlength(*args, **kw)
+
+    def _keep(self, name: str, xy, kw: dict) -> None:
+        ys = [v for i, v in enumerate(_flat(xy)) if i % 2]
+        reach = kw.get("width", 1) + kw.get("stroke_width", 0) + kw.get("radius", 0) + 4 * SS
+        if "font" in kw:
+            reach += 2 * kw["font"].size
+        self.calls.append((min(ys) - reach, max(ys) + reach, name, xy, kw))
+
+    def __getattr__(self, name: str):
+        if name not in ("ellipse", "line", "polygon", "rectangle", "rounded_rectangle", "text"):
+            raise AttributeError(name)
+        return lambda xy, *rest, **kw: self._keep(name, xy, dict(kw, **({"_rest": rest} if rest else {})))
+
+
+def _flat(xy) -> list[float]:
+    out: list[float] = []
+    for v in xy:
+        out.extend(v) if isinstance(v, (tuple, list)) else out.append(v)
+    return out
+
+
+def _shift(xy, dy: int):
+    """`xy` in any of ImageDraw's forms (points, a flat list, a box, one point), moved up by dy."""
+    if all(isinstance(v, (tuple, list)) for v in xy):
+        return [(p[0], p[1] - dy) for p in xy]
+    flat = list(xy)
+    return [v - dy if i % 2 else v for i, v in enumerate(flat)]
+
+
+def _strips(rec: _Recorder, width: int, height: int, background: str):
+    """The recorded board drawn at SS strip by strip: (top row, the strip reduced to board pixels)."""
+    for top in range(0, height, STRIP):
+        bottom = min(height, top + STRIP)
+        lo, hi = max(0, top * SS - MARGIN), min(height * SS, bottom * SS + MARGIN)
+        calls = [c for c in rec.calls if c[1] >= lo and c[0] <= hi]
+        # the strip starts above every text and ellipse it draws (KINDS)
+        lo = max(0, min([lo] + [int(min(_flat(c[3])[1::2])) // SS * SS - SS for c in calls if c[2] in KINDS]))
+        strip = Image.new("RGB", (width * SS, hi - lo), background)
+        d = ImageDraw.Draw(strip)
+        for y0, y1, name, xy, kw in calls:
+            if True:
+                kw = dict(kw)
+                rest = kw.pop("_rest", ())
+                getattr(d, name)(_shift(xy, lo), *rest, **kw)
+        # reduced with its margins (the rows the filter reads), then cut: the rows the whole
+        # board's reduction would make
+        part = strip.resize((width, (hi - lo) // SS), Image.LANCZOS)
+        del strip, d
+        yield top, part.crop((0, top - lo // SS, width, bottom - lo // SS))
+
+
+def _replay(rec: _Recorder, width: int, height: int, background: str) -> Image.Image:
+    out = Image.new("RGB", (width, height), background)
+    for top, part in _strips(rec, width, height, background):
+        out.paste(part, (0, top))
+    return out
+
+
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    return len(data).to_bytes(4, "big") + kind + data + zlib.crc32(kind + data).to_bytes(4, "big")
+
+
+def _png(rec: _Recorder, width: int, height: int, background: str) -> bytes:
+    """The board as PNG bytes, written strip by strip (the whole board is never in memory):
+    8-bit RGB, each row with PNG's Sub filter, zlib level 6."""
+    z = zlib.compressobj(6)
+    idat = bytearray()
+    for _, part in _strips(rec, width, height, background):
+        rows = np.asarray(part, dtype=np.uint8)
+        sub = rows.copy()
+        sub[:, 1:, :] -= rows[:, :-1, :]  # Sub: each byte less the byte of the pixel to its left (mod 256)
+        lines = np.concatenate([np.ones((rows.shape[0], 1), np.uint8), sub.reshape(rows.shape[0], -1)], axis=1)
+        idat += z.compress(lines.tobytes())
+    idat += z.flush()
+    head = width.to_bytes(4, "big") + height.to_bytes(4, "big") + bytes([8, 2, 0, 0, 0])
+    return b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", head) + _chunk(b"IDAT", bytes(idat)) + _chunk(b"IEND", b"")
+
+
 def render_map(game: Game, setup_labels: dict[str, list[str]] | None = None) -> Image.Image:
     """The board image; `setup_labels` prints division names in their set-up hexes (rule 3)."""
     b = game.map.board
-    img = Image.new("RGB", (b.width * SS, b.height * SS), b.background)
-    d = ImageDraw.Draw(img)
+    return _replay(_record(game, setup_labels), b.width, b.height, b.background)
+
+
+def render_map_png(game: Game, setup_labels: dict[str, list[str]] | None = None) -> bytes:
+    """render_map's image as PNG bytes, without the whole image in memory (the module's map.png)."""
+    b = game.map.board
+    return _png(_record(game, setup_labels), b.width, b.height, b.background)
+
+
+def _record(game: Game, setup_labels) -> _Recorder:
+    d = _Recorder()
     _hexes(game, d)
     _hexsides(game, d)
     _places(game, d)
@@ -35,7 +149,7 @@ def render_map(game: Game, setup_labels: dict[str, list[str]] | None = None) -> 
     _tracks(game, d)
     _decks(game, d)
     draw_legend(game, d)
-    return img.resize((b.width, b.height), Image.LANCZOS)
+    return d
 
 
 def _board_box(game: Game) -> tuple[float, float, float, float]:

@@ -14,7 +14,7 @@ from builder.paths import inside
 from builder.render.event_cards import all_card_art, draw_board as draw_events_board, draw_card_art
 from builder.render.counters import FaceArt, all_faces, draw_face, draw_moved_flag
 from builder.render.fonts import draw_text, fit, font, wrap
-from builder.render.mapimage import render_map
+from builder.render.mapimage import render_map_png
 from builder.vassal.archive import zip_bytes_entries
 from builder.vassal.buildfile import VASSAL_VERSION, build_xml, plan
 from builder.vassal.counters import CHIT_BACK
@@ -44,7 +44,7 @@ def setup_labels(game: Game) -> dict[str, list[str]]:
 
 
 def map_png(game: Game) -> bytes:
-    return png(render_map(game, setup_labels(game)))
+    return render_map_png(game, setup_labels(game))
 
 
 MAX_ART = 64 * 1024 * 1024  # bytes of a board's art file; an 8000 x 8000 scan compresses far below it
