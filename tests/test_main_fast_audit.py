@@ -14,8 +14,9 @@ from tests.conftest import ROOT, SLUG
 from validators.replay.writer import LogWriter
 
 PROBE = ("import os, sys\n"  # main() ends with os._exit: say whether typer was imported just before it
-         "real_exit = os._exit\n"
-         "os._exit = lambda code: (print('TYPER', 'typer' in sys.modules, file=sys.stderr), real_exit(code))\n"
+         "real_exit, me = os._exit, os.getpid()\n"  # a batch's forked workers end with os._exit too: not them
+         "os._exit = lambda code: (os.getpid() == me and print('TYPER', 'typer' in sys.modules, file=sys.stderr),\n"
+         "                         real_exit(code))\n"
          "from {module} import main\n"
          "sys.argv = ['hexforge', *sys.argv[1:]]\n"
          "main()\n")
