@@ -87,7 +87,7 @@ from fractions import Fraction
 from builder.geometry.hexmap import hexside_key
 from validators.games.desert_fox_deluxe.morale import MoraleChecks
 from validators.games.desert_fox_deluxe.state import OVERRUN, ROAD_MARCH
-from validators.games.desert_fox_deluxe.units import EZOC_EXEMPT, SUPPLY, Forces
+from validators.games.desert_fox_deluxe.units import EZOC_EXEMPT, NOT_GROUND, SUPPLY, Forces
 from validators.kernel.declarations import Declared
 from validators.kernel.movement import mp, mp_scale, search, show_mp
 from validators.kernel.rule import Rule, Tracker
@@ -100,6 +100,7 @@ REDUCED = {"disrupted": "halved, disrupted", "OGS": "reduced, out of general sup
 ROAD_MARCH_MP = 7  # 13.2.3
 HQ_RMA = 2  # 15.6
 SURPRISE_RMA = 6  # 6.2: the 2nd player's reacting motorized units not in reserve move 1d6 MP
+DUMPS_AND_BASES = SUPPLY - {"msu"}  # not costed: carried by an MSU (13.7), or not moved
 
 
 @dataclass
@@ -129,6 +130,7 @@ class MoveCosts(Tracker):
         self._steps: dict[frozenset[str], object] = {}
         self._zoc: dict[tuple[str, bool], frozenset[str]] = {}  # (mover's side, motorized) -> EZOC hexes
         self._enemy: dict[str, frozenset[str]] = {}  # mover's side -> enemy-held hexes
+        self.zoc_extra = self.units((self.tec.get("enemy_zoc") or {}).get("mp", 1))  # 11.4: entering an EZOC
 
     # The enemy's ZoC and hexes are kept while only the mover's own side's units act: any other
     # piece (an enemy unit, a marker) that moves, flips, comes or goes makes them be worked out again.
@@ -380,8 +382,8 @@ class Movement(Rule):
         if st.phase_kind == "reaction" and old != new and board.on_map(old):
             self._leaving(e.piece, old)
         u = board.unit_of(e.piece)
-        if (u is None or old == new or not board.on_map(new) or not self.forces.is_ground(e.piece)
-                or st.phase_kind not in ("movement", "reaction") or not u.ma or u.type in SUPPLY - {"msu"}):
+        if (u is None or old == new or not board.on_map(new) or u.type in NOT_GROUND  # Forces.is_ground
+                or st.phase_kind not in ("movement", "reaction") or not u.ma or u.type in DUMPS_AND_BASES):
             return
         if not board.on_map(old):
             self._entered(e, u)
@@ -471,13 +473,12 @@ class Movement(Rule):
             if self.state.phase_kind != "reaction":
                 self.pending.pop(e.piece.id, None)
             return
-        note = self.state.reconstructed("terrain-effects")
         geo, units, show = self.game.geometry, costs.units, costs.show
         hq = rec.hq and self._hq_among(self.board.pieces_in(new), side, e.piece)  # 15.6: still with its HQ
         classes = forces.classes(u)
         special = rec.status not in ("disrupted", "isolated")  # 8.2 d: a disrupted unit loses its special functions
         zoc = frozenset() if u.type in EZOC_EXEMPT and special else costs.enemy_zoc(side, forces.may_be_motorized(u))
-        extra = 0 if hq else units((costs.tec.get("enemy_zoc") or {}).get("mp", 1))  # 15.6: no MP to enter an EZOC
+        extra = 0 if hq else costs.zoc_extra  # 15.6: no MP to enter an EZOC
         base = costs.unit_step(e.piece, special)
         start = rec.start
         reaction = self.state.phase_kind == "reaction"
@@ -501,9 +502,10 @@ class Movement(Rule):
         def night(a: str, b: str) -> int | None:
             c = base(a, b)
             return None if c is None else (c * 2 if b in zoc else c)
-        if new != start and all(base(n, new) is None for n in geo.neighbours(new)):
+        around = geo.neighbours(new)  # a step from one that can enter it shows the hex open, without the others
+        if (start not in around or base(start, new) is None) and all(base(n, new) is None for n in around):
             self.find("13.1", f"no path open to {u.name} leads from {start} to {new} (prohibited terrain or enemy units)"
-                      f"{note}", e.piece, start)
+                      f"{self.state.reconstructed('terrain-effects')}", e.piece, start)
             return  # nothing can enter the hex: no search needed to know it
         direct = normal(start, new) if geo.adjacent(start, new) else None
         if direct is not None and reaction:
@@ -511,6 +513,7 @@ class Movement(Rule):
         if direct is not None and direct <= allowance:
             self.pending.pop(e.piece.id, None)  # the step itself fits: no search (the cheapest path
             return  # costs no more than it)
+        note = self.state.reconstructed("terrain-effects")
         engaged = not reaction and start in self._near_enemy(side)  # 13.2.4 c: began its move next to an enemy
         forced = units(u.ma + FORCED_MARCH_MAX) if rec.status is None and not engaged else allowance  # 13.2.4 a-c
         night_allowance = allowance if reaction or rec.road_march else forced
@@ -859,14 +862,17 @@ def _numbers(data):
 
 class EnemyZoc:
     """The hexes in the enemy's ZoC for one mover, found hex by hex as a move asks (a legal step
-    asks about two hexes; the whole map is never worked out), and kept until the enemy acts."""
+    asks about two hexes; the whole map is never worked out), and kept until the enemy acts.
+    A hex none of whose neighbours holds an enemy combat unit (`enemy_hexes`, kept as long) is
+    out of it without a look at its pieces or its neighbours' (most hexes a move asks about)."""
 
-    __slots__ = ("costs", "side", "motorized", "_known", "_holders")
+    __slots__ = ("costs", "side", "motorized", "_known", "_holders", "_enemy")
 
     def __init__(self, costs: MoveCosts, side: str, motorized: bool):
         self.costs, self.side, self.motorized = costs, side, motorized
         self._known: dict[str, bool] = {}
         self._holders: dict[str, set] = {}
+        self._enemy: frozenset[str] | None = None  # costs.enemy_hexes(side), asked at the first hex
 
     def _held(self, hex_id: str) -> set:
         found = self._holders.get(hex_id)
@@ -877,5 +883,11 @@ class EnemyZoc:
     def __contains__(self, hex_id: object) -> bool:
         found = self._known.get(hex_id)
         if found is None:
-            found = self._known[hex_id] = self.costs.reaches(hex_id, self.side, self.motorized, self._held)
+            costs, enemy = self.costs, self._enemy
+            if enemy is None and self.side in costs.board.other_side:
+                enemy = self._enemy = costs.enemy_hexes(self.side)  # a holder's hex is one of them
+            if enemy is not None and enemy.isdisjoint(costs.game.geometry.neighbours(hex_id)):
+                found = self._known[hex_id] = False
+            else:
+                found = self._known[hex_id] = costs.reaches(hex_id, self.side, self.motorized, self._held)
         return found
