@@ -127,6 +127,7 @@ class MoveCosts(Tracker):
         self.tec = self.game.table("terrain-effects").data  # schema.TerrainEffectsData
         self.scale = mp_scale(_numbers(self.tec))
         self._units: dict[tuple[str, str, str], int | None] = {}
+        self._fractions: dict[object, Fraction] = {}  # a table's MP value -> mp(value)
         self._steps: dict[frozenset[str], object] = {}
         self._zoc: dict[tuple[str, bool], frozenset[str]] = {}  # (mover's side, motorized) -> EZOC hexes
         self._enemy: dict[str, frozenset[str]] = {}  # mover's side -> enemy-held hexes
@@ -177,27 +178,34 @@ class MoveCosts(Tracker):
         road, track = "road" in side, "track" in side
         base_cls = "mechanized" if cls in ("recon", "desert-raider") else cls
         if road:
-            return mp(tec["connected"]["road"]["mp"][base_cls])
+            return self._mp(tec["connected"]["road"]["mp"][base_cls])
         spec = tec["hex"].get(t, {})
         costs = spec.get("mp", {})
         value = costs.get(cls, costs.get(base_cls))
         if value is None or value == "along-track":
             if not (value == "along-track" and track):
                 return None
-            cost = mp(spec.get("track", tec["hex"]["desert"].get("track", 1)))
+            cost = self._mp(spec.get("track", tec["hex"]["desert"].get("track", 1)))
         else:
-            cost = mp(value)
+            cost = self._mp(value)
             if track:
-                cost = mp(spec["track"]) if "track" in spec else cost / 2
+                cost = self._mp(spec["track"]) if "track" in spec else cost / 2
         for f in sorted(side):
             hs = tec.get("hexside", {}).get(f)
             if not hs or "mp" not in hs:
                 continue
             if side & set(hs.get("unless", ())):
                 continue
-            extra = mp(hs.get("along_track", hs["mp"])) if track and "along_track" in hs else mp(hs["mp"])
+            extra = self._mp(hs.get("along_track", hs["mp"])) if track and "along_track" in hs else self._mp(hs["mp"])
             cost += extra / 2 if track and "along_track" not in hs else extra
         return cost
+
+    def _mp(self, value) -> Fraction:
+        """`mp` of a table value, parsed once per value (the parse is the costly part of a step's cost)."""
+        found = self._fractions.get(value)
+        if found is None:
+            found = self._fractions[value] = mp(value)
+        return found
 
     def crossing(self, a: str, b: str) -> frozenset[str]:
         return self.game.hexside_features.get(hexside_key(a, b), frozenset())

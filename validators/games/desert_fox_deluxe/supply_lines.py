@@ -103,6 +103,8 @@ class SupplyLines(Rule):
         board, f = self.board, self.forces
         candidates = []
         for h, units in sorted(board.unit_hexes(side).items()):
+            if not board.markers_in(h, "ogs"):
+                continue  # the commonest hex: no OGS marker, so not surely marked
             combat = [p for p in units if f.is_combat_unit(p)]
             if combat and not any(p.id in self.moved_now for p in combat) \
                     and f.surely_marked(board.pieces_in(h), "ogs"):
