@@ -276,11 +276,11 @@ class MoveCosts(Tracker):
     def enemy_hexes(self, side: str) -> frozenset[str]:
         """Hexes holding enemy units other than supply units (13.1, 13.4.1)."""
         found = self._enemy.get(side)
-        if found is None:
-            board, f = self.board, self.forces
+        if found is None:  # the enemy's units by hex (BoardView keeps them): no look at markers or friends
+            combat = self.forces.is_combat_unit
             found = self._enemy[side] = frozenset(
-                h for h, ps in board.by_hex().items()
-                if any(board.side_id(p) == board.other_side[side] and f.is_combat_unit(p) for p in ps))
+                h for h, units in self.board.unit_hexes(self.board.other_side[side]).items()
+                if any(combat(p) for p in units))
         return found
 
 
@@ -383,7 +383,8 @@ class Movement(Rule):
         self.pending = {}
 
     def _declared(self, name: str, p: Piece) -> bool:
-        return any(d.name == name and d.piece.id == p.id for d in self.state.declarations)
+        made = self.state.declarations
+        return bool(made) and any(d.name == name and d.piece.id == p.id for d in made)
 
     def moved(self, e: Moved) -> None:
         old, new, board, st = e.old.label, e.new.label, self.board, self.state
