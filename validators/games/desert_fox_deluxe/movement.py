@@ -131,16 +131,21 @@ class MoveCosts(Tracker):
         self._steps: dict[frozenset[str], object] = {}
         self._zoc: dict[tuple[str, bool], frozenset[str]] = {}  # (mover's side, motorized) -> EZOC hexes
         self._enemy: dict[str, frozenset[str]] = {}  # mover's side -> enemy-held hexes
+        self._kept: set[str] = set()  # the movers' sides of the entries in _zoc and _enemy
         self.zoc_extra = self.units((self.tec.get("enemy_zoc") or {}).get("mp", 1))  # 11.4: entering an EZOC
 
     # The enemy's ZoC and hexes are kept while only the mover's own side's units act: any other
     # piece (an enemy unit, a marker) that moves, flips, comes or goes makes them be worked out again.
     def _changed(self, piece: Piece) -> None:
+        kept = self._kept
+        if not kept:
+            return
         side = self.board.side_id(piece) if self.board.unit_of(piece) is not None else None
-        if self._zoc:
-            self._zoc = {k: v for k, v in self._zoc.items() if k[0] == side and side is not None}
-        if self._enemy:
-            self._enemy = {k: v for k, v in self._enemy.items() if k == side and side is not None}
+        if side is not None and len(kept) == 1 and side in kept:
+            return  # only the mover's own side's are kept: nothing to drop (the commonest move)
+        self._zoc = {k: v for k, v in self._zoc.items() if k[0] == side and side is not None}
+        self._enemy = {k: v for k, v in self._enemy.items() if k == side and side is not None}
+        self._kept = {side} & kept
 
     def moved(self, e: Moved) -> None:
         self._changed(e.piece)
@@ -251,6 +256,7 @@ class MoveCosts(Tracker):
         found = self._zoc.get(key)
         if found is None:
             found = self._zoc[key] = EnemyZoc(self, side, mover_motorized)
+            self._kept.add(side)
         return found
 
     def holders(self, hex_id: str, side: str, mover_motorized: bool) -> set:
@@ -281,6 +287,7 @@ class MoveCosts(Tracker):
             found = self._enemy[side] = frozenset(
                 h for h, units in self.board.unit_hexes(self.board.other_side[side]).items()
                 if any(combat(p) for p in units))
+            self._kept.add(side)
         return found
 
 
@@ -670,8 +677,11 @@ class Movement(Rule):
         disrupted (8.2 d: a disrupted unit loses its special functions)."""
         board = self.board
         pieces = list(pieces)
-        return any(p.id != mover.id and board.side_id(p) == side and (board.unit_of(p) and board.unit_of(p).type == "hq")
-                   for p in pieces) and not self.forces.surely_marked(pieces, "disrupted")
+        for p in pieces:
+            u = board.unit_of(p)
+            if u is not None and u.type == "hq" and p.id != mover.id and board.side_id(p) == side:
+                return not self.forces.surely_marked(pieces, "disrupted")
+        return False
 
     def _status(self, stood) -> str | None:
         """What the unit surely was when its move began (see Choices): disrupted, OGS, or both (isolated)."""

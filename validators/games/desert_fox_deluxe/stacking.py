@@ -58,11 +58,12 @@ class Stacking(Rule):
 
     def phase_ended(self, pid: str) -> None:
         disrupted_in, names = self.forces.disrupted_in, self.board.side_names
-        for h, (side, message, step) in sorted(self.overstacked.items()):
-            if not disrupted_in(h) and (h, side) not in self.stack_reported:
-                self.find("10.3", message, None, None, h, side=side, at=step)
-                self.stack_reported.add((h, side))
-        self.overstacked = {}
+        if self.overstacked:
+            for h, (side, message, step) in sorted(self.overstacked.items()):
+                if not disrupted_in(h) and (h, side) not in self.stack_reported:
+                    self.find("10.3", message, None, None, h, side=side, at=step)
+                    self.stack_reported.add((h, side))
+            self.overstacked = {}
         still: set[tuple[str, str]] = set()
         if self.state.phase_id is not None:
             if self.touched is None or self.touched:
@@ -78,7 +79,8 @@ class Stacking(Rule):
                         f"end of the {self.state.phase} Phase: {h} holds {total} stacking points of {name} units > "
                         f"{limit} (10.2): every unit in it is disrupted (10.3); no Disrupted marker was placed "
                         f"there by the end of the next phase{self.state.reconstructed('stacking')}"), self.state.step
-        self.stack_reported &= still
+        if self.stack_reported:
+            self.stack_reported &= still
 
     def moved(self, e: Moved) -> None:
         if self.touched is not None:
@@ -108,6 +110,9 @@ class Stacking(Rule):
             limit = self.table.limit_in(self.game.hex_terrain.get(h))
             for side in board.side_names:
                 mine = by_side.get(side, [])
+                if not mine and limit >= 0:  # no unit of the side: within the limit
+                    self.over.pop((h, side), None)
+                    continue
                 total = sum(points(p) for p in mine)
                 if total > limit:
                     self.over[h, side] = (mine, total, limit)
