@@ -97,8 +97,10 @@ class SupplyLines(Rule):
     def phase_ended(self, pid: str) -> None:
         """Only hexes whose units all carry OGS markers and stood still are candidates; the line is
         traced (once a phase) only when there is one (the enemy does not move in this phase)."""
+        if self.state.phase_kind != "movement":
+            return
         side = self.state.phasing()
-        if self.state.phase_kind != "movement" or side not in ("allied", "axis"):
+        if side not in ("allied", "axis"):
             return
         board, f = self.board, self.forces
         candidates = []
