@@ -163,6 +163,8 @@ class Combat(Rule):
     def _mandatory(self) -> None:
         """14.2, when the Combat Phase ends: every enemy unit that projected a ZoC onto an attacker's
         hex (as it stood when the attacker was declared) was attacked in the phase."""
+        if not self.owed:  # nothing owed: no attacker declared next to an enemy in this phase
+            return
         attacked = {pid for f in self.fought for pid in f.targets}
         board = self.board.replayer.board.pieces
         for pid, (h, name, where) in self.owed.items():

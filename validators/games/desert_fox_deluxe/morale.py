@@ -162,6 +162,8 @@ class Morale(Rule):
             c.met = board.markers_in(board.hex_of(p), "disrupted") > 0
 
     def after_step(self, step) -> None:
+        if not self.due:  # every step asks: mostly nothing is due
+            return
         for c in self.due:
             if not c.met:
                 self._met(c)

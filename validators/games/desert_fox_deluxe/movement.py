@@ -87,7 +87,7 @@ from fractions import Fraction
 from builder.geometry.hexmap import hexside_key
 from validators.games.desert_fox_deluxe.morale import MoraleChecks
 from validators.games.desert_fox_deluxe.state import OVERRUN, ROAD_MARCH
-from validators.games.desert_fox_deluxe.units import EZOC_EXEMPT, SUPPLY, Forces
+from validators.games.desert_fox_deluxe.units import EZOC_EXEMPT, NOT_GROUND, SUPPLY, Forces
 from validators.kernel.declarations import Declared
 from validators.kernel.movement import mp, mp_scale, search, show_mp
 from validators.kernel.rule import Rule, Tracker
@@ -100,6 +100,7 @@ REDUCED = {"disrupted": "halved, disrupted", "OGS": "reduced, out of general sup
 ROAD_MARCH_MP = 7  # 13.2.3
 HQ_RMA = 2  # 15.6
 SURPRISE_RMA = 6  # 6.2: the 2nd player's reacting motorized units not in reserve move 1d6 MP
+DUMPS_AND_BASES = SUPPLY - {"msu"}  # not costed: carried by an MSU (13.7), or not moved
 
 
 @dataclass
@@ -126,18 +127,25 @@ class MoveCosts(Tracker):
         self.tec = self.game.table("terrain-effects").data  # schema.TerrainEffectsData
         self.scale = mp_scale(_numbers(self.tec))
         self._units: dict[tuple[str, str, str], int | None] = {}
+        self._fractions: dict[object, Fraction] = {}  # a table's MP value -> mp(value)
         self._steps: dict[frozenset[str], object] = {}
         self._zoc: dict[tuple[str, bool], frozenset[str]] = {}  # (mover's side, motorized) -> EZOC hexes
         self._enemy: dict[str, frozenset[str]] = {}  # mover's side -> enemy-held hexes
+        self._kept: set[str] = set()  # the movers' sides of the entries in _zoc and _enemy
+        self.zoc_extra = self.units((self.tec.get("enemy_zoc") or {}).get("mp", 1))  # 11.4: entering an EZOC
 
     # The enemy's ZoC and hexes are kept while only the mover's own side's units act: any other
     # piece (an enemy unit, a marker) that moves, flips, comes or goes makes them be worked out again.
     def _changed(self, piece: Piece) -> None:
+        kept = self._kept
+        if not kept:
+            return
         side = self.board.side_id(piece) if self.board.unit_of(piece) is not None else None
-        if self._zoc:
-            self._zoc = {k: v for k, v in self._zoc.items() if k[0] == side and side is not None}
-        if self._enemy:
-            self._enemy = {k: v for k, v in self._enemy.items() if k == side and side is not None}
+        if side is not None and len(kept) == 1 and side in kept:
+            return  # only the mover's own side's are kept: nothing to drop (the commonest move)
+        self._zoc = {k: v for k, v in self._zoc.items() if k[0] == side and side is not None}
+        self._enemy = {k: v for k, v in self._enemy.items() if k == side and side is not None}
+        self._kept = {side} & kept
 
     def moved(self, e: Moved) -> None:
         self._changed(e.piece)
@@ -175,27 +183,34 @@ class MoveCosts(Tracker):
         road, track = "road" in side, "track" in side
         base_cls = "mechanized" if cls in ("recon", "desert-raider") else cls
         if road:
-            return mp(tec["connected"]["road"]["mp"][base_cls])
+            return self._mp(tec["connected"]["road"]["mp"][base_cls])
         spec = tec["hex"].get(t, {})
         costs = spec.get("mp", {})
         value = costs.get(cls, costs.get(base_cls))
         if value is None or value == "along-track":
             if not (value == "along-track" and track):
                 return None
-            cost = mp(spec.get("track", tec["hex"]["desert"].get("track", 1)))
+            cost = self._mp(spec.get("track", tec["hex"]["desert"].get("track", 1)))
         else:
-            cost = mp(value)
+            cost = self._mp(value)
             if track:
-                cost = mp(spec["track"]) if "track" in spec else cost / 2
+                cost = self._mp(spec["track"]) if "track" in spec else cost / 2
         for f in sorted(side):
             hs = tec.get("hexside", {}).get(f)
             if not hs or "mp" not in hs:
                 continue
             if side & set(hs.get("unless", ())):
                 continue
-            extra = mp(hs.get("along_track", hs["mp"])) if track and "along_track" in hs else mp(hs["mp"])
+            extra = self._mp(hs.get("along_track", hs["mp"])) if track and "along_track" in hs else self._mp(hs["mp"])
             cost += extra / 2 if track and "along_track" not in hs else extra
         return cost
+
+    def _mp(self, value) -> Fraction:
+        """`mp` of a table value, parsed once per value (the parse is the costly part of a step's cost)."""
+        found = self._fractions.get(value)
+        if found is None:
+            found = self._fractions[value] = mp(value)
+        return found
 
     def crossing(self, a: str, b: str) -> frozenset[str]:
         return self.game.hexside_features.get(hexside_key(a, b), frozenset())
@@ -241,6 +256,7 @@ class MoveCosts(Tracker):
         found = self._zoc.get(key)
         if found is None:
             found = self._zoc[key] = EnemyZoc(self, side, mover_motorized)
+            self._kept.add(side)
         return found
 
     def holders(self, hex_id: str, side: str, mover_motorized: bool) -> set:
@@ -266,11 +282,12 @@ class MoveCosts(Tracker):
     def enemy_hexes(self, side: str) -> frozenset[str]:
         """Hexes holding enemy units other than supply units (13.1, 13.4.1)."""
         found = self._enemy.get(side)
-        if found is None:
-            board, f = self.board, self.forces
+        if found is None:  # the enemy's units by hex (BoardView keeps them): no look at markers or friends
+            combat = self.forces.is_combat_unit
             found = self._enemy[side] = frozenset(
-                h for h, ps in board.by_hex().items()
-                if any(board.side_id(p) == board.other_side[side] and f.is_combat_unit(p) for p in ps))
+                h for h, units in self.board.unit_hexes(self.board.other_side[side]).items()
+                if any(combat(p) for p in units))
+            self._kept.add(side)
         return found
 
 
@@ -373,15 +390,16 @@ class Movement(Rule):
         self.pending = {}
 
     def _declared(self, name: str, p: Piece) -> bool:
-        return any(d.name == name and d.piece.id == p.id for d in self.state.declarations)
+        made = self.state.declarations
+        return bool(made) and any(d.name == name and d.piece.id == p.id for d in made)
 
     def moved(self, e: Moved) -> None:
         old, new, board, st = e.old.label, e.new.label, self.board, self.state
         if st.phase_kind == "reaction" and old != new and board.on_map(old):
             self._leaving(e.piece, old)
         u = board.unit_of(e.piece)
-        if (u is None or old == new or not board.on_map(new) or not self.forces.is_ground(e.piece)
-                or st.phase_kind not in ("movement", "reaction") or not u.ma or u.type in SUPPLY - {"msu"}):
+        if (u is None or old == new or not board.on_map(new) or u.type in NOT_GROUND  # Forces.is_ground
+                or st.phase_kind not in ("movement", "reaction") or not u.ma or u.type in DUMPS_AND_BASES):
             return
         if not board.on_map(old):
             self._entered(e, u)
@@ -471,13 +489,12 @@ class Movement(Rule):
             if self.state.phase_kind != "reaction":
                 self.pending.pop(e.piece.id, None)
             return
-        note = self.state.reconstructed("terrain-effects")
         geo, units, show = self.game.geometry, costs.units, costs.show
         hq = rec.hq and self._hq_among(self.board.pieces_in(new), side, e.piece)  # 15.6: still with its HQ
         classes = forces.classes(u)
         special = rec.status not in ("disrupted", "isolated")  # 8.2 d: a disrupted unit loses its special functions
         zoc = frozenset() if u.type in EZOC_EXEMPT and special else costs.enemy_zoc(side, forces.may_be_motorized(u))
-        extra = 0 if hq else units((costs.tec.get("enemy_zoc") or {}).get("mp", 1))  # 15.6: no MP to enter an EZOC
+        extra = 0 if hq else costs.zoc_extra  # 15.6: no MP to enter an EZOC
         base = costs.unit_step(e.piece, special)
         start = rec.start
         reaction = self.state.phase_kind == "reaction"
@@ -501,9 +518,10 @@ class Movement(Rule):
         def night(a: str, b: str) -> int | None:
             c = base(a, b)
             return None if c is None else (c * 2 if b in zoc else c)
-        if new != start and all(base(n, new) is None for n in geo.neighbours(new)):
+        around = geo.neighbours(new)  # a step from one that can enter it shows the hex open, without the others
+        if (start not in around or base(start, new) is None) and all(base(n, new) is None for n in around):
             self.find("13.1", f"no path open to {u.name} leads from {start} to {new} (prohibited terrain or enemy units)"
-                      f"{note}", e.piece, start)
+                      f"{self.state.reconstructed('terrain-effects')}", e.piece, start)
             return  # nothing can enter the hex: no search needed to know it
         direct = normal(start, new) if geo.adjacent(start, new) else None
         if direct is not None and reaction:
@@ -511,6 +529,7 @@ class Movement(Rule):
         if direct is not None and direct <= allowance:
             self.pending.pop(e.piece.id, None)  # the step itself fits: no search (the cheapest path
             return  # costs no more than it)
+        note = self.state.reconstructed("terrain-effects")
         engaged = not reaction and start in self._near_enemy(side)  # 13.2.4 c: began its move next to an enemy
         forced = units(u.ma + FORCED_MARCH_MAX) if rec.status is None and not engaged else allowance  # 13.2.4 a-c
         night_allowance = allowance if reaction or rec.road_march else forced
@@ -658,8 +677,11 @@ class Movement(Rule):
         disrupted (8.2 d: a disrupted unit loses its special functions)."""
         board = self.board
         pieces = list(pieces)
-        return any(p.id != mover.id and board.side_id(p) == side and (board.unit_of(p) and board.unit_of(p).type == "hq")
-                   for p in pieces) and not self.forces.surely_marked(pieces, "disrupted")
+        for p in pieces:
+            u = board.unit_of(p)
+            if u is not None and u.type == "hq" and p.id != mover.id and board.side_id(p) == side:
+                return not self.forces.surely_marked(pieces, "disrupted")
+        return False
 
     def _status(self, stood) -> str | None:
         """What the unit surely was when its move began (see Choices): disrupted, OGS, or both (isolated)."""
@@ -859,14 +881,17 @@ def _numbers(data):
 
 class EnemyZoc:
     """The hexes in the enemy's ZoC for one mover, found hex by hex as a move asks (a legal step
-    asks about two hexes; the whole map is never worked out), and kept until the enemy acts."""
+    asks about two hexes; the whole map is never worked out), and kept until the enemy acts.
+    A hex none of whose neighbours holds an enemy combat unit (`enemy_hexes`, kept as long) is
+    out of it without a look at its pieces or its neighbours' (most hexes a move asks about)."""
 
-    __slots__ = ("costs", "side", "motorized", "_known", "_holders")
+    __slots__ = ("costs", "side", "motorized", "_known", "_holders", "_enemy")
 
     def __init__(self, costs: MoveCosts, side: str, motorized: bool):
         self.costs, self.side, self.motorized = costs, side, motorized
         self._known: dict[str, bool] = {}
         self._holders: dict[str, set] = {}
+        self._enemy: frozenset[str] | None = None  # costs.enemy_hexes(side), asked at the first hex
 
     def _held(self, hex_id: str) -> set:
         found = self._holders.get(hex_id)
@@ -877,5 +902,11 @@ class EnemyZoc:
     def __contains__(self, hex_id: object) -> bool:
         found = self._known.get(hex_id)
         if found is None:
-            found = self._known[hex_id] = self.costs.reaches(hex_id, self.side, self.motorized, self._held)
+            costs, enemy = self.costs, self._enemy
+            if enemy is None and self.side in costs.board.other_side:
+                enemy = self._enemy = costs.enemy_hexes(self.side)  # a holder's hex is one of them
+            if enemy is not None and enemy.isdisjoint(costs.game.geometry.neighbours(hex_id)):
+                found = self._known[hex_id] = False
+            else:
+                found = self._known[hex_id] = costs.reaches(hex_id, self.side, self.motorized, self._held)
         return found

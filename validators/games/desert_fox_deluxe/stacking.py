@@ -43,6 +43,7 @@ class Stacking(Rule):
         self.stack_reported: set[tuple[str, str]] = set()  # (hex, side name) reported and still overstacked
         self.over: dict[tuple[str, str], tuple[list[Piece], int, int]] = {}  # (hex, side) -> over the limit
         self.touched: set[str] | None = None  # hexes whose stacks changed since the last look (None: all)
+        self.order = {side: i for i, side in enumerate(self.board.side_names)}  # sides in the game's order
         self._look()
         self.card_stacks = {k: {p.id for p in mine} for k, (mine, total, limit) in self.over.items()}
 
@@ -57,16 +58,17 @@ class Stacking(Rule):
 
     def phase_ended(self, pid: str) -> None:
         disrupted_in, names = self.forces.disrupted_in, self.board.side_names
-        for h, (side, message, step) in sorted(self.overstacked.items()):
-            if not disrupted_in(h) and (h, side) not in self.stack_reported:
-                self.find("10.3", message, None, None, h, side=side, at=step)
-                self.stack_reported.add((h, side))
-        self.overstacked = {}
+        if self.overstacked:
+            for h, (side, message, step) in sorted(self.overstacked.items()):
+                if not disrupted_in(h) and (h, side) not in self.stack_reported:
+                    self.find("10.3", message, None, None, h, side=side, at=step)
+                    self.stack_reported.add((h, side))
+            self.overstacked = {}
         still: set[tuple[str, str]] = set()
         if self.state.phase_id is not None:
-            note = self.state.reconstructed("stacking")
-            self._look()
-            order = {side: i for i, side in enumerate(names)}
+            if self.touched is None or self.touched:
+                self._look()
+            order = self.order
             for (h, side), (mine, total, limit) in sorted(self.over.items(), key=lambda x: (x[0][0], order[x[0][1]])):
                 if {p.id for p in mine} <= self.card_stacks.get((h, side), set()):
                     continue  # as the card set it up
@@ -76,8 +78,9 @@ class Stacking(Rule):
                     self.overstacked[h] = name, (
                         f"end of the {self.state.phase} Phase: {h} holds {total} stacking points of {name} units > "
                         f"{limit} (10.2): every unit in it is disrupted (10.3); no Disrupted marker was placed "
-                        f"there by the end of the next phase{note}"), self.state.step
-        self.stack_reported &= still
+                        f"there by the end of the next phase{self.state.reconstructed('stacking')}"), self.state.step
+        if self.stack_reported:
+            self.stack_reported &= still
 
     def moved(self, e: Moved) -> None:
         if self.touched is not None:
@@ -93,17 +96,23 @@ class Stacking(Rule):
         """Bring `over` up to date: the hexes touched since the last look are counted again (a
         stack's points change only when a unit comes or goes: 10.1, the value never changes)."""
         board, is_ground, points = self.board, self.forces.is_ground, self.stacking_points
-        hexes = board.by_hex()
-        labels = list(hexes) if self.touched is None else [h for h in self.touched if board.on_map(h)]
+        if self.touched is None:
+            hexes = board.by_hex()
+            labels, pieces_in = list(hexes), lambda h: hexes.get(h, ())
+        else:  # only the touched hexes' pieces are read (by_hex() would bring every hex up to date)
+            labels, pieces_in = [h for h in self.touched if board.on_map(h)], board.pieces_in
         for h in labels:
             by_side: dict[str, list[Piece]] = {}
-            for p in hexes.get(h, ()):
+            for p in pieces_in(h):
                 side = board.side_id(p)
                 if side is not None and is_ground(p):
                     by_side.setdefault(side, []).append(p)
             limit = self.table.limit_in(self.game.hex_terrain.get(h))
             for side in board.side_names:
                 mine = by_side.get(side, [])
+                if not mine and limit >= 0:  # no unit of the side: within the limit
+                    self.over.pop((h, side), None)
+                    continue
                 total = sum(points(p) for p in mine)
                 if total > limit:
                     self.over[h, side] = (mine, total, limit)

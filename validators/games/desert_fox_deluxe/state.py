@@ -54,6 +54,8 @@ class FoxState(GameState):
             self.first_player = None  # 4.1 V.2: chosen anew
 
     def moved(self, e: Moved) -> None:
+        if self.first_player is not None:
+            return  # known: claim() would learn nothing (asked at every move)
         board = self.board
         u = board.unit_of(e.piece)
         if (self.phase_id is not None and e.old.label != e.new.label and board.on_map(e.old.label)

@@ -97,12 +97,16 @@ class SupplyLines(Rule):
     def phase_ended(self, pid: str) -> None:
         """Only hexes whose units all carry OGS markers and stood still are candidates; the line is
         traced (once a phase) only when there is one (the enemy does not move in this phase)."""
+        if self.state.phase_kind != "movement":
+            return
         side = self.state.phasing()
-        if self.state.phase_kind != "movement" or side not in ("allied", "axis"):
+        if side not in ("allied", "axis"):
             return
         board, f = self.board, self.forces
         candidates = []
         for h, units in sorted(board.unit_hexes(side).items()):
+            if not board.markers_in(h, "ogs"):
+                continue  # the commonest hex: no OGS marker, so not surely marked
             combat = [p for p in units if f.is_combat_unit(p)]
             if combat and not any(p.id in self.moved_now for p in combat) \
                     and f.surely_marked(board.pieces_in(h), "ogs"):

@@ -61,12 +61,12 @@ class SequenceOfPlay(Rule):
     def _in_phase(self, e: Moved) -> None:
         st, board = self.state, self.board
         side = board.side_id(e.piece)
-        name = board.side_names.get(side or "", "?")
         kind = st.phase_kind
         if kind in ("movement", "reaction"):
             phasing = st.phasing()
             if phasing is None or side == phasing:
                 return
+            name = board.side_names.get(side or "", "?")
             if kind == "movement" and self.reacting_to_overrun(e.old.label):
                 return
             what = "moves" if kind == "movement" else "reacts"

@@ -28,10 +28,16 @@ MECHANIZED = frozenset({"tank", "recon", "halftrack", "hq", "desert-raider"})
 EZOC_EXEMPT = frozenset({"special-forces", "desert-raider"})  # 15.4, 16.0
 DIVISION_NATIONS = frozenset({"italian", "vichy"})  # 15.10
 FORTS = ("fort-0", "fort-1", "fort-2", "fort-3")
+NOT_COMBAT = NOT_GROUND | SUPPLY
 
 
 class Forces(Tracker):
-    """The rules' view of units and hex markers (keeps no facts of its own)."""
+    """The rules' view of units and hex markers (keeps no facts of its own; a unit's classes,
+    fixed by its printed values, are worked out once per unit)."""
+
+    def __init__(self, ctx):
+        super().__init__(ctx)
+        self._classes: dict[str, frozenset[str]] = {}  # unit id -> classes()
 
     def is_ground(self, p: Piece) -> bool:
         u = self.board.unit_of(p)
@@ -39,7 +45,7 @@ class Forces(Tracker):
 
     def is_combat_unit(self, p: Piece) -> bool:
         u = self.board.unit_of(p)
-        return u is not None and u.type not in NOT_GROUND | SUPPLY
+        return u is not None and u.type not in NOT_COMBAT
 
     def cf(self, p: Piece) -> int:
         """The combat factor of the face the piece shows."""
@@ -55,6 +61,12 @@ class Forces(Tracker):
 
     def classes(self, u: s.Unit) -> frozenset[str]:
         """The movement classes the unit may be of (see Choices)."""
+        found = self._classes.get(u.id)
+        if found is None:
+            found = self._classes[u.id] = self._classes_of(u)
+        return found
+
+    def _classes_of(self, u: s.Unit) -> frozenset[str]:
         if u.type in MECHANIZED or u.type == "msu":
             extra = {"recon"} if u.type == "recon" else {"desert-raider"} if u.type == "desert-raider" else set()
             return frozenset({"mechanized", *extra}) if u.type != "msu" else frozenset({"motorized"})
@@ -80,8 +92,9 @@ class Forces(Tracker):
     def surely_marked(self, pieces, marker: str) -> bool:
         """Whether every combat unit among one hex's `pieces` carries a status marker: the hex holds at
         least as many of them as combat units (a marker lies on a stack, not on one unit)."""
-        units = sum(1 for p in pieces if self.is_combat_unit(p))
-        return 0 < units <= sum(1 for p in pieces if p.properties().get("MarkerId") == marker)
+        pieces = pieces if isinstance(pieces, list) else list(pieces)
+        markers = sum(1 for p in pieces if p.properties().get("MarkerId") == marker)
+        return markers > 0 and 0 < sum(1 for p in pieces if self.is_combat_unit(p)) <= markers  # markers first: mostly none
 
     def surely_disrupted(self, p: Piece) -> bool:
         """Whether the unit surely carries a Disrupted marker (8.2): its hex holds as many as combat units."""
