@@ -165,12 +165,13 @@ SLOUCH_PLANTED_FOUND = [
     (58, "12.21"),  # the Circassians retreat instead of losing their step: at the retreat (judged at the close)
     (62, "10.15"),  # the attack left out: when the combat phase ends
     (63, "8.42"), (71, "8.35"), (73, "20.11"), (74, "5.62"),
+    (76, "15.2"),  # 4 RST, reduced in a combat, turned full in a Movement phase (and back): at the flip
     (80, "13.13"),  # three air units on an airfield (79): when the movement phase ends
     (85, "12.22"),  # the elimination on a D1: at the act
     (89, "10.15"),  # the attack left out: when the combat phase ends
     (97, "9.4"), (100, "9.21"), (102, "4.21"), (104, "8.22"),
     (108, "3.32"),  # eight stacking points (107): when the movement phase ends
-]  # not found: 15.2 (a reduced unit turned full at 76 and back: Choice 15.2 in replacements.py)
+]
 
 
 @pytest.mark.parametrize("log, expected", [

@@ -25,12 +25,25 @@ def test_15_2_a_step_comes_back_in_the_friendly_administrative_phase(slouch_modu
     assert rules(found) == ["15.2"]
 
 
-def test_15_2_a_flip_back_after_a_flip_the_same_turn_is_a_correction(slouch_module, tmp_path):
+def test_15_2_a_flip_back_after_a_flip_the_same_phase_is_a_correction(slouch_module, tmp_path):
     def script(w):
         w.phase(1, "2nd Axis Movement")
         w.flip("i-22rta")
         w.flip("i-22rta")
     assert audit(*slouch_module, script, tmp_path / "a.vlog") == []
+
+
+def test_15_2_a_unit_reduced_in_a_combat_turned_full_in_a_later_phase_of_the_turn(slouch_module, tmp_path):
+    """Reduced in one phase and turned full in a later one, then back: a step recovered outside the
+    Administrative phase, reported at the flip to full (not read as a correction)."""
+    def script(w):
+        w.phase(1, "1st Axis Combat")
+        w.flip("i-22rta")
+        w.phase(1, "1st Axis Exploitation Movement")
+        w.flip("i-22rta")
+        w.flip("i-22rta")
+    found = audit(*slouch_module, script, tmp_path / "a.vlog")
+    assert rules(found) == ["15.2"] and "Exploitation" in found[0].message
 
 
 def test_15_21_an_axis_unit_rebuilds_with_a_repl_unit_in_its_hex(slouch_module, tmp_path):

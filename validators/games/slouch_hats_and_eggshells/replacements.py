@@ -2,11 +2,12 @@
 from reduced to full) is a step rebuilt (digest 10.1 rank 17, part).
 
 Choices:
-- Choice (15.2): a flip back to full of a unit flipped to reduced earlier in the same turn is read
-  as a correction of that flip and not judged (4 RST, reduced in a combat, turned full in a later
-  Movement phase of the turn and back: not reported).  15.21 says when a step is rebuilt ("during
-  the friendly Administrative phase ... Turn the unit over to its full strength side") and nothing
-  of undoing a flip made by mistake; a false alarm on a corrected misclick costs more than a miss.
+- Choice (15.2): a flip back to full of a unit flipped to reduced earlier in the same phase is read
+  as a correction of that flip (a misclick, or VASSAL's undo) and not judged.  15.21 says when a
+  step is rebuilt ("during the friendly Administrative phase ... Turn the unit over to its full
+  strength side"), so a unit reduced in a combat and turned full in a later phase of the turn has
+  recovered a step outside it, even if it is turned back later (4 RST in The Axis Intervene's
+  planted log): reported at that flip, as for a unit reduced in an earlier turn.
   Flips in a Combat phase are the combat's (combat.py); units in boxes are not judged
   (15.25 restores them there, and set-up corrections happen there).
 - 15.14 names Vichy and German REPL units: a Vichy or German unit takes only its own; another
@@ -36,7 +37,7 @@ class Replacements(Rule):
     ids = ("15.2", "15.21", "15.23")
 
     def start(self) -> None:
-        self._reduced_turn: dict[str, int | None] = {}  # piece -> turn it was last flipped to reduced
+        self._reduced_at: dict[str, tuple[int, str | None]] = {}  # piece -> (turn, phase) it was last flipped to reduced
         self._repl_start: dict[str, set[str]] = {}  # hex -> REPL pieces there when the Administrative phase began
         self._repls: list[str] | None = None  # the REPL pieces' ids
         self._used: dict[str, tuple[set[str], int]] = {}  # hex -> (REPLs seen there, steps they rebuilt): 15.21
@@ -78,11 +79,11 @@ class Replacements(Rule):
         if u is None or e.layer != "Step" or st.phase_kind is None:
             return
         if e.new > e.old:
-            self._reduced_turn[e.piece.id] = st.turn
+            self._reduced_at[e.piece.id] = (st.turn, st.phase)
             return
         hex_id = e.where.label
         if (e.new == e.old or not board.on_map(hex_id) or u.type in UNJUDGED
-                or st.phase_kind == "combat" or self._reduced_turn.get(e.piece.id, -1) == st.turn):
+                or st.phase_kind == "combat" or self._reduced_at.get(e.piece.id) == (st.turn, st.phase)):
             return
         side = board.side_id(e.piece)
         if st.phase_kind != "administrative" or side != st.phase_side:
