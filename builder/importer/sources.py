@@ -4,8 +4,9 @@ pieces stand (setups.py), with the list of what our sources cannot carry and why
 Choices (issue 33): the map is the first board with a hex grid (our games have one hex map);
 a palette piece whose widgets or prototypes name one roster side, and that no setup places
 twice, is a unit of that side; every other piece is a marker (a marker may be placed as often
-as its count).  Piece faces are drawn by the builder (the sources have no face image yet:
-issue 35); the board keeps its art.  Zones named by their own name become one-box tracks.
+as its count).  Piece faces are drawn by the builder (a face may name an image, but the
+import does not take the module's counter art yet); the board keeps its art.  Zones named by
+their own name become one-box tracks.
 """
 from __future__ import annotations
 
@@ -465,8 +466,8 @@ def compose(mod: ModuleInfo, placed: dict[str, list[PlacedPiece]], src: str) -> 
                       "formation": formations[sides[0]], "type": "piece", "steps": 1, **rec})
     traits_left = sorted({t.prefix.rstrip(";") for s in mod.slots for t in s.traits[:-1] if t.prefix != "prototype;"}
                          | {t.prefix.rstrip(";") for ts in mod.prototypes.values() for t in ts[:-1]})
-    note("piece art: every piece's face is drawn by hexforge from its name (the sources have no face image "
-         "yet, issue 35); the module's counter images are not carried over")
+    note("piece art: every piece's face is drawn by hexforge from its name; the module's counter images are "
+         "not carried over (a face may name an image: see the README's designer's art)")
     if traits_left:
         note(f"piece traits ({', '.join(traits_left[:20])}{'...' if len(traits_left) > 20 else ''}): "
              "behaviour is the builder's own (flip, report, delete...), not the module's")
