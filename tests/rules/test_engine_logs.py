@@ -166,11 +166,11 @@ SLOUCH_PLANTED_FOUND = [
     (62, "10.15"),  # the attack left out: when the combat phase ends
     (63, "8.42"), (71, "8.35"), (73, "20.11"), (74, "5.62"),
     (76, "15.2"),  # 4 RST, reduced in a combat, turned full in a Movement phase (and back): at the flip
-    (80, "13.13"),  # three air units on an airfield (79): when the movement phase ends
+    (79, "13.13"),  # three air units on an airfield: judged when the movement phase ends, at the third
     (85, "12.22"),  # the elimination on a D1: at the act
     (89, "10.15"),  # the attack left out: when the combat phase ends
     (97, "9.4"), (100, "9.21"), (102, "4.21"), (104, "8.22"),
-    (108, "3.32"),  # eight stacking points (107): when the movement phase ends
+    (107, "3.32"),  # eight stacking points: judged when the movement phase ends, at the move that made them
 ]
 
 

@@ -135,8 +135,8 @@ def turn_1(g: Game) -> None:
     if g.plant:
         w.move("tjff", "2526")
         w.move("spahis-ff", "2526")
+        g.expect("3.32")  # 8 points: judged when the Movement phase ends, at the move that made them
     g.phases(1, "2nd Allied Combat")
-    g.expect("3.32")  # 8 points at the end of the Movement phase
     g.phases(1, "2nd Allied Exploitation Movement", "2nd Allied Administrative", "Engineering",
              "Victory Determination")
 
@@ -189,8 +189,8 @@ def turn_2(g: Game) -> None:
     if g.plant:
         w.move("air-gb-i12", "2220")
         w.move("air-gb-i31", "2220")
+        g.expect("13.13")  # three air units on Damascus' airfield: judged at the phase's end, at the third
     g.phases(2, "2nd Axis Combat")
-    g.expect("13.13")  # three air units on Damascus' airfield
     if g.plant:
         w.move("air-gb-i12", "1900")
         w.move("air-gb-i31", "2011")

@@ -4,7 +4,8 @@ phase: digest 10.1 ranks 4 and 14 (part).
 The stacking value is printed on each counter (2.24h; units.yaml `stacking`, reconstructed):
 units of value 0 stack without limit (3.31), air units, MSUs and Dumps are markers and never
 count (13.12, 6.13b), holding boxes have no limit (3.33).  Units moving or retreating pass
-through stacks freely (3.32): only the end of a phase is judged.
+through stacks freely (3.32): only the end of a phase is judged, and a hex over a limit then is
+reported at the step of the last piece that came into it (the act that left it over the limit).
 
 Air units are the `air-*` markers; the airfields are tables/air-naval.yaml's (reconstructed:
 findings say so).  Choice: a hex over a limit is reported once for the same units.
@@ -50,7 +51,8 @@ class Stacking(Rule):
                 listed = ", ".join(f"{p.name} ({board.unit_of(p).stacking})" for p in units if board.unit_of(p).stacking)
                 self.find("3.32", f"end of the {self.state.phase}: {h} holds {total} stacking points ({listed}), more "
                           f"than {self.stack_limit}; the excess goes to the Cadre Box"
-                          f"{self.state.reconstructed('stacking')}", None, None, h, side=names[side])
+                          f"{self.state.reconstructed('stacking')}", None, None, h, side=names[side],
+                          at=self.forces.arrived.get(h))
 
     def _airfields(self, touched: set[str] | None) -> None:
         forces = self.forces
@@ -61,11 +63,11 @@ class Stacking(Rule):
             if len(air) > cap and self.once("13.13", box, frozenset(p.id for p in air)):
                 self.find("13.13", f"end of the {self.state.phase}: {len(air)} air units in the {box} "
                           f"({', '.join(p.name for p in air)}); it holds {cap}{self.state.reconstructed('air-naval')}",
-                          None, None, box)
+                          None, None, box, at=self.forces.arrived.get(box))
         fields = self.airfields if touched is None else self.airfields & touched
         for h, side in sorted((h, side) for h in fields for side in self.board.side_names):
             air = [p for p in self.board.pieces_in(h) if forces.marker_id(p).startswith("air-") and forces.air_side(p) == side]
             if len(air) > self.airfield_cap and self.once("13.13", h, frozenset(p.id for p in air)):
                 self.find("13.13", f"end of the {self.state.phase}: {len(air)} air units on the airfield in {h} "
                           f"({', '.join(p.name for p in air)}); an airfield holds {self.airfield_cap}"
-                          f"{self.state.reconstructed('air-naval')}", None, None, h)
+                          f"{self.state.reconstructed('air-naval')}", None, None, h, at=self.forces.arrived.get(h))

@@ -57,16 +57,22 @@ class Forces(Tracker):
         self._roles: dict[str, tuple] = {}  # piece id -> (its state, its combat unit or None, its side)
         self.touched: set[str] | None = None  # hexes whose pieces moved, came or went since the last phase's
         self._ended = False  # end (None: every hex, until a phase has ended)
+        self.arrived: dict[str, int] = {}  # hex or box -> the step of the last piece that came into it
 
     def moved(self, e: Moved) -> None:
+        self.arrived[e.new.label] = self.state.step
         if self.touched is not None:
             self.touched.update((e.old.label, e.new.label))
 
     def added(self, e: Added | Removed) -> None:
+        if isinstance(e, Added):
+            self.arrived[e.where.label] = self.state.step
         if self.touched is not None:
             self.touched.add(e.where.label)
 
-    removed = added
+    def removed(self, e: Removed) -> None:
+        if self.touched is not None:
+            self.touched.add(e.where.label)
 
     def phase_ended(self, pid: str) -> None:
         self._ended = True
