@@ -25,10 +25,10 @@ PROBE = ("import os, sys\n"  # main() ends with os._exit: say whether typer was 
 @pytest.fixture(scope="module")
 def root(built) -> Path:
     """The scratch root of the built module, with a log holding a violation (rule 5.2), a clean
-    log and a file that is no log."""
+    log and a file that is no log, in a folder of their own (the root's logs/ is other tests')."""
     root, _, _ = built
     vmod = root / "generated" / SLUG / f"{SLUG}.vmod"
-    logs = root / "logs"
+    logs = root / "fast-audit-logs"
     logs.mkdir(exist_ok=True)
     w = LogWriter(vmod)
     w.turn(1, "Chits into the mug")
@@ -63,7 +63,7 @@ def run(root: Path, module: str, *args: str) -> tuple[int, str, str, bool]:
     ("logs/missing.vlog", "--format", "json"),
 ])
 def test_the_fast_path_answers_as_the_typer_command_without_typer(root, args):
-    args = tuple(str(root / a) if a.startswith("logs/") else a for a in args)
+    args = tuple(str(root / f"fast-audit-{a}") if a.startswith("logs/") else a for a in args)
     fast = run(root, "validators.main", "audit", SLUG, *args)
     slow = run(root, "validators.cli", "audit", SLUG, *args)
     assert fast[:3] == slow[:3]
@@ -72,8 +72,8 @@ def test_the_fast_path_answers_as_the_typer_command_without_typer(root, args):
 
 
 def test_out_file_is_written_as_the_typer_command_writes_it(root, tmp_path):
-    fast = run(root, "validators.main", "audit", SLUG, str(root / "logs/bad.vlog"), "--out", str(tmp_path / "a.json"))
-    slow = run(root, "validators.cli", "audit", SLUG, str(root / "logs/bad.vlog"), "--out", str(tmp_path / "b.json"))
+    fast = run(root, "validators.main", "audit", SLUG, str(root / "fast-audit-logs/bad.vlog"), "--out", str(tmp_path / "a.json"))
+    slow = run(root, "validators.cli", "audit", SLUG, str(root / "fast-audit-logs/bad.vlog"), "--out", str(tmp_path / "b.json"))
     assert fast[:3] == slow[:3] and fast[0] == 1
     assert (tmp_path / "a.json").read_bytes() == (tmp_path / "b.json").read_bytes()
     assert not fast[3]
@@ -88,7 +88,7 @@ def test_out_file_is_written_as_the_typer_command_writes_it(root, tmp_path):
     ("list",),
 ])
 def test_any_other_call_goes_to_the_typer_app(root, args):
-    args = tuple(str(root / a) if a.startswith("logs/") else a for a in args)
+    args = tuple(str(root / f"fast-audit-{a}") if a.startswith("logs/") else a for a in args)
     fast = run(root, "validators.main", *args)
     slow = run(root, "validators.cli", *args)
     assert fast == slow

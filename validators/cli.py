@@ -4,7 +4,6 @@ The console script starts here so that `builder` never imports `validators`.
 """
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -15,6 +14,7 @@ import typer
 from builder.cli import app, err, load_known, out
 from builder.paths import sources_dir
 from validators.budget import DEFAULT_SECONDS
+from validators.process_exit import flush_and_exit
 from builder.vassal.archive import write_atomic
 from validators.vlog.container import LogFormatError
 
@@ -448,12 +448,7 @@ def main() -> None:
     elif not isinstance(code, int):  # sys.exit("message"): the message to stderr, status 1
         print(code, file=sys.stderr)
         code = 1
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except (OSError, ValueError):  # a closed pipe (hexforge ... | head): nothing left to say
-            pass
-    os._exit(code)
+    flush_and_exit(code)
 
 
 if __name__ == "__main__":  # python -m validators.cli, as the benchmarks run it

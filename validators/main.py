@@ -12,10 +12,11 @@ here, with the message and exit status the typer command gives.
 """
 from __future__ import annotations
 
-import os
 import re
 import sys
 from pathlib import Path
+
+from validators.process_exit import flush_and_exit
 
 _VALUED = ("--format", "--out", "--timeout")  # the options this path takes, each with a value
 _OUT_FORMATS = {".txt": "text", ".json": "json"}  # --out extensions this path writes (html: typer's)
@@ -117,12 +118,7 @@ def main() -> None:
         from validators.cli import main as typer_main
 
         typer_main()  # ends the process
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except (OSError, ValueError):  # a closed pipe (hexforge ... | head): nothing left to say
-            pass
-    os._exit(code)
+    flush_and_exit(code)
 
 
 if __name__ == "__main__":  # python -m validators.main, as the benchmarks run it
