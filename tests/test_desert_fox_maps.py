@@ -9,6 +9,7 @@ identities come from the text (El Agheila is C0701 in 24.0, 26.0 and 27.0 and S0
 """
 from __future__ import annotations
 
+import math
 import re
 
 import pytest
@@ -51,9 +52,11 @@ def test_every_hex_id_of_the_text_is_a_hex_of_its_map_on_land():
         assert hex_id in geo, hex_id
         label = geo.canonical(hex_id)
         assert g.hex_terrain[label] != "sea", hex_id
-        x, y = geo.centre(hex_id)
-        section = geo.section_at(x, y)
-        assert section is not None and hex_id[0] in {s.prefix for s in geo.sections if s.contains(x, y)}, hex_id
+        lattice = geo.lattice_view  # where the maps lie in the game's one lattice (the board packs them)
+        x, y = lattice.centre(hex_id)
+        section = lattice.section_at(x, y)
+        assert section is not None and hex_id[0] in {s.prefix for s in lattice.sections if s.contains(x, y)}, hex_id
+        assert geo.label_at(*geo.centre(hex_id)) == label, hex_id  # the board names it by its label
     for hex_id, name in NAMED.items():
         assert g.places[hex_id].name.startswith(name), hex_id
     assert {"Algiers", "Tunis", "Tripoli"} <= {p.name for p in g.map.places if p.terrain == "city"}
@@ -61,7 +64,7 @@ def test_every_hex_id_of_the_text_is_a_hex_of_its_map_on_land():
 
 def test_ids_are_map_letter_row_column_on_six_maps_from_west_to_east():
     g = _game()
-    geo = g.geometry
+    geo = g.geometry.lattice_view  # the maps as the coast lays them out (the board packs them: see below)
     assert sorted(s.prefix for s in g.map.sections) == sorted("ATLSCW")  # 2.2: six maps
     west = {p: min(geo.centre(h)[0] for h in geo.labels if h[0] == p) for p in "ATLSCW"}
     assert west["A"] < west["T"] < west["L"] < west["S"] < west["C"] < west["W"]  # 2.1: A, T, L, S, C, W
@@ -109,10 +112,16 @@ def test_s34_is_c01_and_a25_is_t01():
 
 
 def test_vassal_sends_an_alias_to_its_hex_and_names_it_by_the_label():
+    """In the lattice (maps side by side) VASSAL's Zone.getLocation of the later map's zone sends
+    an alias to its hex; on the packed board Maps S and A are drawn apart from C and T, cut at
+    the shared column, so the board shows the hex once, named by its label, and the alias is
+    the sources' and the rules' (set-ups and the audit read S0734 as C0701)."""
     geo = _game().geometry
+    lattice = geo.lattice_view
     for alias, label in geo.aliases.items():
-        p = geo.location_point(alias)  # Zone.getLocation of the later map's zone
-        assert p == geo.centre(label) and geo.label_at(*p) == label
+        p = lattice.location_point(alias)
+        assert p == lattice.centre(label) and lattice.label_at(*p) == label
+        assert geo.label_at(*geo.centre(alias)) == label and geo.centre(alias) == geo.centre(label)
 
 
 def test_the_log_reader_reads_the_six_zones_as_the_builder_names_them():
@@ -149,7 +158,7 @@ def test_every_point_of_the_board_round_trips_as_the_engine_checks_it():
             p = geo.location_point(name)
             if geo.label_at(*p) != name or geo.snap(*p) != (x, y):
                 bad.append(name)
-    assert checked > 10000 and bad == []
+    assert checked > len(geo.labels) and bad == []
 
 
 # ---- what the Example of Play and the scenarios measure --------------------------------------
@@ -305,3 +314,50 @@ def test_a_set_up_check_sees_both_ids_of_a_hex_as_one_hex(tmp_path):
     assert any("C0701 holds units of both sides" in p.message for p in err.value.problems)
     path.write_text(text.replace("units:\n", "contested_hexes: [S0734]\n" + planted, 1), encoding="utf-8")
     load_game(root)  # the card says both sides are there: no problem
+
+
+# ---- the packed board (issue 35) -------------------------------------------------------------
+def test_the_board_packs_the_six_maps_in_half_the_staircase():
+    """The staircase of the coast (8,000 x 3,045 px, mostly empty) is packed: each map moved by
+    whole hexes (map.yaml `at`), none over another, the board at most half that area."""
+    g = _game()
+    geo, b = g.geometry, g.map.board
+    assert b.width * b.height <= 8000 * 3045 / 2
+    for h in geo.labels:
+        xs, ys = zip(*geo.outline(h))
+        assert 0 <= min(xs) and max(xs) <= b.width and 0 <= min(ys) and max(ys) <= b.height, h
+    assert len({geo.centre(h) for h in geo.labels}) == len(geo.labels)  # one lattice: no hex drawn over another
+
+
+def test_the_maps_drawn_apart_are_still_neighbours_where_the_coast_joins_them():
+    """Moving a map on the board changes no neighbour and no distance: the rules count in the
+    lattice (L16 north of S15, T31 north of L30, S34 = C01, A25 = T01, C33 beside W01)."""
+    geo = _game().geometry
+    lattice = geo.lattice_view
+    assert lattice is not geo
+    seams = [(a, b) for a in geo.labels for b in geo.neighbours(a) if a[0] != b[0]]
+    assert {(a[0], b[0]) for a, b in seams} >= {("L", "S"), ("T", "L"), ("S", "C"), ("A", "T"), ("C", "W")}
+    apart = [(a, b) for a, b in seams if not geo.joined(a, b)]
+    assert apart and all(math.dist(geo.centre(a), geo.centre(b)) > 3 * geo.grid.dy for a, b in apart)
+    for a, b in seams:
+        assert b in lattice.neighbours(a) and math.dist(lattice.centre(a), lattice.centre(b)) < 2 * geo.grid.dy
+    assert geo.distance("L2817", "C2331") == lattice.distance("L2817", "C2331")
+    assert geo.distance("A6201", "W2232") == lattice.distance("A6201", "W2232")
+
+
+def test_a_map_moved_off_the_lattice_or_left_uncut_is_refused(tmp_path):
+    root = copy_sources(tmp_path, GAME.name)
+    path = root / "map.yaml"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("at: [1751, 65]", "at: [1776, 65]"), encoding="utf-8")
+    with pytest.raises(SourceError) as err:
+        load_game(root)
+    assert any("moves map section S by (-1175, -2262) px: not a whole number of hexes" in p.message
+               for p in err.value.problems)
+    path.write_text(text.replace("at: [1751, 65], trim: [0, 20, 37, 67]", "at: [1751, 65], trim: [0, 20, 0, 67]"),
+                    encoding="utf-8")
+    with pytest.raises(SourceError) as err:
+        load_game(root)
+    (problem,) = err.value.problems
+    assert problem.message.startswith("map section S is drawn with 15 hex points where none of its hexes is: S0134, ")
+    assert "trim" in problem.hint

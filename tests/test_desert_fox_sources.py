@@ -95,8 +95,9 @@ def test_the_module_writes_each_map_as_a_zone_with_its_own_numbered_grid(tmp_pat
     path.write_bytes(data)
     root = ElementTree.fromstring(zipfile.ZipFile(path).read("buildFile.xml"))
     zones = {z.get("name"): z for z in root.iter("VASSAL.build.module.map.boardPicker.board.mapgrid.Zone")}
-    for name, prefix, voff in (("Map C (Cyrenaica)", "C", "-91"), ("Map W (Western Desert)", "W", "-124")):
-        z = zones[name]
+    drawn = {s.prefix: s for s in _game().geometry.sections}  # each map's zone where the board draws it
+    for name, prefix in (("Map C (Cyrenaica)", "C"), ("Map W (Western Desert)", "W")):
+        z, voff = zones[name], str(drawn[prefix].numbering.v_off)
         assert z.get("locationFormat") == prefix + "$gridLocation$" and z.get("useParentGrid") == "false"
         num = z.find("VASSAL.build.module.map.boardPicker.board.HexGrid/"
                      "VASSAL.build.module.map.boardPicker.board.mapgrid.HexGridNumbering")

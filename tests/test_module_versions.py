@@ -171,3 +171,41 @@ def test_the_older_log_read_with_todays_geometry_would_be_wrong():
     auditor = make_auditor(game, Replayer(read_record(ENGINE / "wdf-older-build-5258733.vlog"), module_grids(game)))
     assert [(f.step, f.rule) for f in auditor.run()] == [(25, "7.5")]
     assert "the marker is in 1530" in auditor.findings[0].message
+
+
+# -- Desert Fox's board packed (issue 35): the engine logs of the staircase board ---------------
+DFD = "desert-fox-deluxe"
+DFD_01 = ENGINE / "dfd-0.1.vmod"  # release 0.1's module: buildFile and moduledata, board images flattened
+
+
+def test_the_staircase_board_is_recorded_as_release_0_1_and_the_packed_one_is_another_version():
+    from builder.release import released
+    from validators.written_with import module_id
+
+    game = load_game(Path(builder.paths.ROOT) / "sources" / DFD)
+    (r01,) = [r for r in released(game.root) if r.version == "0.1"]
+    assert module_id(DFD_01).fingerprint == r01.geometry != geometry_fingerprint(game)
+    assert game.info.version != "0.1"
+
+
+@pytest.mark.parametrize("log", sorted(p.stem for p in ENGINE.glob("dfd-*.vlog")
+                                       if zipfile.ZipFile(p).read("moduledata").find(b"<version>0.1<") >= 0))
+def test_a_desert_fox_log_of_the_staircase_board_is_refused_and_read_with_its_module(log):
+    """Every engine log written on 0.1 is refused without --module, in one line naming both
+    versions and the fix; with --module dfd-0.1.vmod it is audited to the findings
+    tests/rules/test_engine_logs.py pins (those of the same logs on the staircase board)."""
+    import json
+
+    from tests.rules.test_engine_logs import engine_audit
+
+    path = ENGINE / f"{log}.vlog"
+    result = runner.invoke(app, ["audit", DFD, str(path), "--format", "json"])
+    assert result.exit_code == 2 and result.stdout == "" and len(result.stderr.splitlines()) == 1
+    fingerprint = geometry_fingerprint(load_game(Path(builder.paths.ROOT) / "sources" / DFD))
+    assert (f"written by Desert Fox Deluxe 0.1 (geometry 4e54007759bceb81), but this build is 0.2 (geometry "
+            f"{fingerprint}): its positions would be read on another map; audit it with --module") in result.stderr
+    result = runner.invoke(app, ["audit", DFD, str(path), "--module", str(DFD_01), "--format", "json"])
+    assert "Traceback" not in result.stdout + result.stderr
+    found = [(v["step"], v["rule"], v["message"]) for v in json.loads(result.stdout)["violations"]]
+    assert found == [(f.step, f.rule, f.message) for f in engine_audit(DFD, path).violations]
+    assert result.exit_code == (1 if found else 0)

@@ -22,7 +22,7 @@ from validators.report import as_json
 ENGINE = Path(__file__).resolve().parent / "fixtures" / "engine"
 LOGS = {"bits-all-actions": "bravery-in-the-sand", "bits-double-back-over-ma": "bravery-in-the-sand",
         "wdf-stack-drag": "western-desert-force", "tobrouk-legal": "tobrouk-41-42",
-        "sh-events": "slouch-hats-and-eggshells", "dfd-events": "desert-fox-deluxe"}
+        "sh-events": "slouch-hats-and-eggshells", "dfd-trail-of-the-fox-packed-planted": "desert-fox-deluxe"}
 
 
 def _dump(value):

@@ -153,13 +153,23 @@ def test_printed_hexes_hold_a_counter(games, kits, slug):
     assert f"1 hex = {round(lay.hex_flats / PT_PER_MM, 3):g} mm across flats" in text
 
 
-def test_tiles_with_nothing_on_them_are_not_printed(games):
-    """Desert Fox's board (Algeria and Tunisia north of the Libyan maps) leaves whole tiles of
-    background: they are left out, and every hex still lies on a printed tile."""
-    g = games["desert-fox-deluxe"]
-    lay = tile_layout(g, PrintOptions("letter", 10 * PT_PER_MM))
+def _staircase(tmp_path):
+    """Desert Fox's maps where the coast lays them (release 0.1's board, 8,000 x 3,045 px): the
+    sections' `at` and `trim` taken out of a copy of the sources, the tracks left in a strip
+    above them."""
+    root = copy_sources(tmp_path, "desert-fox-deluxe")
+    text = (root / "map.yaml").read_text(encoding="utf-8")
+    text = re.sub(r", at: \[\d+, \d+\](, trim: \[[\d, ]+\])?", "", text)
+    text = re.sub(r"\nlattice: .*", "", text)
+    text = text.replace("width: 4760", "width: 8000").replace("height: 2523", "height: 3045")
+    text = text.replace("area: [0, 0, 4760, 2523]", "area: [0, 10, 8000, 2985]")
+    text = re.sub(r"origin: \[(\d+), (\d+)\]", lambda m: f"origin: [{2700 + int(m[1]) // 4}, {30 + int(m[2]) // 6}]", text)
+    (root / "map.yaml").write_text(text, encoding="utf-8")
+    return load_game(root)
+
+
+def _every_hex_on_a_printed_tile(g, lay):
     printed = {(t.row, t.col) for t in lay.tiles}
-    assert 0 < len(printed) < lay.nrows * lay.ncols
     cw, ch = lay.content
     step_x, step_y = cw - lay.overlap, ch - lay.overlap
     s = lay.scale
@@ -168,6 +178,20 @@ def test_tiles_with_nothing_on_them_are_not_printed(games):
         rows = {r for r in range(lay.nrows) if r * step_y <= y <= r * step_y + ch}
         cols = {c for c in range(lay.ncols) if c * step_x <= x <= c * step_x + cw}
         assert any((r, c) in printed for r in rows for c in cols), label
+
+
+def test_tiles_with_nothing_on_them_are_not_printed(games, tmp_path):
+    """Desert Fox's maps in the staircase of the coast leave whole tiles of background: they are
+    left out, and every hex still lies on a printed tile.  The packed board (issue 35) prints
+    every tile: nothing on it is empty."""
+    g = _staircase(tmp_path)
+    lay = tile_layout(g, PrintOptions("letter", 10 * PT_PER_MM))
+    assert 0 < len(lay.tiles) < lay.nrows * lay.ncols
+    _every_hex_on_a_printed_tile(g, lay)
+    g = games["desert-fox-deluxe"]
+    lay = tile_layout(g, PrintOptions("letter", 10 * PT_PER_MM))
+    assert len(lay.tiles) == lay.nrows * lay.ncols
+    _every_hex_on_a_printed_tile(g, lay)
 
 
 @pytest.mark.parametrize("overlap_mm", [10, 25])

@@ -116,7 +116,7 @@ def test_every_step_shows_every_counter_where_the_replay_has_it(name, match, vmo
 
 @pytest.mark.parametrize("fixture, log", [
     ("wdf_module", "wdf-stack-drag"), ("tobrouk_module", "tobrouk-legal"), ("slouch_module", "sh-events"),
-    ("dfd_module", "dfd-oconnors-war-planted")])
+    ("dfd_module", "dfd-trail-of-the-fox-packed-planted")])
 def test_an_engine_log_of_each_game(fixture, log, request):
     """Each game's module draws one of its engine-written logs: every counter at the replay's
     location on every step, and the audit's findings listed."""

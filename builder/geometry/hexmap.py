@@ -163,6 +163,27 @@ class HexMap:
         px, py = -(by - ay) / length * half, (bx - ax) / length * half
         return Hexside(a, b, (mx - px, my - py), (mx + px, my + py))
 
+    # -- drawing sections placed apart (sections.PlacedHexMap): one board, one lattice here -------
+    @property
+    def lattice_view(self) -> "HexMap":
+        """The map as the game's lattice lays it out (where a map's sections are drawn apart,
+        the lattice keeps them where the rules count hexes: fit-map works there)."""
+        return self
+
+    def joined(self, a: str, b: str) -> bool:
+        """Whether two hexes are drawn side by side as they lie in the lattice."""
+        return True
+
+    def hexside_drawn(self, a: str, b: str) -> list[tuple[Hexside, tuple[float, float]]]:
+        """The hexside of a and b as drawn, each with a's centre on its side (a cliff faces it):
+        one, or one beside each hex where the two hexes' sections are drawn apart."""
+        return [(self.hexside(a, b), self.ideal_centre(a))]
+
+    def link(self, a: str, b: str) -> list[tuple[tuple[float, float], tuple[float, float]]]:
+        """The segments that draw a road or track from a's centre to b's: one, or a half from
+        each centre toward the other where the two hexes' sections are drawn apart."""
+        return [(self.ideal_centre(a), self.ideal_centre(b))]
+
     def hexsides(self) -> list[Hexside]:
         """Every hexside between two hexes of the map, each once."""
         out = []

@@ -115,7 +115,7 @@ def fit(game: Game, geo: Geography) -> tuple[Fit, dict[str, float]]:
     names = [n for n in geo.places if n in by_name]
     project = geo.projection or (lambda ll: ll)
     src = np.array([[*project(geo.places[n]), 1.0] for n in names])
-    dst = np.array([game.geometry.ideal_centre(by_name[n]) for n in names])
+    dst = np.array([game.geometry.lattice_view.ideal_centre(by_name[n]) for n in names])
     affine, *_ = np.linalg.lstsq(src, dst, rcond=None)
     projected = src @ affine
     residuals = dst - projected
@@ -126,9 +126,9 @@ def fit(game: Game, geo: Geography) -> tuple[Fit, dict[str, float]]:
 
 def _px(game: Game, f: Fit, p: GeoPoint) -> tuple[float, float]:
     if isinstance(p, str) and "/" in p:
-        (ax, ay), (bx, by) = (game.geometry.ideal_centre(h) for h in p.split("/"))
+        (ax, ay), (bx, by) = (game.geometry.lattice_view.ideal_centre(h) for h in p.split("/"))
         return (ax + bx) / 2, (ay + by) / 2
-    return game.geometry.ideal_centre(p) if isinstance(p, str) else f(p)
+    return game.geometry.lattice_view.ideal_centre(p) if isinstance(p, str) else f(p)
 
 
 def landmark_hexes(game: Game, f: Fit, geo: Geography) -> dict[str, str | None]:
@@ -145,14 +145,14 @@ def _hexes_under(game: Game, f: Fit, points: list[GeoPoint]) -> set[str]:
 
 
 def _hex_at(game: Game, pt) -> str | None:
-    label = game.geometry.label_at(*game.geometry.snap(*pt))
-    return label if label in game.geometry else None
+    label = game.geometry.lattice_view.label_at(*game.geometry.lattice_view.snap(*pt))
+    return label if label in game.geometry.lattice_view else None
 
 
 def sea_hexes(game: Game, f: Fit, coast: list[GeoPoint], land: set[str]) -> list[str]:
     """Hexes more than half under water: the coast closed round the board's top edge."""
     line = [_px(game, f, p) for p in coast]
-    w = game.map.board.width
+    w = game.geometry.lattice_view.board[0]  # the lattice's width (sections drawn apart: not the board's)
     sea = Polygon(line + [(line[-1][0] + 5 * w, line[-1][1]), (line[-1][0] + 5 * w, -5 * w),
                           (line[0][0] - 5 * w, -5 * w), (line[0][0] - 5 * w, line[0][1])]).buffer(0)
     return _mostly_inside(game, sea, {p.hex for p in game.map.places} | land)
@@ -161,8 +161,8 @@ def sea_hexes(game: Game, f: Fit, coast: list[GeoPoint], land: set[str]) -> list
 def _mostly_inside(game: Game, polygon: Polygon, skip: set[str]) -> list[str]:
     """Hexes (not in `skip`) more than half inside `polygon`, in label order."""
     out = []
-    for label in game.geometry.labels:
-        cell = Polygon(game.geometry.outline(label))
+    for label in game.geometry.lattice_view.labels:
+        cell = Polygon(game.geometry.lattice_view.outline(label))
         if label not in skip and cell.intersection(polygon).area > 0.5 * cell.area:
             out.append(label)
     return out
@@ -179,7 +179,7 @@ def hex_path(game: Game, f: Fit, points: list[GeoPoint], sea: set[str]) -> list[
             continue
         if path and label == path[-1]:
             continue
-        if path and not game.geometry.adjacent(path[-1], label):
+        if path and not game.geometry.lattice_view.adjacent(path[-1], label):
             if label in path:
                 continue
             bridge = _bridge(game, path[-1], label, line)
@@ -200,7 +200,7 @@ def _pull_string(game: Game, path: list[str], pinned: set[str] = frozenset()) ->
     while changed:
         changed = False
         for i in range(1, len(path) - 1):
-            if path[i] not in places and game.geometry.adjacent(path[i - 1], path[i + 1]):
+            if path[i] not in places and game.geometry.lattice_view.adjacent(path[i - 1], path[i + 1]):
                 del path[i]
                 changed = True
                 break
@@ -209,20 +209,20 @@ def _pull_string(game: Game, path: list[str], pinned: set[str] = frozenset()) ->
 
 def _bridge(game: Game, a: str, b: str, line: LineString) -> str | None:
     """The common neighbour of a and b nearest the line (when sampling skips a corner hex)."""
-    common = set(game.geometry.neighbours(a)) & set(game.geometry.neighbours(b))
+    common = set(game.geometry.lattice_view.neighbours(a)) & set(game.geometry.lattice_view.neighbours(b))
     if not common:
         return None
-    return min(sorted(common), key=lambda h: line.distance(Point(game.geometry.ideal_centre(h))))
+    return min(sorted(common), key=lambda h: line.distance(Point(game.geometry.lattice_view.ideal_centre(h))))
 
 
 def cliff_hexsides(game: Game, f: Fit, points: list[GeoPoint], sea: set[str]) -> list[str]:
     """Every land hexside whose centre-to-centre crossing cuts the line (escarpment, ridge, river)."""
     line = LineString([_px(game, f, p) for p in points])
     out = []
-    for a in game.geometry.labels:
-        for b in game.geometry.neighbours(a):
+    for a in game.geometry.lattice_view.labels:
+        for b in game.geometry.lattice_view.neighbours(a):
             if a < b and a not in sea and b not in sea:
-                if LineString([game.geometry.ideal_centre(a), game.geometry.ideal_centre(b)]).intersects(line):
+                if LineString([game.geometry.lattice_view.ideal_centre(a), game.geometry.lattice_view.ideal_centre(b)]).intersects(line):
                     out.append(f"{a}/{b}")
     for p in points:  # a hexside the rulebook names is on the run even where the line only touches it
         if isinstance(p, str) and "/" in p:

@@ -15,7 +15,7 @@ from pydantic import BaseModel, ValidationError
 
 from builder.geometry import HexMap
 from builder.geometry.javagrid import GridParams, NumberingParams
-from builder.geometry.sections import SectionedHexMap, SectionParams
+from builder.geometry.sections import PlacedHexMap, SectionedHexMap, SectionParams, lattice_shift, zone_numbering
 from builder.model import schema as s
 from builder.model.game import Game
 from builder.model.problems import Collector, SourceError, SourceProblem, cross_file, did_you_mean
@@ -125,6 +125,10 @@ def _geometry(col: Collector, m: s.MapFile, doc: Located) -> HexMap | None:
         sections = tuple(SectionParams(x.prefix, x.area, replace(numbering, h_off=x.h_off, v_off=x.v_off))
                          for x in m.sections)
         geo = SectionedHexMap(grid, numbering, (m.board.width, m.board.height), g.area, sections)
+        if any(x.at is not None or any(x.trim) for x in m.sections) or m.lattice is not None:
+            geo = _placed(col, m, doc, grid, numbering, sections)
+            if geo is None:
+                return None
     else:
         geo = HexMap(grid, numbering, (m.board.width, m.board.height), g.area)
     try:
@@ -137,7 +141,52 @@ def _geometry(col: Collector, m: s.MapFile, doc: Located) -> HexMap | None:
     return geo
 
 
-_GRID_KEYS = {"board", "grid", "numbering", "sections"}
+def _placed(col: Collector, m: s.MapFile, doc: Located, grid: GridParams, numbering: NumberingParams,
+            sections: tuple[SectionParams, ...]) -> PlacedHexMap | None:
+    """The board of sections drawn apart from their places in the lattice (Section.at/trim):
+    each section's zone moved and cut, numbered so that every hex keeps its id."""
+    lx, ly, lw, lh = m.lattice or m.grid.area
+    lattice = SectionedHexMap(grid, numbering, (lx + lw, ly + lh), (lx, ly, lw, lh), sections)
+    try:
+        lattice.labels
+    except ValueError as exc:
+        col.at(doc, ("numbering",), str(exc), "check the numbering offsets and 'stagger'")
+        return None
+    zones, shifts, bad = [], [], 0
+    for i, (x, sp) in enumerate(zip(m.sections, sections)):
+        ax, ay, aw, ah = x.area
+        bx, by = x.at or (ax, ay)
+        shift = lattice_shift(grid, bx - ax, by - ay)
+        if shift is None:
+            step = (grid.dy, 2 * grid.dx) if grid.sideways else (2 * grid.dx, grid.dy)
+            col.at(doc, ("sections", i, "at"), f"moves map section {x.prefix} by ({bx - ax}, {by - ay}) px: not a "
+                   f"whole number of hexes", f"move it by a multiple of {step[0]:g} px across and {step[1]:g} px down")
+            bad += 1
+            continue
+        left, top, right, bottom = x.trim
+        area = (bx + left, by + top, aw - left - right, ah - top - bottom)
+        zones.append(SectionParams(x.prefix, area, zone_numbering(lattice, sp, area, shift)))
+        shifts.append((x.prefix, *shift))
+    if bad:
+        return None
+    geo = PlacedHexMap(grid, numbering, (m.board.width, m.board.height), m.grid.area, tuple(zones),
+                       lattice=lattice, shifts=tuple(shifts))
+    misnamed = geo.misnamed()
+    if misnamed:
+        col.at(doc, ("sections",), f"{len(misnamed)} hexes are named otherwise where their section is drawn: "
+               + ", ".join(f"{h} (named {n})" for h, n in misnamed[:8]), "move the sections (`at`) so that none is drawn over another")
+    uncut = 0
+    for i, z in enumerate(zones):  # a zone names only hexes drawn in it: no point of it stands for a hex drawn elsewhere
+        stray = geo.stray_points(z)
+        if stray:
+            uncut += 1
+            col.at(doc, ("sections", i), f"map section {z.prefix} is drawn with {len(stray)} hex points where none of "
+                   f"its hexes is: {', '.join(stray[:8])}{' ...' if len(stray) > 8 else ''}",
+                   "cut them off with `trim` (another section draws those hexes, or none does)")
+    return None if misnamed or uncut else geo
+
+
+_GRID_KEYS = {"board", "grid", "numbering", "sections", "lattice"}
 
 
 def _map_geometry(col: Collector, m: s.MapFile | None, doc: Located | None, broken: Broken) -> HexMap | None:

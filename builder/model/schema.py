@@ -224,6 +224,12 @@ class Section(Sourced):
     area: tuple[int, int, int, int]
     h_off: int = 1
     v_off: int = 1
+    # issue 35: where the section is drawn on the board, apart from its place in the lattice
+    # (`area`, where ids, neighbours and distances are counted): the board point `area`'s corner
+    # moves to (a whole number of hexes), and the pixels cut off each side of the moved area
+    # (left, top, right, bottom) where another section draws the hexes the two share (S34 = C01)
+    at: tuple[int, int] | None = None
+    trim: tuple[int, int, int, int] = (0, 0, 0, 0)
 
 
 class Place(Sourced):
@@ -304,6 +310,7 @@ class MapFile(Strict):
     grid: Grid
     numbering: Numbering
     sections: list[Section] = []  # map sections with their own ids (see Section); none: one numbering
+    lattice: tuple[int, int, int, int] | None = None  # sections drawn apart (Section.at): the lattice's grid area (default grid.area)
     default_terrain: Ident
     places: list[Place] = []
     tracks: list[Track] = []

@@ -106,7 +106,8 @@ def _plain_hexside(d, x, y, game, colour) -> None:
     pair = None
     for a in geo.labels:
         ax, ay = geo.ideal_centre(a)
-        best = max(geo.neighbours(a), key=lambda b: (abs(geo.ideal_centre(b)[0] - ax), b), default=None)
+        best = max((b for b in geo.neighbours(a) if geo.joined(a, b)), key=lambda b: (abs(geo.ideal_centre(b)[0] - ax), b),
+                   default=None)
         if best is not None:
             pair = (a, best)
             break

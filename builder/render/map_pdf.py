@@ -214,10 +214,11 @@ def draw_tile(cv, game: Game, lay: TileLayout, t: Tile, fonts: tuple[str, str], 
     cv.setLineCap(1)
     for _, a, b, f in feats:
         if f.style in ("river", "ridge", "cliff"):
-            side = geo.hexside(a, b)
-            feature(cv, pen(*side.p1), pen(*side.p2), f, s, toward=pen(*geo.ideal_centre(a)))
+            for side, toward in geo.hexside_drawn(a, b):  # beside each hex where sections are drawn apart
+                feature(cv, pen(*side.p1), pen(*side.p2), f, s, toward=pen(*toward))
         else:
-            feature(cv, pen(*geo.ideal_centre(a)), pen(*geo.ideal_centre(b)), f, s)
+            for p, q in geo.link(a, b):
+                feature(cv, pen(*p), pen(*q), f, s)
     # towns, fortifications, strategic rings, names and exits: the symbols of the module's map
     for lb in shown:
         if is_town(game, game.hex_terrain[lb]):

@@ -176,16 +176,23 @@ def _hexsides(game: Game, d: ImageDraw.ImageDraw) -> None:
     for (a, b), features in sorted(game.hexside_features.items()):
         for f in sorted(features):
             by_style[types[f].style].append((a, b, types[f]))
+    # where two sections are drawn apart (sections.PlacedHexMap), a hexside is drawn beside each
+    # hex and a road goes half way from each centre
     for a, b, f in by_style["river"]:
-        river(d, geo.hexside(a, b), f)
+        for side, _ in geo.hexside_drawn(a, b):
+            river(d, side, f)
     for a, b, f in by_style["ridge"]:
-        ridge(d, geo.hexside(a, b), f)
+        for side, _ in geo.hexside_drawn(a, b):
+            ridge(d, side, f)
     for a, b, f in by_style["cliff"]:
-        cliff(d, geo.hexside(a, b), geo.ideal_centre(a), f)
+        for side, toward in geo.hexside_drawn(a, b):
+            cliff(d, side, toward, f)
     for a, b, f in by_style["dashed"]:
-        dashed(d, geo.ideal_centre(a), geo.ideal_centre(b), f.colour, f.width)
+        for p, q in geo.link(a, b):
+            dashed(d, p, q, f.colour, f.width)
     for a, b, f in by_style["line"]:
-        feature_line(d, geo.ideal_centre(a), geo.ideal_centre(b), f)
+        for p, q in geo.link(a, b):
+            feature_line(d, p, q, f)
 
 
 def _places(game: Game, d: ImageDraw.ImageDraw) -> None:

@@ -42,11 +42,11 @@ def _drawn(game: Game, k: float, size: tuple[int, int]) -> Image.Image:
     for (a, b), fs in sorted(game.hexside_features.items()):
         for f in fs:
             if types[f].style in ("river", "ridge", "cliff"):
-                side = geo.hexside(a, b)
-                d.line([(side.p1[0] * k, side.p1[1] * k), (side.p2[0] * k, side.p2[1] * k)], fill=types[f].colour, width=1)
+                for side, _ in geo.hexside_drawn(a, b):
+                    d.line([(side.p1[0] * k, side.p1[1] * k), (side.p2[0] * k, side.p2[1] * k)], fill=types[f].colour, width=1)
             else:
-                (x0, y0), (x1, y1) = geo.ideal_centre(a), geo.ideal_centre(b)
-                d.line([(x0 * k, y0 * k), (x1 * k, y1 * k)], fill=types[f].colour, width=1)
+                for (x0, y0), (x1, y1) in geo.link(a, b):
+                    d.line([(x0 * k, y0 * k), (x1 * k, y1 * k)], fill=types[f].colour, width=1)
     for tr in game.map.tracks:
         for box in tr.boxes:
             x, y, w, h = game.track_box_rect(tr.id, box)

@@ -152,8 +152,9 @@ def _map(root, pl: ModulePlan) -> None:
     for sq in g.map.squares:
         _square_zone(zoned, sq)
     gr, n = g.map.grid, g.map.numbering
-    for sec in g.map.sections:  # map sections with ids of their own: a zone with its own grid (sections.py)
-        x, y, w, h = sec.area
+    zones = getattr(g.geometry, "sections", ())  # where each section is drawn, numbered there (sections.py)
+    for sec, z in zip(g.map.sections, zones):  # map sections with ids of their own: a zone with its own grid
+        x, y, w, h = z.area
         zone = _el(zoned, "module.map.boardPicker.board.mapgrid.Zone", highlightProperty="",
                    locationFormat=sec.prefix + "$gridLocation$", name=sec.name,
                    path=f"{x},{y};{x + w},{y};{x + w},{y + h};{x},{y + h}", useHighlight=False, useParentGrid=False)
@@ -161,9 +162,9 @@ def _map(root, pl: ModulePlan) -> None:
                     dotsVisible=False, dx=repr(float(gr.dx)), dy=repr(float(gr.dy)), edgesLegal=False,
                     sideways=gr.sideways, snapTo=True, visible=False, x0=str(gr.x0), y0=str(gr.y0))
         _el(zgrid, "module.map.boardPicker.board.mapgrid.HexGridNumbering", color="0,0,0", first=n.first,
-            fontSize="9", hDescend=n.h_descend, hDrawOff="0", hLeading=str(n.h_leading), hOff=str(sec.h_off),
+            fontSize="9", hDescend=n.h_descend, hDrawOff="0", hLeading=str(n.h_leading), hOff=str(z.numbering.h_off),
             hType=n.h_type, locationFormat="$gridLocation$", rotateText="0", sep=n.sep, stagger=n.stagger,
-            vDescend=n.v_descend, vDrawOff="0", vLeading=str(n.v_leading), vOff=str(sec.v_off), vType=n.v_type,
+            vDescend=n.v_descend, vDrawOff="0", vLeading=str(n.v_leading), vOff=str(z.numbering.v_off), vType=n.v_type,
             visible=False)
     hexgrid = _el(zoned, "module.map.boardPicker.board.HexGrid", color="0,0,0", cornersLegal=False,
                   dotsVisible=False, dx=repr(float(gr.dx)), dy=repr(float(gr.dy)), edgesLegal=False,

@@ -11,6 +11,30 @@ from builder.paths import REPO as ROOT
 from validators.audit import audit_file
 
 ENGINE = Path(__file__).resolve().parents[1] / "fixtures" / "engine"
+# Modules of earlier releases the engine wrote logs on, kept as fixtures (their buildFile and
+# moduledata; board images flattened to one colour of the same size: only the size decides where
+# a logged position lands): a log of that version is audited with its module (issue 33).
+RELEASED = {("desert-fox-deluxe", "0.1"): ENGINE / "dfd-0.1.vmod"}  # the staircase board before it was packed (issue 35)
+
+
+def written_on(log: Path) -> str | None:
+    """The module version a log's metadata names."""
+    from validators.vlog.reader import read_record
+
+    return read_record(log).source.metadata.get("module.version")
+
+
+def engine_audit(slug: str, log: Path):
+    """The audit of an engine-written log, read with the module that wrote it where that was an
+    earlier release (`audit --module`)."""
+    from validators.vlog.modulegrid import read_vmod_grids
+    from validators.written_with import module_id
+
+    game = load_game(ROOT / "sources" / slug, plain=True)
+    kept = RELEASED.get((slug, written_on(log)))
+    if kept is None:
+        return audit_file(game, log)
+    return audit_file(game, log, read_vmod_grids(kept), module=module_id(kept))
 
 
 @pytest.mark.parametrize("log, slug, expected", [
@@ -59,11 +83,29 @@ ENGINE = Path(__file__).resolve().parents[1] / "fixtures" / "engine"
     # issue 30: Allied rail movement (13.7: one combat unit a phase) and its 3 planted acts, each at its step
     ("dfd-desert-war-rail-legal", "desert-fox-deluxe", []),
     ("dfd-desert-war-rail-planted", "desert-fox-deluxe", [(8, "13.7", "W1934"), (14, "14.2", "W2019"), (24, "6.1", None)]),
+    # issue 35: the Trail of the Fox scripts played on 0.2, Maps S and C drawn apart: units cross from C to S
+    ("dfd-trail-of-the-fox-packed-legal", "desert-fox-deluxe", []),
+    ("dfd-trail-of-the-fox-packed-planted", "desert-fox-deluxe", [
+        (9, "13.2", "S0711"), (10, "30.0", "C0701"), (19, "13.1", "S0730"), (22, "11.4", "S0532"), (23, "4.1", "S0928"),
+        (30, "14.7.2", "S0730"), (30, "14.6", "S0733"), (31, "14.8", "S0733"), (35, "4.1", "S0729")]),
 ])
 def test_a_log_the_engine_wrote(log, slug, expected):
-    report = audit_file(load_game(ROOT / "sources" / slug, plain=True), ENGINE / f"{log}.vlog")
+    report = engine_audit(slug, ENGINE / f"{log}.vlog")
     assert [(f.step, f.rule, f.to_hex) for f in report.violations] == expected
     assert report.summary.steps > 0
+
+
+def test_the_same_play_on_the_packed_board_finds_what_it_found_on_the_staircase():
+    """Issue 35: the packed board changes no neighbour, distance or cost: the Trail of the Fox
+    scripts give the same findings (steps, rules, pieces, hexes, messages) on the 0.2 module as
+    on 0.1's staircase board, audited with that module."""
+    def found(log):
+        return [(f.step, f.rule, f.piece, f.from_hex, f.to_hex, f.message)
+                for f in engine_audit("desert-fox-deluxe", ENGINE / f"{log}.vlog").violations]
+    for kind in ("legal", "planted"):
+        assert written_on(ENGINE / f"dfd-trail-of-the-fox-packed-{kind}.vlog") == "0.2"
+        assert written_on(ENGINE / f"dfd-trail-of-the-fox-{kind}.vlog") == "0.1"
+        assert found(f"dfd-trail-of-the-fox-packed-{kind}") == found(f"dfd-trail-of-the-fox-{kind}")
 
 
 # Engine-written logs with planted acts the audit does not all find yet (README of tests/fixtures/engine):
@@ -81,7 +123,7 @@ PLANTED = {
 
 @pytest.mark.parametrize("log", sorted(PLANTED))
 def test_a_planted_engine_log_draws_no_false_alarm(log):
-    report = audit_file(load_game(ROOT / "sources" / "desert-fox-deluxe", plain=True), ENGINE / f"{log}.vlog")
+    report = engine_audit("desert-fox-deluxe", ENGINE / f"{log}.vlog")
     found = [(f.step, f.rule) for f in report.violations]
     assert found and set(found) <= PLANTED[log], sorted(set(found) - PLANTED[log])
 
