@@ -21,3 +21,22 @@ def test_every_prohibited_terrain_in_use_has_a_legend_row(slug):
     for t in game.terrain.hex_terrain:
         if t.prohibited and t.id in used:
             assert any(x.startswith(f"{t.name} (prohibited") for x in texts), (t.name, texts)
+
+
+def _terrain_rows_missing(game) -> list[str]:
+    texts = [r.text for r in legend_rows(game)]
+    used, ground = set(game.hex_terrain.values()), game.map.default_terrain
+    names = [f"{t.name} hexside" if t.id == ground else t.name for t in game.terrain.hex_terrain if t.id in used]
+    return [n for n in names if not any(x == n or x.startswith(f"{n} (") for x in texts)]
+
+
+@pytest.mark.parametrize("slug", games(ROOT))
+def test_every_terrain_in_use_has_a_legend_row(slug):
+    """Each hex terrain the board prints is named by a legend row (the ground by its hexside's)."""
+    assert _terrain_rows_missing(load_game(ROOT / "sources" / slug)) == []
+
+
+def test_every_terrain_of_a_new_game_has_a_legend_row(tmp_path):
+    from builder.new_game import new_game
+
+    assert _terrain_rows_missing(load_game(new_game("demo", tmp_path / "sources"))) == []

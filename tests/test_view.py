@@ -341,3 +341,56 @@ def test_an_invisible_piece_in_chromium(browser, match, view, tmp_path):
     page.select_option("#side", "Axis")
     assert drawn() == [True]
     page.close()
+
+
+_ACROSS = """() => { const b = document.getElementById('maps'), w = document.querySelector('.wrap').getBoundingClientRect(),
+  r = b.getBoundingClientRect(); return [b.scrollWidth, b.clientWidth, w.left, w.top, w.width, r.left, r.top, r.right, r.bottom]; }"""
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (900, 700)])
+def test_the_page_opens_with_the_map_and_its_legend_whole(size, browser, built, match, view, tmp_path):
+    """Issue 35: the page opened at zoom 1, and the map panel cut the board at its side, the legend
+    mid-word; now it opens with the map fitted across the panel (Fit, or 0, brings that back), so
+    the legend is whole in view."""
+    from builder.render.legend import legend_rows, place_legend
+
+    html = tmp_path / "view.html"
+    html.write_text(view(SLUG, match), encoding="utf-8")
+    game = load_game(built[0] / "sources" / SLUG)
+    x0, y0, x1, y1 = place_legend(game, legend_rows(game))[0]
+    page = browser.new_page(viewport={"width": size[0], "height": size[1]})
+    page.goto(html.as_uri())
+    scroll_w, client_w, left, top, width, *panel = page.evaluate(_ACROSS)
+    assert scroll_w <= client_w, "the map runs past the panel's side"
+    k = width / game.map.board.width
+    assert k < 1  # the board is wider than the panel here: fitted, not shown at full size
+    shown_at = (left + x0 * k, top + y0 * k, left + x1 * k, top + y1 * k)
+    assert panel[0] <= shown_at[0] and shown_at[2] <= panel[2] and panel[1] <= shown_at[1] and shown_at[3] <= panel[3]
+    page.keyboard.press("+")
+    page.keyboard.press("+")
+    page.keyboard.press("+")
+    assert page.evaluate(_ACROSS)[0] > client_w  # zoomed in: cut at the side again (scrolls)
+    page.keyboard.press("0")
+    assert page.evaluate(_ACROSS)[0] <= client_w
+    page.keyboard.press("+")
+    page.click("#fit")
+    assert page.evaluate(_ACROSS)[0] <= client_w
+    page.close()
+
+
+def test_a_board_as_wide_as_desert_fox_opens_whole_across(browser, match, view, tmp_path):
+    """A map of 8,000 px (Desert Fox's board) fits the panel too: the least zoom is below 0.1."""
+    from validators.view.page import render
+
+    data = read_data(view(SLUG, match))
+    for m in data["maps"]:
+        if m["boards"]:
+            m["size"] = [8000, 3045]
+            m["boards"] = [dict(m["boards"][0], w=8000, h=3045, image=None)]
+    html = tmp_path / "wide.html"
+    html.write_text(render(data, "wide"), encoding="utf-8")
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.goto(html.as_uri())
+    scroll_w, client_w, *_ = page.evaluate(_ACROSS)
+    assert scroll_w <= client_w
+    page.close()

@@ -247,10 +247,11 @@ def place_legend(game: Game, rows: list[Row]) -> tuple[Rect, Layout]:
 
 
 # ---- drawing -------------------------------------------------------------------------------
-def draw_legend(game: Game, d: ImageDraw.ImageDraw) -> Rect:
-    """Draw the legend panel on the board (supersampled by SS); returns its rectangle in board pixels."""
+def draw_legend(game: Game, d: ImageDraw.ImageDraw, placed: tuple[Rect, Layout] | None = None) -> Rect:
+    """Draw the legend panel on the board (supersampled by SS); returns its rectangle in board pixels.
+    `placed`: place_legend's answer, when the caller has it already."""
     rows = legend_rows(game)
-    panel, lay = place_legend(game, rows)
+    panel, lay = placed or place_legend(game, rows)
     x0, y0, x1, y1 = panel
     d.rounded_rectangle([v * SS for v in panel], radius=10 * SS, fill=FILL, outline=EDGE, width=2 * SS)
     mark("panel", tuple(v * SS for v in panel), scale=SS)

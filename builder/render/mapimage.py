@@ -13,9 +13,11 @@ from PIL import Image, ImageDraw
 
 from builder.model.game import Game
 from builder.render.fonts import draw_text, fit, font, mark, wrap
-from builder.render.legend import draw_legend
-from builder.render.mapsymbols import (GRID_INK, INK, SS, cliff, dashed, encampment, exit_arrow, feature_line, fort, outlined,
-                                       is_town, place_label, ridge, river, sc, strategic_ring, town_dot)
+from builder.render.hexids import Gapped, place_ids
+from builder.render.legend import draw_legend, legend_rows, place_legend
+from builder.render.mapsymbols import (GRID_INK, INK, SS, cliff, dashed, encampment, exit_arrow, feature_line, fort,
+                                       id_font, is_town, outlined, place_label, ridge, river, sc,
+                                       strategic_ring, town_dot)
 
 BOX_FILL, BOX_INK, CAPTION_INK = "#fbf7ec", "#6a5a40", "#b0281e"
 
@@ -25,9 +27,10 @@ def _poly(points):
 
 
 STRIP = 128  # board rows drawn at once (issue 35: the whole board at 2x held 800 MB for Desert Fox)
-# ImageDraw truncates the position of a text or an ellipse toward zero: one placed above a strip's
-# top lands a pixel off, so a strip starts above each of those it draws (all are small)
-KINDS = ("text", "ellipse")
+# ImageDraw truncates the position of a text, an ellipse or a wide line's end toward zero: one placed
+# above a strip's top lands a pixel off, so a strip starts above each of those it draws (all are
+# small; a line cut short of a hex id ends anywhere)
+KINDS = ("text", "ellipse", "line")
 MARGIN = 32  # supersampled rows drawn beyond a strip on each side: more than the reduction filter reaches
 
 
@@ -83,7 +86,7 @@ def _strips(rec: _Recorder, width: int, height: int, background: str):
         bottom = min(height, top + STRIP)
         lo, hi = max(0, top * SS - MARGIN), min(height * SS, bottom * SS + MARGIN)
         calls = [c for c in rec.calls if c[1] >= lo and c[0] <= hi]
-        # the strip starts above every text and ellipse it draws (KINDS)
+        # the strip starts above every text, ellipse and line it draws (KINDS)
         lo = max(0, min([lo] + [int(min(_flat(c[3])[1::2])) // SS * SS - SS for c in calls if c[2] in KINDS]))
         strip = Image.new("RGB", (width * SS, hi - lo), background)
         d = ImageDraw.Draw(strip)
@@ -140,15 +143,18 @@ def render_map_png(game: Game, setup_labels: dict[str, list[str]] | None = None)
 
 def _record(game: Game, setup_labels) -> _Recorder:
     d = _Recorder()
+    legend = place_legend(game, legend_rows(game))
+    ids = place_ids(game, d, legend[0])
     _hexes(game, d)
-    _hexsides(game, d)
-    _places(game, d)
-    _hex_ids(game, d)
+    gapped = Gapped(d, [bbox for _, bbox in ids.values()])  # lines stop short of every hex id
+    _hexsides(game, gapped)
+    _places(game, d, gapped)
+    _hex_ids(game, d, ids)
     if setup_labels:
         _setup_labels(game, d, setup_labels)
     _tracks(game, d)
     _decks(game, d)
-    draw_legend(game, d)
+    draw_legend(game, d, legend)
     return d
 
 
@@ -195,7 +201,8 @@ def _hexsides(game: Game, d: ImageDraw.ImageDraw) -> None:
             feature_line(d, p, q, f)
 
 
-def _places(game: Game, d: ImageDraw.ImageDraw) -> None:
+def _places(game: Game, d: ImageDraw.ImageDraw, lines) -> None:
+    """Towns, fortifications, names and exits; strategic rings through `lines` (gapped at the ids)."""
     geo = game.geometry
     for label in geo.labels:
         if is_town(game, game.hex_terrain[label]):
@@ -208,22 +215,20 @@ def _places(game: Game, d: ImageDraw.ImageDraw) -> None:
         elif kind.fortification == "encampment":
             encampment(d, cx, cy, 12)
         if p.strategic:
-            strategic_ring(d, cx, cy, 34)
+            strategic_ring(lines, cx, cy, 34)
         xy, name, f = place_label(game, p)
         _text(d, xy, name, f, INK, _board_box(game), stroke_width=2 * SS, stroke_fill="#f7f0dc")
         if p.exit:
-            exit_arrow(d, cx, cy - 4, right=cx > game.map.board.width / 2)
+            # a little above the centre, clear of the name under it and of the id above it
+            exit_arrow(d, cx, cy - 2, right=cx > game.map.board.width / 2)
 
 
-def _hex_ids(game: Game, d: ImageDraw.ImageDraw) -> None:
-    geo = game.geometry
-    f = font("semibold", 10 * SS)
-    top = 3 * game.map.grid.dy / 8 if game.map.grid.sideways else game.map.grid.dy / 2 - 9
-    for label in geo.labels:
-        cx, cy = geo.ideal_centre(label)
+def _hex_ids(game: Game, d: ImageDraw.ImageDraw, ids) -> None:
+    geo, f = game.geometry, id_font()
+    for label, (xy, _) in ids.items():
         ink = "#ffffff" if game.hex_terrain_types[game.hex_terrain[label]].prohibited else "#5a4a30"
         xs, ys = zip(*geo.outline(label))
-        _text(d, (cx, cy - top), label, f, ink, (min(xs), min(ys), max(xs), max(ys)))
+        _text(d, xy, label, f, ink, (min(xs), min(ys), max(xs), max(ys)))
 
 
 def _setup_labels(game: Game, d: ImageDraw.ImageDraw, labels: dict[str, list[str]]) -> None:

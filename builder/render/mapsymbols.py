@@ -6,17 +6,53 @@ the map prints.  Coordinates are board pixels; the image is drawn `SS` times lar
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 from PIL import ImageDraw, ImageFont
+from shapely.geometry import Polygon, box
 
 from builder.model import schema as s
 from builder.model.game import Game
-from builder.render.fonts import fit
+from builder.render.fonts import fit, font
 
 SS = 2
 GRID_INK = "#8a7a5a"
 INK = "#2b2116"
 RED = "#b0281e"
+ID_CLEAR = 1.5  # between a hex id's letters and its hex's outline (half the outline's width and a pixel)
+
+
+def id_font() -> ImageFont.FreeTypeFont:
+    """The hex ids' font (supersampled)."""
+    return font("semibold", 10 * SS)
+
+
+def id_offset(game: Game) -> float:
+    """How far above its hex's centre every hex id is centred: a flat-topped hex's id 9 pixels
+    under the top edge, a pointy-topped one's at 3/8 of the row; lower where the widest id would
+    cross the outline there (Desert Fox's 50-pixel hexes)."""
+    g, geo = game.map.grid, game.geometry
+    k = 3 * g.dy / 8 if g.sideways else g.dy / 2 - 9
+    if not geo.labels:
+        return k
+    x0, y0, x1, y1 = _ids_box(tuple(geo.labels))
+    first = geo.labels[0]
+    cx, cy = geo.ideal_centre(first)
+    inside = Polygon([(x - cx, y - cy) for x, y in geo.outline(first)]).buffer(-ID_CLEAR, join_style="mitre")
+    while k > 0 and not inside.contains(box(x0, y0 - k, x1, y1 - k)):
+        k -= 0.25
+    return k
+
+
+@lru_cache(maxsize=8)
+def _ids_box(labels: tuple[str, ...]) -> tuple[float, float, float, float]:
+    """The box every one of `labels` fits in, centred on (0, 0) in board pixels, with the half
+    pixel a text may move to land on whole supersampled pixels."""
+    f = id_font()
+    boxes = [f.getbbox(label, anchor="mm") for label in set(labels)]
+    snap = 1 / SS
+    return (min(b[0] for b in boxes) / SS - snap, min(b[1] for b in boxes) / SS - snap,
+            max(b[2] for b in boxes) / SS + snap, max(b[3] for b in boxes) / SS + snap)
 
 
 def sc(pt):
@@ -81,6 +117,13 @@ def river(d, side, f) -> None:
         w = 2.5 * math.sin(t * 2 * math.pi * 2)
         pts.append(sc((x1 + (x2 - x1) * t + nx * w, y1 + (y2 - y1) * t + ny * w)))
     d.line(pts, fill=f.colour, width=int(f.width * SS), joint="curve")
+
+
+def edge_reach(f: s.HexsideFeature) -> float:
+    """How far the main line of a feature drawn on the hexside (cliff, ridge, river) reaches to
+    either side of it: half its width, and a river's wave (the teeth and hachures reach further,
+    and are left out where an id is: hexids.Gapped)."""
+    return f.width / 2 + (2.5 if f.style == "river" else 0)
 
 
 def dashed(d, a, b, colour, width) -> None:
@@ -169,7 +212,7 @@ def place_label(game: Game, p: s.Place) -> tuple[tuple[float, float], str, Image
     cx, cy = game.geometry.ideal_centre(p.hex)
     name = _label_text(p)
     g = game.map.grid  # 21 px below the centre, or less on small hexes: above the id of the hex underneath
-    below = g.dx - 3 * g.dy / 8 if g.sideways else g.dy / 2 + 9  # where that id is centred (mapimage._hex_ids)
+    below = (g.dx if g.sideways else g.dy) - id_offset(game)  # where that id is centred (mapimage._hex_ids)
     width = 90 * SS
     f = fit(name, "bold", 13 * SS, width)
     for q in game.map.places:

@@ -105,7 +105,8 @@ def render(data: dict, title: str) -> str:
             "aria-label=\"step\"><span id=\"stepno\"></span>"
             "<select id=\"side\" title=\"masked pieces as a side sees them\"><option value=\"\">every face shown"
             "</option></select><button id=\"zoomout\" title=\"zoom out (-)\">&minus;</button>"
-            "<button id=\"zoomin\" title=\"zoom in (+)\">+</button></nav>\n"
+            "<button id=\"zoomin\" title=\"zoom in (+)\">+</button>"
+            "<button id=\"fit\" title=\"the whole map across (0)\">Fit</button></nav>\n"
             "<main><section id=\"maps\"></section>\n<aside><div id=\"now\"></div>"
             + _notes(data.get("notes", [])) +
             "<h2>Findings</h2><ol id=\"findings\"></ol><h2>Log</h2><div id=\"log\"></div></aside></main>\n"

@@ -256,6 +256,7 @@
     const mi = o ? D.maps.findIndex((m) => m.name === o.map) : -1;
     if (mi < 0) return;
     const xs = o.points.map((p) => p[0]), ys = o.points.map((p) => p[1]);
+    if (zoom < 1) setZoom(1); // from the whole map (the page opens fitted) to the hex at full size
     into(mi, (Math.min(...xs) + Math.max(...xs)) / 2, (Math.min(...ys) + Math.max(...ys)) / 2, true);
   }
   function into(mi, x, y, always) { // a point of a map brought to the middle of the view (when out of it)
@@ -273,8 +274,15 @@
     return m ? +m[1] : 0;
   }
   function setZoom(z) {
-    zoom = Math.max(0.1, Math.min(4, z));
+    zoom = Math.max(0.02, Math.min(4, z));
     layout();
+  }
+  function fit() { // the zoom at which the widest map shown fits the map panel across (no more than 1):
+    // the page opens with every map whole from side to side, its legend not cut mid-word (issue 35)
+    const box = $("maps"), cs = getComputedStyle(box);
+    const room = box.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+    const widest = Math.max(1, ...maps.filter((m) => !m.sec.hidden).map((m) => m.w));
+    return Math.min(1, Math.floor((room / widest) * 1000) / 1000);
   }
 
   const owners = new Set();
@@ -297,12 +305,13 @@
   $("slider").oninput = (e) => go(+e.target.value);
   $("zoomin").onclick = () => setZoom(zoom * 1.25);
   $("zoomout").onclick = () => setZoom(zoom / 1.25);
+  $("fit").onclick = () => setZoom(fit());
   window.addEventListener("hashchange", () => go(fromHash()));
   document.addEventListener("keydown", (e) => {
     if (e.altKey || e.ctrlKey || e.metaKey || (e.target.tagName === "INPUT" && e.target.type !== "range")) return;
     const act = { ArrowRight: () => go(current + 1), ArrowLeft: () => go(current - 1), Home: () => go(0),
       End: () => go(N), n: () => finding(1), p: () => finding(-1), " ": play,
-      "+": () => setZoom(zoom * 1.25), "=": () => setZoom(zoom * 1.25), "-": () => setZoom(zoom / 1.25) }[e.key];
+      "+": () => setZoom(zoom * 1.25), "=": () => setZoom(zoom * 1.25), "-": () => setZoom(zoom / 1.25), 0: () => setZoom(fit()) }[e.key];
     if (act) { e.preventDefault(); act(); }
   });
   let drag = null; // pan by dragging the map
@@ -314,4 +323,5 @@
 
   layout();
   go(fromHash());
+  setZoom(fit());
 })();
