@@ -7,9 +7,9 @@ the initializer).
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable
 
 from builder.model import load_game
 from builder.model.game import Game
@@ -29,6 +29,8 @@ EXTENSIONS = {"text": "txt", "json": "json", "html": "html"}
 
 @dataclass(frozen=True)
 class Outcome:
+    """What became of one file of a batch: its report, or why it has none."""
+
     path: str
     report: AuditReport | None = None
     error: str | None = None  # one line, starting with the path

@@ -9,6 +9,8 @@ from dataclasses import dataclass, field
 
 @dataclass(frozen=True)
 class Finding:
+    """One act against a rule: where in the log, who, and the rule's words."""
+
     step: int  # 1-based index of the logged step (0: the starting position)
     turn: int | None
     side: str | None  # the side that acted, when known
@@ -43,6 +45,8 @@ class MatchSummary:
 
 @dataclass(frozen=True)
 class AuditReport:
+    """What an audit of one log found, with its summary."""
+
     game: str
     log: str
     summary: MatchSummary

@@ -4,8 +4,9 @@ YAML parse, the schema validation and the cross-file checks (issue 15).
 The cache is a pickle of the `Game` that `load._load_game` built from the same bytes: it is used
 only when its key matches, and the key covers everything the model is made from, namely every
 file under the game's folder (names and bytes), the code that builds the model (builder/model
-and builder/geometry, names and bytes), the Python and pydantic versions, and the
-folder's path (the model records it).  A stale, truncated or corrupt file is ignored, the game
+and builder/geometry: names, sizes and modification times, the test Python's import itself makes
+before it runs a module's byte code, so that a key never reads the code: issue 36), the Python
+and pydantic versions, and the folder's path (the model records it).  A stale, truncated or corrupt file is ignored, the game
 is loaded afresh and the file rewritten (atomically); a game with source problems is never
 cached, so its problems are reported on every run.  Beside it the cache keeps the model's
 plain copy (`load_game(root, plain=True)`, plain.py), which an audit reads without pydantic.
@@ -32,29 +33,51 @@ MAGIC = b"hexforge-model-cache 1\n"
 _CODE = ("model", "geometry")  # builder/ subpackages whose code shapes the cached objects
 
 
-def _feed(h, base: Path, files) -> None:
-    real_base = str(base.resolve())  # once, not per file: every audit computes a key (issue 36)
-    for p in sorted(files):
-        if p.is_file() and "__pycache__" not in p.parts:
-            h.update(str(p.relative_to(base)).encode() + b"\0")
-            # a link leaving the folder is never read: its target's name stands for it (load refuses it)
-            data = p.read_bytes() if _within(real_base, base, p) else str(p.resolve()).encode()
-            h.update(len(data).to_bytes(8, "little") + data)
+def _files(top: str, suffix: str = "") -> list[tuple[str, bool]]:
+    """(path, is a link) of each file under the folder `top` whose name ends with `suffix`,
+    sorted; no __pycache__, no folder entered through a link (as `Path.rglob`).  Read with
+    `os.scandir`: no Path objects and no stat calls, as every audit computes a key (issue 36)."""
+    found: list[tuple[str, bool]] = []
+    folders = [top]
+    while folders:
+        with os.scandir(folders.pop()) as entries:
+            for e in entries:
+                if e.is_dir(follow_symlinks=False):
+                    if e.name != "__pycache__":
+                        folders.append(e.path)
+                elif e.name.endswith(suffix):
+                    if e.is_symlink():
+                        found.append((e.path, True))
+                    elif e.is_file(follow_symlinks=False):
+                        found.append((e.path, False))
+    found.sort()
+    return found
 
 
-def _within(real_base: str, base: Path, path: Path) -> bool:
-    """`builder.paths.inside(base, path)`, `base` resolved once by the caller: a path written
-    under the resolved folder, with no link among its parts below it, lies inside it (a look at
-    those parts only, not a resolve of the whole path for every file)."""
-    s = str(path)
-    if s.startswith(real_base + os.sep):
-        here = real_base
-        for part in s[len(real_base) + 1:].split(os.sep):
-            here = f"{here}{os.sep}{part}"
-            if part in ("", ".", "..") or os.path.islink(here):
-                return inside(base, path)
-        return True
-    return inside(base, path)
+def _feed(h, base: Path, paths: list[tuple[str, bool]]) -> None:
+    """Each file's name under `base` and its bytes; a link stands by its target's name when
+    the target lies outside `base` (never read), and is left out when it names no file."""
+    cut = len(str(base)) + 1
+    for path, link in paths:
+        if link:  # a folder entered through a link is never listed (_files)
+            p = Path(path)
+            if not p.is_file():
+                continue
+            data = p.read_bytes() if inside(base, p) else str(p.resolve()).encode()
+        else:
+            with open(path, "rb") as f:
+                data = f.read()
+        h.update(path[cut:].encode() + b"\0")
+        h.update(len(data).to_bytes(8, "little") + data)
+
+
+def _feed_code(h, base: Path, paths: list[tuple[str, bool]]) -> None:
+    """Each code file's name under `base`, size and modification time (nanoseconds): what
+    Python's import checks, more finely, before it trusts the byte code of that very file."""
+    cut = len(str(base)) + 1
+    for path, _ in paths:
+        st = os.stat(path)
+        h.update(f"{path[cut:]}\0{st.st_size}\0{st.st_mtime_ns}\0".encode())
 
 
 def cache_key(root: Path, code: tuple[Path, ...] = ()) -> bytes:
@@ -65,12 +88,14 @@ def cache_key(root: Path, code: tuple[Path, ...] = ()) -> bytes:
     h.update(_pydantic_version() + b"\0")
     builder = Path(__file__).resolve().parents[1]
     for sub in _CODE:
-        _feed(h, builder, (builder / sub).rglob("*.py"))
+        _feed_code(h, builder, _files(str(builder / sub), ".py"))
     for path in code:
-        base = path if path.is_dir() else path.parent
-        _feed(h, base.parent, base.rglob("*.py") if path.is_dir() else [path])
+        if path.is_dir():
+            _feed_code(h, path.parent, _files(str(path), ".py"))
+        else:
+            _feed_code(h, path.parent.parent, [(str(path), False)])
     h.update(b"\0sources\0")
-    _feed(h, root, root.rglob("*"))
+    _feed(h, root, _files(str(root)))
     return h.hexdigest().encode()
 
 

@@ -25,12 +25,15 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import ClassVar
 
 from validators.kernel.movement import Blocked, TerrainCosts
 from validators.kernel.rule import Rule, Tracker
 from validators.replay.board import Piece
 from validators.replay.replayer import Flipped, Moved, Removed, Rolled, TurnChanged
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (an audit never needs it: issue 36)
+if TYPE_CHECKING:  # annotations only
+    from typing import ClassVar
 
 COMBINED, REPLACEMENTS = "Combined attacks", "Replacements"
 LEVELS = "ABCD"  # Strength Levels, strongest first (2.1.1)
