@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from builder.vassal.sequence import split
+from validators.record import Record
 from validators.replay.board import Board, Piece
 from validators.vlog.commands import AddPiece, ChangePiece, Chat, MovePiece, RemovePiece, Turn
 from validators.vlog.modulegrid import OFFBOARD, MapSpec
@@ -30,26 +31,7 @@ class Where:
     label: str  # hex label, zone or deck name, or "offboard"
 
 
-class _Record:
-    """What the events share: equal when of one type with equal fields, shown with their
-    fields, as a dataclass would be.  Events are plain slotted records, read and never changed:
-    a long log makes one per move, so a frozen dataclass would cost several times as much to
-    make (issue 15); and written out, not made by `dataclass`, whose generated methods were a
-    tenth of a short audit's start-up (issue 36)."""
-
-    __slots__ = ()
-    __hash__ = None  # compared by value, never a key (as a dataclass with eq and not frozen)
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, f) == getattr(other, f) for f in self.__slots__)
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}({', '.join(f'{f}={getattr(self, f)!r}' for f in self.__slots__)})"
-
-
-class Moved(_Record):
+class Moved(Record):
     """A piece dragged or sent from one place to another."""
 
     __slots__ = ("piece", "old", "new", "player")
@@ -58,7 +40,7 @@ class Moved(_Record):
         self.piece, self.old, self.new, self.player = piece, old, new, player
 
 
-class Flipped(_Record):
+class Flipped(Record):
     """A piece turned to another level of one of its layers (a flip, a step loss ...)."""
 
     __slots__ = ("piece", "layer", "old", "new", "where")
@@ -67,7 +49,7 @@ class Flipped(_Record):
         self.piece, self.layer, self.old, self.new, self.where = piece, layer, old, new, where
 
 
-class Added(_Record):
+class Added(Record):
     """A piece added to the game (an AddPiece command), where it stands."""
 
     __slots__ = ("piece", "where")
@@ -76,7 +58,7 @@ class Added(_Record):
         self.piece, self.where = piece, where
 
 
-class Removed(_Record):
+class Removed(Record):
     """A piece removed from the game (a RemovePiece command), where it stood."""
 
     __slots__ = ("piece", "where")
@@ -85,7 +67,7 @@ class Removed(_Record):
         self.piece, self.where = piece, where
 
 
-class Rolled(_Record):
+class Rolled(Record):
     """A roll of the dice, as the chat reports it."""
 
     __slots__ = ("button", "dice", "player")
@@ -94,7 +76,7 @@ class Rolled(_Record):
         self.button, self.dice, self.player = button, dice, player
 
 
-class TurnChanged(_Record):
+class TurnChanged(Record):
     """The turn counter changed: the new turn and phase index (None where not known)."""
 
     __slots__ = ("turn", "phase_index")
@@ -103,7 +85,7 @@ class TurnChanged(_Record):
         self.turn, self.phase_index = turn, phase_index
 
 
-class Said(_Record):
+class Said(Record):
     """A line of chat that is not a dice report."""
 
     __slots__ = ("text",)
@@ -113,6 +95,8 @@ class Said(_Record):
 
 
 Event = Moved | Flipped | Added | Removed | Rolled | TurnChanged | Said
+# Events are plain slotted records, read and never changed: a long log makes one per move, so a
+# frozen dataclass would cost several times as much to make (issue 15).
 
 
 def _unescape(text: str) -> str:
