@@ -105,7 +105,8 @@ MODULES_PROBE = ("import os, sys\n"  # the modules loaded when main() ends
 
 def test_the_fast_path_imports_only_what_the_audit_uses(root, tmp_path):
     """Start-up is most of a short audit (issue 36): typing, the loader's name suggestions, the
-    problem records, temporary files (for --out only) and HTML entities are not imported."""
+    problem records, hashlib (OpenSSL), temporary files (for --out only) and HTML entities are not
+    imported."""
     def modules(*args: str) -> set[str]:
         r = subprocess.run([sys.executable, "-c", MODULES_PROBE, "audit", SLUG, *args], capture_output=True,
                            text=True, env=dict(os.environ, HEXFORGE_ROOT=str(root)), cwd=ROOT)
@@ -116,5 +117,5 @@ def test_the_fast_path_imports_only_what_the_audit_uses(root, tmp_path):
     modules(log)  # fills the model cache, if no test did (a cold cache loads the sources)
     loaded = modules(log, "--format", "json")
     assert "validators.replay.replayer" in loaded  # the probe sees the audit's imports
-    assert not {"typing", "difflib", "builder.model.problems", "tempfile", "html"} & loaded
+    assert not {"typing", "difflib", "builder.model.problems", "hashlib", "tempfile", "html"} & loaded
     assert "tempfile" in modules(log, "--out", str(tmp_path / "report.json"))

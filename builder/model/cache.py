@@ -19,7 +19,6 @@ can write must not be used as a cache directory.
 """
 from __future__ import annotations
 
-import hashlib
 import importlib.util
 import os
 import pickle
@@ -29,7 +28,26 @@ from pathlib import Path
 
 from builder.paths import inside
 
-MAGIC = b"hexforge-model-cache 1\n"
+# hashlib's own BLAKE2, taken without importing hashlib, whose import loads OpenSSL: 2-3 ms of every
+# audit (issue 36)
+try:
+    from _blake2 import blake2b as _blake2b
+except ImportError:  # a Python built without it
+    from hashlib import blake2b as _blake2b
+
+MAGIC = b"hexforge-model-cache 2\n"  # 2: BLAKE2b keys and digests (1: sha256)
+
+
+def _hasher():
+    """The hash of the keys and of the payload digests: BLAKE2b, 32 bytes (64 hex digits)."""
+    return _blake2b(digest_size=32)
+
+
+def digest(payload: bytes) -> bytes:
+    """The digest a cache file holds of its payload (a truncated or altered file is refused)."""
+    h = _hasher()
+    h.update(payload)
+    return h.hexdigest().encode()
 _CODE = ("model", "geometry")  # builder/ subpackages whose code shapes the cached objects
 
 
@@ -81,9 +99,9 @@ def _feed_code(h, base: Path, paths: list[tuple[str, bool]]) -> None:
 
 
 def cache_key(root: Path, code: tuple[Path, ...] = ()) -> bytes:
-    """sha256 of what the model is made from (see the module docstring), and of the files
+    """BLAKE2b of what the model is made from (see the module docstring), and of the files
     `code` (the code of an artefact derived from the model, see `cached`)."""
-    h = hashlib.sha256()
+    h = _hasher()
     h.update(f"{sys.version}\0{root}\0{root.resolve()}\0".encode())
     h.update(_pydantic_version() + b"\0")
     builder = Path(__file__).resolve().parents[1]
@@ -134,8 +152,8 @@ def read_cached(path: Path, key: bytes):
     head = len(MAGIC)
     if not data.startswith(MAGIC) or data[head:head + 64] != key or len(data) < head + 128:
         return None
-    digest, payload = data[head + 64:head + 128], data[head + 128:]
-    if hashlib.sha256(payload).hexdigest().encode() != digest:
+    stored, payload = data[head + 64:head + 128], data[head + 128:]
+    if digest(payload) != stored:
         return None  # truncated or altered
     try:
         return pickle.loads(payload)
@@ -149,7 +167,7 @@ def write_cached(path: Path, key: bytes, game) -> None:
 
     try:
         payload = pickle.dumps(game, protocol=pickle.HIGHEST_PROTOCOL)
-        write_atomic(path, MAGIC + key + hashlib.sha256(payload).hexdigest().encode() + payload)
+        write_atomic(path, MAGIC + key + digest(payload) + payload)
     except (OSError, pickle.PicklingError, TypeError, AttributeError, RecursionError):
         pass
 
