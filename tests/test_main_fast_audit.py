@@ -93,3 +93,29 @@ def test_any_other_call_goes_to_the_typer_app(root, args):
     slow = run(root, "validators.cli", *args)
     assert fast == slow
     assert fast[3]
+
+
+MODULES_PROBE = ("import os, sys\n"  # the modules loaded when main() ends
+                 "real_exit = os._exit\n"
+                 "os._exit = lambda code: (print('MODULES', *sorted(sys.modules), file=sys.stderr), real_exit(code))\n"
+                 "from validators.main import main\n"
+                 "sys.argv = ['hexforge', *sys.argv[1:]]\n"
+                 "main()\n")
+
+
+def test_the_fast_path_imports_only_what_the_audit_uses(root, tmp_path):
+    """Start-up is most of a short audit (issue 36): typing, the loader's name suggestions, the
+    problem records, hashlib (OpenSSL), temporary files (for --out only) and HTML entities are not
+    imported."""
+    def modules(*args: str) -> set[str]:
+        r = subprocess.run([sys.executable, "-c", MODULES_PROBE, "audit", SLUG, *args], capture_output=True,
+                           text=True, env=dict(os.environ, HEXFORGE_ROOT=str(root)), cwd=ROOT)
+        assert r.returncode == 1, r.stderr
+        return set(r.stderr.split("MODULES ")[-1].split())
+
+    log = str(root / "fast-audit-logs" / "bad.vlog")
+    modules(log)  # fills the model cache, if no test did (a cold cache loads the sources)
+    loaded = modules(log, "--format", "json")
+    assert "validators.replay.replayer" in loaded  # the probe sees the audit's imports
+    assert not {"typing", "difflib", "builder.model.problems", "hashlib", "tempfile", "html"} & loaded
+    assert "tempfile" in modules(log, "--out", str(tmp_path / "report.json"))

@@ -95,8 +95,7 @@ def test_a_corrupt_cache_file_is_ignored_and_rebuilt(game_dir: Path, monkeypatch
         path.write_bytes(b"")
     else:  # a whole, well-formed file made for other bytes
         payload = pickle.dumps("not a game")
-        import hashlib
-        path.write_bytes(cache.MAGIC + b"0" * 64 + hashlib.sha256(payload).hexdigest().encode() + payload)
+        path.write_bytes(cache.MAGIC + b"0" * 64 + cache.digest(payload) + payload)
     calls = _counting(monkeypatch)
     game = load_game(game_dir, kind == "plain")
     # a damaged model is rebuilt from the sources; a damaged plain copy from the (whole) cached model

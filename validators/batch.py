@@ -7,9 +7,8 @@ the initializer).
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Callable, Iterable
 
 from builder.model import load_game
 from builder.model.game import Game
@@ -19,6 +18,7 @@ from validators.budget import DEFAULT_SECONDS, OutOfTime, cpu_budget
 from validators.findings import AuditReport
 from validators.games import rules_for
 from validators.kernel.selection import Selection
+from validators.record import Record
 from validators.report import dumps
 from validators.vlog.container import LogFormatError
 from validators.written_with import ModuleId
@@ -27,11 +27,14 @@ PATTERNS = ("*.vlog", "*.vsav")
 EXTENSIONS = {"text": "txt", "json": "json", "html": "html"}
 
 
-@dataclass(frozen=True)
-class Outcome:
-    path: str
-    report: AuditReport | None = None
-    error: str | None = None  # one line, starting with the path
+class Outcome(Record):
+    """What became of one file of a batch: its report, or why it has none."""
+
+    __slots__ = ("path", "report", "error")
+
+    def __init__(self, path: str, report: AuditReport | None = None, error: str | None = None):
+        self.path, self.report = path, report
+        self.error = error  # one line, starting with the path
 
     @property
     def status(self) -> str:

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from builder.model.game import Game
 from validators.findings import Finding
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (an audit never needs it: issue 36)
 if TYPE_CHECKING:  # the schema is for annotations: an audit runs on the plain model (plain.py)
     from builder.model import schema as s
 

@@ -6,9 +6,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from validators.record import Record
+
 
 @dataclass(frozen=True)
 class Finding:
+    """One act against a rule: where in the log, who, and the rule's words."""
+
     step: int  # 1-based index of the logged step (0: the starting position)
     turn: int | None
     side: str | None  # the side that acted, when known
@@ -30,24 +34,26 @@ class Finding:
                 "phase": self.phase, "rule_text": self.rule_text, "from": self.from_hex, "to": self.to_hex}
 
 
-@dataclass(frozen=True)
-class MatchSummary:
+class MatchSummary(Record):
     """Facts about the whole match, for the report header."""
 
-    steps: int
-    turns: tuple[int, ...]
-    dice_by_side: dict[str, int]
-    undo_count: int
-    last_turn: int | None = None
+    __slots__ = ("steps", "turns", "dice_by_side", "undo_count", "last_turn")
+
+    def __init__(self, steps: int, turns: tuple[int, ...], dice_by_side: dict[str, int], undo_count: int,
+                 last_turn: int | None = None):
+        self.steps, self.turns, self.dice_by_side, self.undo_count = steps, turns, dice_by_side, undo_count
+        self.last_turn = last_turn
 
 
-@dataclass(frozen=True)
-class AuditReport:
-    game: str
-    log: str
-    summary: MatchSummary
-    findings: tuple[Finding, ...]
-    notes: tuple[str, ...] = ()  # what the reader should know and no rule reports (pieces a piece map left out)
+class AuditReport(Record):
+    """What an audit of one log found, with its summary."""
+
+    __slots__ = ("game", "log", "summary", "findings", "notes")
+
+    def __init__(self, game: str, log: str, summary: MatchSummary, findings: tuple[Finding, ...],
+                 notes: tuple[str, ...] = ()):
+        self.game, self.log, self.summary, self.findings = game, log, summary, findings
+        self.notes = notes  # what the reader should know and no rule reports (pieces a piece map left out)
 
     @property
     def violations(self) -> list[Finding]:

@@ -7,7 +7,8 @@ asks for the plain model (plain.py).
 from __future__ import annotations
 
 from importlib import import_module
-from typing import TYPE_CHECKING
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (an audit never needs it: issue 36)
 
 if TYPE_CHECKING:
     from builder.model.cache import load_game

@@ -4,8 +4,9 @@ YAML parse, the schema validation and the cross-file checks (issue 15).
 The cache is a pickle of the `Game` that `load._load_game` built from the same bytes: it is used
 only when its key matches, and the key covers everything the model is made from, namely every
 file under the game's folder (names and bytes), the code that builds the model (builder/model
-and builder/geometry, names and bytes), the Python and pydantic versions, and the
-folder's path (the model records it).  A stale, truncated or corrupt file is ignored, the game
+and builder/geometry: names, sizes and modification times, the test Python's import itself makes
+before it runs a module's byte code, so that a key never reads the code: issue 36), the Python
+and pydantic versions, and the folder's path (the model records it).  A stale, truncated or corrupt file is ignored, the game
 is loaded afresh and the file rewritten (atomically); a game with source problems is never
 cached, so its problems are reported on every run.  Beside it the cache keeps the model's
 plain copy (`load_game(root, plain=True)`, plain.py), which an audit reads without pydantic.
@@ -18,7 +19,6 @@ can write must not be used as a cache directory.
 """
 from __future__ import annotations
 
-import hashlib
 import importlib.util
 import os
 import pickle
@@ -28,49 +28,92 @@ from pathlib import Path
 
 from builder.paths import inside
 
-MAGIC = b"hexforge-model-cache 1\n"
+# hashlib's own BLAKE2, taken without importing hashlib, whose import loads OpenSSL: 2-3 ms of every
+# audit (issue 36)
+try:
+    from _blake2 import blake2b as _blake2b
+except ImportError:  # a Python built without it
+    from hashlib import blake2b as _blake2b
+
+MAGIC = b"hexforge-model-cache 2\n"  # 2: BLAKE2b keys and digests (1: sha256)
+
+
+def _hasher():
+    """The hash of the keys and of the payload digests: BLAKE2b, 32 bytes (64 hex digits)."""
+    return _blake2b(digest_size=32)
+
+
+def digest(payload: bytes) -> bytes:
+    """The digest a cache file holds of its payload (a truncated or altered file is refused)."""
+    h = _hasher()
+    h.update(payload)
+    return h.hexdigest().encode()
 _CODE = ("model", "geometry")  # builder/ subpackages whose code shapes the cached objects
 
 
-def _feed(h, base: Path, files) -> None:
-    real_base = str(base.resolve())  # once, not per file: every audit computes a key (issue 36)
-    for p in sorted(files):
-        if p.is_file() and "__pycache__" not in p.parts:
-            h.update(str(p.relative_to(base)).encode() + b"\0")
-            # a link leaving the folder is never read: its target's name stands for it (load refuses it)
-            data = p.read_bytes() if _within(real_base, base, p) else str(p.resolve()).encode()
-            h.update(len(data).to_bytes(8, "little") + data)
+def _files(top: str, suffix: str = "") -> list[tuple[str, bool]]:
+    """(path, is a link) of each file under the folder `top` whose name ends with `suffix`,
+    sorted; no __pycache__, no folder entered through a link (as `Path.rglob`).  Read with
+    `os.scandir`: no Path objects and no stat calls, as every audit computes a key (issue 36)."""
+    found: list[tuple[str, bool]] = []
+    folders = [top]
+    while folders:
+        with os.scandir(folders.pop()) as entries:
+            for e in entries:
+                if e.is_dir(follow_symlinks=False):
+                    if e.name != "__pycache__":
+                        folders.append(e.path)
+                elif e.name.endswith(suffix):
+                    if e.is_symlink():
+                        found.append((e.path, True))
+                    elif e.is_file(follow_symlinks=False):
+                        found.append((e.path, False))
+    found.sort()
+    return found
 
 
-def _within(real_base: str, base: Path, path: Path) -> bool:
-    """`builder.paths.inside(base, path)`, `base` resolved once by the caller: a path written
-    under the resolved folder, with no link among its parts below it, lies inside it (a look at
-    those parts only, not a resolve of the whole path for every file)."""
-    s = str(path)
-    if s.startswith(real_base + os.sep):
-        here = real_base
-        for part in s[len(real_base) + 1:].split(os.sep):
-            here = f"{here}{os.sep}{part}"
-            if part in ("", ".", "..") or os.path.islink(here):
-                return inside(base, path)
-        return True
-    return inside(base, path)
+def _feed(h, base: Path, paths: list[tuple[str, bool]]) -> None:
+    """Each file's name under `base` and its bytes; a link stands by its target's name when
+    the target lies outside `base` (never read), and is left out when it names no file."""
+    cut = len(str(base)) + 1
+    for path, link in paths:
+        if link:  # a folder entered through a link is never listed (_files)
+            p = Path(path)
+            if not p.is_file():
+                continue
+            data = p.read_bytes() if inside(base, p) else str(p.resolve()).encode()
+        else:
+            with open(path, "rb") as f:
+                data = f.read()
+        h.update(path[cut:].encode() + b"\0")
+        h.update(len(data).to_bytes(8, "little") + data)
+
+
+def _feed_code(h, base: Path, paths: list[tuple[str, bool]]) -> None:
+    """Each code file's name under `base`, size and modification time (nanoseconds): what
+    Python's import checks, more finely, before it trusts the byte code of that very file."""
+    cut = len(str(base)) + 1
+    for path, _ in paths:
+        st = os.stat(path)
+        h.update(f"{path[cut:]}\0{st.st_size}\0{st.st_mtime_ns}\0".encode())
 
 
 def cache_key(root: Path, code: tuple[Path, ...] = ()) -> bytes:
-    """sha256 of what the model is made from (see the module docstring), and of the files
+    """BLAKE2b of what the model is made from (see the module docstring), and of the files
     `code` (the code of an artefact derived from the model, see `cached`)."""
-    h = hashlib.sha256()
+    h = _hasher()
     h.update(f"{sys.version}\0{root}\0{root.resolve()}\0".encode())
     h.update(_pydantic_version() + b"\0")
     builder = Path(__file__).resolve().parents[1]
     for sub in _CODE:
-        _feed(h, builder, (builder / sub).rglob("*.py"))
+        _feed_code(h, builder, _files(str(builder / sub), ".py"))
     for path in code:
-        base = path if path.is_dir() else path.parent
-        _feed(h, base.parent, base.rglob("*.py") if path.is_dir() else [path])
+        if path.is_dir():
+            _feed_code(h, path.parent, _files(str(path), ".py"))
+        else:
+            _feed_code(h, path.parent.parent, [(str(path), False)])
     h.update(b"\0sources\0")
-    _feed(h, root, root.rglob("*"))
+    _feed(h, root, _files(str(root)))
     return h.hexdigest().encode()
 
 
@@ -109,8 +152,8 @@ def read_cached(path: Path, key: bytes):
     head = len(MAGIC)
     if not data.startswith(MAGIC) or data[head:head + 64] != key or len(data) < head + 128:
         return None
-    digest, payload = data[head + 64:head + 128], data[head + 128:]
-    if hashlib.sha256(payload).hexdigest().encode() != digest:
+    stored, payload = data[head + 64:head + 128], data[head + 128:]
+    if digest(payload) != stored:
         return None  # truncated or altered
     try:
         return pickle.loads(payload)
@@ -124,7 +167,7 @@ def write_cached(path: Path, key: bytes, game) -> None:
 
     try:
         payload = pickle.dumps(game, protocol=pickle.HIGHEST_PROTOCOL)
-        write_atomic(path, MAGIC + key + hashlib.sha256(payload).hexdigest().encode() + payload)
+        write_atomic(path, MAGIC + key + digest(payload) + payload)
     except (OSError, pickle.PicklingError, TypeError, AttributeError, RecursionError):
         pass
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from builder.geometry import HexMap
 from builder.geometry.hexmap import hexside_key
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (an audit never needs it: issue 36)
 if TYPE_CHECKING:  # the schema is for annotations: an audit runs on the plain model (plain.py)
     from builder.model import schema as s
 
@@ -28,6 +28,8 @@ class ChitSpec:
 
 @dataclass(frozen=True)
 class Game:
+    """The whole validated game: every source file's model and the lookups built from them."""
+
     slug: str
     root: Path
     info: s.GameFile

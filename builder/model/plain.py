@@ -13,8 +13,6 @@ model value by value and audits an engine log of every game on both.
 """
 from __future__ import annotations
 
-from typing import Any
-
 _CLASSES: dict[tuple[str, tuple[str, ...]], type] = {}
 
 
@@ -24,7 +22,7 @@ class Record:
     __slots__ = ()
     _fields: tuple[str, ...] = ()
 
-    def __setattr__(self, name: str, value: Any) -> None:
+    def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"{type(self).__name__} is read-only (a copy of the validated model)")
 
     def __delattr__(self, name: str) -> None:
@@ -65,7 +63,7 @@ def _record(name: str, fields: tuple[str, ...], values: tuple) -> Record:
     return rec
 
 
-def plain(value: Any, _seen: dict[int, tuple[Any, Any]] | None = None) -> Any:
+def plain(value: object, _seen: dict[int, tuple[object, object]] | None = None) -> object:
     """`value` with every pydantic model in it, however deep in lists, tuples, dicts and sets,
     copied as a record; other values as they are (a shared model stays shared)."""
     seen = {} if _seen is None else _seen
@@ -93,5 +91,5 @@ def plain_game(game):
     """`game` (a `Game`) with every model in it copied as records (`plain`)."""
     from dataclasses import fields, replace
 
-    seen: dict[int, tuple[Any, Any]] = {}
+    seen: dict[int, tuple[object, object]] = {}
     return replace(game, **{f.name: plain(getattr(game, f.name), seen) for f in fields(game) if f.init})

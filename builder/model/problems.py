@@ -7,10 +7,10 @@ this module does not, so that `SourceError` costs an audit no pydantic import (i
 """
 from __future__ import annotations
 
-import difflib
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (an audit never needs it: issue 36)
 
 if TYPE_CHECKING:
     from builder.model.yamlsource import Loc, Located
@@ -18,6 +18,8 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class SourceProblem:
+    """One problem in a source file, at its line and column."""
+
     file: str
     line: int
     column: int
@@ -44,6 +46,8 @@ def did_you_mean(word: str, choices, none: str = "") -> str:
     choices = sorted({str(c) for c in choices})
     if not choices:
         return none or "there is nothing of this kind to name yet: define one first"
+    import difflib  # only when a name is wrong (an audit never imports it)
+
     close = difflib.get_close_matches(str(word), choices, n=1, cutoff=0.6)
     if close:
         return f"did you mean {close[0]!r}?"

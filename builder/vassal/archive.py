@@ -6,7 +6,6 @@ unchanged sources are byte-identical; the file appears only when complete.
 from __future__ import annotations
 
 import os
-import tempfile
 import zipfile
 from pathlib import Path
 
@@ -31,6 +30,8 @@ def zip_bytes_entries(entries: list[tuple[str, bytes]]) -> bytes:
 def write_atomic(path: Path, data: bytes) -> None:
     """Write to a temporary file beside `path`, then rename it into place."""
     path.parent.mkdir(parents=True, exist_ok=True)
+    import tempfile  # only when a file is written (an audit to stdout never is)
+
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as f:

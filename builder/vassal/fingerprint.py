@@ -10,8 +10,6 @@ Drawing attributes (colours, which parts are shown, snapping) are left out: they
 """
 from __future__ import annotations
 
-import hashlib
-
 from builder.model.game import Game
 
 PREFIX = "geometry:"
@@ -27,6 +25,8 @@ COSMETIC = frozenset({"color", "visible", "dotsVisible", "cornersLegal", "edgesL
 def fingerprint_of(build_xml: bytes, board_sizes: dict[str, tuple[int, int]]) -> str:
     """16 hex digits over the geometry elements of a build file, in document order, and the
     boards' sizes (a board drawn from an image takes the image's size)."""
+    import hashlib  # here, as lxml: hashlib's import loads OpenSSL (issue 36: an audit's start-up)
+
     from lxml import etree  # here: an audit reads the fingerprint from the model cache, without lxml
 
     h = hashlib.sha256()

@@ -20,6 +20,8 @@ CTRL = 130
 
 @dataclass(frozen=True)
 class Trait:
+    """One trait of a piece definition: its type and its state."""
+
     type: str
     state: str = ""
 

@@ -20,6 +20,8 @@ def under(number: str, top: str) -> bool:
 
 @dataclass(frozen=True)
 class Selection:
+    """Which rules an audit runs and reports (--only, --skip)."""
+
     only: tuple[str, ...] = ()
     skip: tuple[str, ...] = ()
 

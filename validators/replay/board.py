@@ -20,6 +20,8 @@ STACK_NORMAL = "L"  # Immobilized: the stacking option that lets a piece stack
 
 @dataclass
 class Piece:
+    """A piece on the replayed board: its definition, state and place."""
+
     id: str
     type: str
     state: str
@@ -116,6 +118,8 @@ def _layer_name(t: Trait, name: str) -> str:
 
 @dataclass
 class Stack:
+    """A stack of pieces at one point of a map."""
+
     id: str
     map: str | None
     x: int

@@ -7,12 +7,12 @@ step and the undo step are both left out, which leaves the same board.
 """
 from __future__ import annotations
 
-import html
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from builder.vassal.sequence import split
+from validators.record import Record
 from validators.replay.board import Board, Piece
 from validators.vlog.commands import AddPiece, ChangePiece, Chat, MovePiece, RemovePiece, Turn
 from validators.vlog.modulegrid import OFFBOARD, MapSpec
@@ -23,71 +23,98 @@ _DICE = re.compile(r"^\*{2,3} (?P<name>.+?) = (?P<result>-?\d{1,9}(?:,-?\d{1,9})
 
 @dataclass(frozen=True)
 class Where:
+    """Where a piece stands: its map, point and the name there (hex, zone or deck)."""
+
     map: str | None
     x: int
     y: int
     label: str  # hex label, zone or deck name, or "offboard"
 
 
-@dataclass(slots=True)
-class Moved:
-    piece: Piece
-    old: Where
-    new: Where
-    player: str | None
+class Moved(Record):
+    """A piece dragged or sent from one place to another."""
+
+    __slots__ = ("piece", "old", "new", "player")
+
+    def __init__(self, piece: Piece, old: Where, new: Where, player: str | None):
+        self.piece, self.old, self.new, self.player = piece, old, new, player
 
 
-@dataclass(slots=True)
-class Flipped:
-    piece: Piece
-    layer: str
-    old: int
-    new: int
-    where: Where
+class Flipped(Record):
+    """A piece turned to another level of one of its layers (a flip, a step loss ...)."""
+
+    __slots__ = ("piece", "layer", "old", "new", "where")
+
+    def __init__(self, piece: Piece, layer: str, old: int, new: int, where: Where):
+        self.piece, self.layer, self.old, self.new, self.where = piece, layer, old, new, where
 
 
-@dataclass(slots=True)
-class Added:
-    piece: Piece
-    where: Where
+class Added(Record):
+    """A piece added to the game (an AddPiece command), where it stands."""
+
+    __slots__ = ("piece", "where")
+
+    def __init__(self, piece: Piece, where: Where):
+        self.piece, self.where = piece, where
 
 
-@dataclass(slots=True)
-class Removed:
-    piece: Piece
-    where: Where
+class Removed(Record):
+    """A piece removed from the game (a RemovePiece command), where it stood."""
+
+    __slots__ = ("piece", "where")
+
+    def __init__(self, piece: Piece, where: Where):
+        self.piece, self.where = piece, where
 
 
-@dataclass(slots=True)
-class Rolled:
-    button: str
-    dice: tuple[int, ...]
-    player: str
+class Rolled(Record):
+    """A roll of the dice, as the chat reports it."""
+
+    __slots__ = ("button", "dice", "player")
+
+    def __init__(self, button: str, dice: tuple[int, ...], player: str):
+        self.button, self.dice, self.player = button, dice, player
 
 
-@dataclass(slots=True)
-class TurnChanged:
-    turn: int | None
-    phase_index: int | None
+class TurnChanged(Record):
+    """The turn counter changed: the new turn and phase index (None where not known)."""
+
+    __slots__ = ("turn", "phase_index")
+
+    def __init__(self, turn: int | None, phase_index: int | None):
+        self.turn, self.phase_index = turn, phase_index
 
 
-@dataclass(slots=True)
-class Said:
-    text: str
+class Said(Record):
+    """A line of chat that is not a dice report."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str):
+        self.text = text
 
 
 Event = Moved | Flipped | Added | Removed | Rolled | TurnChanged | Said
-# Events are plain slotted records, read and never changed: a frozen dataclass costs several
-# times as much to make, and a long log makes one per move (issue 15).
+# Events are plain slotted records, read and never changed: a long log makes one per move, so a
+# frozen dataclass would cost several times as much to make (issue 15).
+
+
+def _unescape(text: str) -> str:
+    """`html.unescape`, importing html only for a text with an entity (issue 36: start-up)."""
+    if "&" not in text:
+        return text
+    import html
+
+    return html.unescape(text)
 
 
 def parse_dice(chat: str) -> Rolled | None:
     if chat[:2] != "**" and chat[:1] != "&":  # neither a dice line nor one HTML-escaped (most chat)
         return None
-    m = _DICE.match(html.unescape(chat) if "&" in chat and "&lt;" not in chat else chat)
+    m = _DICE.match(_unescape(chat) if "&lt;" not in chat else chat)
     if not m:
         return None
-    return Rolled(m["name"], tuple(int(x) for x in m["result"].split(",")), html.unescape(m["player"]))
+    return Rolled(m["name"], tuple(int(x) for x in m["result"].split(",")), _unescape(m["player"]))
 
 
 def parse_turn_state(state: str) -> TurnChanged:

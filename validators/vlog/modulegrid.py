@@ -82,6 +82,8 @@ def _fmt(fmt: str, grid_location: str, row: str = "", column: str = "", name: st
 
 @dataclass(frozen=True)
 class HexGridSpec:
+    """A board's hex grid and how its hexes are named."""
+
     params: GridParams
     numbering: NumberingParams | None
     fmt: str
@@ -94,6 +96,8 @@ class HexGridSpec:
 
 @dataclass(frozen=True)
 class SquareGridSpec:
+    """A board's square grid and how its cells are named."""
+
     dx: float
     dy: float
     x0: int
@@ -119,6 +123,8 @@ class SquareGridSpec:
 
 @dataclass(frozen=True)
 class ZoneSpec:
+    """A zone of a board: its outline and the grid (its own or the board's) that names points in it."""
+
     name: str
     polygon: list[tuple[int, int]]
     fmt: str
@@ -133,6 +139,8 @@ class ZoneSpec:
 
 @dataclass(frozen=True)
 class BoardSpec:
+    """A board: its size, grid and zones; names the location of a point."""
+
     name: str
     size: tuple[int, int]
     grid: HexGridSpec | SquareGridSpec | None
@@ -160,6 +168,8 @@ class BoardSpec:
 
 @dataclass
 class MapSpec:
+    """A map of the module: its boards and where each lies, its decks and layers."""
+
     name: str
     edge: tuple[int, int]
     boards: dict[str, BoardSpec]

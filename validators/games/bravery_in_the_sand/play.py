@@ -24,64 +24,64 @@ Choices:
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
-from typing import ClassVar
 
 from validators.kernel.movement import Blocked, TerrainCosts
 from validators.kernel.rule import Rule, Tracker
 from validators.replay.board import Piece
 from validators.replay.replayer import Flipped, Moved, Removed, Rolled, TurnChanged
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (an audit never needs it: issue 36)
+if TYPE_CHECKING:  # annotations only
+    from typing import ClassVar
+
 COMBINED, REPLACEMENTS = "Combined attacks", "Replacements"
 LEVELS = "ABCD"  # Strength Levels, strongest first (2.1.1)
 ALL = "all"  # the one movement class (6.1: every unit pays the same)
 
 
-@dataclass(eq=False)
+# Activation and Combat are a rule's working state, compared by identity: plain classes, as a
+# dataclass's generated methods cost every audit's start-up (issue 36).
 class Activation:
     """One drawn chit and what it set moving (5.2)."""
 
-    chit: str
-    side: str
-    formation: str | None  # None: a DAK chit before the German division is chosen (5.1.5)
-    box: int
-    rommel: bool = False
-    start_hex: str | None = None
-    trail: list[str] = field(default_factory=list)  # hexes the stack passed, in order
-    place: dict[str, int] = field(default_factory=dict)  # piece id -> its index on the trail
-    members: set[str] = field(default_factory=set)  # piece ids of the activated stack
-    italians: str | None = None  # the Italian infantry division moving with it (6.6)
-    spent: dict[str, int] = field(default_factory=dict)  # piece id -> cost units spent
-    stopped: dict[str, str] = field(default_factory=dict)  # piece id -> the enemy hex where it stopped (6.4)
-    combat: Combat | None = None
-    ended: bool = False  # a Combined Attack was declared (8.1.2)
-    idle_rolls_seen: bool = False  # dice rolled with no enemy in the stack's hex (6.5), told once
+    def __init__(self, chit: str, side: str, formation: str | None, box: int):
+        self.chit, self.side, self.box = chit, side, box
+        self.formation = formation  # None: a DAK chit before the German division is chosen (5.1.5)
+        self.rommel = False
+        self.start_hex: str | None = None
+        self.trail: list[str] = []  # hexes the stack passed, in order
+        self.place: dict[str, int] = {}  # piece id -> its index on the trail
+        self.members: set[str] = set()  # piece ids of the activated stack
+        self.italians: str | None = None  # the Italian infantry division moving with it (6.6)
+        self.spent: dict[str, int] = {}  # piece id -> cost units spent
+        self.stopped: dict[str, str] = {}  # piece id -> the enemy hex where it stopped (6.4)
+        self.combat: Combat | None = None
+        self.ended = False  # a Combined Attack was declared (8.1.2)
+        self.idle_rolls_seen = False  # dice rolled with no enemy in the stack's hex (6.5), told once
 
 
-@dataclass(eq=False)
 class Combat:
     """A combat in one hex: rounds of simultaneous fire, damage, retreats, recovery (7)."""
 
-    hex: str
-    attacker: str
-    defender: str
-    rolls: dict[str, tuple[int, ...]] = field(default_factory=dict)
-    hits: dict[str, int] = field(default_factory=dict)  # hits scored BY a side this round
-    damage: dict[str, int] = field(default_factory=dict)  # damage points applied TO a side this round
-    damaged_total: dict[str, int] = field(default_factory=dict)  # over the whole combat (7.3.3)
-    damaged_armor: dict[str, set[str]] = field(default_factory=dict)
-    rounds: int = 0
-    fortified: bool = False
-    retreated: set[str] = field(default_factory=set)
-    recovery: dict[str, int] = field(default_factory=dict)  # successes left for a side
-    min_rounds: int = 1  # 8.2.4: as many rounds as attacking stacks
-    entered_from: str | None = None  # 7.3.5: where the attackers came from
-    all_in: bool = False  # 8.4.2: an end-of-turn Combined Attack, every unit in the hex fights
-    before: dict[str, list[tuple[int, bool]]] = field(default_factory=dict)  # (level index, reduced) at round start
-    damage_levels: dict[str, list[int]] = field(default_factory=dict)  # level index of each damage point this round
-    lost: set[str] = field(default_factory=set)  # sides that had a unit eliminated here (12.1.3, 12.1.4)
-    retreat_order: list[str] = field(default_factory=list)  # sides in the order they left the hex (12.1.2)
-    control_before: str | None = None  # who held the hex's Control Marker when the combat began (12.1.3, 12.1.5)
+    def __init__(self, hex: str, attacker: str, defender: str, fortified: bool = False):
+        self.hex, self.attacker, self.defender, self.fortified = hex, attacker, defender, fortified
+        self.rolls: dict[str, tuple[int, ...]] = {}
+        self.hits: dict[str, int] = {}  # hits scored BY a side this round
+        self.damage: dict[str, int] = {}  # damage points applied TO a side this round
+        self.damaged_total: dict[str, int] = {}  # over the whole combat (7.3.3)
+        self.damaged_armor: dict[str, set[str]] = {}
+        self.rounds = 0
+        self.retreated: set[str] = set()
+        self.recovery: dict[str, int] = {}  # successes left for a side
+        self.min_rounds = 1  # 8.2.4: as many rounds as attacking stacks
+        self.entered_from: str | None = None  # 7.3.5: where the attackers came from
+        self.all_in = False  # 8.4.2: an end-of-turn Combined Attack, every unit in the hex fights
+        self.before: dict[str, list[tuple[int, bool]]] = {}  # (level index, reduced) at round start
+        self.damage_levels: dict[str, list[int]] = {}  # level index of each damage point this round
+        self.lost: set[str] = set()  # sides that had a unit eliminated here (12.1.3, 12.1.4)
+        self.retreat_order: list[str] = []  # sides in the order they left the hex (12.1.2)
+        # who held the hex's Control Marker when the combat began (12.1.3, 12.1.5)
+        self.control_before: str | None = None
 
 
 class Play(Tracker):

@@ -1,0 +1,23 @@
+"""A plain slotted record: equal when of one type with equal fields, shown with its fields, as
+a dataclass with `eq` would be, but written out rather than made by `dataclass`.
+
+Why: `dataclass` generates each method's source and compiles it when the module is imported;
+for the classes an audit imports that was a tenth of a short audit's start-up (issue 36).  A
+subclass lists its fields in `__slots__` and sets them in its own `__init__`.
+"""
+from __future__ import annotations
+
+
+class Record:
+    """The base of a plain slotted record (see the module docstring)."""
+
+    __slots__ = ()
+    __hash__ = None  # compared by value, never a key (as a dataclass with eq and not frozen)
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return all(getattr(self, f) == getattr(other, f) for f in self.__slots__)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({', '.join(f'{f}={getattr(self, f)!r}' for f in self.__slots__)})"
