@@ -18,6 +18,11 @@ if TYPE_CHECKING:  # the schema is for annotations: an audit runs on the plain m
     from builder.model import schema as s
 
 
+def _same(kept: list[Piece] | None, now: list[Piece]) -> bool:
+    """The same pieces in the same order (by identity: a piece is one object for the whole replay)."""
+    return kept is not None and len(kept) == len(now) and all(a is b for a, b in zip(kept, now))
+
+
 class BoardView:
     """Pieces by hex, kept up to date from the positions the replay changes (issue 15)."""
 
@@ -222,7 +227,7 @@ class BoardView:
         return {} if found is None else found
 
     def _refresh_units(self) -> None:
-        index, who, seq, placed = self.by_hex(), self._who, self._seq, self._placed
+        index, who, whos, seq, placed = self.by_hex(), self._who, self._whos, self._seq, self._placed
         stale, self._units_stale = self._units_stale, set()
         sides = self._side_units
         fresh: dict[str | None, dict[str, list[Piece]]] = {}  # side -> its new dict (a copy, changed)
@@ -230,7 +235,9 @@ class BoardView:
         for label in stale:
             here: dict[str | None, list[Piece]] = {}
             for p in index.get(label, ()):
-                found = who(p)
+                found = whos.get(p.id)  # _who's kept answer read here: the hot path of a long log
+                if found is None or found[0] is not p.state:
+                    found = who(p)
                 if found[1] is not None:
                     units = here.get(found[3])
                     if units is None:
@@ -240,15 +247,21 @@ class BoardView:
             now = seq.get(label)
             again = placed.get(label) != now  # the hex left by_hex() and came back: its place moved
             placed[label] = now
-            for side in [s for s, m in sides.items() if label in m and s not in here] + list(here):
+            for side, m in sides.items():  # a side whose units all left the hex
+                if side not in here and label in m:
+                    m = fresh.get(side)
+                    if m is None:
+                        m = fresh[side] = dict(sides[side])
+                    m.pop(label, None)
+            for side, units in here.items():
                 m = fresh.get(side)
                 if m is None:
-                    m = fresh[side] = dict(sides.get(side, ()))
-                units = here.get(side)
-                if units is None or again:
+                    kept = sides.get(side)
+                    if not again and kept is not None and _same(kept.get(label), units):
+                        continue  # the side's units there are as they were: its dict stays
+                    m = fresh[side] = dict(kept or ())
+                if again:
                     m.pop(label, None)
-                if units is None:
-                    continue
                 if label not in m and m and seq[label] < seq[next(reversed(m))]:
                     unsorted.add(side)
                 m[label] = units

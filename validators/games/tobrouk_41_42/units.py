@@ -59,6 +59,7 @@ class Units(Tracker):
         self.free_movers = {lrdg["unit"]: int(lrdg.get("mp", 5))} if lrdg.get("unit") else {}  # 12.4: its own MP
         self.moves_of = {side: 0 for side in self.board.side_names}  # side -> changes to its units so far
         self._by_side: dict = {}  # (question, side) -> (moves_of[enemy] when answered, answer)
+        self._cg_pieces: tuple[int, list[Piece]] = (-1, [])  # (board roster, cg_pieces())
 
     def before_step(self, step) -> None:
         """A step that adds, removes, changes or moves a piece has changed the board (it is applied
@@ -109,6 +110,14 @@ class Units(Tracker):
         if found is _NOT_YET:
             found = self._memo[key] = make()
         return found
+
+    def cg_pieces(self) -> list[Piece]:
+        """The Combat Group counters (markers of `cg_side`), listed again only when a piece comes
+        or goes (a marker's id is fixed in the module)."""
+        board = self.board.replayer.board
+        if self._cg_pieces[0] != board.roster:
+            self._cg_pieces = (board.roster, [p for p in board.pieces.values() if mid(p) in self.cg_side])
+        return self._cg_pieces[1]
 
     def combat_units(self, hex_id: str, side: str | None = None) -> list[Piece]:
         """Combat units (no HQ, no Rommel) of a side in a hex."""
@@ -213,13 +222,26 @@ class CombatGroups(Tracker):
         self.specs: dict[str, dict] = dict(table.get("groups", {}))
         self.box = {self.game.zone_name("cg", g["box"]): cg for cg, g in self.specs.items() if "cg" in self.game.tracks}
         self.hex: dict[str, str] = {}  # CG marker id -> its hex
+        self._roster, self._counters = -1, {}  # (board roster, counters())
         for p in self.board.replayer.board.pieces.values():
             if mid(p) in self.specs and (h := self.board.hex_of(p)):
                 self.hex[mid(p)] = h
 
     def on_map(self, cg: str) -> str | None:
-        return next((self.board.hex_of(p) for p in self.board.replayer.board.pieces.values()
-                     if mid(p) == cg and self.board.hex_of(p)), None)
+        hex_of = self.board.hex_of
+        return next((h for p in self.counters().get(cg, ()) if (h := hex_of(p))), None)
+
+    def counters(self) -> dict[str, list[Piece]]:
+        """The CG counters by CG marker id, in the board's order; listed again only when a piece
+        comes or goes (a marker's id is fixed in the module): asked at every phase end."""
+        board = self.board.replayer.board
+        if self._roster != board.roster:
+            found: dict[str, list[Piece]] = {}
+            for p in board.pieces.values():
+                if (cg := mid(p)) in self.specs:
+                    found.setdefault(cg, []).append(p)
+            self._roster, self._counters = board.roster, found
+        return self._counters
 
     def added(self, e) -> None:
         self.removed(e)
