@@ -60,6 +60,7 @@ class Units(Tracker):
         self.moves_of = {side: 0 for side in self.board.side_names}  # side -> changes to its units so far
         self._by_side: dict = {}  # (question, side) -> (moves_of[enemy] when answered, answer)
         self._cg_pieces: tuple[int, list[Piece]] = (-1, [])  # (board roster, cg_pieces())
+        self._kinds: dict[str, tuple] = {}  # piece id -> (its state, what _changes reads of it)
 
     def before_step(self, step) -> None:
         """A step that adds, removes, changes or moves a piece has changed the board (it is applied
@@ -82,15 +83,21 @@ class Units(Tracker):
         view = self.board
         board = view.replayer.board
         stack = board.stacks.get(pid or "")
+        kinds = self._kinds
         for i in stack.children if stack is not None else (pid,):
             p = board.pieces.get(i or "")
             if p is None:
                 return False
-            marker, side = mid(p), view.side_id(p)  # each asked once (every step's pieces)
-            if marker == "retreat" or (not marker and side is None):
+            kept = kinds.get(p.id)
+            if kept is None or kept[0] is not p.state:  # worked out again only when the piece changed
+                marker, side = mid(p), view.side_id(p)
+                kept = kinds[p.id] = (p.state, False if marker == "retreat" or (not marker and side is None)
+                                      else side if view.unit_of(p) is not None else True)
+            kind = kept[1]
+            if kind is False:
                 return False
-            if view.unit_of(p) is not None:
-                changed.add(side)
+            if kind is not True:
+                changed.add(kind)
         return True
 
     def of_side(self, make, side: str, enemy: str):
