@@ -41,7 +41,7 @@ class BoardView:
         self.step_events: list = []  # the events of the step being audited, in log order
         self.step_moves: list[Moved] = []  # of those, the moves
         self._step_start: dict[str, str] = {}  # piece id -> where it stood when the step began
-        self._marker_ids: dict[str, str | None] = {}  # marker id -> the piece last found for it (marker())
+        self._marker_ids: dict[str, tuple | None] = {}  # marker id -> (the piece last found for it, its state)
         self._seq: dict[str, int] = {}  # hex -> when it last came into _index: the order of by_hex()
         self._next_seq = 0
         self._leaders: dict[str, tuple] = {}  # hex -> (its pieces, the leaders among them): leaders_in()
@@ -88,8 +88,12 @@ class BoardView:
         return self.side_names.get(side or "")
 
     def hex_of(self, p: Piece) -> str | None:
-        where = self.replayer.piece_where(p)
-        return where.label if where.label in self.game.geometry else None
+        key = (p.map, p.x, p.y)
+        label = self._key_hex.get(key, "")  # the hex of a board position, kept (asked at every move)
+        if label == "":
+            where = self.replayer.where(*key).label
+            label = self._key_hex[key] = where if where in self.game.geometry else None
+        return label
 
     def by_hex(self) -> dict[str, list[Piece]]:
         """Pieces by hex (read, never change, the lists), updated from the positions the board
@@ -178,9 +182,9 @@ class BoardView:
         if roster != board.roster:
             who = self._who
             roster, leaders = self._all_leaders = (board.roster, tuple(p for p in board.pieces.values() if who(p)[4]))
-        where = self.replayer.where
+        hex_of = self.hex_of
         for p in leaders:
-            if where(p.map, p.x, p.y).label == hex_id:
+            if hex_of(p) == hex_id:
                 break
         else:
             return []
@@ -288,10 +292,13 @@ class BoardView:
         """The piece of a one-off marker (a depot, a points marker), wherever it is; None when
         none is on the board."""
         pieces = self.replayer.board.pieces
-        p = pieces.get(self._marker_ids.get(marker_id) or "")
+        kept = self._marker_ids.get(marker_id)
+        if kept is not None and pieces.get(kept[0].id) is kept[0] and kept[0].state is kept[1]:
+            return kept[0]  # the piece found last, on the board and unchanged since
+        p = pieces.get(kept[0].id if kept else "")
         if p is None or p.properties().get("MarkerId") != marker_id:
             p = next((q for q in pieces.values() if q.properties().get("MarkerId") == marker_id), None)
-            self._marker_ids[marker_id] = p.id if p else None
+        self._marker_ids[marker_id] = (p, p.state) if p else None
         return p
 
     def track_boxes(self, track: str) -> dict[str, str]:
