@@ -129,9 +129,9 @@ class Moves(Tracker):
         if mid(e.piece) == "breach":
             self._breaches_now()
         self.left_cg = self.from_cg = None
-        geo, st = self.game.geometry, self.state
+        geo, st = self.game.geometry.ids, self.state
         old, new, p = e.old.label, e.new.label, e.piece
-        if self.units_view.is_cu(p) and old in self.cgs.box and new in geo and st.phase_id is not None:
+        if old in self.cgs.box and self.units_view.is_cu(p) and new in geo and st.phase_id is not None:
             at = self.cgs.on_map(self.cgs.box[old]) or self.cgs.hex.get(self.cgs.box[old])
             if at is not None and new != at:
                 self.left_cg = at
@@ -236,7 +236,7 @@ class Movement(TobroukRule):
             self._check_path(e, self.unit_of(p), self.side_id(p), moves.move_class(p), moves.from_cg, e.new.label)
             return
         old, new = e.old.label, e.new.label
-        if old not in self.geo or new not in self.geo or old == new:
+        if old not in self.hexes or new not in self.hexes or old == new:
             return
         cls = moves.move_class(p)
         side = moves.mover_side(p)

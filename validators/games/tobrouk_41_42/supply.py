@@ -402,12 +402,12 @@ class Supply(TobroukRule):
         self._supply_marker(e.piece, e.where.label)
 
     def moved(self, e: Moved) -> None:
-        if e.old.label != e.new.label and e.old.label not in self.geo:
+        if e.old.label != e.new.label and e.old.label not in self.hexes:
             self._supply_marker(e.piece, e.new.label)
 
     def _supply_marker(self, p: Piece, hex_id: str) -> None:
         mid = p.properties().get("MarkerId", "")
-        if mid in SUPPLY_MARKERS and self.state.phase_id not in (None, "A") and hex_id in self.geo:
+        if mid in SUPPLY_MARKERS and self.state.phase_id not in (None, "A") and hex_id in self.hexes:
             self.find("3.1", f"a {mid.upper()} marker placed in {hex_id} in the {self.state.phase}: supply is checked in the "
                       "Administrative phase and holds for the whole turn (3.1b)", p, None, hex_id)
 

@@ -61,6 +61,7 @@ class Units(Tracker):
         self._by_side: dict = {}  # (question, side) -> (moves_of[enemy] when answered, answer)
         self._cg_pieces: tuple[int, list[Piece]] = (-1, [])  # (board roster, cg_pieces())
         self._kinds: dict[str, tuple] = {}  # piece id -> (its state, what _changes reads of it)
+        self._reach: dict[str, tuple[str, ...]] = {}  # hex -> _zoc_reach()
 
     def before_step(self, step) -> None:
         """A step that adds, removes, changes or moves a piece has changed the board (it is applied
@@ -99,6 +100,12 @@ class Units(Tracker):
             if kind is not True:
                 changed.add(kind)
         return True
+
+    def said(self, e) -> None:
+        """A line of one of game.yaml's templates (the state has read it: `line_of`) is told to the
+        rules as `line_said`: the other lines, most of a log's, concern none of them."""
+        if self.state.line is not None:
+            self.tell("line_said", e)
 
     def of_side(self, make, side: str, enemy: str):
         """`make(side)`, kept while no unit of `enemy` (and no Retreat marker) changes: what the
@@ -179,12 +186,20 @@ class Units(Tracker):
         return self.of_side(self._enemy_zoc, side, self.board.other_side[side])
 
     def _enemy_zoc(self, side: str) -> set[str]:
-        enemy, b, terrain = self.board.other_side[side], self.board, self.game.hex_terrain
-        holders = [h for h, ps in b.by_hex().items()
-                   if any(self.is_cu(p) and b.side_id(p) == enemy and b.unit_of(p).id not in self.no_zoc for p in ps)
+        enemy, b = self.board.other_side[side], self.board
+        holders = [h for h, ps in b.unit_hexes(enemy).items()  # the hexes of the enemy's units, kept by the board
+                   if any(self.is_cu(p) and b.unit_of(p).id not in self.no_zoc for p in ps)
                    and not self.retreating(h)]
-        return zone_of_control(holders, self.game.geometry.neighbours,
-                               lambda h, n: not self.crossing(h, n) & ZOC_CLOSED and terrain.get(n) != "sea")
+        return zone_of_control(holders, self._zoc_reach, None)
+
+    def _zoc_reach(self, h: str) -> tuple[str, ...]:
+        """The neighbours a ZoC reaches from `h` (see Choices): the map's alone, listed once."""
+        found = self._reach.get(h)
+        if found is None:
+            terrain = self.game.hex_terrain
+            found = self._reach[h] = tuple(n for n in self.game.geometry.neighbours(h)
+                                           if not self.crossing(h, n) & ZOC_CLOSED and terrain.get(n) != "sea")
+        return found
 
     def under_fire(self, hex_id: str, side: str) -> bool:
         """Within the fire of the other side's combat units: one in a neighbouring hex, no cliff
@@ -203,8 +218,8 @@ class Units(Tracker):
         return self.of_side(self._enemy_hexes, side, self.board.other_side[side])
 
     def _enemy_hexes(self, side: str) -> frozenset[str]:
-        enemy = self.board.other_side[side]
-        return frozenset(h for h in self.board.by_hex() if self.combat_units(h, enemy))
+        enemy, is_cu = self.board.other_side[side], self.is_cu
+        return frozenset(h for h, ps in self.board.unit_hexes(enemy).items() if any(is_cu(p) for p in ps))
 
     def hqs_on_map(self) -> list[Piece]:
         """The HQ counters on the map (not Rommel)."""
@@ -273,7 +288,7 @@ _WORDS = (("board", "replayer units side_names side_ids other_side unit_of side_
 def _speak(obj, ctx: Context) -> None:
     """Give a rule (or tracker) of the game the board's, `Units`' and the state's words as its own
     (bound once: the state's changing facts, turn and phase, are read as `self.state.*`)."""
-    obj.units_view, obj.geo = ctx.get(Units), ctx.game.geometry
+    obj.units_view, obj.geo, obj.hexes = ctx.get(Units), ctx.game.geometry, ctx.game.geometry.ids
     for owner, names in _WORDS:
         for name in names.split():
             setattr(obj, name, getattr(getattr(obj, owner), name))
