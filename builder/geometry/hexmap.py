@@ -82,6 +82,12 @@ class HexMap:
     def __contains__(self, label: object) -> bool:
         return label in self._cells
 
+    @cached_property
+    def ids(self) -> frozenset[str]:
+        """Every id `in` accepts, as a set: a membership test without a call (an audit asks it
+        at every move)."""
+        return frozenset(self._cells)
+
     def canonical(self, label: str) -> str:
         """The label of the hex an id names (a map of sections may give a hex two ids)."""
         return label

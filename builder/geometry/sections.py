@@ -69,6 +69,10 @@ class SectionedHexMap(HexMap):
     def __contains__(self, label: object) -> bool:
         return label in self._cells or label in self.aliases
 
+    @cached_property
+    def ids(self) -> frozenset[str]:
+        return frozenset(self._cells).union(self.aliases)
+
     def centre(self, label: str) -> tuple[int, int]:
         return super().centre(self.canonical(label))
 

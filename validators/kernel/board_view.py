@@ -17,6 +17,11 @@ if TYPE_CHECKING:  # the schema is for annotations: an audit runs on the plain m
     from builder.model import schema as s
 
 
+def _same(kept: list[Piece] | None, now: list[Piece]) -> bool:
+    """The same pieces in the same order (by identity: a piece is one object for the whole replay)."""
+    return kept is not None and len(kept) == len(now) and all(a is b for a, b in zip(kept, now))
+
+
 class BoardView:
     """Pieces by hex, kept up to date from the positions the replay changes (issue 15)."""
 
@@ -35,7 +40,7 @@ class BoardView:
         self.step_events: list = []  # the events of the step being audited, in log order
         self.step_moves: list[Moved] = []  # of those, the moves
         self._step_start: dict[str, str] = {}  # piece id -> where it stood when the step began
-        self._marker_ids: dict[str, str | None] = {}  # marker id -> the piece last found for it (marker())
+        self._marker_ids: dict[str, tuple | None] = {}  # marker id -> (the piece last found for it, its state)
         self._seq: dict[str, int] = {}  # hex -> when it last came into _index: the order of by_hex()
         self._next_seq = 0
         self._leaders: dict[str, tuple] = {}  # hex -> (its pieces, the leaders among them): leaders_in()
@@ -82,8 +87,12 @@ class BoardView:
         return self.side_names.get(side or "")
 
     def hex_of(self, p: Piece) -> str | None:
-        where = self.replayer.piece_where(p)
-        return where.label if where.label in self.game.geometry else None
+        key = (p.map, p.x, p.y)
+        label = self._key_hex.get(key, "")  # the hex of a board position, kept (asked at every move)
+        if label == "":
+            where = self.replayer.where(*key).label
+            label = self._key_hex[key] = where if where in self.game.geometry else None
+        return label
 
     def by_hex(self) -> dict[str, list[Piece]]:
         """Pieces by hex (read, never change, the lists), updated from the positions the board
@@ -172,9 +181,9 @@ class BoardView:
         if roster != board.roster:
             who = self._who
             roster, leaders = self._all_leaders = (board.roster, tuple(p for p in board.pieces.values() if who(p)[4]))
-        where = self.replayer.where
+        hex_of = self.hex_of
         for p in leaders:
-            if where(p.map, p.x, p.y).label == hex_id:
+            if hex_of(p) == hex_id:
                 break
         else:
             return []
@@ -221,7 +230,7 @@ class BoardView:
         return {} if found is None else found
 
     def _refresh_units(self) -> None:
-        index, who, seq, placed = self.by_hex(), self._who, self._seq, self._placed
+        index, who, whos, seq, placed = self.by_hex(), self._who, self._whos, self._seq, self._placed
         stale, self._units_stale = self._units_stale, set()
         sides = self._side_units
         fresh: dict[str | None, dict[str, list[Piece]]] = {}  # side -> its new dict (a copy, changed)
@@ -229,7 +238,9 @@ class BoardView:
         for label in stale:
             here: dict[str | None, list[Piece]] = {}
             for p in index.get(label, ()):
-                found = who(p)
+                found = whos.get(p.id)  # _who's kept answer read here: the hot path of a long log
+                if found is None or found[0] is not p.state:
+                    found = who(p)
                 if found[1] is not None:
                     units = here.get(found[3])
                     if units is None:
@@ -239,15 +250,21 @@ class BoardView:
             now = seq.get(label)
             again = placed.get(label) != now  # the hex left by_hex() and came back: its place moved
             placed[label] = now
-            for side in [s for s, m in sides.items() if label in m and s not in here] + list(here):
+            for side, m in sides.items():  # a side whose units all left the hex
+                if side not in here and label in m:
+                    m = fresh.get(side)
+                    if m is None:
+                        m = fresh[side] = dict(sides[side])
+                    m.pop(label, None)
+            for side, units in here.items():
                 m = fresh.get(side)
                 if m is None:
-                    m = fresh[side] = dict(sides.get(side, ()))
-                units = here.get(side)
-                if units is None or again:
+                    kept = sides.get(side)
+                    if not again and kept is not None and _same(kept.get(label), units):
+                        continue  # the side's units there are as they were: its dict stays
+                    m = fresh[side] = dict(kept or ())
+                if again:
                     m.pop(label, None)
-                if units is None:
-                    continue
                 if label not in m and m and seq[label] < seq[next(reversed(m))]:
                     unsorted.add(side)
                 m[label] = units
@@ -274,10 +291,13 @@ class BoardView:
         """The piece of a one-off marker (a depot, a points marker), wherever it is; None when
         none is on the board."""
         pieces = self.replayer.board.pieces
-        p = pieces.get(self._marker_ids.get(marker_id) or "")
+        kept = self._marker_ids.get(marker_id)
+        if kept is not None and pieces.get(kept[0].id) is kept[0] and kept[0].state is kept[1]:
+            return kept[0]  # the piece found last, on the board and unchanged since
+        p = pieces.get(kept[0].id if kept else "")
         if p is None or p.properties().get("MarkerId") != marker_id:
             p = next((q for q in pieces.values() if q.properties().get("MarkerId") == marker_id), None)
-            self._marker_ids[marker_id] = p.id if p else None
+        self._marker_ids[marker_id] = (p, p.state) if p else None
         return p
 
     def track_boxes(self, track: str) -> dict[str, str]:

@@ -47,10 +47,14 @@ class Declarations:
         # the longest literal part of each template: a line without it cannot match (most chat
         # lines are dice reports and talk, so the expressions are seldom run)
         self.needles = [max(_PROPERTY.split(d.report)[::2], key=len).strip() for d, _ in self.patterns]
+        # any needle at all, in one search: most lines have none and are answered by it alone
+        self._any = re.compile("|".join(re.escape(n) for n in self.needles))
 
     def match(self, text: str) -> tuple[object, str, str] | None:
         """(the declaration, the piece's name, the location) of a line, or None."""
         line = text.strip()
+        if not self._any.search(line):
+            return None
         for (d, p), needle in zip(self.patterns, self.needles):
             if needle not in line:
                 continue

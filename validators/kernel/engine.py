@@ -151,8 +151,8 @@ class RulesAuditor(BaseAuditor):
 
     def on_moved(self, e: Moved) -> None:
         self.state.moved(e)
-        geo = self.game.geometry
-        step = e.old.label in geo and e.new.label in geo and self.unit_of(e.piece) is not None
+        hexes = self.game.geometry.ids
+        step = e.old.label in hexes and e.new.label in hexes and self.unit_of(e.piece) is not None
         self._notify(UNIT_STEP if step else "moved", e)
 
     def on_flipped(self, e: Flipped) -> None:

@@ -78,16 +78,17 @@ class SupplyNet:
         return found.path(min(ends, key=lambda h: (found.cost[h], h))) if ends else None
 
 
-def connected(neighbours: Callable[[str], Iterable[str]], sources: Iterable[str], passable: Callable[[str, str], bool],
-              blocked: Iterable[str]) -> set[str]:
-    """Hexes with a path of any length to a source through free hexes (the start may be blocked)."""
+def connected(neighbours: Callable[[str], Iterable[str]], sources: Iterable[str],
+              passable: Callable[[str, str], bool] | None, blocked: Iterable[str]) -> set[str]:
+    """Hexes with a path of any length to a source through free hexes (the start may be blocked);
+    `passable` None: every step `neighbours` gives is open (a caller that lists the open ways)."""
     blocked = frozenset(blocked)
     seen = {s for s in sources}
     queue = deque(s for s in seen if s not in blocked)
     while queue:
         b = queue.popleft()
         for a in neighbours(b):
-            if a in seen or not passable(a, b):
+            if a in seen or (passable is not None and not passable(a, b)):
                 continue
             seen.add(a)
             if a not in blocked:

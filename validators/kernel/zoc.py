@@ -22,11 +22,12 @@ from validators.kernel.movement import StepCost
 
 
 def zone_of_control(holders: Iterable[str], neighbours: Callable[[str], Iterable[str]],
-                    crosses: Callable[[str, str], bool]) -> set[str]:
-    """Hexes in the zone of control of units in `holders` (their own hexes not included)."""
+                    crosses: Callable[[str, str], bool] | None) -> set[str]:
+    """Hexes in the zone of control of units in `holders` (their own hexes not included);
+    `crosses` None: every neighbour `neighbours` gives (a caller that lists where a ZOC reaches)."""
     out: set[str] = set()
     for h in set(holders):
-        out.update(n for n in neighbours(h) if crosses(h, n))
+        out.update(neighbours(h) if crosses is None else (n for n in neighbours(h) if crosses(h, n)))
     return out
 
 

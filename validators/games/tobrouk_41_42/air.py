@@ -44,7 +44,7 @@ class AirPower(TobroukRule):
                 self.find("5.5", f"the {self.side_names[side]} player made air strikes in his maneuver: the I/V marker "
                           "moves one space in the opponent's favour", side=self.side_names[side])
 
-    def said(self, e: Said) -> None:
+    def line_said(self, e: Said) -> None:
         line = self.state.line_of("Air strike")
         if line is None:
             return

@@ -39,7 +39,7 @@ class ArtilleryMarkers(TobroukTracker):
         self.set_up: dict[str, tuple[str, ...]] = {}  # old marker piece -> the HQs in whose hex it stood at the start
         for p in self.board.replayer.board.pieces.values():
             side, h = self.no_hq.get(mid(p)), self.hex_of(p)
-            if side and h in self.geo:
+            if side and h in self.hexes:
                 hqs = tuple(self.unit_of(q).id for q in self.units_in(h) if self.is_hq(q) and self.side_id(q) == side)
                 if hqs:
                     self.set_up[p.id] = hqs

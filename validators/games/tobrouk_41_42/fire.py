@@ -373,7 +373,7 @@ class Morale(TobroukRule):
             self._morale_outcome(e.where.label, passed=False)
 
     def moved(self, e: Moved | Removed) -> None:
-        if (gone := left_map(e, self.geo)) is not None and mid(e.piece) in HITS:
+        if (gone := left_map(e, self.hexes)) is not None and mid(e.piece) in HITS:
             self._morale_outcome(gone, passed=True)  # deleted or dragged to the Markers box: a pass
         if isinstance(e, Moved) and e.old.label != e.new.label and mid(e.piece) == "retreat":
             self._morale_outcome(e.new.label, passed=False)

@@ -56,14 +56,14 @@ class CombatGroupRules(TobroukRule):
     def added(self, e: Added) -> None:
         self._retreat_marker(e.piece, e.where.label)
         mid = e.piece.properties().get("MarkerId", "")
-        if mid in self.cgs.specs and e.where.label in self.geo:
+        if mid in self.cgs.specs and e.where.label in self.hexes:
             self._created(e.piece, mid, e.where.label)
 
     def removed(self, e: Removed) -> None:
         if e.where is not None and e.where.label in self.cgs.box and self.is_cu(e.piece):
             self._lost_from_display(self.cgs.box[e.where.label])
         mid = e.piece.properties().get("MarkerId", "")
-        if mid in self.cgs.specs and e.where is not None and e.where.label in self.geo:
+        if mid in self.cgs.specs and e.where is not None and e.where.label in self.hexes:
             self._dissolved(e.piece, mid, e.where.label)
 
     def new_phase(self) -> None:
@@ -90,14 +90,14 @@ class CombatGroupRules(TobroukRule):
             self.retreat_hexes.add(h)
 
     def _retreat_marker(self, p: Piece, hex_id: str) -> None:
-        if self.state.phase_id in COMBATS and p.properties().get("MarkerId") == "retreat" and hex_id in self.geo:
+        if self.state.phase_id in COMBATS and p.properties().get("MarkerId") == "retreat" and hex_id in self.hexes:
             self.retreat_hexes.add(hex_id)
 
     def moved(self, e: Moved) -> None:
         old, new, p = e.old.label, e.new.label, e.piece
-        if old != new and old not in self.geo:
+        if old != new and old not in self.hexes:
             self._retreat_marker(p, new)
-        if old != new and old in self.cgs.box and new not in self.geo and new not in self.cgs.box and self.is_cu(p):
+        if old != new and old in self.cgs.box and new not in self.hexes and new not in self.cgs.box and self.is_cu(p):
             self._lost_from_display(self.cgs.box[old])
         at = self.moves.left_cg
         if at is not None and self.state.phase_id == "A":
@@ -107,10 +107,10 @@ class CombatGroupRules(TobroukRule):
             return
         mid = p.properties().get("MarkerId", "")
         if mid in self.cgs.specs:
-            if new in self.geo:
-                if old not in self.geo:
+            if new in self.hexes:
+                if old not in self.hexes:
                     self._created(p, mid, new)
-            elif old in self.geo:
+            elif old in self.hexes:
                 self._dissolved(p, mid, old)
         elif self.is_cu(p) and new in self.cgs.box and old not in self.cgs.box:
             self._enter(e, self.cgs.box[new])
@@ -177,7 +177,7 @@ class CombatGroupRules(TobroukRule):
                       "(7.32b)", p, side=name)
             return
         old = e.old.label
-        if old in self.geo and (self.lines.surely_unsupplied(p) or (
+        if old in self.hexes and (self.lines.surely_unsupplied(p) or (
                 self.markers_in(old, "cr") + self.markers_in(old, "re") and not self.combat_units(old, side))):
             self.find("7.32", f"{p.name} is unsupplied: it may not enter a CG (3.9a, 7.32a)", p, side=name)
         elif at in self.enemy_zoc(side):
@@ -189,7 +189,7 @@ class CombatGroupRules(TobroukRule):
         p = e.piece
         rec = self.moves.moves.get(p.id)
         start = rec.start if rec is not None else e.old.label
-        if start not in self.geo:
+        if start not in self.hexes:
             return
         rec = rec or MoveRecord(start, self.markers_in(start, "rapid") > 0, self.markers_in(start, "re") > 0)
         found = self.moves.path(self.moves.move_class(p), rec, side, at, self.enemy_zoc(side))

@@ -74,7 +74,7 @@ class HQActions(TobroukRule):
             self._check_hq_mp()
 
     def removed(self, e: Removed) -> None:
-        if (gone := left_map(e, self.geo)) is not None:
+        if (gone := left_map(e, self.hexes)) is not None:
             self._gone(e.piece, gone)
 
     def added(self, e: Added) -> None:
@@ -82,7 +82,7 @@ class HQActions(TobroukRule):
 
     def moved(self, e: Moved) -> None:
         old, new = e.old.label, e.new.label
-        geo = self.geo
+        geo = self.hexes
         if e.piece.id in self.reorganised and old in geo and new in geo and old != new and self.state.phase_id in MANEUVERS:
             self.find("4.42", f"{e.piece.name} was reorganised in this maneuver: it may not move at all (4.42c)", e.piece)
         if (gone := left_map(e, geo)) is not None:
@@ -91,7 +91,7 @@ class HQActions(TobroukRule):
             self._arrived(e.piece, new)
 
     def flipped(self, e: Flipped) -> None:
-        if self.state.phase_id is None or e.where is None or e.where.label not in self.geo:
+        if self.state.phase_id is None or e.where is None or e.where.label not in self.hexes:
             return
         mid = e.piece.properties().get("MarkerId", "")
         if mid == "retreat" and e.layer == "Face" and e.new == 2 and e.old != 2:
@@ -106,7 +106,7 @@ class HQActions(TobroukRule):
 
     def _arrived(self, p: Piece, hex_id: str) -> None:
         mid = p.properties().get("MarkerId", "")
-        if hex_id not in self.geo or self.state.phase_id is None:
+        if hex_id not in self.hexes or self.state.phase_id is None:
             return
         if mid in WRECK_SIZE and self.state.phase_id in MANEUVERS and self.maneuvering():
             self.wrecks_repaired[self.maneuvering()] -= WRECK_SIZE[mid]  # a smaller marker left after a repair

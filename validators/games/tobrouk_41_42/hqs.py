@@ -80,16 +80,16 @@ class HQLosses(TobroukTracker):
         u = self.unit_of(e.piece)
         if e.old.label == e.new.label or u is None or u.type != "hq":
             return
-        if e.new.label in self.geo:
-            if e.old.label not in self.geo:
+        if e.new.label in self.hexes:
+            if e.old.label not in self.hexes:
                 self._arrives(e.piece, e.old.label, e.new.label)
-        elif e.old.label in self.geo and e.new.label in self.eliminated_boxes:
+        elif e.old.label in self.hexes and e.new.label in self.eliminated_boxes:
             self._removed(e.piece, e.old.label)
 
     def removed(self, e: Removed) -> None:
         self.removal = self.reentry = None
         u = self.unit_of(e.piece)
-        if u is not None and u.type == "hq" and e.where is not None and e.where.label in self.geo:
+        if u is not None and u.type == "hq" and e.where is not None and e.where.label in self.hexes:
             self._removed(e.piece, e.where.label)
 
     def _removed(self, p: Piece, hex_id: str) -> None:
@@ -116,7 +116,7 @@ class HQLosses(TobroukTracker):
 
     def _arrives(self, p: Piece, old: str | None, hex_id: str) -> None:
         u = self.unit_of(p)
-        if u is not None and u.type == "hq" and u.id in self.eliminated and hex_id in self.geo:
+        if u is not None and u.type == "hq" and u.id in self.eliminated and hex_id in self.hexes:
             self.reentry = (p, old, hex_id, self.eliminated.pop(u.id))
 
 
@@ -207,7 +207,7 @@ class HQCombat(TobroukRule):
         if d.name == "Declare target" and self.state.phase_id in COMBATS:
             self.hit_hexes.add(d.where)
 
-    def said(self, e: Said) -> None:
+    def line_said(self, e: Said) -> None:
         strike = self.state.line_of("Air strike")
         if strike is not None and self.state.phase_id in MANEUVERS:
             self.hit_hexes.add(strike[1])
@@ -225,9 +225,9 @@ class HQCombat(TobroukRule):
             return
         self._hit(e.piece, e.new.label)
         u = self.unit_of(e.piece)
-        if u is not None and u.type == "hq" and e.new.label in self.geo:
+        if u is not None and u.type == "hq" and e.new.label in self.hexes:
             self.hq_hexes.setdefault(e.piece.id, set()).add(e.new.label)
-            if self.state.phase_id in COMBATS and e.old.label in self.geo:
+            if self.state.phase_id in COMBATS and e.old.label in self.hexes:
                 first = self.displaced.get(e.piece.id)
                 start = first[0] if first else e.old.label
                 threatened = first[1] if first else self.under_fire(e.old.label, self.side_id(e.piece))

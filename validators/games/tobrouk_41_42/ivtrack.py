@@ -143,7 +143,7 @@ class IVTrack(TobroukRule):
     def _families_now(self) -> dict[str, Piece]:
         boxes, where = self.track_boxes("cg"), self.board.where
         return {self.root.get(u.id, u.id): p for p in self.replayer.board.pieces.values()
-                if (u := self.unit_of(p)) is not None and self.is_cu(p) and (where(p) in self.geo or where(p) in boxes)}
+                if (u := self.unit_of(p)) is not None and self.is_cu(p) and (where(p) in self.hexes or where(p) in boxes)}
 
     def _see_families(self) -> None:
         self.unseen = False
@@ -192,7 +192,7 @@ class IVTrack(TobroukRule):
             for t in (1, -1):
                 self.credit(t, 1, "an extra turn demanded (8.2)", turn)
 
-    def said(self, e: Said) -> None:
+    def line_said(self, e: Said) -> None:
         st = self.state
         strike, released, repair = st.line_of("Air strike"), st.line_of("Release reserve"), st.line_of("Repair wreck")
         if strike is not None:
@@ -224,18 +224,18 @@ class IVTrack(TobroukRule):
             self.credit(1, int(kill.get("iv_spaces", 3)), "Rommel killed by the commando (12.3)")
 
     def _in_play(self, label: str) -> bool:
-        return label in self.geo or label in self.track_boxes("cg")
+        return label in self.hexes or label in self.track_boxes("cg")
 
     def moved(self, e: Moved) -> None:
         if e.piece.properties().get("MarkerId") == "iv" and e.old.label != e.new.label:
             self.iv_moved_at = self.state.step  # the act a finding of the window is reported at
-        if (gone := left_map(e, self.geo)) is not None:
+        if (gone := left_map(e, self.hexes)) is not None:
             self._left_map(e.piece, gone)
         self._hq_events()
         u = self.unit_of(e.piece)
         if u is not None and self._in_play(e.new.label) and not self._in_play(e.old.label):
             self.unseen = True  # a family may have come into play: seen at the next unit's move onto a hex
-        if e.old.label == e.new.label or self.state.phase_id is None or u is None or e.new.label not in self.geo:
+        if e.old.label == e.new.label or self.state.phase_id is None or u is None or e.new.label not in self.hexes:
             return
         if self.unseen:  # else every family in play was seen already
             self._see_families()
@@ -246,13 +246,13 @@ class IVTrack(TobroukRule):
         u = self.unit_of(e.piece)
         if u is not None and self._in_play(e.where.label):
             self.unseen = True
-        if u is not None and self.state.phase_id is not None and e.where.label in self.geo:
+        if u is not None and self.state.phase_id is not None and e.where.label in self.hexes:
             self._see_families()
             self._unit_arrives(e.piece, u, self.side_id(e.piece), e.where.label)
 
     def removed(self, e: Removed) -> None:
         self._hq_events()
-        if (gone := left_map(e, self.geo)) is not None:
+        if (gone := left_map(e, self.hexes)) is not None:
             self._left_map(e.piece, gone)
 
     def _left_map(self, p: Piece, hex_id: str) -> None:

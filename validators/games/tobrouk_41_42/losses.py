@@ -64,7 +64,7 @@ class Losses(TobroukRule):
         self._hit_marker(e.piece, e.where.label)
 
     def moved(self, e: Moved) -> None:
-        geo, phase = self.geo, self.state.phase_id
+        geo, phase = self.hexes, self.state.phase_id
         if phase in COMBATS and self.is_cu(e.piece) and e.old.label != e.new.label:
             u = self.unit_of(e.piece)
             if e.old.label in geo and e.new.label not in geo:
@@ -78,7 +78,7 @@ class Losses(TobroukRule):
 
     def flipped(self, e: Flipped) -> None:
         phase = self.state.phase_id
-        if phase not in COMBATS + MANEUVERS or e.where is None or e.where.label not in self.geo:
+        if phase not in COMBATS + MANEUVERS or e.where is None or e.where.label not in self.hexes:
             return
         h = e.where.label
         if e.layer == "Step" and self.is_cu(e.piece):
@@ -90,14 +90,14 @@ class Losses(TobroukRule):
                 self.short_at.setdefault(h, self.state.step)  # 6.1e: flipped once the steps are taken
 
     def removed(self, e: Removed) -> None:
-        if self.state.phase_id in COMBATS + MANEUVERS and self.is_cu(e.piece) and e.where is not None and e.where.label in self.geo:
+        if self.state.phase_id in COMBATS + MANEUVERS and self.is_cu(e.piece) and e.where is not None and e.where.label in self.hexes:
             self._lose(e.where.label, self.steps_now(self.unit_of(e.piece), e.piece))
 
     def _hit_marker(self, p: Piece, hex_id: str) -> None:
         mid = p.properties().get("MarkerId", "")
         if mid in HITS:
             self.tested.add(hex_id)
-        if self.state.phase_id not in COMBATS + MANEUVERS or mid not in ("t1", "t2") or hex_id not in self.geo:
+        if self.state.phase_id not in COMBATS + MANEUVERS or mid not in ("t1", "t2") or hex_id not in self.hexes:
             return
         if hex_id not in self.available:
             self.hit_side[hex_id], self.available[hex_id] = self._hex_steps(hex_id)

@@ -72,13 +72,13 @@ class Modes(TobroukRule):
     def moved(self, e: Moved) -> None:
         """A marker put on the map; an artillery marker also when dragged hex to hex (5.4d holds
         wherever it is dropped, issue 31)."""
-        if e.old.label != e.new.label and (e.old.label not in self.geo
+        if e.old.label != e.new.label and (e.old.label not in self.hexes
                                            or self.arty.is_marker(e.piece)):
             self._placed(e.piece, e.new.label)
 
     def _placed(self, p: Piece, hex_id: str) -> None:
         mid = p.properties().get("MarkerId", "")
-        if self.state.phase_id is None or hex_id not in self.geo:
+        if self.state.phase_id is None or hex_id not in self.hexes:
             return
         if mid == "rapid":
             self._rapid(p, hex_id)
@@ -149,6 +149,6 @@ class Modes(TobroukRule):
         hqs = self.arty.hqs(p)
         if mid_of(p) not in self.arty.of_hq or len(hqs) != 1:
             return None  # an old marker names no HQ
-        n = sum(1 for h, ps in self.by_hex().items() if h in self.geo for q in ps if mid_of(q) == mid_of(p))
+        n = sum(1 for h, ps in self.by_hex().items() if h in self.hexes for q in ps if mid_of(q) == mid_of(p))
         allowed = self.arty.allowed(hqs[0])
         return (f"{n}{'nd' if n == 2 else 'rd' if n == 3 else 'th'}", allowed) if n > allowed else None

@@ -129,9 +129,9 @@ class Moves(Tracker):
         if mid(e.piece) == "breach":
             self._breaches_now()
         self.left_cg = self.from_cg = None
-        geo, st = self.game.geometry, self.state
+        geo, st = self.game.geometry.ids, self.state
         old, new, p = e.old.label, e.new.label, e.piece
-        if self.units_view.is_cu(p) and old in self.cgs.box and new in geo and st.phase_id is not None:
+        if old in self.cgs.box and self.units_view.is_cu(p) and new in geo and st.phase_id is not None:
             at = self.cgs.on_map(self.cgs.box[old]) or self.cgs.hex.get(self.cgs.box[old])
             if at is not None and new != at:
                 self.left_cg = at
@@ -228,6 +228,7 @@ class Movement(TobroukRule):
 
     def start(self) -> None:
         self.moves = self.ctx.get(Moves)
+        self._within: dict[tuple, bool] = {}  # _direct_within by all it depends on
 
     def moved(self, e: Moved) -> None:
         moves, p = self.moves, e.piece
@@ -235,7 +236,7 @@ class Movement(TobroukRule):
             self._check_path(e, self.unit_of(p), self.side_id(p), moves.move_class(p), moves.from_cg, e.new.label)
             return
         old, new = e.old.label, e.new.label
-        if old not in self.geo or new not in self.geo or old == new:
+        if old not in self.hexes or new not in self.hexes or old == new:
             return
         cls = moves.move_class(p)
         side = moves.mover_side(p)
@@ -273,9 +274,11 @@ class Movement(TobroukRule):
         if rec.rapid or any(mid(m.piece) == "rapid" and m.new.label == new
                             for m in self.board.step_moves):  # under the marker, or dragged with it
             self._check_rapid(e, side, rec, new)
+        if new == rec.start:
+            return  # back where it began: no cost, and no contact entered (_check_contact)
         zoc, allowance = self.enemy_zoc(side), self.free_movers.get(u.id if u else "", self.maneuver_mp(side))
         contact = new in zoc
-        if new == rec.start or self._direct_within(cls, rec, new, contact, allowance):
+        if self._direct_within(cls, rec, new, contact, allowance):
             self._check_contact(e, u, side, rec, new, contact)
             return
         geo, note, allowance = self.geo, self.reconstructed("movement", "terrain-effects"), Fraction(allowance)
@@ -311,10 +314,17 @@ class Movement(TobroukRule):
     def _direct_within(self, cls: str, rec: MoveRecord, new: str, contact: bool, allowance) -> bool:
         """A one-hex move whose own step is within the allowance: no search can find it over
         (the cheapest path costs at most that), and no finding needs the path."""
-        if not self.geo.adjacent(rec.start, new):
-            return False
-        c = self.moves.step_cost(cls, rec)(rec.start, new)
-        return c is not None and c + (self.moves.zoc_mp if contact else 0) <= allowance
+        moves = self.moves
+        key = (cls, rec.rapid, rec.exhausted, moves.breaches, rec.start, new, contact, allowance)
+        found = self._within.get(key)
+        if found is None:  # a unit steps out and back between the same hexes all game: asked once
+            if not self.geo.adjacent(rec.start, new):
+                found = False
+            else:
+                c = moves.step_cost(cls, rec)(rec.start, new)
+                found = c is not None and c + (moves.zoc_mp if contact else 0) <= allowance
+            self._within[key] = found
+        return found
 
     def _check_contact(self, e: Moved, u, side: str, rec: MoveRecord, new: str, contact: bool) -> None:
         if new == rec.start:

@@ -81,7 +81,7 @@ class OptionalCounters(TobroukRule):
         u = self.unit_of(p)
         return u.id if u is not None else None
 
-    def said(self, e: Said) -> None:
+    def line_said(self, e: Said) -> None:
         st, line = self.state, self.state.line_of("Breach minefield")
         p = st.named_unit(line[0]) if line is not None else None
         if p is not None and self.uid(p) == self.hecker and st.phase_id in MANEUVERS:
@@ -101,12 +101,12 @@ class OptionalCounters(TobroukRule):
                           f"{self.reconstructed('movement', 'terrain-effects')}", p, None, hex_id)
 
     def moved(self, e: Moved) -> None:
-        if (gone := left_map(e, self.geo)) is not None:
+        if (gone := left_map(e, self.hexes)) is not None:
             self._left_map(e.piece, gone)
         st = self.state
         if e.old.label == e.new.label or st.phase_id is None:
             return
-        uid, geo = self.uid(e.piece), self.geo
+        uid, geo = self.uid(e.piece), self.hexes
         if uid == self.lrdg and st.phase_id in COMBATS and e.old.label in geo and e.new.label in geo:
             self.lrdg_moved = ((self.lrdg_moved or (e.old.label,))[0], st.step)
         if uid == self.hecker and self.breached_in == (st.turn, st.pair, st.phase_id) \
@@ -121,7 +121,7 @@ class OptionalCounters(TobroukRule):
                               f"hex {self.lrdg_back}", e.piece)
 
     def removed(self, e: Removed) -> None:
-        if (gone := left_map(e, self.geo)) is not None:
+        if (gone := left_map(e, self.hexes)) is not None:
             self._left_map(e.piece, gone)
 
     def rolled(self, e: Rolled) -> None:

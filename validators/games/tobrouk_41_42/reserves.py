@@ -169,7 +169,7 @@ class Reserves(TobroukRule):
         if d.name == "Declare target" and d.where in self.camp and self.side_id(d.piece) == "commonwealth":
             self.release("commonwealth", "camp_attacked")
 
-    def said(self, e: Said) -> None:
+    def line_said(self, e: Said) -> None:
         released, strike = self.state.line_of("Release reserve"), self.state.line_of("Air strike")
         if released is not None:
             p = self.state.named_unit(released[0])
@@ -187,7 +187,7 @@ class Reserves(TobroukRule):
         u = self.unit_of(e.piece)
         if u is None or self.state.phase_id is None:
             return
-        geo = self.geo
+        geo = self.hexes
         old, new = e.old.label, e.new.label
         if new not in geo:
             return
@@ -211,7 +211,7 @@ class Reserves(TobroukRule):
 
     def added(self, e: Added) -> None:
         u = self.unit_of(e.piece)
-        if u is not None and self.state.phase_id is not None and e.where.label in self.geo \
+        if u is not None and self.state.phase_id is not None and e.where.label in self.hexes \
                 and u.id not in self.been_on_map:
             self.been_on_map.add(u.id)
             if not self._entry(e.piece, u.id, e.where.label) and u.id in self.rg.group_of:
@@ -254,7 +254,7 @@ class Reserves(TobroukRule):
                       f"({self.rg.groups[gi]['rule']}), and no valid supply path joins {hex_id} to a {name} supply "
                       "source (reconstructed map)", p)
             return True
-        if gate in self.geo and hex_id != gate and not self._reachable(p, side, gate, hex_id):
+        if gate in self.hexes and hex_id != gate and not self._reachable(p, side, gate, hex_id):
             self.find(rule, f"{p.name} entered at {hex_id}: it enters through {gate} "
                       f"({(arrival.rule if arrival else None) or self.rg.groups[gi]['rule']}), and {hex_id} is beyond "
                       f"the maneuver's MP from there{self.reconstructed('movement', 'terrain-effects')}", p)
@@ -266,7 +266,7 @@ class Reserves(TobroukRule):
         one of the side's supply sources, at any length (11.4i gives none)."""
         lines = self.ctx.get(SupplyLines)
         forbidden, passable = lines.supply_forbidden(side, LENIENT), lines.supply_passable(LENIENT)
-        seen = {h for h in lines.source_hexes(side) if h in self.geo and h not in forbidden}
+        seen = {h for h in lines.source_hexes(side) if h in self.hexes and h not in forbidden}
         frontier = list(seen)
         while frontier:
             frontier = [b for a in frontier for b in self.geo.neighbours(a)

@@ -41,14 +41,16 @@ class Retreats(TobroukRule):
         self.placed: dict[str, str] = {}  # Retreat marker id -> the hex it was put in, this combat phase
 
     def added(self, e: Added) -> None:
-        if mid(e.piece) == "retreat" and self._retreat_phase() and e.where.label in self.geo:
+        if mid(e.piece) == "retreat" and self._retreat_phase() and e.where.label in self.hexes:
             self.placed[e.piece.id] = e.where.label
 
     def moved(self, e: Moved) -> None:
-        geo = self.geo
-        if mid(e.piece) == "retreat" and self._retreat_phase() and e.old.label not in geo and e.new.label in geo:
+        if not self._retreat_phase():
+            return
+        geo = self.hexes
+        if mid(e.piece) == "retreat" and e.old.label not in geo and e.new.label in geo:
             self.placed[e.piece.id] = e.new.label
-        if (self._retreat_phase() and self.is_cu(e.piece) and e.old.label in geo and e.new.label in geo
+        if (self.is_cu(e.piece) and e.old.label in geo and e.new.label in geo
                 and e.old.label != e.new.label and (self.state.phase_id in COMBATS or self.side_id(e.piece) != self.maneuvering())
                 and (self.units_view.stood_retreating(e.old.label) or self.retreating(e.old.label))):
             self.retreats.setdefault(e.piece.id, e.old.label)

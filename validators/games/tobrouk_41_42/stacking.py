@@ -34,6 +34,7 @@ class Stacking(TobroukRule):
 
     def start(self) -> None:
         self.combinations = StackingCombinations.from_data(self.game.table("stacking").data)
+        self._fits: dict[tuple, bool] = {}  # fits() by the units and their faces
         super().start()
 
     def new_phase(self) -> None:
@@ -51,8 +52,14 @@ class Stacking(TobroukRule):
             self._check_stacking()
 
     def fits(self, pieces: list[Piece]) -> bool:
-        """Whether the units fill the slots of one combination of 7.1."""
-        return self.combinations.fits([unit_attrs(self.game, self.unit_of(p), self.reduced(p)) for p in pieces])
+        """Whether the units fill the slots of one combination of 7.1 (kept by units and faces: the
+        same stacks are judged at every maneuver's end)."""
+        key = tuple((self.unit_of(p).id, self.reduced(p)) for p in pieces)
+        found = self._fits.get(key)
+        if found is None:
+            found = self._fits[key] = self.combinations.fits([unit_attrs(self.game, self.unit_of(p), self.reduced(p))
+                                                              for p in pieces])
+        return found
 
     def _check_stacking(self) -> None:
         for number, message, h, side in self.memo(("stacking", self.maneuvering()), self._overstacked):
@@ -66,7 +73,12 @@ class Stacking(TobroukRule):
         mover, out = self.maneuvering(), []
         sides = [mover] if mover else list(self.side_names)
         crowded = {h for side in sides for h, ps in self.board.unit_hexes(side).items() if len(ps) > 1}
-        for h, ps in sorted(self.by_hex().items()):
+        index, hex_of = self.by_hex(), self.hex_of
+        judged = crowded.union(h for p in self.units_view.cg_pieces() if (h := hex_of(p)))  # no other hex has a case
+        for h in sorted(judged):
+            ps = index.get(h)
+            if ps is None:
+                continue
             cg = next((p for p in reversed(ps) if mid(p) in self.cg_side), None)  # the last CG counter there
             owner = self.cg_side[mid(cg)] if cg is not None else None
             if cg is not None and any(self.unit_of(p) for p in ps) and mover in (None, owner):

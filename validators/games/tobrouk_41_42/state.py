@@ -110,13 +110,15 @@ class TobroukState(GameState):
     def moved(self, e: Moved) -> None:
         """2.1: the first side to act in a phase B (its MP marker or a unit moving) is the active player."""
         board = self.board
-        side = MP_MARKERS.get(e.piece.properties().get("MarkerId", "")) or (
-            board.side_id(e.piece) if board.unit_of(e.piece) else None)
-        if side and e.old.label != e.new.label and self.active is None and self.phase_id == "B":
-            self.active = side
-            self.side_acting = board.side_names[side]
-        if self.maneuvering():
-            self.side_acting = board.side_names[self.maneuvering()]
+        if self.active is None and self.phase_id == "B" and e.old.label != e.new.label:
+            side = MP_MARKERS.get(e.piece.properties().get("MarkerId", "")) or (
+                board.side_id(e.piece) if board.unit_of(e.piece) else None)
+            if side:
+                self.active = side
+                self.side_acting = board.side_names[side]
+        maneuvering = self.maneuvering()
+        if maneuvering:
+            self.side_acting = board.side_names[maneuvering]
 
     def read_declaration(self, e: Said) -> Declared | None:
         """Every template's line is kept in `line` (rules read the unit by its name as they need);

@@ -74,6 +74,7 @@ class SupplyLines(TobroukTracker):
         self.keeps_supply: set[str] = set()  # sides with a CR or RE marker on their units as this phase A ends
         self.verdicts: dict[str, tuple] = {}  # side -> what phase A found (see `judge`)
         self._passable: dict[str, dict[tuple[str, str], bool]] = {}  # mode -> (a, b) -> a path may cross
+        self._ways: dict[tuple, dict[str, tuple[str, ...]]] = {}  # supply_reach's ways out of each hex
 
     def _mine_sides(self, runs: list[str] | None) -> frozenset:
         """Hexside keys of the minefields the scenario has (every one when the scenario is unknown)."""
@@ -143,9 +144,19 @@ class SupplyLines(TobroukTracker):
         if mode == STRICT and origin in forbidden:
             return set()
         seen, frontier, neighbours = {origin}, [origin], self.geo.neighbours
+        ways = self._ways.setdefault((mode, passable.__qualname__), {})  # hex -> neighbours passable from it
         for _ in range(steps):  # breadth first: each hex seen once, only free hexes lead on
-            frontier = [b for a in frontier for b in neighbours(a)
-                        if b not in seen and passable(a, b) and not seen.add(b) and b not in forbidden]
+            after = []
+            for a in frontier:
+                out = ways.get(a)
+                if out is None:  # the map does not change: each hex's ways are listed once
+                    out = ways[a] = tuple(b for b in neighbours(a) if passable(a, b))
+                for b in out:
+                    if b not in seen:
+                        seen.add(b)
+                        if b not in forbidden:
+                            after.append(b)
+            frontier = after
         return seen if mode == LENIENT else seen - forbidden
 
     def supply_sources(self, side: str, forbidden: set[str], passable, mode: str) -> set[str]:
@@ -391,12 +402,12 @@ class Supply(TobroukRule):
         self._supply_marker(e.piece, e.where.label)
 
     def moved(self, e: Moved) -> None:
-        if e.old.label != e.new.label and e.old.label not in self.geo:
+        if e.old.label != e.new.label and e.old.label not in self.hexes:
             self._supply_marker(e.piece, e.new.label)
 
     def _supply_marker(self, p: Piece, hex_id: str) -> None:
         mid = p.properties().get("MarkerId", "")
-        if mid in SUPPLY_MARKERS and self.state.phase_id not in (None, "A") and hex_id in self.geo:
+        if mid in SUPPLY_MARKERS and self.state.phase_id not in (None, "A") and hex_id in self.hexes:
             self.find("3.1", f"a {mid.upper()} marker placed in {hex_id} in the {self.state.phase}: supply is checked in the "
                       "Administrative phase and holds for the whole turn (3.1b)", p, None, hex_id)
 

@@ -59,6 +59,9 @@ class Units(Tracker):
         self.free_movers = {lrdg["unit"]: int(lrdg.get("mp", 5))} if lrdg.get("unit") else {}  # 12.4: its own MP
         self.moves_of = {side: 0 for side in self.board.side_names}  # side -> changes to its units so far
         self._by_side: dict = {}  # (question, side) -> (moves_of[enemy] when answered, answer)
+        self._cg_pieces: tuple[int, list[Piece]] = (-1, [])  # (board roster, cg_pieces())
+        self._kinds: dict[str, tuple] = {}  # piece id -> (its state, what _changes reads of it)
+        self._reach: dict[str, tuple[str, ...]] = {}  # hex -> _zoc_reach()
 
     def before_step(self, step) -> None:
         """A step that adds, removes, changes or moves a piece has changed the board (it is applied
@@ -81,16 +84,28 @@ class Units(Tracker):
         view = self.board
         board = view.replayer.board
         stack = board.stacks.get(pid or "")
+        kinds = self._kinds
         for i in stack.children if stack is not None else (pid,):
             p = board.pieces.get(i or "")
             if p is None:
                 return False
-            marker, side = mid(p), view.side_id(p)  # each asked once (every step's pieces)
-            if marker == "retreat" or (not marker and side is None):
+            kept = kinds.get(p.id)
+            if kept is None or kept[0] is not p.state:  # worked out again only when the piece changed
+                marker, side = mid(p), view.side_id(p)
+                kept = kinds[p.id] = (p.state, False if marker == "retreat" or (not marker and side is None)
+                                      else side if view.unit_of(p) is not None else True)
+            kind = kept[1]
+            if kind is False:
                 return False
-            if view.unit_of(p) is not None:
-                changed.add(side)
+            if kind is not True:
+                changed.add(kind)
         return True
+
+    def said(self, e) -> None:
+        """A line of one of game.yaml's templates (the state has read it: `line_of`) is told to the
+        rules as `line_said`: the other lines, most of a log's, concern none of them."""
+        if self.state.line is not None:
+            self.tell("line_said", e)
 
     def of_side(self, make, side: str, enemy: str):
         """`make(side)`, kept while no unit of `enemy` (and no Retreat marker) changes: what the
@@ -109,6 +124,14 @@ class Units(Tracker):
         if found is _NOT_YET:
             found = self._memo[key] = make()
         return found
+
+    def cg_pieces(self) -> list[Piece]:
+        """The Combat Group counters (markers of `cg_side`), listed again only when a piece comes
+        or goes (a marker's id is fixed in the module)."""
+        board = self.board.replayer.board
+        if self._cg_pieces[0] != board.roster:
+            self._cg_pieces = (board.roster, [p for p in board.pieces.values() if mid(p) in self.cg_side])
+        return self._cg_pieces[1]
 
     def combat_units(self, hex_id: str, side: str | None = None) -> list[Piece]:
         """Combat units (no HQ, no Rommel) of a side in a hex."""
@@ -163,12 +186,20 @@ class Units(Tracker):
         return self.of_side(self._enemy_zoc, side, self.board.other_side[side])
 
     def _enemy_zoc(self, side: str) -> set[str]:
-        enemy, b, terrain = self.board.other_side[side], self.board, self.game.hex_terrain
-        holders = [h for h, ps in b.by_hex().items()
-                   if any(self.is_cu(p) and b.side_id(p) == enemy and b.unit_of(p).id not in self.no_zoc for p in ps)
+        enemy, b = self.board.other_side[side], self.board
+        holders = [h for h, ps in b.unit_hexes(enemy).items()  # the hexes of the enemy's units, kept by the board
+                   if any(self.is_cu(p) and b.unit_of(p).id not in self.no_zoc for p in ps)
                    and not self.retreating(h)]
-        return zone_of_control(holders, self.game.geometry.neighbours,
-                               lambda h, n: not self.crossing(h, n) & ZOC_CLOSED and terrain.get(n) != "sea")
+        return zone_of_control(holders, self._zoc_reach, None)
+
+    def _zoc_reach(self, h: str) -> tuple[str, ...]:
+        """The neighbours a ZoC reaches from `h` (see Choices): the map's alone, listed once."""
+        found = self._reach.get(h)
+        if found is None:
+            terrain = self.game.hex_terrain
+            found = self._reach[h] = tuple(n for n in self.game.geometry.neighbours(h)
+                                           if not self.crossing(h, n) & ZOC_CLOSED and terrain.get(n) != "sea")
+        return found
 
     def under_fire(self, hex_id: str, side: str) -> bool:
         """Within the fire of the other side's combat units: one in a neighbouring hex, no cliff
@@ -187,8 +218,8 @@ class Units(Tracker):
         return self.of_side(self._enemy_hexes, side, self.board.other_side[side])
 
     def _enemy_hexes(self, side: str) -> frozenset[str]:
-        enemy = self.board.other_side[side]
-        return frozenset(h for h in self.board.by_hex() if self.combat_units(h, enemy))
+        enemy, is_cu = self.board.other_side[side], self.is_cu
+        return frozenset(h for h, ps in self.board.unit_hexes(enemy).items() if any(is_cu(p) for p in ps))
 
     def hqs_on_map(self) -> list[Piece]:
         """The HQ counters on the map (not Rommel)."""
@@ -213,13 +244,26 @@ class CombatGroups(Tracker):
         self.specs: dict[str, dict] = dict(table.get("groups", {}))
         self.box = {self.game.zone_name("cg", g["box"]): cg for cg, g in self.specs.items() if "cg" in self.game.tracks}
         self.hex: dict[str, str] = {}  # CG marker id -> its hex
+        self._roster, self._counters = -1, {}  # (board roster, counters())
         for p in self.board.replayer.board.pieces.values():
             if mid(p) in self.specs and (h := self.board.hex_of(p)):
                 self.hex[mid(p)] = h
 
     def on_map(self, cg: str) -> str | None:
-        return next((self.board.hex_of(p) for p in self.board.replayer.board.pieces.values()
-                     if mid(p) == cg and self.board.hex_of(p)), None)
+        hex_of = self.board.hex_of
+        return next((h for p in self.counters().get(cg, ()) if (h := hex_of(p))), None)
+
+    def counters(self) -> dict[str, list[Piece]]:
+        """The CG counters by CG marker id, in the board's order; listed again only when a piece
+        comes or goes (a marker's id is fixed in the module): asked at every phase end."""
+        board = self.board.replayer.board
+        if self._roster != board.roster:
+            found: dict[str, list[Piece]] = {}
+            for p in board.pieces.values():
+                if (cg := mid(p)) in self.specs:
+                    found.setdefault(cg, []).append(p)
+            self._roster, self._counters = board.roster, found
+        return self._counters
 
     def added(self, e) -> None:
         self.removed(e)
@@ -244,7 +288,7 @@ _WORDS = (("board", "replayer units side_names side_ids other_side unit_of side_
 def _speak(obj, ctx: Context) -> None:
     """Give a rule (or tracker) of the game the board's, `Units`' and the state's words as its own
     (bound once: the state's changing facts, turn and phase, are read as `self.state.*`)."""
-    obj.units_view, obj.geo = ctx.get(Units), ctx.game.geometry
+    obj.units_view, obj.geo, obj.hexes = ctx.get(Units), ctx.game.geometry, ctx.game.geometry.ids
     for owner, names in _WORDS:
         for name in names.split():
             setattr(obj, name, getattr(getattr(obj, owner), name))

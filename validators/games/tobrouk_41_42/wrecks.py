@@ -48,7 +48,7 @@ class Wrecks(TobroukRule):
         return not (u.fragile_reduced if reduced else u.fragile)
 
     def _loss(self, p: Piece, hex_id: str | None, reduced: bool) -> None:
-        if self.state.phase_id in COMBATS and hex_id in self.geo and self._makes_wreck(p, reduced):
+        if self.state.phase_id in COMBATS and hex_id in self.hexes and self._makes_wreck(p, reduced):
             self.wreck_due.setdefault(hex_id, p)
 
     def flipped(self, e: Flipped) -> None:
@@ -60,14 +60,14 @@ class Wrecks(TobroukRule):
             self._loss(e.piece, e.where.label, self.reduced(e.piece))
 
     def moved(self, e: Moved) -> None:
-        geo = self.geo
+        geo = self.hexes
         if e.old.label in geo and e.new.label not in geo and e.old.label != e.new.label:
             self._loss(e.piece, e.old.label, self.reduced(e.piece))
         self.added(e)
 
     def added(self, e: Added | Moved) -> None:
         at = e.where.label if isinstance(e, Added) else e.new.label
-        if mid(e.piece) in WRECKS and at in self.geo and self.state.phase_id in COMBATS:
+        if mid(e.piece) in WRECKS and at in self.hexes and self.state.phase_id in COMBATS:
             self.wrecked.add(at)
 
     def _check_wrecks(self) -> None:

@@ -69,7 +69,7 @@ class AttritionRules(WdfRule):
         if p is None:
             return 0, None
         zone = self.board.where(p)
-        return (self.steps_left(p), zone) if zone in self.game.geometry else (0, zone)
+        return (self.steps_left(p), zone) if zone in self.game.geometry.ids else (0, zone)
 
     def _check_attrition(self, side: str) -> None:
         rule = self.elim.get("rule", "8.3")

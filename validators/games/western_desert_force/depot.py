@@ -62,13 +62,13 @@ class DepotLosses(Tracker):
 
     def added(self, e: Added) -> None:
         self.taken = self.cut_off = None
-        if not e.piece.properties().get("MarkerId", "").startswith("depot-") and e.where.label in self.game.geometry:
+        if not e.piece.properties().get("MarkerId", "").startswith("depot-") and e.where.label in self.game.geometry.ids:
             self._entered(e.piece, e.where.label)
 
     def removed(self, e: Removed) -> None:
         self.taken = self.cut_off = None
         mid = e.piece.properties().get("MarkerId", "")
-        if mid.startswith("depot-") and e.where and e.where.label in self.game.geometry:
+        if mid.startswith("depot-") and e.where and e.where.label in self.game.geometry.ids:
             self._removed(mid[len("depot-"):], e.where.label)
 
     def _entered(self, p: Piece, hex_id: str) -> None:
@@ -112,20 +112,20 @@ class DepotRules(WdfRule):
     # -- events ---------------------------------------------------------------------------
     def moved(self, e: Moved) -> None:
         mid = e.piece.properties().get("MarkerId", "")
-        new = e.new.label if e.new.label in self.game.geometry else None
+        new = e.new.label if e.new.label in self.game.geometry.ids else None
         if mid.startswith("depot-") and e.old.label != e.new.label:
-            old = e.old.label if e.old.label in self.game.geometry else None
+            old = e.old.label if e.old.label in self.game.geometry.ids else None
             self._depot_moved(mid[len("depot-"):], e.piece, old, new)
 
     def added(self, e: Added) -> None:
         mid = e.piece.properties().get("MarkerId", "")
-        new = e.where.label if e.where.label in self.game.geometry else None
+        new = e.where.label if e.where.label in self.game.geometry.ids else None
         if mid.startswith("depot-") and new:
             self._depot_moved(mid[len("depot-"):], e.piece, None, new)
 
     def removed(self, e: Removed) -> None:
         mid = e.piece.properties().get("MarkerId", "")
-        if mid.startswith("depot-") and e.where and e.where.label in self.game.geometry:
+        if mid.startswith("depot-") and e.where and e.where.label in self.game.geometry.ids:
             self._depot_moved(mid[len("depot-"):], e.piece, e.where.label, None)
 
     def flipped(self, e: Flipped) -> None:
@@ -207,7 +207,7 @@ class DepotRules(WdfRule):
     def _depot_flipped(self, side: str, e: Flipped) -> None:
         if e.new == MOVED:
             self.depot_moved_turn[side] = self.turn
-        elif e.old == MOVED and self.phase_kind not in (None, "end-of-turn") and e.where.label in self.game.geometry \
+        elif e.old == MOVED and self.phase_kind not in (None, "end-of-turn") and e.where.label in self.game.geometry.ids \
                 and self.depot_moved_turn[side] == self.turn:
             self.find("4.0", "a depot on its Moved side flips back only at the end of the turn "
                       f"(flipped in {self.phase})", e.piece, e.where.label, side=self.board.side_name(side))

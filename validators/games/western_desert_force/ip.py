@@ -101,11 +101,11 @@ class ImprovedPositionRules(WdfRule):
                               "the unit does not move in it", e.piece, old, new)
 
     def added(self, e: Added) -> None:
-        if self._is_ip(e.piece) and e.where.label in self.game.geometry:
+        if self._is_ip(e.piece) and e.where.label in self.game.geometry.ids:
             self._built(e.piece, e.where.label)
 
     def flipped(self, e: Flipped) -> None:
-        if self._is_ip(e.piece) and e.new == 2 and e.old != 2 and e.where.label in self.game.geometry:
+        if self._is_ip(e.piece) and e.new == 2 and e.old != 2 and e.where.label in self.game.geometry.ids:
             self._upgraded(e.piece, e.where.label)
 
     def declared(self, d: Declared) -> None:

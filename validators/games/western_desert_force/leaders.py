@@ -98,7 +98,7 @@ class CasualtyChecks(Tracker):
 
     def removed(self, e: Removed) -> None:
         if self.state.phase_kind in ("combat", "exploitation-combat") and self.board.unit_of(e.piece) \
-                and e.where.label in self.game.geometry:
+                and e.where.label in self.game.geometry.ids:
             self._lost_from(e.where.label, self.board.side_id(e.piece))
 
     def _lost_from(self, hex_id: str, side: str | None) -> None:
@@ -157,7 +157,7 @@ class LeaderRules(WdfRule):
                 if p is None or where != nxt or max(1, p.layer_level(LEADER_LAYER)) != 2:
                     self.find("13.6", f"{name} is a casualty (rolled {c.roll}): he turns to his secondary face and goes "
                               f"to the {nxt} box as a reinforcement, not {where or 'out of play'}", c.leader, c.hex, where)
-            elif where in self.game.geometry or (where or "").startswith("Turn "):
+            elif where in self.game.geometry.ids or (where or "").startswith("Turn "):
                 self.find("13.6", f"{name}, a secondary leader, is a casualty (rolled {c.roll}): he is removed from the "
                           "game", c.leader, c.hex, where)
             return

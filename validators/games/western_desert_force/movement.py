@@ -111,8 +111,8 @@ class Moves(Reads, Tracker):
 
     # -- which moves are checked --------------------------------------------------------------
     def _movement(self, p: Piece, old: str, new: str) -> None:
-        geo = self.game.geometry
-        if old not in geo or new not in geo or old == new or self.phase_kind is None or self.phase_kind in COMBAT_KINDS:
+        geo, kind = self.game.geometry.ids, self.state.phase_kind
+        if old not in geo or new not in geo or old == new or kind is None or kind in COMBAT_KINDS:
             return
         unit, leader = self.board.unit_of(p), self.board.leader_of(p)
         if unit is None and leader is None:
@@ -120,7 +120,7 @@ class Moves(Reads, Tracker):
         if leader is not None and self.casualties.displaced(p):
             return  # 13.6: a leader placed with the nearest friendly unit after his casualty check
         side = self.board.side_id(p)
-        if self.phase_kind not in (MOVEMENT, EXPLOITATION):
+        if kind not in (MOVEMENT, EXPLOITATION):
             self.find("4.0", f"{self.phase} is not a Movement Phase: units move only in their side's Regular and "
                       "Exploitation Movement Phases", p, old, new)
             return
@@ -295,12 +295,13 @@ class Moves(Reads, Tracker):
     def _normal_problem(self, p: Piece, unit: s.Unit | None, side: str, rec: MoveRecord, new: str) -> Problem | None:
         stages = self.allowance(unit, side, rec.supplied)
         allowance = stages[-1][0]
-        if allowance == 0 and self.phase_kind == EXPLOITATION:
+        some = allowance.numerator > 0  # a Fraction's sign (its denominator is positive): no Fraction compare
+        if allowance.numerator == 0 and self.phase_kind == EXPLOITATION:
             what = unit.type if unit else "leader"
             why = f"{what} units do not move in the Exploitation Movement Phase of a Normal Offensive"
             return self.move_table["exploitation"]["rule"], why + self.state.reconstructed("unit-classes"), ()
         cls, start = self.class_spec(unit)["movement_class"], rec.start
-        if allowance > 0 and self.game.geometry.adjacent(start, new) and self._may_step(p, unit, side, cls, start, new):
+        if some and self.game.geometry.adjacent(start, new) and self._may_step(p, unit, side, cls, start, new):
             return None  # 9.0: a unit may always move one hex (no search: it would find this step)
         zoc, blocked = self.zoc_move(p, unit, side), self._blocked(unit, side)
         if isinstance(self.supply.chart.entry_cost(new, cls), Blocked):

@@ -267,7 +267,7 @@ class PointsRules(WdfRule):
         mid = e.piece.properties().get("MarkerId", "")
         if mid.startswith("ap-") and mid[3:] in self.game.sides and e.layer == "Face":
             self._ap_flipped(mid[3:], e)
-        elif mid == "ip" and e.new == 2 and e.where.label in self.game.geometry \
+        elif mid == "ip" and e.new == 2 and e.where.label in self.game.geometry.ids \
                 and self.org_segment is not None and self.phase_kind == "movement":
             self.org_segment.ips += 1  # 12.1: an upgrade to IP-2 costs 1 AP
 

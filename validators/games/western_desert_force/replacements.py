@@ -76,7 +76,7 @@ class ReplacementRules(WdfRule):
                 and self.board.unit_of(e.piece) and self.board.side_id(e.piece) == self.active_side
                 and e.piece.id not in self._uses):
             where = e.where.label
-            on_map = where in self.game.geometry
+            on_map = where in self.game.geometry.ids
             self._uses[e.piece.id] = Use(e.piece, where, False, self._fit.get(e.piece.id) if on_map else None)
             if on_map and e.piece.id not in self._fit:
                 side = self.active_side

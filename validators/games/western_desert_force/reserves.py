@@ -172,7 +172,7 @@ class ReserveRules(WdfRule):
         if unit.steps == 2 and self.board.reduced(p):
             self.find("7.8", f"{p.name} is reduced: reduced reserve units may not be used as reinforcements", p)
         exit_hex = self.reserve_spec.get("reserve_exit")
-        if exit_hex and e.new.label in self.game.geometry and e.new.label != exit_hex:
+        if exit_hex and e.new.label in self.game.geometry.ids and e.new.label != exit_hex:
             self.find("7.7", f"a reserve unit enters the map as a reinforcement at {exit_hex}, not {e.new.label}", p)
 
     def _enters_reserve(self, e: Moved) -> None:
@@ -185,7 +185,7 @@ class ReserveRules(WdfRule):
                       f"not in {self.phase}", p)
             return
         old = e.old.label
-        if old in self.game.geometry and not self._withdrawable.get(p.id, True):
+        if old in self.game.geometry.ids and not self._withdrawable.get(p.id, True):
             self.find("7.8", f"{p.name} was unsupplied in {old} when the segment began: only supplied units are "
                       "withdrawn to the Reserve Box", p)
 

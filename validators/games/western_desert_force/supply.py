@@ -41,6 +41,7 @@ class Supply(Tracker):
                         if spec["place"] in self.places.hex]
         self._kept: dict[tuple, object] = {}  # answers by what they depend on: kept while the board changes elsewhere
         self._ways: dict = {}  # the overland steps' ways, shared by the nets
+        self._into: dict[str, dict[str, tuple[str, ...]]] = {}  # class -> hex -> the hexes a step into it is open from
         self._legs = [Leg(leg["feature"], leg.get("max_hexes")) for leg in self.supply_table["legs"]]
         overland = mp(self.supply_table["overland"]["mp"])  # an int when whole: a quick key for the nets' memos
         self._overland_mp = overland.numerator if overland.denominator == 1 else overland
@@ -160,11 +161,17 @@ class Supply(Tracker):
         un-negated enemy ZOCs and of terrain prohibited to motorized units (8.3, 10.21)."""
         side = self.sid(side)
         cls = self.supply_table["overland"]["movement_class"]
-        step = self.chart.cost(cls)
+        step, neighbours = self.chart.cost(cls), self.game.geometry.neighbours
+        ways = self._into.setdefault(cls, {})
+
+        def into(b: str) -> tuple[str, ...]:  # the neighbours a step a -> b is open from; the map does not change
+            found = ways.get(b)
+            if found is None:
+                found = ways[b] = tuple(a for a in neighbours(b) if step(a, b) is not None)
+            return found
         blocked = self.blocked_for_supply(side)
         return _kept(self._kept, ("connected", side, blocked), lambda: connected(
-            self.game.geometry.neighbours, [self.supply_table["sources"][side]],
-            lambda a, b: step(a, b) is not None, blocked))
+            into, [self.supply_table["sources"][side]], None, blocked))
 
 
 def _kept(store: dict, key: tuple, make):
