@@ -370,3 +370,156 @@ def test_the_board_image_is_inflated_once(tmp_path, monkeypatch):
     r = import_game(vmod, tmp_path / "again", "two-again")
     assert reads["images/reserve.png"] == 1 and reads["images/map.png"] == 1
     assert (r.dest / "board-reserve.png").read_bytes() == (root / "reserve.png").read_bytes()
+
+
+def kassala_module(tmp: Path) -> Path:
+    """../shared/realdata/kassala (a build file, its moduledata and its predefined setup) zipped into a module:
+    its images are not in the repository, so the module has none."""
+    vmod = tmp / "kassala.vmod"
+    with zipfile.ZipFile(vmod, "w", zipfile.ZIP_DEFLATED) as z:
+        for f in sorted((REALDATA / "kassala").iterdir()):
+            z.write(f, f.name)
+    return vmod
+
+
+@needs_realdata
+def test_import_of_kassala_rebuilds_it_with_every_set_up_piece(tmp_path):
+    """Kassala's board image is not in the module (VASSAL, and our reader, name every point of a board
+    without its image "offboard"): a plain board large enough for every set-up piece's hex stands in (was
+    1000 x 800 px, and 22 of its 23 pieces were left out).  Every piece keeps its point, and is named as the
+    module names it once its board has that size."""
+    vmod = kassala_module(tmp_path)
+    r, vmod2 = rebuilt(vmod, tmp_path, "kassala")
+    notes = (r.dest / NOTES).read_text(encoding="utf-8")
+    assert "its image 'Mapboard.png' is not in the module" in notes and "piece(s)" not in notes
+    assert slot_count(vmod2) == slot_count(vmod) == 36
+    b = load_game(r.dest).map.board
+    # the module's grid has no numbering (VASSAL names none of its points: "offboard"): compare with the same
+    # module given VASSAL's default numbering (../shared's engine-logs/kassala-numbered.buildFile.xml) and a
+    # board of that size instead of the missing image
+    sized = tmp_path / "kassala-sized.vmod"
+    numbered = (REALDATA / "engine-logs" / "kassala-numbered.buildFile.xml").read_bytes()
+    with zipfile.ZipFile(vmod) as z, zipfile.ZipFile(sized, "w") as out:
+        for name in z.namelist():
+            data = numbered if name == "buildFile.xml" else z.read(name)
+            if name == "buildFile.xml":
+                data = data.replace(b'image="Mapboard.png"', f'width="{b.width}" height="{b.height}"'.encode())
+            out.writestr(name, data)
+    before = at_start(sized, "Default Setup.vsav", tmp_path)
+    after = at_start(vmod2, setups(vmod2)["Default Setup"], tmp_path)
+    assert len(after) == len(before) == 23
+    assert Counter((r.names[n], "Main Map", w) for n, _, w in before) == Counter(after)
+    assert all(re.fullmatch(r"0\d0\d", w) for _, _, w in after)
+
+
+def piece_images(vmod: Path, file: str, tmp: Path, skip: frozenset[str] = frozenset()) -> Counter:
+    """(piece name, map, location, the pixels of each image it can show) of every piece a setup adds, read from
+    the save by the repo's readers: the BasicPiece's image and every Layer's (emb2) level images that the
+    module holds (but `skip`), each as a digest of its decoded pixels, so a PNG copied as it is matches."""
+    import hashlib
+
+    from PIL import Image
+
+    with zipfile.ZipFile(vmod) as z:
+        entries = set(z.namelist())
+
+        def pixels(name: str) -> str:
+            with Image.open(io.BytesIO(z.read(f"images/{name}"))) as img:
+                rgba = img.convert("RGBA")
+                return hashlib.sha1(f"{rgba.size}".encode() + rgba.tobytes()).hexdigest()[:12]
+
+        placed = at_start(vmod, file, tmp)
+        save = tmp / f"{vmod.stem}-{Path(file).name}"
+        out = Counter()
+        adds = [c for c in read_record(save).setup if isinstance(c, AddPiece) and c.type]
+        adds = [t for t in (unchain(c.type, c.state) for c in adds) if t[-1].type.startswith("piece;")]
+        for (name, mp, where), traits in zip(placed, adds, strict=True):
+            names = {split(traits[-1].type[len("piece;"):], ";")[2]}
+            names |= {i for t in traits if t.prefix == "emb2;" for i in split(split(t.type[5:], ";")[15], ",")}
+            out[(name, mp, where, frozenset(pixels(n) for n in names - skip if n and f"images/{n}" in entries))] += 1
+    return out
+
+
+def _art_game(tmp_path) -> Path:
+    """The starter game whose Blue Armor shows two PNGs as they are (not square, with transparency), set up
+    reduced, and whose turn marker shows a third."""
+    from PIL import Image, ImageDraw
+
+    new_game("art", tmp_path / "sources")
+    root = tmp_path / "sources" / "art"
+    (root / "art").mkdir()
+    for name, size, colour in (("front", (52, 40), "#aa3311"), ("back", (52, 40), "#3311aa"), ("turn", (30, 30), "#ffee00")):
+        img = Image.new("RGBA", size, (0, 0, 0, 0))
+        ImageDraw.Draw(img).ellipse([2, 2, size[0] - 3, size[1] - 3], fill=colour)
+        img.save(root / "art" / f"{name}.png")
+    units = (root / "units.yaml").read_text(encoding="utf-8")
+    units = units.replace("ma: 3, cs: 4, cs_reduced: 2,\n", "ma: 3, cs: 4, cs_reduced: 2,\n"
+                          "     image: {file: art/front.png, values: false, exact: true},\n"
+                          "     image_reduced: {file: art/back.png, values: false, exact: true},\n", 1)
+    (root / "units.yaml").write_text(units, encoding="utf-8")
+    markers = (root / "markers.yaml").read_text(encoding="utf-8")
+    markers = markers.replace('text_colour: "#000000"}', 'text_colour: "#000000",\n'
+                              '         image: {file: art/turn.png, values: false, exact: true}}', 1)
+    (root / "markers.yaml").write_text(markers, encoding="utf-8")
+    sc = root / "scenarios" / "meeting.yaml"
+    sc.write_text(sc.read_text(encoding="utf-8").replace('{unit: blue-armor, hex: "0102"}',
+                                                         '{unit: blue-armor, hex: "0102", reduced: true}'), encoding="utf-8")
+    return root
+
+
+def test_piece_art_is_carried_as_it_is_and_a_second_import_keeps_the_names(tmp_path):
+    """Issue 33: each piece's images (the BasicPiece's, its Layer's levels: front and back) become its faces
+    (`exact`: the module holds the bytes unchanged), copied into the game's folder, so the rebuilt module shows
+    the same counter art, piece by piece, and a piece set up on its back stays on it.  An imported unit's
+    name is not given its formation suffix twice by a second import."""
+    root = _art_game(tmp_path)
+    vmod = build_game("art", root=tmp_path).outputs[0]
+    with zipfile.ZipFile(vmod) as z:  # an exact face: the file's bytes, unchanged
+        assert z.read("images/unit-blue-armor-full.png") == (root / "art" / "front.png").read_bytes()
+        assert z.read("images/unit-blue-armor-reduced.png") == (root / "art" / "back.png").read_bytes()
+        assert z.read("images/marker-game-turn-1.png") == (root / "art" / "turn.png").read_bytes()
+    r1, vmod1 = rebuilt(vmod, tmp_path / "one", "art-one")
+    r2, vmod2 = rebuilt(vmod1, tmp_path / "two", "art-two")
+    setup = "Meeting engagement"
+    before = piece_images(vmod, setups(vmod)[setup], tmp_path)
+    once = piece_images(vmod1, setups(vmod1)[setup], tmp_path)
+    twice = piece_images(vmod2, setups(vmod2)[setup], tmp_path)
+    assert len(before) == 7 and all(k[3] for k in before)  # every piece shows images the module holds
+    assert Counter({(r1.names[n], *rest): c for (n, *rest), c in before.items()}) == once
+    assert once == twice  # the same names (one formation suffix), places and images
+    game = load_game(r1.dest)
+    armor = next(u for u in game.units if u.name == "Blue Armor (1)")
+    assert armor.steps == 2 and armor.image.exact and armor.image_reduced.exact
+    assert (r1.dest / armor.image.file).read_bytes() == (root / "art" / "front.png").read_bytes()
+    assert (r1.dest / armor.image_reduced.file).read_bytes() == (root / "art" / "back.png").read_bytes()
+    sc = next(iter(game.scenarios.values()))
+    assert [u.reduced for u in sc.units if u.unit == armor.id] == [True]
+    assert {u.name for u in load_game(r2.dest).units} == {u.name for u in game.units}
+
+
+@needs_realdata
+def test_ragnarok_pieces_keep_their_art(tmp_path):
+    """Every one of Ragnarok's 99 set-up pieces shows the same images (front and flipped side, by their pixels)
+    in the rebuilt module, on the same map and named location."""
+    vmod = REALDATA / "modules" / "ragnarok.vmod"
+    r, vmod2 = rebuilt(vmod, tmp_path, "ragnarok")
+    notes = (r.dest / NOTES).read_text(encoding="utf-8")
+    assert "piece art: image" not in notes  # no piece of it has an overlay left out
+    before = piece_images(vmod, "ragnarok-start.vsav", tmp_path)
+    after = piece_images(vmod2, setups(vmod2)["At Start"], tmp_path)
+    assert sum(before.values()) == 99 and all(len(k[3]) == (1 if k[0].startswith("mkr-") else 2) for k in before)
+    main = lambda mp: "Main Map" if mp == "Main Map" else mp  # noqa: E731
+    assert Counter({(r.names[n], main(mp), w, i): c for (n, mp, w, i), c in before.items()}) == after
+    assert len(list((r.dest / "art").iterdir())) == 60  # 29 pieces' fronts and backs, 2 markers' faces, as they are
+
+
+def test_a_face_shown_as_it_is_must_be_a_png_alone(tmp_path):
+    from builder.model import SourceError
+
+    root = _art_game(tmp_path)
+    units = (root / "units.yaml").read_text(encoding="utf-8")
+    (root / "units.yaml").write_text(units.replace("image: {file: art/front.png, values: false, exact: true}",
+                                                   "image: {file: art/front.png, exact: true}"), encoding="utf-8")
+    with pytest.raises(SourceError) as e:
+        load_game(root)
+    assert any("an exact face is a PNG shown as it is" in p.message for p in e.value.problems)

@@ -24,6 +24,7 @@ class HexGridInfo:
     grid: GridParams
     numbering: NumberingParams
     fmt: str  # the numbering's locationFormat
+    numbered: bool = True  # False: the grid has no numbering (VASSAL names none of its points)
 
 
 @dataclass(frozen=True)
@@ -156,8 +157,8 @@ def _bool(e, key: str) -> bool:
 
 
 def _numbering(e) -> tuple[NumberingParams, str]:
-    if e is None:
-        return NumberingParams(), "$gridLocation$"
+    if e is None:  # a grid with no numbering names no point in VASSAL; our hexes need ids: VASSAL's default one
+        return NumberingParams(h_off=0, v_off=0), "$gridLocation$"
     t = lambda k, d: (e.get(k) or d) if (e.get(k) or d) in ("N", "A") else d  # noqa: E731
     return NumberingParams(
         first="V" if e.get("first") == "V" else "H", sep=(e.get("sep") or "")[:8],
@@ -174,8 +175,10 @@ def _grid(e) -> HexGridInfo | SquareGridInfo | str | None:
     if _tag(e).endswith("HexGrid"):
         dy = _num(e, "dy", 64.0, 1.0)
         dx = _num(e, "dx", math.sqrt(3) / 2 * dy, 1.0)
-        n, fmt = _numbering(next(iter(_children(e, "HexGridNumbering")), None))
-        return HexGridInfo(GridParams(dx, dy, int(_num(e, "x0", 0)), int(_num(e, "y0", 0)), _bool(e, "sideways")), n, fmt)
+        numbering = next(iter(_children(e, "HexGridNumbering")), None)
+        n, fmt = _numbering(numbering)
+        return HexGridInfo(GridParams(dx, dy, int(_num(e, "x0", 0)), int(_num(e, "y0", 0)), _bool(e, "sideways")), n, fmt,
+                           numbering is not None)
     if _tag(e).endswith("SquareGrid"):
         n, fmt = _numbering(next(iter(_children(e, "SquareGridNumbering")), None))
         return SquareGridInfo(_num(e, "dx", 48.0, 1.0), _num(e, "dy", 48.0, 1.0), int(_num(e, "x0", 0)),

@@ -24,6 +24,7 @@ class PlacedPiece:
     map: str
     x: int
     y: int
+    layers: tuple[tuple[str, str], ...] = ()  # (type, state) of its Layers (emb2): which face it shows
 
 
 def save_text(raw: bytes, where: str) -> str:
@@ -72,7 +73,7 @@ def placed_pieces(arc: ModuleArchive, file: str) -> list[PlacedPiece]:
         except (IndexError, ValueError):
             continue
         out.append(PlacedPiece(state[3] if len(state) > 3 else "", fields[3] if len(fields) > 3 else "",
-                               state[0], x, y))
+                               state[0], x, y, tuple((t.type, t.state) for t in traits if t.prefix == "emb2;")))
         if len(out) > MAX_PIECES:
             raise ImportFailed(f"{where}: more than {MAX_PIECES} pieces: refused")
     return out

@@ -4,8 +4,8 @@ pieces stand (setups.py), with the list of what our sources cannot carry and why
 Choices (issue 33): the map is the first board with a hex grid (our games have one hex map);
 a palette piece whose widgets or prototypes name one roster side, and that no setup places
 twice, is a unit of that side; every other piece is a marker (a marker may be placed as often
-as its count).  Piece faces are drawn by the builder (a face may name an image, but the
-import does not take the module's counter art yet); the board keeps its art.  Zones named by
+as its count).  A piece's faces are the module's own images, shown as they are (importer/art.py
+says which); a piece with none is drawn by the builder from its name.  The board keeps its art.  Zones named by
 their own name become one-box tracks.
 """
 from __future__ import annotations
@@ -19,6 +19,7 @@ from builder.geometry import javagrid
 from builder.geometry.hexmap import HexMap
 from builder.geometry.roundtrip import misses, round_trip_fix
 from builder.geometry.sections import SectionedHexMap, SectionParams
+from builder.importer.art import ArtFiles, PieceArt, flipped, piece_art
 from builder.importer.modulefile import (SQUARE, BoardInfo, HexGridInfo, ModuleInfo, SlotInfo, SquareGridInfo,
                                          ZoneInfo)
 from builder.importer.setups import PlacedPiece
@@ -206,7 +207,22 @@ def _other_maps(mod: ModuleInfo, main: MainBoard | None, placed: dict[str, list[
     return out
 
 
-def compose(mod: ModuleInfo, placed: dict[str, list[PlacedPiece]], src: str) -> Imported:
+def _fit_pieces(main: MainBoard, pieces: list[PlacedPiece]) -> tuple[int, int]:
+    """A board size that holds the whole hex (or cell) of every piece set up on it, within 8000 px."""
+    gx, gy = (main.grid.grid.dx, main.grid.grid.dy) if main.grid else (0.0, 0.0)
+    if main.grid and main.grid.grid.sideways:
+        gx, gy = gy, gx
+    w = max([DEFAULT_BOARD[0], *(math.ceil(p.x + gx) for p in pieces if 0 <= p.x < 8000)])
+    h = max([DEFAULT_BOARD[1], *(math.ceil(p.y + gy) for p in pieces if 0 <= p.y < 8000)])
+    return min(w, 8000), min(h, 8000)
+
+
+def _art_face(file: str) -> dict:
+    return {"file": file, "values": False, "exact": True}
+
+
+def compose(mod: ModuleInfo, placed: dict[str, list[PlacedPiece]], src: str, images: ArtFiles | None = None) -> Imported:
+    """`images`: the module's images, read as the pieces' faces name them (None: faces drawn by hexforge)."""
     out = Imported()
     note = out.notes.append
     reason = REASON.format(src=src)
@@ -228,7 +244,13 @@ def compose(mod: ModuleInfo, placed: dict[str, list[PlacedPiece]], src: str) -> 
     # ---- board, grid, numbering ----
     board = main.board if main else None
     size = board.size if board and board.size else None
-    if size is None or not (200 <= size[0] <= 8000 and 200 <= size[1] <= 8000):
+    if size is None and board and board.image:  # its image is not in the module: a board that holds every set-up piece
+        fit = _fit_pieces(main, [p for ps in placed.values() for p in ps if p.map == main.map])
+        note(f"board {board.name!r}: its image {board.image!r} is not in the module; a plain {fit[0]} x {fit[1]} px "
+             "board stands in (large enough for every set-up piece's hex, at least "
+             f"{DEFAULT_BOARD[0]} x {DEFAULT_BOARD[1]})")
+        size, art = fit, False
+    elif size is None or not (200 <= size[0] <= 8000 and 200 <= size[1] <= 8000):
         if board:
             note(f"board {board.name!r}: size {size} is outside what a board may be (200 to 8000 px a side); "
                  f"a plain {DEFAULT_BOARD[0]} x {DEFAULT_BOARD[1]} board stands in, and its art is left out")
@@ -252,6 +274,9 @@ def compose(mod: ModuleInfo, placed: dict[str, list[PlacedPiece]], src: str) -> 
     if g is not None and (g.fmt != "$gridLocation$" or (main.zone and main.zone.fmt != "$gridLocation$")):
         note(f"hex names: the module formats them as {(main.zone.fmt if main.zone else g.fmt)!r}; our grids name a hex "
              "by its grid location alone, so names differ")
+    if g is not None and not g.numbered:
+        note("hex names: the module's hex grid has no numbering, so VASSAL names none of its points (a piece's "
+             "location is 'offboard'); our hexes need ids, so they are numbered as VASSAL's default numbering does")
     if g is None:
         if main is not None and isinstance(main.board.grid, SquareGridInfo):
             note("grid: the map has a square grid; it is carried as a square grid over the whole board (its cells keep "
@@ -426,6 +451,8 @@ def compose(mod: ModuleInfo, placed: dict[str, list[PlacedPiece]], src: str) -> 
     uid_taken: set[str] = set()
     mid_taken: set[str] = set()
     refs: dict[int, tuple[str, str]] = {}  # slot -> ("unit" | "marker", id)
+    arts: dict[int, tuple[PieceArt, list[str]]] = {}  # slot -> its art, and its faces' files in the game's folder
+    art_left: dict[str, list[str]] = {}  # what of a piece's art is not carried -> the pieces
     sided = {id(s): _side_of(s, sides) for s in mod.slots}
     if not any(side and counts.get(id(s), 0) <= 1 for s in mod.slots for side in [sided[id(s)]]):
         # a game needs a unit: the first piece no setup places twice becomes one, of the first side
@@ -438,12 +465,26 @@ def compose(mod: ModuleInfo, placed: dict[str, list[PlacedPiece]], src: str) -> 
         name = (s.basic_name or s.name or f"Piece {i}").strip()[:200] or f"Piece {i}"
         side = sided[id(s)]
         placed_n = counts.get(id(s), 0)
+        pa = piece_art(s, mod.prototypes)
+        files = [f for f in (images.file(i) for i in pa.faces) if f] if images is not None else []
+        if len(files) < len(pa.faces):
+            files = files[:1] if pa.faces and images.by_image.get(pa.faces[0]) else []  # a back without its front: none
+        arts[id(s)] = (pa, files)
+        for i in pa.left:
+            art_left.setdefault(i, []).append(name)
         if side and placed_n <= 1:
-            uid = _unique(slug(name), uid_taken)
-            units.append({"id": uid, "name": name, "short": name[:10].strip() or "?", "formation": formations[side],
-                          "type": "piece", "steps": 1, **rec})
+            # our build names a unit's piece "NAME (FORMATION)": a module of ours imported again keeps its name
+            base = name[:-len(f" ({formations[side]})")] if name.endswith(f" ({formations[side]})") else name
+            uid = _unique(slug(base), uid_taken)
+            unit = {"id": uid, "name": base, "short": base[:10].strip() or "?", "formation": formations[side],
+                    "type": "piece", "steps": 2 if len(files) == 2 else 1, **rec}
+            if files:
+                unit["image"] = _art_face(files[0])
+            if len(files) == 2:
+                unit["image_reduced"] = _art_face(files[1])
+            units.append(unit)
             refs[id(s)] = ("unit", uid)
-            out.names[name] = f"{name} ({formations[side]})"
+            out.names[name] = f"{base} ({formations[side]})"
         else:
             mid = _unique(slug(name), mid_taken)
             count = max(1, placed_n)
@@ -453,7 +494,8 @@ def compose(mod: ModuleInfo, placed: dict[str, list[PlacedPiece]], src: str) -> 
             face = {"text": name[:14], "colour": COLOURS[sides.index(side) % len(COLOURS)] if side else "#e0e0e0"}
             if side:
                 face["side"] = side_ids[side]
-            markers.append({"id": mid, "name": name, "count": count, "faces": [face], **rec})
+            faces = [{**face, "image": _art_face(f)} for f in files] or [face]
+            markers.append({"id": mid, "name": name, "count": count, "faces": faces, **rec})
             refs[id(s)] = ("marker", mid)
             out.names[name] = name
             if side and placed_n > 1:
@@ -466,8 +508,22 @@ def compose(mod: ModuleInfo, placed: dict[str, list[PlacedPiece]], src: str) -> 
                       "formation": formations[sides[0]], "type": "piece", "steps": 1, **rec})
     traits_left = sorted({t.prefix.rstrip(";") for s in mod.slots for t in s.traits[:-1] if t.prefix != "prototype;"}
                          | {t.prefix.rstrip(";") for ts in mod.prototypes.values() for t in ts[:-1]})
-    note("piece art: every piece's face is drawn by hexforge from its name; the module's counter images are "
-         "not carried over (a face may name an image: see the README's designer's art)")
+    drawn = [(s.basic_name or s.name) for s in mod.slots if not arts[id(s)][1]]
+    if drawn:
+        shown = ", ".join(f"{k} x{v}" if v > 1 else k for k, v in Counter(drawn).items())
+        note(f"piece art: {len(drawn)} palette slot(s) name no image the module holds, so hexforge draws their faces "
+             f"from their names: {shown[:600]}")
+    if images is not None and images.missing:
+        note(f"piece art: {len(images.missing)} image(s) the pieces name are not image files of the module (missing, "
+             "or drawn by VASSAL from its Game Piece Image layouts), so there is nothing to copy: "
+             f"{', '.join(images.missing[:20])}{'...' if len(images.missing) > 20 else ''}")
+    if images is not None and images.converted:
+        note(f"piece art: {len(images.converted)} image(s) are not PNG files; each is carried as a PNG of the same "
+             f"pixels: {', '.join(images.converted[:20])}{'...' if len(images.converted) > 20 else ''}")
+    for image, who in art_left.items():
+        shown = ", ".join(f"{k} x{v}" if v > 1 else k for k, v in Counter(who).items())
+        note(f"piece art: image {image!r} (a Layer drawn over the face, a further level or a mask) is not carried: "
+             f"a face here is one image; pieces: {shown[:300]}")
     if traits_left:
         note(f"piece traits ({', '.join(traits_left[:20])}{'...' if len(traits_left) > 20 else ''}): "
              "behaviour is the builder's own (flip, report, delete...), not the module's")
@@ -494,6 +550,8 @@ def compose(mod: ModuleInfo, placed: dict[str, list[PlacedPiece]], src: str) -> 
                 left.setdefault(where, []).append(p.name)
                 continue
             kind, ref = refs[id(s)]
+            pa, files = arts[id(s)]
+            back = len(files) == 2 and flipped(list(p.layers), pa.flip)
             if where[0] == "point":
                 on, x, y = where[1]
                 spot = {"map": on, "at": [x, y]} if on is not None else {"at": [x, y]}
@@ -503,9 +561,9 @@ def compose(mod: ModuleInfo, placed: dict[str, list[PlacedPiece]], src: str) -> 
                 spot = {"track": tracks[where[1]][0], "box": tracks[where[1]][1]}
             if kind == "unit":
                 used_units.add(ref)
-                us.append({"unit": ref, **spot})
+                us.append({"unit": ref, **spot, **({"reduced": True} if back else {})})
             else:
-                ms.append({"marker": ref, **spot})
+                ms.append({"marker": ref, **spot, **({"face": 2} if back else {})})
         for why, names in left.items():
             shown = ", ".join(f"{k} x{v}" if v > 1 else k for k, v in Counter(names).items())
             note(f"setup {setup.name!r}: {len(names)} piece(s) {why}; left out: {shown}")

@@ -342,6 +342,15 @@ class FaceImage(Strict):
 
     file: ArtPath
     values: bool = True
+    # the file is the face as it is (an imported module's counter art, issue 33): the module holds
+    # its bytes unchanged, at its own size and shape, with no edge or values drawn (a PNG; values: false)
+    exact: bool = False
+
+    @model_validator(mode="after")
+    def _exact_is_a_png_alone(self):
+        if self.exact and (self.values or not self.file.lower().endswith(".png")):
+            raise ValueError("an exact face is a PNG shown as it is: give 'values: false' and a .png file")
+        return self
 
 
 # ---- units.yaml --------------------------------------------------------------------------
