@@ -90,10 +90,13 @@ def check_round_trip(vmod: Path, tmp: Path, slug: str) -> None:
     main_old = old.get(main_new.name) or next(iter(old.values()))
     centres = {h: game.geometry.centre(h) for h in game.geometry.labels}
     b = game.map.board
-    if game.map.squares:  # the board's own square grid, carried whole: every point named as before
-        assert same_names(main_old, main_new, b.width, b.height)
+    if any(sq.area == (0, 0, b.width, b.height) for sq in game.map.squares):  # the board's own square grid,
+        assert same_names(main_old, main_new, b.width, b.height)  # carried whole: every point named as before
     else:  # each hex of the game is named by its id in the rebuilt module (but where a zone covers it)
         assert sum(main_new.location(*c) == h for h, c in centres.items()) > 0.8 * len(centres)
+        for sq in game.map.squares:  # a zone's square grid: every point of it named as before
+            x, y, w, h = sq.area
+            assert same_names(main_old, main_new, w, h, origin=(x, y)), sq.name
     zones_left = set(re.findall(r"map '([^']*)': zone '[^']*' is not carried over", notes))
     for om in game.map.maps:  # each further map: every point of its board named as before (unless a
         if om.name not in zones_left:  # zone of it is not carried, and the notes say so)
@@ -115,10 +118,12 @@ def check_round_trip(vmod: Path, tmp: Path, slug: str) -> None:
         assert not got - wanted, sorted(got - wanted)[:5]  # nothing moved: each piece is where it was, on its map
 
 
-def same_names(old, new, w: int, h: int, step: int = 7) -> bool:
-    """Two modules' grids of one map name every point of a board alike (a lattice of points)."""
-    differ = [(x, y, old.location(x, y), new.location(x, y)) for x in range(0, w, step) for y in range(0, h, step)
-              if old.location(x, y) != new.location(x, y)]
+def same_names(old, new, w: int, h: int, step: int = 7, origin: tuple[int, int] = (0, 0)) -> bool:
+    """Two modules' grids of one map name every point of a board (or of a w x h area at `origin`) alike (a
+    lattice of points)."""
+    x0, y0 = origin
+    differ = [(x, y, old.location(x, y), new.location(x, y)) for x in range(x0, x0 + w, step)
+              for y in range(y0, y0 + h, step) if old.location(x, y) != new.location(x, y)]
     assert not differ, differ[:5]
     return True
 
@@ -142,6 +147,13 @@ def test_every_at_start_piece_of_ragnarok_is_kept_on_its_own_map(tmp_path):
     assert Counter((r.names[n], mp, w) for n, mp, w in before) == Counter(after)
     game = load_game(r.dest)
     assert [m.id for m in game.map.maps] == ["deployment", "DeadPile"]
+    # its square-grid zones are square grids (were one-box tracks, one per cell): every point of each is named
+    # as the module names it, and the pieces set up in them keep their points
+    assert [sq.name for sq in game.map.squares] == ["endurance", "rainbow"] and [t.id for t in game.map.tracks] == ["warrior"]
+    old, new = read_vmod_grids(vmod)["Main Map"], read_vmod_grids(vmod2)["Main Map"]
+    for sq in game.map.squares:
+        assert same_names(old, new, *sq.area[2:], step=3, origin=sq.area[:2])
+    assert Counter(w.split()[0] for _, mp, w in after if mp == "Main Map") == {"Endurance": 12, "0101": 1}
 
 
 @needs_realdata

@@ -82,34 +82,6 @@ def _side_of(slot: SlotInfo, sides: list[str]) -> str | None:
     return found.pop() if len(found) == 1 else None
 
 
-MAX_CELLS = 400  # cells of one zone's square grid carried as tracks
-
-
-def _square_name(z: ZoneInfo, col: int, row: int) -> str:
-    _, _, zw, zh = z.bbox
-    loc, r, c = z.grid.name(col, row, (zw, zh))
-    fmt = z.fmt.replace("$gridLocation$", z.grid.fmt)  # a zone's format wraps its grid's
-    return fmt.replace("$gridLocation$", loc).replace("$row$", r).replace("$column$", c).replace("$name$", z.name)
-
-
-def _square_cells(z: ZoneInfo) -> dict[str, tuple[int, int, int, int]] | None:
-    """Each cell of a zone's square grid inside the zone's bounding box: its name -> (x, y, w, h)."""
-    g = z.grid
-    bx, by, bw, bh = z.bbox
-    c0, r0 = g.cell(bx, by)
-    c1, r1 = g.cell(bx + bw, by + bh)
-    if (c1 - c0 + 1) * (r1 - r0 + 1) > MAX_CELLS:
-        return None
-    out = {}
-    for c in range(c0, c1 + 1):
-        for r in range(r0, r1 + 1):
-            x0, x1 = max(bx, round(g.x0 + (c - 0.5) * g.dx)), min(bx + bw, round(g.x0 + (c + 0.5) * g.dx))
-            y0, y1 = max(by, round(g.y0 + (r - 0.5) * g.dy)), min(by + bh, round(g.y0 + (r + 0.5) * g.dy))
-            if x1 - x0 >= 1 and y1 - y0 >= 1:
-                out.setdefault(_square_name(z, c, r), (x0, y0, x1 - x0, y1 - y0))
-    return out or None
-
-
 def _sections(main: MainBoard, g: HexGridInfo) -> list[ZoneInfo]:
     """The zones of the main board that our map sections can hold: a rectangle with the map's
     grid, numbered as the map but for its offsets, its names a prefix of one or two capitals
@@ -337,6 +309,8 @@ def compose(mod: ModuleInfo, placed: dict[str, list[PlacedPiece]], src: str, ima
 
     # ---- zones: named ones become one-box tracks; the rest are listed ----
     tracks: dict[str, tuple[str, str]] = {}  # zone name -> (track id, box)
+    square_zones: list[ZoneInfo] = []  # zones of the main board carried as square grids
+    main_squares: list[dict] = []
     track_yaml = []
     tids: set[str] = set()
     for m in mod.maps:
@@ -359,19 +333,12 @@ def compose(mod: ModuleInfo, placed: dict[str, list[PlacedPiece]], src: str, ima
                     if len(z.polygon) != 4 or len({p[0] for p in z.polygon}) != 2:
                         note(f"zone {z.name!r}: its outline is not a rectangle; it is carried as its bounding box")
                 elif isinstance(z.grid, SquareGridInfo) and not z.parent_grid:
-                    cells = _square_cells(z)
-                    if cells is None:
-                        note(f"zone {z.name!r}: more than {MAX_CELLS} cells, or none; left out")
-                        continue
-                    for name, (x, y, cw, ch) in cells.items():
-                        if name in tracks:
-                            continue
-                        tid = _unique(slug(name), tids)
-                        tracks[name] = (tid, name[:200])
-                        track_yaml.append({"id": tid, "name": name[:200], "origin": [x, y], "box": [cw, ch],
-                                           "boxes": [name[:200]], "zone_format": "{box}", **rec})
-                    note(f"zone {z.name!r}: its square grid is carried as {len(cells)} one-box tracks, one per cell "
-                         "(named as the module names them); the grid itself is not")
+                    # a square grid of its own: a square grid over the zone's bounding box (schema.SquareGrid),
+                    # its cells named as the module names them; pieces in it keep their points
+                    square_zones.append(z)
+                    main_squares.append(_square_yaml(z.name, z.bbox, z.grid, z.fmt.replace("$gridLocation$", z.grid.fmt)))
+                    if len(z.polygon) != 4 or len({p[0] for p in z.polygon}) != 2:
+                        note(f"zone {z.name!r}: its outline is not a rectangle; its square grid covers its bounding box")
                 else:
                     what = "a region grid" if z.grid == SQUARE else f"location format {z.fmt!r}" if z.grid is None else "a hex grid of its own"
                     note(f"zone {z.name!r} ({what}): our maps have one hex grid and named one-box zones; "
@@ -380,7 +347,9 @@ def compose(mod: ModuleInfo, placed: dict[str, list[PlacedPiece]], src: str, ima
         map_yaml["tracks"] = track_yaml
     whole = main.board.grid if main is not None and g is None and isinstance(main.board.grid, SquareGridInfo) else None
     if whole is not None:  # the board's own square grid: a zone over the whole board (schema.SquareGrid)
-        map_yaml["squares"] = [_square_yaml(main.board.name, (0, 0, w, h), whole, whole.fmt)]
+        main_squares.append(_square_yaml(main.board.name, (0, 0, w, h), whole, whole.fmt))
+    if main_squares:
+        map_yaml["squares"] = main_squares
     other_maps, art_names = _other_maps(mod, main, placed, note), {out.art[0]} if out.art else set()
     if other_maps:
         map_yaml["maps"] = [om for om, _ in other_maps]
@@ -411,11 +380,9 @@ def compose(mod: ModuleInfo, placed: dict[str, list[PlacedPiece]], src: str, ima
             if javagrid.polygon_contains(z.polygon, p.x, p.y):
                 if z is main.zone or z in sections:
                     break
-                if isinstance(z.grid, SquareGridInfo):
-                    name = _square_name(z, *z.grid.cell(p.x, p.y))
-                    if name in tracks:
-                        return ("track", name)
-                elif z.name in tracks:
+                if z in square_zones:
+                    return ("point", (None, p.x, p.y))
+                if z.name in tracks:
                     return ("track", z.name)
                 return f"in zone {z.name!r}, which is not carried over"
         else:
