@@ -535,3 +535,74 @@ def test_a_face_shown_as_it_is_must_be_a_png_alone(tmp_path):
     with pytest.raises(SourceError) as e:
         load_game(root)
     assert any("an exact face is a PNG shown as it is" in p.message for p in e.value.problems)
+
+
+def _piles(vmod: Path) -> dict[tuple[str, str], list[str]]:
+    """(map, draw pile) -> the entry names of the slots it starts with, from the build file."""
+    with zipfile.ZipFile(vmod) as z:
+        root = etree.fromstring(z.read("buildFile.xml" if "buildFile.xml" in z.namelist() else "buildFile"))
+    return {(m.get("mapName"), d.get("name")): [s.get("entryName") for s in d if isinstance(s.tag, str)
+                                                 and s.tag.endswith(("widget.PieceSlot", "widget.CardSlot"))]
+            for m in root.iter() if isinstance(m.tag, str) and m.tag.endswith("module.Map")
+            for d in m if isinstance(d.tag, str) and d.tag.endswith("map.DrawPile")}
+
+
+def test_a_draw_pile_starts_with_its_pieces_and_is_imported_back(tmp_path):
+    """map.yaml decks `pieces` (issue 33): a draw pile, on the main map or a further one, starts a new game with
+    its counters, its own slots (not the palette's); the module imported again has the same piles and slots."""
+    root = _two_map_game(tmp_path)
+    text = (root / "markers.yaml").read_text(encoding="utf-8")
+    (root / "markers.yaml").write_text(text.replace("count: 1", "count: 2", 1), encoding="utf-8")
+    with (root / "map.yaml").open("a", encoding="utf-8") as f:
+        f.write("decks:\n  - {name: Cup, origin: [700, 60], pieces: [red-armor, game-turn]}\n")
+    text = (root / "map.yaml").read_text(encoding="utf-8")
+    text = text.replace("    board: {name: Dead, width: 300, height: 200, background: \"#cccccc\"}\n",
+                        "    board: {name: Dead, width: 300, height: 200, background: \"#cccccc\"}\n"
+                        "    decks: [{name: Reserve pile, origin: [150, 40], box: [80, 90], shuffle: false,"
+                        " pieces: [blue-armor, blue-armor]}]\n")
+    (root / "map.yaml").write_text(text, encoding="utf-8")
+    vmod = build_game("two", root=tmp_path).outputs[0]
+    piles = _piles(vmod)
+    assert piles == {("Main Map", "Cup"): ["Red Armor (2)", "Game Turn"],
+                     ("Dead", "Reserve pile"): ["Blue Armor (1)", "Blue Armor (1)"]}
+    with zipfile.ZipFile(vmod) as z:
+        build = etree.fromstring(z.read("buildFile.xml"))
+    gpids = [e.get("gpid") for e in build.iter() if isinstance(e.tag, str) and e.tag.endswith("widget.PieceSlot")]
+    assert len(gpids) == len(set(gpids))  # a further copy has a gpid of its own
+    palette = [e.get("entryName") for e in build.iter() if isinstance(e.tag, str) and e.tag.endswith("PieceWindow")
+               for e in e.iter() if isinstance(e.tag, str) and e.tag.endswith("widget.PieceSlot")]
+    assert "Red Armor (2)" not in palette and "Blue Armor (1)" not in palette and "Red Infantry (2)" in palette
+    r, vmod2 = rebuilt(vmod, tmp_path / "again", "two-again")
+    assert slot_count(vmod2) == slot_count(vmod)
+    assert {k: [r.names[n] for n in v] for k, v in piles.items()} == _piles(vmod2)
+    game = load_game(r.dest)
+    (cup,) = game.map.decks
+    assert (cup.origin, cup.box, cup.shuffle) == ((700, 60), (100, 80), True)
+    (pile,) = game.map.maps[1].decks
+    assert (pile.origin, pile.box, pile.shuffle) == ((150, 40), (80, 90), False)
+
+
+def test_a_draw_pile_names_counters_of_the_game(tmp_path):
+    from builder.model import SourceError
+
+    new_game("cup", tmp_path / "sources")
+    root = tmp_path / "sources" / "cup"
+    with (root / "map.yaml").open("a", encoding="utf-8") as f:
+        f.write("decks:\n  - {name: Cup, origin: [700, 60], pieces: [red-armour]}\n")
+    with pytest.raises(SourceError) as e:
+        load_game(root)
+    assert any("no unit or marker 'red-armour'" in p.message and "red-armor" in (p.hint or "") for p in e.value.problems), \
+        [(p.message, p.hint) for p in e.value.problems]
+
+
+@needs_realdata
+def test_the_template_draw_pile_keeps_its_pieces(tmp_path):
+    """The template's 'Draw' map has a draw pile that starts with three pieces (was: not carried, its pieces
+    put in the palette): the rebuilt pile starts with the same three, and the slots are as many as before."""
+    vmod = REALDATA / "hexcounters-template" / "jzhex-n-counters-template-v12-379.vmod"
+    r, vmod2 = rebuilt(vmod, tmp_path, "template")
+    assert "draw pile" not in (r.dest / NOTES).read_text(encoding="utf-8")
+    before = _piles(vmod)
+    assert before == {("Draw", "Draw"): ["INF-lIII-1", "INF-lIII-2", "INF-lIII-3"]}
+    assert {k: [r.names[n] for n in v] for k, v in before.items()} == _piles(vmod2)
+    assert slot_count(vmod2) == slot_count(vmod) == 13

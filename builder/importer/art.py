@@ -76,7 +76,10 @@ def piece_art(slot: SlotInfo, protos: dict[str, list[Trait]]) -> PieceArt:
     left = faces[2:] + [i for x in layers if x is not flip for i in x.images]
     if flip is not None and flip.always and basic and basic not in faces:
         left.append(basic)  # drawn under the Layer's level
-    left += [split(t.type, ";")[2] for t in traits if t.prefix == "obs;" and len(split(t.type, ";")) > 2]
+    for t in traits:  # a Mask (obs): its image, and the one others see it as (style "G" + name)
+        f = split(t.type, ";") if t.prefix == "obs;" else []
+        left += [f[2]] if len(f) > 2 else []
+        left += [f[4][1:]] if len(f) > 4 and f[4][:1] == "G" and len(f[4]) > 1 else []  # Obscurable IMAGE style
     return PieceArt(faces[:2], flip, [i for i in dict.fromkeys(left) if i and i not in faces[:2]])
 
 

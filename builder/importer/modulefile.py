@@ -108,6 +108,21 @@ class SetupInfo:
     file: str | None  # None: a setup that starts from nothing (useFile false) or a menu
 
 
+@dataclass(frozen=True)
+class DeckInfo:
+    """A DrawPile: its map, name, centre and size on its board, and the gpids of the slots it starts with."""
+
+    map: str
+    name: str
+    board: str
+    x: int
+    y: int
+    width: int
+    height: int
+    shuffle: bool
+    gpids: tuple[str, ...]
+
+
 @dataclass
 class ModuleInfo:
     title: str
@@ -118,7 +133,7 @@ class ModuleInfo:
     setups: list[SetupInfo]
     prototypes: dict[str, list[Trait]]
     skipped: list[str] = field(default_factory=list)  # what was read but cannot be carried, with why
-    decks: list[tuple[str, str, int]] = field(default_factory=list)  # (map, draw pile, pieces it starts with)
+    decks: list[DeckInfo] = field(default_factory=list)
 
 
 def piece_traits(text: str, where: str) -> list[Trait] | None:
@@ -274,7 +289,10 @@ def read_module(arc: ModuleArchive) -> ModuleInfo:
         if _tag(m).endswith(("module.Map", "module.PrivateMap", "module.PlayerHand")):
             boards = [_board(arc, b) for p in _children(m, "map.BoardPicker") for b in _children(p, "boardPicker.Board")]
             maps.append(MapInfo(m.get("mapName") or "", boards))
-            decks += [(m.get("mapName") or "", d.get("name") or "", len(_children(d, ("widget.PieceSlot", "widget.CardSlot"))))
+            decks += [DeckInfo(m.get("mapName") or "", d.get("name") or "", d.get("owningBoard") or "",
+                               int(_num(d, "x", 0)), int(_num(d, "y", 0)), int(_num(d, "width", 0, 0)),
+                               int(_num(d, "height", 0, 0)), (d.get("shuffle") or "Always") == "Always",
+                               tuple(c.get("gpid") or "" for c in _children(d, ("widget.PieceSlot", "widget.CardSlot"))))
                       for d in _children(m, "map.DrawPile")]
     protos = {}
     for p in root.iter():

@@ -361,10 +361,6 @@ def compose(mod: ModuleInfo, placed: dict[str, list[PlacedPiece]], src: str, ima
                 om["board"]["image"] = name
                 out.other_art.append((name, f"images/{image}", (om["board"]["width"], om["board"]["height"])))
     placed_maps = {om["id"] for om, _ in other_maps}
-    for on, deck, n in mod.decks:
-        if n:
-            note(f"map {on!r}: draw pile {deck!r} starts every game with {n} piece(s) of its own; the pile is not "
-                 "carried over (its pieces are, in the palette)")
     if main:
         extra_boards = [b.name for m in mod.maps if m.name == main.map for b in m.boards if b is not main.board]
         if extra_boards:
@@ -494,6 +490,31 @@ def compose(mod: ModuleInfo, placed: dict[str, list[PlacedPiece]], src: str, ima
     if traits_left:
         note(f"piece traits ({', '.join(traits_left[:20])}{'...' if len(traits_left) > 20 else ''}): "
              "behaviour is the builder's own (flip, report, delete...), not the module's")
+
+    # ---- draw piles, with the pieces each starts a new game with ----
+    decks_of = {om["id"]: om for om, _ in other_maps}
+    main_decks: list[dict] = []
+    for d in mod.decks:
+        on_main = main is not None and d.map == main.map
+        if not on_main and d.map not in decks_of:
+            note(f"map {d.map!r}: draw pile {d.name!r} is not carried over (its map is not); its pieces are in the palette")
+            continue
+        board_w, board_h = (w, h) if on_main else (decks_of[d.map]["board"]["width"], decks_of[d.map]["board"]["height"])
+        bw, bh = max(40, d.width + 16), max(40, d.height + 16)
+        x, y = max(0, min(d.x - bw // 2, board_w - bw)), max(0, min(d.y - bh // 2, board_h - bh))
+        slots = [by_gpid[g] for g in d.gpids if g in by_gpid]
+        pieces = [refs[id(s)][1] for s in slots]
+        if len(pieces) < len(d.gpids):
+            note(f"draw pile {d.name!r}: {len(d.gpids) - len(pieces)} of its slots have no piece; left out")
+        deck = {"name": d.name[:200] or "Draw pile", "origin": [x, y], "box": [bw, bh], "shuffle": d.shuffle,
+                **({"pieces": pieces} if pieces else {})}
+        (main_decks if on_main else decks_of[d.map].setdefault("decks", [])).append(deck)
+        if (x + bw // 2, y + bh // 2) != (d.x, d.y):
+            note(f"draw pile {d.name!r}: moved onto its board (its centre was at {d.x}, {d.y})")
+        if on_main and d.board and d.board != main.board.name or not on_main and d.board not in ("", decks_of[d.map]["board"]["name"]):
+            note(f"draw pile {d.name!r}: its board {d.board!r} is not carried over; it stands on the map's board")
+    if main_decks:
+        map_yaml["decks"] = main_decks
 
     # ---- scenarios ----
     scenarios: dict[str, dict] = {}

@@ -373,6 +373,17 @@ def _tables(col: Collector, game: Game, docs: dict[str, Located]) -> None:
             col.at(cdoc, ("data", "effects", code), f"no result {code!r} in the table", did_you_mean(str(code), sorted(codes)))
 
 
+def _deck_pieces(col: Collector, game: Game, mdoc: Located) -> None:
+    """A draw pile starts with counters of the game (map.yaml decks `pieces`)."""
+    known = [u.id for u in game.units] + list(game.markers)
+    piles = [(("decks", i), d) for i, d in enumerate(game.map.decks)]
+    piles += [(("maps", j, "decks", i), d) for j, m in enumerate(game.map.maps) for i, d in enumerate(m.decks)]
+    for at, deck in piles:
+        for k, key in enumerate(deck.pieces):
+            if key not in known:
+                col.at(mdoc, (*at, "pieces", k), f"no unit or marker {key!r}", did_you_mean(key, known))
+
+
 def check_references(col: Collector, game: Game, docs: dict[str, Located], failed: frozenset[str] | set[str] = frozenset()) -> None:
     """Every check whose files loaded; `failed` names the files that did not (not YAML, or no
     usable model left by their schema problems), whose checks are skipped (issue 16)."""
@@ -390,6 +401,8 @@ def check_references(col: Collector, game: Game, docs: dict[str, Located], faile
         _movement_classes(col, game, docs["terrain.yaml"])
     if loaded("game.yaml", *(rel for rel in docs if rel.startswith("tables/"))):
         _tables(col, game, docs)
+    if loaded("map.yaml", "units.yaml", "markers.yaml"):
+        _deck_pieces(col, game, docs["map.yaml"])
     if loaded("game.yaml", "map.yaml", "units.yaml", "markers.yaml"):
         for rel, doc in docs.items():
             if rel.startswith("scenarios/") and rel not in failed:

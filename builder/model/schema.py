@@ -255,6 +255,9 @@ class Deck(Strict):
     box: tuple[int, int] = (100, 80)
     shuffle: bool = True  # every draw takes a random piece
     rule: str | None = None
+    # the counters (unit or marker ids) the pile starts a new game with (an imported module's DrawPile, issue
+    # 33): the pile's own piece slots, so they are not in the palette
+    pieces: list[Ident] = []
 
 
 class SquareNumbering(Strict):
@@ -297,6 +300,7 @@ class OtherMap(Strict):
     name: Text  # its toolbar button
     board: Board
     squares: list[SquareGrid] = []
+    decks: list[Deck] = []  # draw piles on its board
 
 
 class MapFile(Strict):

@@ -5,7 +5,7 @@ them, so the file is stable byte for byte.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from lxml import etree
 
@@ -37,6 +37,7 @@ class ModulePlan:
     gpids: dict[str, str]  # counter key -> palette gpid
     help_files: list[tuple[str, str]]  # (title, archive path)
     setups: list[tuple[str, str]]  # (menu name, archive path)
+    deck_gpids: dict[str, int] = field(default_factory=dict)  # counter key -> its slots in draw piles so far
 
 
 def plan(game: Game, help_files, setups) -> ModulePlan:
@@ -88,7 +89,7 @@ def build_xml(pl: ModulePlan, extra1: str = "") -> bytes:
     for name, traits in prototypes(g).items():
         _el(protos, "module.PrototypeDefinition", p.add_piece(None, traits), description="", name=name)
     _map(root, pl)
-    _other_maps(root, g)
+    _other_maps(root, pl)
     if g.events:  # events.yaml: the Events window and each side's hand (event_decks.py)
         add_event_windows(root, g, _el, len(pl.defs) + 1)
     _palette(root, pl)
@@ -213,12 +214,36 @@ def _map(root, pl: ModulePlan) -> None:
     _el(m, "module.map.HighlightLastMoved", color="255,0,0", enabled=True, thickness="2")
     _el(m, "module.properties.GlobalProperties")
     for deck in g.map.decks:
-        (x, y), (w, h) = deck.origin, deck.box
-        _el(m, "module.map.DrawPile", allowMultiple=False, allowSelect=False, canSave=False, color="0,0,0",
-            draw=True, drawFaceUp=True, expressionCounting=False, faceDown="Always", height=str(h - 16),
-            hotkeyOnEmpty=False, maxStack="10", name=deck.name, owningBoard=g.map.board.name,
-            reshufflable=False, reversible=False, shuffle="Always" if deck.shuffle else "Never",
-            width=str(w - 16), x=str(x + w // 2), y=str(y + h // 2))
+        _draw_pile(m, pl, deck, g.map.board.name)
+
+
+EXTRA_GPIDS = 100_000  # gpids of a draw pile's further copies of a counter
+
+
+def deck_pieces(g: Game) -> set[str]:
+    """The counters that start in a draw pile (map.yaml `decks` `pieces`): the pile's slots, not the palette's."""
+    return {k for d in [*g.map.decks, *(x for om in g.map.maps for x in om.decks)] for k in d.pieces}
+
+
+def _draw_pile(m, pl: ModulePlan, deck, board: str) -> None:
+    """A draw pile (VASSAL DrawPile) with the counters it starts a new game with, each a slot of its own."""
+    (x, y), (w, h) = deck.origin, deck.box
+    pile = _el(m, "module.map.DrawPile", allowMultiple=False, allowSelect=False, canSave=False, color="0,0,0",
+               draw=True, drawFaceUp=True, expressionCounting=False, faceDown="Always", height=str(h - 16),
+               hotkeyOnEmpty=False, maxStack="10", name=deck.name, owningBoard=board,
+               reshufflable=False, reversible=False, shuffle="Always" if deck.shuffle else "Never",
+               width=str(w - 16), x=str(x + w // 2), y=str(y + h // 2))
+    size = pl.game.info.counter.pixels
+    defs = {d.key: d for d in pl.defs}
+    for key in deck.pieces:
+        d = defs.get(key)
+        if d is None:
+            raise ValueError(f"draw pile {deck.name!r}: {key!r} is no unit or marker")
+        # the first copy has the counter's own gpid; a further copy one past the palette's and the event cards'
+        gpid = pl.gpids[key] if not pl.deck_gpids.get(key) else str(EXTRA_GPIDS + sum(pl.deck_gpids.values()))
+        pl.deck_gpids[key] = pl.deck_gpids.get(key, 0) + 1
+        _el(pile, "widget.PieceSlot", p.add_piece(None, d.with_gpid(gpid)), entryName=d.name, gpid=gpid,
+            height=str(size), width=str(size))
 
 
 def _square_zone(zoned, sq) -> None:
@@ -246,7 +271,8 @@ def board_element(picker, b):
                reversible=False, width=str(b.width))
 
 
-def _other_maps(root, g: Game) -> None:
+def _other_maps(root, pl: ModulePlan) -> None:
+    g = pl.game
     """Each further map (map.yaml `maps`) as a Map window of its own, with a toolbar button."""
     for om in g.map.maps:
         m = _el(root, "module.Map", allowMultiple=False, backgroundcolor="255,255,255", buttonName=om.name,
@@ -274,6 +300,8 @@ def _other_maps(root, g: Game) -> None:
         _el(m, "module.map.CounterDetailViewer", delay="700", display="from all layers", hotkey="",
             minDisplayPieces="2", showgraph=True, showtext=True, version="3", zoomlevel="1.0")
         _el(m, "module.map.HighlightLastMoved", color="255,0,0", enabled=True, thickness="2")
+        for deck in om.decks:
+            _draw_pile(m, pl, deck, om.board.name)
 
 
 def _palette(root, pl: ModulePlan) -> None:
@@ -283,7 +311,10 @@ def _palette(root, pl: ModulePlan) -> None:
     tabs = _el(win, "widget.TabWidget", entryName="Counters")
     lists: dict[str, object] = {}
     panels: dict[tuple[str, str], object] = {}
+    in_decks = deck_pieces(pl.game)
     for d in pl.defs:
+        if d.key in in_decks:  # a draw pile's own slot (map.yaml decks `pieces`)
+            continue
         tab, panel = d.palette
         if tab not in lists:
             lists[tab] = _el(tabs, "widget.ListWidget", divider="200", entryName=tab, height="0", scale="1.0", width="0")
