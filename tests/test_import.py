@@ -24,6 +24,7 @@ from builder.importer.game import NOTES, import_game
 from builder.model import load_game
 from builder.new_game import new_game
 from builder.vassal.pieces import unchain
+from builder.vassal.savefile import deobfuscate
 from builder.vassal.sequence import split
 from tests.conftest import REALDATA, needs_realdata
 from validators.cli import app
@@ -51,12 +52,15 @@ def setups(vmod: Path) -> dict[str, str]:
             if isinstance(e.tag, str) and e.tag.endswith("PredefinedSetup") and e.get("useFile") == "true"}
 
 
-def at_start(vmod: Path, file: str, tmp: Path) -> list[tuple[str, str, str]]:
-    """(piece name, map, location name) of every piece a setup adds, by the repo's log readers."""
+def at_start(vmod: Path, file: str, tmp: Path, placement: dict | None = None) -> list[tuple[str, str, str]]:
+    """(piece name, map, location name) of every piece a setup adds, by the repo's log readers; `placement`:
+    map -> {board: (column, row)} of a map of several boards (the setup's BoardPicker says it to VASSAL)."""
     with zipfile.ZipFile(vmod) as z:
         save = tmp / f"{vmod.stem}-{Path(file).name}"
         save.write_bytes(z.read(file))
     maps = read_vmod_grids(vmod)
+    for name, boards in (placement or {}).items():
+        maps[name].placement.update(boards)
     out = []
     for cmd in read_record(save).setup:
         if not isinstance(cmd, AddPiece) or not cmd.type:
@@ -606,3 +610,66 @@ def test_the_template_draw_pile_keeps_its_pieces(tmp_path):
     assert before == {("Draw", "Draw"): ["INF-lIII-1", "INF-lIII-2", "INF-lIII-3"]}
     assert {k: [r.names[n] for n in v] for k, v in before.items()} == _piles(vmod2)
     assert slot_count(vmod2) == slot_count(vmod) == 13
+
+
+def test_a_map_of_several_boards_is_built_and_imported_back(tmp_path):
+    """A further map's more_boards (issue 33): each board at its column and row of the map (VASSAL puts a
+    board right of those before it in its row and below those above it in its column), with its art and
+    square grids, written to the set-ups' BoardPicker; the module imported again has the same boards at the
+    same places, names every point of each alike and keeps a piece set on the second board where it was."""
+    from PIL import Image
+
+    root = _two_map_game(tmp_path)
+    text = (root / "markers.yaml").read_text(encoding="utf-8")
+    (root / "markers.yaml").write_text(text.replace("count: 1", "count: 2", 1), encoding="utf-8")
+    Image.new("RGB", (300, 250), "#557733").save(root / "east.png")
+    text = (root / "map.yaml").read_text(encoding="utf-8")
+    text = text.replace("    board: {name: Pool, width: 400, height: 300, image: reserve.png}\n",
+                        "    board: {name: Pool, width: 400, height: 300, image: reserve.png}\n"
+                        "    more_boards:\n"
+                        "      - {name: East, width: 300, height: 250, image: east.png, column: 1, row: 0,\n"
+                        "         squares: [{name: Boxes, area: [0, 0, 300, 250], dx: 60, dy: 50, x0: 30, y0: 25,"
+                        " location: \"E$gridLocation$\"}]}\n"
+                        "      - {name: South, width: 400, height: 200, background: \"#dddddd\", column: 0, row: 1}\n")
+    (root / "map.yaml").write_text(text, encoding="utf-8")
+    sc = root / "scenarios" / "meeting.yaml"
+    sc.write_text(sc.read_text(encoding="utf-8").replace('{unit: red-infantry, hex: "0503"}',
+                                                         '{unit: red-infantry, map: Reserve, at: [490, 130]}'), encoding="utf-8")
+    vmod = build_game("two", root=tmp_path).outputs[0]
+    placement = {"Pool": (0, 0), "East": (1, 0), "South": (0, 1)}
+    with zipfile.ZipFile(vmod) as z:  # the set-up lays the boards out for VASSAL
+        assert "ReserveBoardPicker\tPool\t0\t0\tEast\t1\t0\tSouth\t0\t1" in deobfuscate(
+            zipfile.ZipFile(io.BytesIO(z.read(setups(vmod)["Meeting engagement"]))).read("savedGame"))
+    placed = at_start(vmod, setups(vmod)["Meeting engagement"], tmp_path, {"Reserve": placement})
+    assert ("Red Infantry (2)", "Reserve", "E0102") in placed  # on East: (90, 130) of it, column 1 (from 0), row 2
+    r, vmod2 = rebuilt(vmod, tmp_path / "again", "two-again")
+    again = at_start(vmod2, setups(vmod2)["Meeting engagement"], tmp_path, {"Reserve": placement})
+    assert Counter((r.names[n], mp, w) for n, mp, w in placed) == Counter(again)
+    game = load_game(r.dest)
+    reserve = game.map.maps[0]
+    assert [(b.name, b.column, b.row, b.width, b.height) for b in reserve.more_boards] == [
+        ("East", 1, 0, 300, 250), ("South", 0, 1, 400, 200)]
+    assert [(b.name, x, y) for b, x, y in reserve.board_rects()] == [("Pool", 0, 0), ("East", 400, 0), ("South", 0, 300)]
+    assert (r.dest / reserve.more_boards[0].image).read_bytes() == (root / "east.png").read_bytes()
+    check_round_trip(vmod, tmp_path / "third", "two-third")
+    old, new = read_vmod_grids(vmod)["Reserve"], read_vmod_grids(vmod2)["Reserve"]
+    old.placement.update(placement)
+    new.placement.update(placement)
+    assert same_names(old, new, 700, 500, step=5)
+    assert new.location(490, 130) == "E0102" and new.location(100, 400) == "offboard"
+
+
+def test_the_boards_of_a_map_have_their_own_names_and_places(tmp_path):
+    from builder.model import SourceError
+
+    root = _two_map_game(tmp_path)
+    text = (root / "map.yaml").read_text(encoding="utf-8")
+    text = text.replace("    board: {name: Pool, width: 400, height: 300, image: reserve.png}\n",
+                        "    board: {name: Pool, width: 400, height: 300, image: reserve.png}\n"
+                        "    more_boards: [{name: Pool, width: 300, height: 250, column: 1},"
+                        " {name: Other, width: 300, height: 250}]\n")
+    (root / "map.yaml").write_text(text, encoding="utf-8")
+    with pytest.raises(SourceError) as e:
+        load_game(root)
+    said = [p.message for p in e.value.problems]
+    assert any("a second board named 'Pool'" in m for m in said) and any("where another board is" in m for m in said)

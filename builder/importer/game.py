@@ -69,10 +69,11 @@ def _import(arc: ModuleArchive, vmod: Path, sources: Path, slug: str | None, for
     dest = sources / slug
     if dest.exists() and not force:
         raise ImportFailed(f"sources/{slug} already exists; choose another slug, or --force to replace it")
-    placed = {s.file: placed_pieces(arc, s.file) for s in mod.setups if s.file and arc.has(s.file)}
+    layouts: dict = {}  # the boards each map uses, as the first setup that says lays them out
+    placed = {s.file: placed_pieces(arc, s.file, layouts) for s in mod.setups if s.file and arc.has(s.file)}
     missing = [s for s in mod.setups if s.file and not arc.has(s.file)]
     art = ArtFiles(arc)
-    imported = compose(mod, placed, vmod.name, art)
+    imported = compose(mod, placed, vmod.name, art, layouts)
     imported.notes[:0] = [f"setup {s.name!r}: its file {s.file!r} is not in the module; left out" for s in missing]
     sources.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{slug}.", dir=sources))

@@ -51,7 +51,11 @@ def save_text(raw: bytes, where: str) -> str:
         raise ImportFailed(f"{where}: cannot read its commands ({exc})") from None
 
 
-def placed_pieces(arc: ModuleArchive, file: str) -> list[PlacedPiece]:
+BoardLayout = dict[str, list[tuple[str, int, int, bool]]]  # map -> (board, column, row, reversed) of each board in use
+
+
+def placed_pieces(arc: ModuleArchive, file: str, layouts: BoardLayout | None = None) -> list[PlacedPiece]:
+    """The pieces a setup adds; `layouts` (if given) gets the boards each map uses and where (its BoardPicker)."""
     where = f"{arc.name}:{file}"
     text = save_text(arc.read(file, MAX_SAVE), where)
     try:
@@ -60,6 +64,18 @@ def placed_pieces(arc: ModuleArchive, file: str) -> list[PlacedPiece]:
         raise ImportFailed(f"{where}: {exc}") from None
     out: list[PlacedPiece] = []
     for cmd in commands:
+        head, _, rest = cmd.partition("\t")
+        if layouts is not None and head.endswith("BoardPicker") and not cmd.startswith("+/"):
+            f = split(rest, "\t")
+            boards = []
+            for i in range(0, len(f) - 2, 3):
+                name, _, rev = f[i].partition("/")
+                try:
+                    boards.append((name, int(f[i + 1]), int(f[i + 2]), rev == "rev"))
+                except ValueError:
+                    continue
+            layouts.setdefault(head[:-len("BoardPicker")], boards)
+            continue
         traits = piece_traits(cmd, where)
         if not traits:
             continue

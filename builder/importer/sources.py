@@ -129,12 +129,29 @@ PAST_EDGE = 40  # px of board kept beyond a piece set up past a board's edge
 MAP_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 ._-]{0,39}$")  # schema.OtherMap.id
 
 
+def _board_grids(m, b: BoardInfo, note) -> list[dict]:
+    """A further map's board's square grids (its own, and its zones'), as map.yaml holds them."""
+    squares = []
+    if isinstance(b.grid, SquareGridInfo):
+        squares.append(_square_yaml(b.name, (0, 0, *b.size), b.grid, b.grid.fmt))
+    elif b.grid is not None:
+        note(f"map {m.name!r}: board {b.name!r}'s grid (not a square one) is not carried over; pieces keep their points")
+    for z in b.zones:
+        if isinstance(z.grid, SquareGridInfo) and not z.parent_grid:
+            squares.append(_square_yaml(z.name, z.bbox, z.grid, z.fmt.replace("$gridLocation$", z.grid.fmt)))
+        else:
+            note(f"map {m.name!r}: zone {z.name!r} is not carried over (only square-grid zones are, on further "
+                 "maps); pieces keep their points")
+    return squares
+
+
 def _other_maps(mod: ModuleInfo, main: MainBoard | None, placed: dict[str, list[PlacedPiece]],
-                note) -> list[tuple[dict, str | None]]:
-    """The module's maps other than the main one, each with its first board and that board's square
-    grids (map.yaml `maps`), and the module's image of the board, if any.  A board is grown (at the
-    right and bottom) to hold every piece a setup puts on its map beyond its edge: VASSAL keeps such
-    pieces, and a board with no grid names every point alike."""
+                note, layouts: dict | None = None) -> list[tuple[dict, list[tuple[dict, str]]]]:
+    """The module's maps other than the main one, each with its boards in use (laid out as the first setup
+    that names them lays them out) and their square grids (map.yaml `maps`), with each board (its map.yaml
+    entry) that has an image in the module.  A map of one board is grown (at the right and bottom) to hold
+    every piece a setup puts on it beyond its edge: VASSAL keeps such pieces, and a board with no grid names
+    every point alike."""
     out, seen = [], {"Main Map"}  # builder/vassal/pieces.py MAP_ID: the main map's name in the rebuilt module
     for m in mod.maps:
         if main is not None and m.name == main.map:
@@ -142,40 +159,57 @@ def _other_maps(mod: ModuleInfo, main: MainBoard | None, placed: dict[str, list[
         if not m.boards:
             note(f"map {m.name!r}: no board; left out")
             continue
-        b = m.boards[0]
-        if len(m.boards) > 1:
-            note(f"map {m.name!r}: boards {', '.join(repr(x.name) for x in m.boards[1:])} left out (a map has one board)")
         if not MAP_NAME.match(m.name) or m.name in seen:
             note(f"map {m.name!r}: its name is taken or not one a map may have here (letters, digits, ' ._-', "
                  "at most 40); left out, with the pieces set up on it")
             continue
-        if b.size is None or not (200 <= b.size[0] <= 8000 and 200 <= b.size[1] <= 8000):
-            note(f"map {m.name!r}: its board's size {b.size} is outside what a board may be (200 to 8000 px a side); "
-                 "left out, with the pieces set up on it")
+        by_name = {x.name: x for x in m.boards}
+        layout = [(by_name[n], c, r) for n, c, r, _ in (layouts or {}).get(m.name, []) if n in by_name]
+        if any(rev for *_, rev in (layouts or {}).get(m.name, [])):
+            note(f"map {m.name!r}: a board a setup turns round (reversed) is carried unturned")
+        if not layout:  # no setup lays them out: VASSAL asks at a new game; here they stand in one row
+            layout = [(x, i, 0) for i, x in enumerate(m.boards)]
+            if len(m.boards) > 1:
+                note(f"map {m.name!r}: no setup lays out its {len(m.boards)} boards (VASSAL asks at a new game); "
+                     "they stand in one row, in the module's order")
+        layout.sort(key=lambda e: (e[2], e[1]))
+        if (layout[0][1], layout[0][2]) != (0, 0):
+            note(f"map {m.name!r}: its boards leave the top-left place empty; left out, with the pieces set up on it")
             continue
+        bad = [x.name for x, _, _ in layout if x.size is None or not (200 <= x.size[0] <= 8000 and 200 <= x.size[1] <= 8000)]
+        if bad:
+            note(f"map {m.name!r}: board(s) {', '.join(map(repr, bad))} of a size outside what a board may be (200 to "
+                 "8000 px a side, or unknown); the map is left out, with the pieces set up on it")
+            continue
+        unused = [x.name for x in m.boards if all(x is not y for y, _, _ in layout)]
+        if unused:
+            note(f"map {m.name!r}: board(s) {', '.join(map(repr, unused))} no setup uses are left out")
         seen.add(m.name)
-        here = [p for ps in placed.values() for p in ps if p.map == m.name]
-        w = max([b.size[0], *(p.x + PAST_EDGE for p in here if b.size[0] <= p.x < 8000 - PAST_EDGE)])
-        h = max([b.size[1], *(p.y + PAST_EDGE for p in here if b.size[1] <= p.y < 8000 - PAST_EDGE)])
-        if (w, h) != b.size:
-            note(f"map {m.name!r}: board {b.name!r} grown from {b.size[0]} x {b.size[1]} to {w} x {h} px (blank at the "
-                 "right and bottom) to hold the pieces a setup puts beyond its edge")
-        board = {"name": b.name[:200] or "Board", "width": w, "height": h}
-        if not b.image:
-            board["background"] = b.colour
-        squares = []
-        if isinstance(b.grid, SquareGridInfo):
-            squares.append(_square_yaml(b.name, (0, 0, *b.size), b.grid, b.grid.fmt))
-        elif b.grid is not None:
-            note(f"map {m.name!r}: its board's grid (not a square one) is not carried over; pieces keep their points")
-        for z in b.zones:
-            if isinstance(z.grid, SquareGridInfo) and not z.parent_grid:
-                squares.append(_square_yaml(z.name, z.bbox, z.grid, z.fmt.replace("$gridLocation$", z.grid.fmt)))
-            else:
-                note(f"map {m.name!r}: zone {z.name!r} is not carried over (only square-grid zones are, on further "
-                     "maps); pieces keep their points")
-        out.append(({"id": m.name, "name": m.name, "board": board, **({"squares": squares} if squares else {})},
-                    b.image))
+        b = layout[0][0]
+        w, h = b.size
+        if len(layout) == 1:
+            here = [p for ps in placed.values() for p in ps if p.map == m.name]
+            w = max([w, *(p.x + PAST_EDGE for p in here if b.size[0] <= p.x < 8000 - PAST_EDGE)])
+            h = max([h, *(p.y + PAST_EDGE for p in here if b.size[1] <= p.y < 8000 - PAST_EDGE)])
+            if (w, h) != b.size:
+                note(f"map {m.name!r}: board {b.name!r} grown from {b.size[0]} x {b.size[1]} to {w} x {h} px (blank at "
+                     "the right and bottom) to hold the pieces a setup puts beyond its edge")
+        boards = []
+        for x, c, r in layout:
+            entry = {"name": x.name[:200] or "Board", "width": w if x is b else x.size[0],
+                     "height": h if x is b else x.size[1]}
+            if not x.image:
+                entry["background"] = x.colour
+            if x is not b:
+                entry |= {"column": c, "row": r}
+            squares = _board_grids(m, x, note)
+            if squares and x is not b:
+                entry["squares"] = squares
+            boards.append((entry, x.image, squares))
+        om = {"id": m.name, "name": m.name, "board": boards[0][0], **({"squares": boards[0][2]} if boards[0][2] else {})}
+        if len(boards) > 1:
+            om["more_boards"] = [e for e, _, _ in boards[1:]]
+        out.append((om, [(e, image) for e, image, _ in boards if image]))
     return out
 
 
@@ -193,8 +227,10 @@ def _art_face(file: str) -> dict:
     return {"file": file, "values": False, "exact": True}
 
 
-def compose(mod: ModuleInfo, placed: dict[str, list[PlacedPiece]], src: str, images: ArtFiles | None = None) -> Imported:
-    """`images`: the module's images, read as the pieces' faces name them (None: faces drawn by hexforge)."""
+def compose(mod: ModuleInfo, placed: dict[str, list[PlacedPiece]], src: str, images: ArtFiles | None = None,
+            layouts: dict | None = None) -> Imported:
+    """`images`: the module's images, read as the pieces' faces name them (None: faces drawn by hexforge);
+    `layouts`: the boards each map uses and where (setups.BoardLayout)."""
     out = Imported()
     note = out.notes.append
     reason = REASON.format(src=src)
@@ -350,21 +386,21 @@ def compose(mod: ModuleInfo, placed: dict[str, list[PlacedPiece]], src: str, ima
         main_squares.append(_square_yaml(main.board.name, (0, 0, w, h), whole, whole.fmt))
     if main_squares:
         map_yaml["squares"] = main_squares
-    other_maps, art_names = _other_maps(mod, main, placed, note), {out.art[0]} if out.art else set()
+    other_maps, art_names = _other_maps(mod, main, placed, note, layouts), {out.art[0]} if out.art else set()
     if other_maps:
         map_yaml["maps"] = [om for om, _ in other_maps]
-        for om, image in other_maps:
-            if image:
-                stem = "board-" + slug(om["id"], 30)
+        for om, arts in other_maps:
+            for i, (entry, image) in enumerate(arts):
+                stem = "board-" + slug(om["id"], 30) + (f"-{slug(entry['name'], 20)}" if entry is not om["board"] else "")
                 ext = image.rsplit(".", 1)[-1].lower() if "." in image else "png"
                 name = _unique(f"{stem}", art_names) + "." + (ext if ext in ("png", "jpg", "jpeg", "gif") else "png")
-                om["board"]["image"] = name
-                out.other_art.append((name, f"images/{image}", (om["board"]["width"], om["board"]["height"])))
+                entry["image"] = name
+                out.other_art.append((name, f"images/{image}", (entry["width"], entry["height"])))
     placed_maps = {om["id"] for om, _ in other_maps}
     if main:
         extra_boards = [b.name for m in mod.maps if m.name == main.map for b in m.boards if b is not main.board]
         if extra_boards:
-            note(f"boards: {', '.join(repr(x) for x in extra_boards)} of map {main.map!r} left out (a map has one board)")
+            note(f"boards: {', '.join(repr(x) for x in extra_boards)} of map {main.map!r} left out (the main map has one board: its hexes and their ids are that board's)")
 
     def locate(p: PlacedPiece) -> tuple[str, str] | str:
         """('hex', id) or ('track', zone name) for a piece on the main board, or why it cannot be placed."""

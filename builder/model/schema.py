@@ -292,6 +292,16 @@ class SquareGrid(Strict):
     drawn: bool = False  # its lines drawn on the board (a board with no art of its own)
 
 
+class MoreBoard(Board):
+    """A further board of a further map (an imported module's map of several boards, issue 33): at
+    `column`, `row` of the map's layout (its `board` is at 0, 0); VASSAL puts a board right of the boards
+    before it in its row and below those above it in its column.  Its square grids are its own."""
+
+    column: int = Field(default=0, ge=0, le=20)
+    row: int = Field(default=0, ge=0, le=20)
+    squares: list[SquareGrid] = []
+
+
 class OtherMap(Strict):
     """A further map window of the module (an imported module's deployment or dead-pile map,
     issue 33): its own board, with square grids if any; pieces are set on it by point (`at`)."""
@@ -301,6 +311,17 @@ class OtherMap(Strict):
     board: Board
     squares: list[SquareGrid] = []
     decks: list[Deck] = []  # draw piles on its board
+    more_boards: list[MoreBoard] = []  # its further boards, each at its place in the map's layout
+
+    def board_rects(self) -> list[tuple[Board, int, int]]:
+        """Each board with its top-left point on the map (VASSAL's Map.getBoardBounds, no edge)."""
+        placed = [(self.board, 0, 0), *((b, b.column, b.row) for b in self.more_boards)]
+        out = []
+        for b, c, r in placed:
+            x = sum(o.width for o, oc, orow in placed if orow == r and oc < c)
+            y = sum(o.height for o, oc, orow in placed if oc == c and orow < r)
+            out.append((b, x, y))
+        return out
 
 
 class MapFile(Strict):

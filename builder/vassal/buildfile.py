@@ -286,12 +286,13 @@ def _other_maps(root, pl: ModulePlan) -> None:
         picker = _el(m, "module.map.BoardPicker", addColumnText="Add column", addRowText="Add row",
                      boardPrompt="Select board", slotHeight="125", slotScale="0.2", slotWidth="350",
                      title="Choose Boards")
-        board = board_element(picker, om.board)
-        if om.squares:
-            zoned = _el(board, "module.map.boardPicker.board.ZonedGrid")
-            _el(zoned, "module.map.boardPicker.board.mapgrid.ZonedGridHighlighter")
-            for sq in om.squares:
-                _square_zone(zoned, sq)
+        for b, squares in [(om.board, om.squares), *((mb, mb.squares) for mb in om.more_boards)]:
+            board = board_element(picker, b)
+            if squares:
+                zoned = _el(board, "module.map.boardPicker.board.ZonedGrid")
+                _el(zoned, "module.map.boardPicker.board.mapgrid.ZonedGridHighlighter")
+                for sq in squares:
+                    _square_zone(zoned, sq)
         _el(m, "module.map.StackMetrics", bottom="40,0", disabled=False, down="37,0", exSepX="6", exSepY="18",
             top="38,0", unexSepX="3", unexSepY="5", up="39,0")
         for helper in ("ForwardToKeyBuffer", "Scroller", "ForwardToChatter", "MenuDisplayer", "MapCenterer",

@@ -211,7 +211,8 @@ def build_vmod(game: Game, step: Callable[[str], None] = lambda _: None,
     else:
         board_png = board_png_of(lambda: map_png(game))
         board = [("images/map.png", board_png)]
-    board += [(f"images/{m.board.image}", board_art(game, m.board)) for m in game.map.maps if m.board.image]
+    board += [(f"images/{b.image}", board_art(game, b)) for m in game.map.maps for b in [m.board, *m.more_boards]
+              if b.image]
     images = [*board, ("images/about.png", _about(game)),
               (f"images/{MOVED_IMAGE}", png(draw_moved_flag()))] + images
     if game.chits:
