@@ -98,7 +98,7 @@ def check_round_trip(vmod: Path, tmp: Path, slug: str) -> None:
         assert same_names(main_old, main_new, b.width, b.height)  # carried whole: every point named as before
     else:  # each hex of the game is named by its id in the rebuilt module (but where a zone covers it)
         assert sum(main_new.location(*c) == h for h, c in centres.items()) > 0.8 * len(centres)
-        for sq in game.map.squares:  # a zone's square grid: every point of it named as before
+        for sq in [*game.map.squares, *game.map.hexes]:  # a zone's own grid: every point of it named as before
             x, y, w, h = sq.area
             assert same_names(main_old, main_new, w, h, origin=(x, y)), sq.name
     zones_left = set(re.findall(r"map '([^']*)': zone '[^']*' is not carried over", notes))
@@ -673,3 +673,37 @@ def test_the_boards_of_a_map_have_their_own_names_and_places(tmp_path):
         load_game(root)
     said = [p.message for p in e.value.problems]
     assert any("a second board named 'Pool'" in m for m in said) and any("where another board is" in m for m in said)
+
+
+def test_hex_grids_of_zones_and_further_maps_are_built_and_imported_back(tmp_path):
+    """map.yaml `hexes` (issue 33): a hex grid of a zone of the main map, and a further map's board's own hex
+    grid, each a VASSAL Zone with a HexGrid named as its numbering and location say; imported again, each is a
+    hex grid that names every point as before (was: left out, pieces kept their points unnamed)."""
+    root = _two_map_game(tmp_path)
+    text = (root / "markers.yaml").read_text(encoding="utf-8")
+    (root / "markers.yaml").write_text(text.replace("count: 1", "count: 2", 1), encoding="utf-8")
+    with (root / "map.yaml").open("a", encoding="utf-8") as f:
+        f.write('hexes:\n  - {name: Inset, area: [600, 300, 160, 120], dx: 30, dy: 34, x0: 610, y0: 310, '
+                'location: "I$gridLocation$", numbering: {h_off: 1, v_off: 1}}\n')
+    text = (root / "map.yaml").read_text(encoding="utf-8")
+    text = text.replace("    board: {name: Dead, width: 300, height: 200, background: \"#cccccc\"}\n",
+                        "    board: {name: Dead, width: 300, height: 200, background: \"#cccccc\"}\n"
+                        "    hexes: [{name: Dead hexes, area: [0, 0, 300, 200], dx: 40, dy: 46, x0: 20, y0: 23,"
+                        " sideways: true, location: \"D$gridLocation$\", numbering: {v_descend: true, stagger: false}}]\n")
+    (root / "map.yaml").write_text(text, encoding="utf-8")
+    sc = root / "scenarios" / "meeting.yaml"
+    sc.write_text(sc.read_text(encoding="utf-8").replace('{unit: red-infantry, hex: "0503"}',
+                                                         '{unit: red-infantry, map: Dead, at: [100, 80]}')
+                  .replace('{unit: blue-infantry, hex: "0103"}', '{unit: blue-infantry, at: [675, 360]}'),
+                  encoding="utf-8")
+    vmod = build_game("two", root=tmp_path).outputs[0]
+    grids = read_vmod_grids(vmod)
+    placed = dict((n, (mp, w)) for n, mp, w in at_start(vmod, setups(vmod)["Meeting engagement"], tmp_path))
+    assert placed["Red Infantry (2)"][0] == "Dead" and placed["Red Infantry (2)"][1].startswith("D")
+    assert placed["Blue Infantry (1)"] == ("Main Map", grids["Main Map"].location(675, 360))
+    assert grids["Main Map"].location(675, 360).startswith("I")
+    check_round_trip(vmod, tmp_path / "again", "two-again")
+    game = load_game(tmp_path / "again" / "sources" / "two-again")
+    assert [h.name for h in game.map.hexes] == ["Inset"]
+    assert [(h.name, h.area, h.sideways, h.numbering.v_descend) for h in game.map.maps[1].hexes] == [
+        ("Dead hexes", (0, 0, 300, 200), True, True)]

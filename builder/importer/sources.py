@@ -129,20 +129,47 @@ PAST_EDGE = 40  # px of board kept beyond a piece set up past a board's edge
 MAP_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 ._-]{0,39}$")  # schema.OtherMap.id
 
 
-def _board_grids(m, b: BoardInfo, note) -> list[dict]:
-    """A further map's board's square grids (its own, and its zones'), as map.yaml holds them."""
-    squares = []
-    if isinstance(b.grid, SquareGridInfo):
-        squares.append(_square_yaml(b.name, (0, 0, *b.size), b.grid, b.grid.fmt))
-    elif b.grid is not None:
-        note(f"map {m.name!r}: board {b.name!r}'s grid (not a square one) is not carried over; pieces keep their points")
+def _hex_yaml(name: str, area, g: HexGridInfo, fmt: str) -> dict:
+    """A hex grid besides the main map's, as map.yaml holds it (schema.HexGrid)."""
+    n = g.numbering
+    return {"name": name[:200] or "Grid", "area": list(area), "dx": g.grid.dx, "dy": g.grid.dy, "x0": g.grid.x0,
+            "y0": g.grid.y0, "sideways": g.grid.sideways, "location": fmt[:200],
+            "numbering": {"first": n.first, "sep": n.sep, "h_type": n.h_type, "v_type": n.v_type,
+                          "h_leading": n.h_leading, "v_leading": n.v_leading, "h_off": n.h_off, "v_off": n.v_off,
+                          "h_descend": n.h_descend, "v_descend": n.v_descend, "stagger": n.stagger}}
+
+
+def _zone_grid(z: ZoneInfo) -> tuple[str, dict] | None:
+    """('squares' | 'hexes', its map.yaml entry) of a zone with a square or hex grid of its own, else None."""
+    fmt = z.fmt.replace("$gridLocation$", z.grid.fmt) if isinstance(z.grid, (SquareGridInfo, HexGridInfo)) else ""
+    if z.parent_grid:
+        return None
+    if isinstance(z.grid, SquareGridInfo):
+        return "squares", _square_yaml(z.name, z.bbox, z.grid, fmt)
+    if isinstance(z.grid, HexGridInfo) and 1 < z.grid.grid.dx <= 2000 and 1 < z.grid.grid.dy <= 2000:
+        return "hexes", _hex_yaml(z.name, z.bbox, z.grid, fmt)
+    return None
+
+
+def _board_grids(m, b: BoardInfo, note) -> dict[str, list[dict]]:
+    """A further map's board's square and hex grids (its zones', then its own), as map.yaml holds them."""
+    out: dict[str, list[dict]] = {}
     for z in b.zones:
-        if isinstance(z.grid, SquareGridInfo) and not z.parent_grid:
-            squares.append(_square_yaml(z.name, z.bbox, z.grid, z.fmt.replace("$gridLocation$", z.grid.fmt)))
-        else:
-            note(f"map {m.name!r}: zone {z.name!r} is not carried over (only square-grid zones are, on further "
-                 "maps); pieces keep their points")
-    return squares
+        got = _zone_grid(z)
+        if got is None:
+            what = "a region grid" if z.grid == SQUARE else "its parent's grid" if z.parent_grid else "no grid"
+            note(f"map {m.name!r}: zone {z.name!r} ({what}) is not carried over (zones of further maps are carried "
+                 "with a square or hex grid of their own); pieces keep their points")
+            continue
+        out.setdefault(got[0], []).append(got[1])
+    if isinstance(b.grid, SquareGridInfo):
+        out.setdefault("squares", []).append(_square_yaml(b.name, (0, 0, *b.size), b.grid, b.grid.fmt))
+    elif isinstance(b.grid, HexGridInfo):
+        out.setdefault("hexes", []).append(_hex_yaml(b.name, (0, 0, *b.size), b.grid, b.grid.fmt))
+    elif b.grid is not None:
+        note(f"map {m.name!r}: board {b.name!r}'s region grid is not carried over (our maps hold square and hex "
+             "grids); pieces keep their points")
+    return out
 
 
 def _other_maps(mod: ModuleInfo, main: MainBoard | None, placed: dict[str, list[PlacedPiece]],
@@ -202,11 +229,11 @@ def _other_maps(mod: ModuleInfo, main: MainBoard | None, placed: dict[str, list[
                 entry["background"] = x.colour
             if x is not b:
                 entry |= {"column": c, "row": r}
-            squares = _board_grids(m, x, note)
-            if squares and x is not b:
-                entry["squares"] = squares
-            boards.append((entry, x.image, squares))
-        om = {"id": m.name, "name": m.name, "board": boards[0][0], **({"squares": boards[0][2]} if boards[0][2] else {})}
+            grids = _board_grids(m, x, note)
+            if x is not b:
+                entry |= grids
+            boards.append((entry, x.image, grids))
+        om = {"id": m.name, "name": m.name, "board": boards[0][0], **boards[0][2]}
         if len(boards) > 1:
             om["more_boards"] = [e for e, _, _ in boards[1:]]
         out.append((om, [(e, image) for e, image, _ in boards if image]))
@@ -345,8 +372,9 @@ def compose(mod: ModuleInfo, placed: dict[str, list[PlacedPiece]], src: str, ima
 
     # ---- zones: named ones become one-box tracks; the rest are listed ----
     tracks: dict[str, tuple[str, str]] = {}  # zone name -> (track id, box)
-    square_zones: list[ZoneInfo] = []  # zones of the main board carried as square grids
+    square_zones: list[ZoneInfo] = []  # zones of the main board carried as square or hex grids
     main_squares: list[dict] = []
+    main_hexes: list[dict] = []
     track_yaml = []
     tids: set[str] = set()
     for m in mod.maps:
@@ -368,13 +396,14 @@ def compose(mod: ModuleInfo, placed: dict[str, list[PlacedPiece]], src: str, ima
                                        "boxes": [z.name[:200]], "zone_format": "{box}", **rec})
                     if len(z.polygon) != 4 or len({p[0] for p in z.polygon}) != 2:
                         note(f"zone {z.name!r}: its outline is not a rectangle; it is carried as its bounding box")
-                elif isinstance(z.grid, SquareGridInfo) and not z.parent_grid:
-                    # a square grid of its own: a square grid over the zone's bounding box (schema.SquareGrid),
-                    # its cells named as the module names them; pieces in it keep their points
+                elif _zone_grid(z) is not None:
+                    # a square or hex grid of its own: a grid over the zone's bounding box (schema.SquareGrid,
+                    # schema.HexGrid), its cells named as the module names them; pieces in it keep their points
+                    kind, entry = _zone_grid(z)
                     square_zones.append(z)
-                    main_squares.append(_square_yaml(z.name, z.bbox, z.grid, z.fmt.replace("$gridLocation$", z.grid.fmt)))
+                    (main_squares if kind == "squares" else main_hexes).append(entry)
                     if len(z.polygon) != 4 or len({p[0] for p in z.polygon}) != 2:
-                        note(f"zone {z.name!r}: its outline is not a rectangle; its square grid covers its bounding box")
+                        note(f"zone {z.name!r}: its outline is not a rectangle; its grid covers its bounding box")
                 else:
                     what = "a region grid" if z.grid == SQUARE else f"location format {z.fmt!r}" if z.grid is None else "a hex grid of its own"
                     note(f"zone {z.name!r} ({what}): our maps have one hex grid and named one-box zones; "
@@ -386,6 +415,8 @@ def compose(mod: ModuleInfo, placed: dict[str, list[PlacedPiece]], src: str, ima
         main_squares.append(_square_yaml(main.board.name, (0, 0, w, h), whole, whole.fmt))
     if main_squares:
         map_yaml["squares"] = main_squares
+    if main_hexes:
+        map_yaml["hexes"] = main_hexes
     other_maps, art_names = _other_maps(mod, main, placed, note, layouts), {out.art[0]} if out.art else set()
     if other_maps:
         map_yaml["maps"] = [om for om, _ in other_maps]

@@ -292,6 +292,29 @@ class SquareGrid(Strict):
     drawn: bool = False  # its lines drawn on the board (a board with no art of its own)
 
 
+class HexNumbering(SquareNumbering):
+    """VASSAL HexGridNumbering parameters, VASSAL's defaults (a further map's hex grid)."""
+
+    stagger: bool = True
+
+
+class HexGrid(Strict):
+    """A hex grid over `area` (x, y, w, h) of a board besides the map's own (an imported module's grid of a
+    further map, or of a zone, issue 33): a VASSAL Zone holding a HexGrid, its hexes named by `location`
+    (around `$gridLocation$`) as the numbering says; over the whole board it is the board's own grid.
+    Pieces on it are set by point (`at`)."""
+
+    name: Text
+    area: tuple[int, int, int, int]
+    dx: float = Field(gt=1, le=2000)
+    dy: float = Field(gt=1, le=2000)
+    x0: int = 0
+    y0: int = 0
+    sideways: bool = False
+    location: Annotated[str, StringConstraints(max_length=200)] = "$gridLocation$"
+    numbering: HexNumbering = Field(default_factory=HexNumbering)
+
+
 class MoreBoard(Board):
     """A further board of a further map (an imported module's map of several boards, issue 33): at
     `column`, `row` of the map's layout (its `board` is at 0, 0); VASSAL puts a board right of the boards
@@ -300,6 +323,7 @@ class MoreBoard(Board):
     column: int = Field(default=0, ge=0, le=20)
     row: int = Field(default=0, ge=0, le=20)
     squares: list[SquareGrid] = []
+    hexes: list[HexGrid] = []
 
 
 class OtherMap(Strict):
@@ -310,6 +334,7 @@ class OtherMap(Strict):
     name: Text  # its toolbar button
     board: Board
     squares: list[SquareGrid] = []
+    hexes: list[HexGrid] = []  # hex grids on its board (zones, or the board's own)
     decks: list[Deck] = []  # draw piles on its board
     more_boards: list[MoreBoard] = []  # its further boards, each at its place in the map's layout
 
@@ -334,6 +359,7 @@ class MapFile(Strict):
     tracks: list[Track] = []
     decks: list[Deck] = []
     squares: list[SquareGrid] = []  # square grids on the board (each a zone over the hex grid)
+    hexes: list[HexGrid] = []  # hex grids of zones of their own on the board (over the map's hex grid)
     maps: list[OtherMap] = []  # further maps, each its own VASSAL Map
 
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from lxml import etree
 
 from builder.model.game import Game
+from builder.model.schema import HexGrid
 from builder.vassal import pieces as p
 from builder.vassal.counters import LAYER_PROPERTY, CounterDef, counter_defs, layer_order, prototypes
 from builder.vassal.event_decks import add_event_windows, card_count
@@ -150,6 +151,8 @@ def _map(root, pl: ModulePlan) -> None:
             _el(zoned, "module.map.boardPicker.board.mapgrid.Zone", highlightProperty="", locationFormat="$name$",
                 name=g.zone_name(t.id, box), path=f"{x},{y};{x + w},{y};{x + w},{y + h};{x},{y + h}",
                 useHighlight=False, useParentGrid=False)
+    for hx in g.map.hexes:
+        _hex_zone(zoned, hx)
     for sq in g.map.squares:
         _square_zone(zoned, sq)
     gr, n = g.map.grid, g.map.numbering
@@ -246,6 +249,22 @@ def _draw_pile(m, pl: ModulePlan, deck, board: str) -> None:
             height=str(size), width=str(size))
 
 
+def _hex_zone(zoned, hx) -> None:
+    """A hex grid (map.yaml `hexes`) as VASSAL holds one on part of a board: a Zone with a HexGrid."""
+    x, y, w, h = hx.area
+    zone = _el(zoned, "module.map.boardPicker.board.mapgrid.Zone", highlightProperty="", locationFormat=hx.location,
+               name=hx.name, path=f"{x},{y};{x + w},{y};{x + w},{y + h};{x},{y + h}", useHighlight=False,
+               useParentGrid=False)
+    grid = _el(zone, "module.map.boardPicker.board.HexGrid", color="0,0,0", cornersLegal=False, dotsVisible=False,
+               dx=repr(float(hx.dx)), dy=repr(float(hx.dy)), edgesLegal=False, sideways=hx.sideways, snapTo=True,
+               visible=False, x0=str(hx.x0), y0=str(hx.y0))
+    n = hx.numbering
+    _el(grid, "module.map.boardPicker.board.mapgrid.HexGridNumbering", color="0,0,0", first=n.first, fontSize="9",
+        hDescend=n.h_descend, hDrawOff="0", hLeading=str(n.h_leading), hOff=str(n.h_off), hType=n.h_type,
+        locationFormat="$gridLocation$", rotateText="0", sep=n.sep, stagger=n.stagger, vDescend=n.v_descend,
+        vDrawOff="0", vLeading=str(n.v_leading), vOff=str(n.v_off), vType=n.v_type, visible=False)
+
+
 def _square_zone(zoned, sq) -> None:
     """A square grid (map.yaml `squares`) as VASSAL holds one on part of a board: a Zone with a SquareGrid."""
     x, y, w, h = sq.area
@@ -286,13 +305,15 @@ def _other_maps(root, pl: ModulePlan) -> None:
         picker = _el(m, "module.map.BoardPicker", addColumnText="Add column", addRowText="Add row",
                      boardPrompt="Select board", slotHeight="125", slotScale="0.2", slotWidth="350",
                      title="Choose Boards")
-        for b, squares in [(om.board, om.squares), *((mb, mb.squares) for mb in om.more_boards)]:
+        for b, squares, hexes in [(om.board, om.squares, om.hexes), *((x, x.squares, x.hexes) for x in om.more_boards)]:
             board = board_element(picker, b)
-            if squares:
+            if squares or hexes:
                 zoned = _el(board, "module.map.boardPicker.board.ZonedGrid")
                 _el(zoned, "module.map.boardPicker.board.mapgrid.ZonedGridHighlighter")
-                for sq in squares:
-                    _square_zone(zoned, sq)
+                # a grid over the whole board (the board's own) last: VASSAL's ZonedGrid asks the zones in order
+                grids = sorted([*hexes, *squares], key=lambda x: tuple(x.area) == (0, 0, b.width, b.height))
+                for x in grids:
+                    (_hex_zone if isinstance(x, HexGrid) else _square_zone)(zoned, x)
         _el(m, "module.map.StackMetrics", bottom="40,0", disabled=False, down="37,0", exSepX="6", exSepY="18",
             top="38,0", unexSepX="3", unexSepY="5", up="39,0")
         for helper in ("ForwardToKeyBuffer", "Scroller", "ForwardToChatter", "MenuDisplayer", "MapCenterer",
