@@ -94,11 +94,11 @@ def check_round_trip(vmod: Path, tmp: Path, slug: str) -> None:
     main_old = old.get(main_new.name) or next(iter(old.values()))
     centres = {h: game.geometry.centre(h) for h in game.geometry.labels}
     b = game.map.board
-    if any(sq.area == (0, 0, b.width, b.height) for sq in game.map.squares):  # the board's own square grid,
+    if any(sq.area == (0, 0, b.width, b.height) for sq in [*game.map.squares, *game.map.regions]):  # the board's own grid,
         assert same_names(main_old, main_new, b.width, b.height)  # carried whole: every point named as before
     else:  # each hex of the game is named by its id in the rebuilt module (but where a zone covers it)
         assert sum(main_new.location(*c) == h for h, c in centres.items()) > 0.8 * len(centres)
-        for sq in [*game.map.squares, *game.map.hexes]:  # a zone's own grid: every point of it named as before
+        for sq in [*game.map.squares, *game.map.hexes, *game.map.regions]:  # a zone's own grid: every point of it
             x, y, w, h = sq.area
             assert same_names(main_old, main_new, w, h, origin=(x, y)), sq.name
     zones_left = set(re.findall(r"map '([^']*)': zone '[^']*' is not carried over", notes))
@@ -707,3 +707,34 @@ def test_hex_grids_of_zones_and_further_maps_are_built_and_imported_back(tmp_pat
     assert [h.name for h in game.map.hexes] == ["Inset"]
     assert [(h.name, h.area, h.sideways, h.numbering.v_descend) for h in game.map.maps[1].hexes] == [
         ("Dead hexes", (0, 0, 300, 200), True, True)]
+
+
+def test_region_grids_are_built_and_imported_back(tmp_path):
+    """map.yaml `regions` (issue 33): named points (a VASSAL RegionGrid in a Zone: a point is named after the
+    nearest region), on a zone of the main map and over a further map's whole board; imported again, each is
+    a region grid that names every point as before (was: left out)."""
+    root = _two_map_game(tmp_path)
+    text = (root / "markers.yaml").read_text(encoding="utf-8")
+    (root / "markers.yaml").write_text(text.replace("count: 1", "count: 2", 1), encoding="utf-8")
+    with (root / "map.yaml").open("a", encoding="utf-8") as f:
+        f.write('regions:\n  - {name: Harbour, area: [600, 300, 160, 120], location: "Port of $gridLocation$", '
+                'regions: [{name: North quay, at: [640, 320]}, {name: South quay, at: [700, 400]}]}\n')
+    text = (root / "map.yaml").read_text(encoding="utf-8")
+    text = text.replace("    board: {name: Dead, width: 300, height: 200, background: \"#cccccc\"}\n",
+                        "    board: {name: Dead, width: 300, height: 200, background: \"#cccccc\"}\n"
+                        "    regions: [{name: Boxes, area: [0, 0, 300, 200], regions: [{name: Killed, at: [60, 50]},"
+                        " {name: Captured, at: [200, 60]}, {name: Routed, at: [150, 170]}]}]\n")
+    (root / "map.yaml").write_text(text, encoding="utf-8")
+    sc = root / "scenarios" / "meeting.yaml"
+    sc.write_text(sc.read_text(encoding="utf-8").replace('{unit: red-infantry, hex: "0503"}',
+                                                         '{unit: red-infantry, map: Dead, at: [190, 70]}')
+                  .replace('{unit: blue-infantry, hex: "0103"}', '{unit: blue-infantry, at: [690, 390]}'),
+                  encoding="utf-8")
+    vmod = build_game("two", root=tmp_path).outputs[0]
+    placed = dict((n, (mp, w)) for n, mp, w in at_start(vmod, setups(vmod)["Meeting engagement"], tmp_path))
+    assert placed["Red Infantry (2)"] == ("Dead", "Captured")
+    assert placed["Blue Infantry (1)"] == ("Main Map", "Port of South quay")
+    check_round_trip(vmod, tmp_path / "again", "two-again")
+    game = load_game(tmp_path / "again" / "sources" / "two-again")
+    assert [(r.name, [x.name for x in r.regions]) for r in game.map.regions] == [("Harbour", ["North quay", "South quay"])]
+    assert [[x.at for x in r.regions] for r in game.map.maps[1].regions] == [[(60, 50), (200, 60), (150, 170)]]

@@ -55,11 +55,19 @@ class SquareGridInfo:
 
 
 @dataclass(frozen=True)
+class RegionGridInfo:
+    """A RegionGrid: named points (a point of the board is named after the nearest)."""
+
+    regions: tuple[tuple[str, int, int], ...]
+    fmt: str = "$gridLocation$"
+
+
+@dataclass(frozen=True)
 class ZoneInfo:
     name: str
     fmt: str
     polygon: list[tuple[int, int]]
-    grid: HexGridInfo | SquareGridInfo | str | None  # SQUARE (a region grid), or None: the zone's own name
+    grid: HexGridInfo | SquareGridInfo | RegionGridInfo | str | None  # None: the zone's own name
     parent_grid: bool = False
 
     @property
@@ -184,7 +192,7 @@ def _numbering(e) -> tuple[NumberingParams, str]:
         stagger=(e.get("stagger") or "true").lower() == "true"), e.get("locationFormat") or "$gridLocation$"
 
 
-def _grid(e) -> HexGridInfo | SquareGridInfo | str | None:
+def _grid(e) -> HexGridInfo | SquareGridInfo | RegionGridInfo | str | None:
     if e is None:
         return None
     if _tag(e).endswith("HexGrid"):
@@ -198,7 +206,9 @@ def _grid(e) -> HexGridInfo | SquareGridInfo | str | None:
         n, fmt = _numbering(next(iter(_children(e, "SquareGridNumbering")), None))
         return SquareGridInfo(_num(e, "dx", 48.0, 1.0), _num(e, "dy", 48.0, 1.0), int(_num(e, "x0", 0)),
                               int(_num(e, "y0", 0)), n, fmt)
-    return SQUARE  # RegionGrid: named points our maps cannot hold
+    regions = tuple((r.get("name") or "", int(_num(r, "originx", 0)), int(_num(r, "originy", 0)))
+                    for r in _children(e, "board.Region"))[:5000]
+    return RegionGridInfo(regions) if regions else SQUARE  # a RegionGrid with no region names no point
 
 
 def _first_grid(e):

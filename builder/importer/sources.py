@@ -20,7 +20,8 @@ from builder.geometry.hexmap import HexMap
 from builder.geometry.roundtrip import misses, round_trip_fix
 from builder.geometry.sections import SectionedHexMap, SectionParams
 from builder.importer.art import ArtFiles, PieceArt, flipped, piece_art
-from builder.importer.modulefile import (SQUARE, BoardInfo, HexGridInfo, ModuleInfo, SlotInfo, SquareGridInfo,
+from builder.importer.modulefile import (SQUARE, BoardInfo, HexGridInfo, ModuleInfo, RegionGridInfo, SlotInfo,
+                                         SquareGridInfo,
                                          ZoneInfo)
 from builder.importer.setups import PlacedPiece
 
@@ -139,11 +140,20 @@ def _hex_yaml(name: str, area, g: HexGridInfo, fmt: str) -> dict:
                           "h_descend": n.h_descend, "v_descend": n.v_descend, "stagger": n.stagger}}
 
 
+def _region_yaml(name: str, area, g: RegionGridInfo, fmt: str) -> dict:
+    """Named points, as map.yaml holds them (schema.RegionGrid)."""
+    return {"name": name[:200] or "Regions", "area": list(area), "location": fmt[:200],
+            "regions": [{"name": n[:200] or "?", "at": [x, y]} for n, x, y in g.regions]}
+
+
 def _zone_grid(z: ZoneInfo) -> tuple[str, dict] | None:
-    """('squares' | 'hexes', its map.yaml entry) of a zone with a square or hex grid of its own, else None."""
-    fmt = z.fmt.replace("$gridLocation$", z.grid.fmt) if isinstance(z.grid, (SquareGridInfo, HexGridInfo)) else ""
+    """('squares' | 'hexes' | 'regions', its map.yaml entry) of a zone with a grid of its own, else None."""
+    fmt = z.fmt.replace("$gridLocation$", z.grid.fmt) if isinstance(
+        z.grid, (SquareGridInfo, HexGridInfo, RegionGridInfo)) else ""
     if z.parent_grid:
         return None
+    if isinstance(z.grid, RegionGridInfo):
+        return "regions", _region_yaml(z.name, z.bbox, z.grid, fmt)
     if isinstance(z.grid, SquareGridInfo):
         return "squares", _square_yaml(z.name, z.bbox, z.grid, fmt)
     if isinstance(z.grid, HexGridInfo) and 1 < z.grid.grid.dx <= 2000 and 1 < z.grid.grid.dy <= 2000:
@@ -157,18 +167,19 @@ def _board_grids(m, b: BoardInfo, note) -> dict[str, list[dict]]:
     for z in b.zones:
         got = _zone_grid(z)
         if got is None:
-            what = "a region grid" if z.grid == SQUARE else "its parent's grid" if z.parent_grid else "no grid"
+            what = "a grid with no region" if z.grid == SQUARE else "its parent's grid" if z.parent_grid else "no grid"
             note(f"map {m.name!r}: zone {z.name!r} ({what}) is not carried over (zones of further maps are carried "
-                 "with a square or hex grid of their own); pieces keep their points")
+                 "with a grid of their own); pieces keep their points")
             continue
         out.setdefault(got[0], []).append(got[1])
     if isinstance(b.grid, SquareGridInfo):
         out.setdefault("squares", []).append(_square_yaml(b.name, (0, 0, *b.size), b.grid, b.grid.fmt))
     elif isinstance(b.grid, HexGridInfo):
         out.setdefault("hexes", []).append(_hex_yaml(b.name, (0, 0, *b.size), b.grid, b.grid.fmt))
+    elif isinstance(b.grid, RegionGridInfo):
+        out.setdefault("regions", []).append(_region_yaml(b.name, (0, 0, *b.size), b.grid, b.grid.fmt))
     elif b.grid is not None:
-        note(f"map {m.name!r}: board {b.name!r}'s region grid is not carried over (our maps hold square and hex "
-             "grids); pieces keep their points")
+        note(f"map {m.name!r}: board {b.name!r}'s region grid has no region; not carried over")
     return out
 
 
@@ -313,8 +324,9 @@ def compose(mod: ModuleInfo, placed: dict[str, list[PlacedPiece]], src: str, ima
         note("hex names: the module's hex grid has no numbering, so VASSAL names none of its points (a piece's "
              "location is 'offboard'); our hexes need ids, so they are numbered as VASSAL's default numbering does")
     if g is None:
-        if main is not None and isinstance(main.board.grid, SquareGridInfo):
-            note("grid: the map has a square grid; it is carried as a square grid over the whole board (its cells keep "
+        if main is not None and isinstance(main.board.grid, (SquareGridInfo, RegionGridInfo)):
+            what = "a square grid" if isinstance(main.board.grid, SquareGridInfo) else "a region grid (named points)"
+            note(f"grid: the map has {what}; it is carried as such over the whole board (its cells keep "
                  "their names, pieces their points), over a hex grid of our own that no point reaches (a game has one)")
         elif main is None or not isinstance(main.board.grid, (HexGridInfo, type(None))):
             note("grid: the map has a square (or region) grid; our games are hex maps, so a hex grid of our own "
@@ -375,6 +387,7 @@ def compose(mod: ModuleInfo, placed: dict[str, list[PlacedPiece]], src: str, ima
     square_zones: list[ZoneInfo] = []  # zones of the main board carried as square or hex grids
     main_squares: list[dict] = []
     main_hexes: list[dict] = []
+    main_regions: list[dict] = []
     track_yaml = []
     tids: set[str] = set()
     for m in mod.maps:
@@ -401,11 +414,11 @@ def compose(mod: ModuleInfo, placed: dict[str, list[PlacedPiece]], src: str, ima
                     # schema.HexGrid), its cells named as the module names them; pieces in it keep their points
                     kind, entry = _zone_grid(z)
                     square_zones.append(z)
-                    (main_squares if kind == "squares" else main_hexes).append(entry)
+                    {"squares": main_squares, "hexes": main_hexes, "regions": main_regions}[kind].append(entry)
                     if len(z.polygon) != 4 or len({p[0] for p in z.polygon}) != 2:
                         note(f"zone {z.name!r}: its outline is not a rectangle; its grid covers its bounding box")
                 else:
-                    what = "a region grid" if z.grid == SQUARE else f"location format {z.fmt!r}" if z.grid is None else "a hex grid of its own"
+                    what = "a grid with no region" if z.grid == SQUARE else f"location format {z.fmt!r}" if z.grid is None else "its parent's grid"
                     note(f"zone {z.name!r} ({what}): our maps have one hex grid and named one-box zones; "
                          "it is left out, and pieces set up in it are listed below")
     if track_yaml:
@@ -413,10 +426,16 @@ def compose(mod: ModuleInfo, placed: dict[str, list[PlacedPiece]], src: str, ima
     whole = main.board.grid if main is not None and g is None and isinstance(main.board.grid, SquareGridInfo) else None
     if whole is not None:  # the board's own square grid: a zone over the whole board (schema.SquareGrid)
         main_squares.append(_square_yaml(main.board.name, (0, 0, w, h), whole, whole.fmt))
+    whole_regions = main.board.grid if main is not None and g is None and isinstance(main.board.grid, RegionGridInfo) \
+        else None
+    if whole_regions is not None:  # the board's own region grid: named points over the whole board
+        main_regions.append(_region_yaml(main.board.name, (0, 0, w, h), whole_regions, whole_regions.fmt))
     if main_squares:
         map_yaml["squares"] = main_squares
     if main_hexes:
         map_yaml["hexes"] = main_hexes
+    if main_regions:
+        map_yaml["regions"] = main_regions
     other_maps, art_names = _other_maps(mod, main, placed, note, layouts), {out.art[0]} if out.art else set()
     if other_maps:
         map_yaml["maps"] = [om for om, _ in other_maps]
@@ -451,7 +470,7 @@ def compose(mod: ModuleInfo, placed: dict[str, list[PlacedPiece]], src: str, ima
         else:
             if main.zone is not None:
                 return f"at ({p.x}, {p.y}), outside every zone of map {main.map!r}"
-        if whole is not None:
+        if whole is not None or whole_regions is not None:
             return ("point", (None, p.x, p.y))
         if g is None:
             return "on a grid that is not carried over"

@@ -315,6 +315,22 @@ class HexGrid(Strict):
     numbering: HexNumbering = Field(default_factory=HexNumbering)
 
 
+class Region(Strict):
+    name: Text
+    at: tuple[int, int]  # its point on the board
+
+
+class RegionGrid(Strict):
+    """Named points over `area` (x, y, w, h) of a board (an imported module's VASSAL RegionGrid, issue 33): a
+    point is named after the nearest region, as VASSAL's RegionGrid snaps, wrapped by `location`.  A VASSAL
+    Zone holding a RegionGrid; pieces on it are set by point (`at`)."""
+
+    name: Text
+    area: tuple[int, int, int, int]
+    location: Annotated[str, StringConstraints(max_length=200)] = "$gridLocation$"
+    regions: list[Region] = Field(min_length=1, max_length=5000)
+
+
 class MoreBoard(Board):
     """A further board of a further map (an imported module's map of several boards, issue 33): at
     `column`, `row` of the map's layout (its `board` is at 0, 0); VASSAL puts a board right of the boards
@@ -324,6 +340,7 @@ class MoreBoard(Board):
     row: int = Field(default=0, ge=0, le=20)
     squares: list[SquareGrid] = []
     hexes: list[HexGrid] = []
+    regions: list[RegionGrid] = []
 
 
 class OtherMap(Strict):
@@ -335,6 +352,7 @@ class OtherMap(Strict):
     board: Board
     squares: list[SquareGrid] = []
     hexes: list[HexGrid] = []  # hex grids on its board (zones, or the board's own)
+    regions: list[RegionGrid] = []  # named points on its board (zones, or the board's own)
     decks: list[Deck] = []  # draw piles on its board
     more_boards: list[MoreBoard] = []  # its further boards, each at its place in the map's layout
 
@@ -360,6 +378,7 @@ class MapFile(Strict):
     decks: list[Deck] = []
     squares: list[SquareGrid] = []  # square grids on the board (each a zone over the hex grid)
     hexes: list[HexGrid] = []  # hex grids of zones of their own on the board (over the map's hex grid)
+    regions: list[RegionGrid] = []  # named points of zones of their own on the board (over the map's hex grid)
     maps: list[OtherMap] = []  # further maps, each its own VASSAL Map
 
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from lxml import etree
 
 from builder.model.game import Game
-from builder.model.schema import HexGrid
+from builder.model.schema import HexGrid, RegionGrid
 from builder.vassal import pieces as p
 from builder.vassal.counters import LAYER_PROPERTY, CounterDef, counter_defs, layer_order, prototypes
 from builder.vassal.event_decks import add_event_windows, card_count
@@ -153,6 +153,8 @@ def _map(root, pl: ModulePlan) -> None:
                 useHighlight=False, useParentGrid=False)
     for hx in g.map.hexes:
         _hex_zone(zoned, hx)
+    for rg in g.map.regions:
+        _region_zone(zoned, rg)
     for sq in g.map.squares:
         _square_zone(zoned, sq)
     gr, n = g.map.grid, g.map.numbering
@@ -265,6 +267,17 @@ def _hex_zone(zoned, hx) -> None:
         vDrawOff="0", vLeading=str(n.v_leading), vOff=str(n.v_off), vType=n.v_type, visible=False)
 
 
+def _region_zone(zoned, rg) -> None:
+    """Named points (map.yaml `regions`) as VASSAL holds them on part of a board: a Zone with a RegionGrid."""
+    x, y, w, h = rg.area
+    zone = _el(zoned, "module.map.boardPicker.board.mapgrid.Zone", highlightProperty="", locationFormat=rg.location,
+               name=rg.name, path=f"{x},{y};{x + w},{y};{x + w},{y + h};{x},{y + h}", useHighlight=False,
+               useParentGrid=False)
+    grid = _el(zone, "module.map.boardPicker.board.RegionGrid", fontsize="9", snapto=True, visible=False)
+    for r in rg.regions:
+        _el(grid, "module.map.boardPicker.board.Region", name=r.name, originx=str(r.at[0]), originy=str(r.at[1]))
+
+
 def _square_zone(zoned, sq) -> None:
     """A square grid (map.yaml `squares`) as VASSAL holds one on part of a board: a Zone with a SquareGrid."""
     x, y, w, h = sq.area
@@ -305,15 +318,16 @@ def _other_maps(root, pl: ModulePlan) -> None:
         picker = _el(m, "module.map.BoardPicker", addColumnText="Add column", addRowText="Add row",
                      boardPrompt="Select board", slotHeight="125", slotScale="0.2", slotWidth="350",
                      title="Choose Boards")
-        for b, squares, hexes in [(om.board, om.squares, om.hexes), *((x, x.squares, x.hexes) for x in om.more_boards)]:
+        for b, grids in [(om.board, [*om.hexes, *om.regions, *om.squares]),
+                         *((x, [*x.hexes, *x.regions, *x.squares]) for x in om.more_boards)]:
             board = board_element(picker, b)
-            if squares or hexes:
+            if grids:
                 zoned = _el(board, "module.map.boardPicker.board.ZonedGrid")
                 _el(zoned, "module.map.boardPicker.board.mapgrid.ZonedGridHighlighter")
                 # a grid over the whole board (the board's own) last: VASSAL's ZonedGrid asks the zones in order
-                grids = sorted([*hexes, *squares], key=lambda x: tuple(x.area) == (0, 0, b.width, b.height))
-                for x in grids:
-                    (_hex_zone if isinstance(x, HexGrid) else _square_zone)(zoned, x)
+                for x in sorted(grids, key=lambda x: tuple(x.area) == (0, 0, b.width, b.height)):
+                    (_hex_zone if isinstance(x, HexGrid) else _region_zone if isinstance(x, RegionGrid)
+                     else _square_zone)(zoned, x)
         _el(m, "module.map.StackMetrics", bottom="40,0", disabled=False, down="37,0", exSepX="6", exSepY="18",
             top="38,0", unexSepX="3", unexSepY="5", up="39,0")
         for helper in ("ForwardToKeyBuffer", "Scroller", "ForwardToChatter", "MenuDisplayer", "MapCenterer",
