@@ -101,7 +101,7 @@ def check_round_trip(vmod: Path, tmp: Path, slug: str) -> None:
         for sq in [*game.map.squares, *game.map.hexes, *game.map.regions]:  # a zone's own grid: every point of it
             x, y, w, h = sq.area
             assert same_names(main_old, main_new, w, h, origin=(x, y)), sq.name
-    zones_left = set(re.findall(r"map '([^']*)': zone '[^']*' is not carried over", notes))
+    zones_left = set(re.findall(r"map '([^']*)': zone '[^']*' (?:\([^)]*\) )?is not carried over", notes))
     for om in game.map.maps:  # each further map: every point of its board named as before (unless a
         if om.name not in zones_left:  # zone of it is not carried, and the notes say so)
             assert same_names(old[om.id], new[om.id], om.board.width, om.board.height), om.id
