@@ -15,6 +15,7 @@ from pathlib import Path
 import yaml
 
 from builder.importer.archive import MAX_IMAGE, ImportFailed, ModuleArchive
+from builder.importer.art import ArtFiles
 from builder.importer.modulefile import read_module
 from builder.importer.setups import placed_pieces
 from builder.importer.sources import compose, slug as slugify
@@ -68,9 +69,11 @@ def _import(arc: ModuleArchive, vmod: Path, sources: Path, slug: str | None, for
     dest = sources / slug
     if dest.exists() and not force:
         raise ImportFailed(f"sources/{slug} already exists; choose another slug, or --force to replace it")
-    placed = {s.file: placed_pieces(arc, s.file) for s in mod.setups if s.file and arc.has(s.file)}
+    layouts: dict = {}  # the boards each map uses, as the first setup that says lays them out
+    placed = {s.file: placed_pieces(arc, s.file, layouts) for s in mod.setups if s.file and arc.has(s.file)}
     missing = [s for s in mod.setups if s.file and not arc.has(s.file)]
-    imported = compose(mod, placed, vmod.name)
+    art = ArtFiles(arc)
+    imported = compose(mod, placed, vmod.name, art, layouts)
     imported.notes[:0] = [f"setup {s.name!r}: its file {s.file!r} is not in the module; left out" for s in missing]
     sources.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{slug}.", dir=sources))
@@ -81,6 +84,9 @@ def _import(arc: ModuleArchive, vmod: Path, sources: Path, slug: str | None, for
             (tmp / rel).write_text(head + _dump(data), encoding="utf-8")
         if imported.art:
             (tmp / imported.art[0]).write_bytes(_art(arc.read(imported.art[1], MAX_IMAGE), imported.board_size))
+        for name, data in art.files.items():  # the pieces' art, as the module holds it
+            (tmp / name).parent.mkdir(parents=True, exist_ok=True)
+            (tmp / name).write_bytes(data)
         for name, entry, size in imported.other_art:
             (tmp / name).write_bytes(_art(arc.read(entry, MAX_IMAGE), size))
         lines = [f"What `hexforge import` could not carry over from {vmod.name}, and why:", ""]

@@ -24,6 +24,7 @@ class HexGridInfo:
     grid: GridParams
     numbering: NumberingParams
     fmt: str  # the numbering's locationFormat
+    numbered: bool = True  # False: the grid has no numbering (VASSAL names none of its points)
 
 
 @dataclass(frozen=True)
@@ -54,11 +55,19 @@ class SquareGridInfo:
 
 
 @dataclass(frozen=True)
+class RegionGridInfo:
+    """A RegionGrid: named points (a point of the board is named after the nearest)."""
+
+    regions: tuple[tuple[str, int, int], ...]
+    fmt: str = "$gridLocation$"
+
+
+@dataclass(frozen=True)
 class ZoneInfo:
     name: str
     fmt: str
     polygon: list[tuple[int, int]]
-    grid: HexGridInfo | SquareGridInfo | str | None  # SQUARE (a region grid), or None: the zone's own name
+    grid: HexGridInfo | SquareGridInfo | RegionGridInfo | str | None  # None: the zone's own name
     parent_grid: bool = False
 
     @property
@@ -107,6 +116,21 @@ class SetupInfo:
     file: str | None  # None: a setup that starts from nothing (useFile false) or a menu
 
 
+@dataclass(frozen=True)
+class DeckInfo:
+    """A DrawPile: its map, name, centre and size on its board, and the gpids of the slots it starts with."""
+
+    map: str
+    name: str
+    board: str
+    x: int
+    y: int
+    width: int
+    height: int
+    shuffle: bool
+    gpids: tuple[str, ...]
+
+
 @dataclass
 class ModuleInfo:
     title: str
@@ -117,7 +141,7 @@ class ModuleInfo:
     setups: list[SetupInfo]
     prototypes: dict[str, list[Trait]]
     skipped: list[str] = field(default_factory=list)  # what was read but cannot be carried, with why
-    decks: list[tuple[str, str, int]] = field(default_factory=list)  # (map, draw pile, pieces it starts with)
+    decks: list[DeckInfo] = field(default_factory=list)
 
 
 def piece_traits(text: str, where: str) -> list[Trait] | None:
@@ -156,8 +180,8 @@ def _bool(e, key: str) -> bool:
 
 
 def _numbering(e) -> tuple[NumberingParams, str]:
-    if e is None:
-        return NumberingParams(), "$gridLocation$"
+    if e is None:  # a grid with no numbering names no point in VASSAL; our hexes need ids: VASSAL's default one
+        return NumberingParams(h_off=0, v_off=0), "$gridLocation$"
     t = lambda k, d: (e.get(k) or d) if (e.get(k) or d) in ("N", "A") else d  # noqa: E731
     return NumberingParams(
         first="V" if e.get("first") == "V" else "H", sep=(e.get("sep") or "")[:8],
@@ -168,19 +192,23 @@ def _numbering(e) -> tuple[NumberingParams, str]:
         stagger=(e.get("stagger") or "true").lower() == "true"), e.get("locationFormat") or "$gridLocation$"
 
 
-def _grid(e) -> HexGridInfo | SquareGridInfo | str | None:
+def _grid(e) -> HexGridInfo | SquareGridInfo | RegionGridInfo | str | None:
     if e is None:
         return None
     if _tag(e).endswith("HexGrid"):
         dy = _num(e, "dy", 64.0, 1.0)
         dx = _num(e, "dx", math.sqrt(3) / 2 * dy, 1.0)
-        n, fmt = _numbering(next(iter(_children(e, "HexGridNumbering")), None))
-        return HexGridInfo(GridParams(dx, dy, int(_num(e, "x0", 0)), int(_num(e, "y0", 0)), _bool(e, "sideways")), n, fmt)
+        numbering = next(iter(_children(e, "HexGridNumbering")), None)
+        n, fmt = _numbering(numbering)
+        return HexGridInfo(GridParams(dx, dy, int(_num(e, "x0", 0)), int(_num(e, "y0", 0)), _bool(e, "sideways")), n, fmt,
+                           numbering is not None)
     if _tag(e).endswith("SquareGrid"):
         n, fmt = _numbering(next(iter(_children(e, "SquareGridNumbering")), None))
         return SquareGridInfo(_num(e, "dx", 48.0, 1.0), _num(e, "dy", 48.0, 1.0), int(_num(e, "x0", 0)),
                               int(_num(e, "y0", 0)), n, fmt)
-    return SQUARE  # RegionGrid: named points our maps cannot hold
+    regions = tuple((r.get("name") or "", int(_num(r, "originx", 0)), int(_num(r, "originy", 0)))
+                    for r in _children(e, "board.Region"))[:5000]
+    return RegionGridInfo(regions) if regions else SQUARE  # a RegionGrid with no region names no point
 
 
 def _first_grid(e):
@@ -271,7 +299,10 @@ def read_module(arc: ModuleArchive) -> ModuleInfo:
         if _tag(m).endswith(("module.Map", "module.PrivateMap", "module.PlayerHand")):
             boards = [_board(arc, b) for p in _children(m, "map.BoardPicker") for b in _children(p, "boardPicker.Board")]
             maps.append(MapInfo(m.get("mapName") or "", boards))
-            decks += [(m.get("mapName") or "", d.get("name") or "", len(_children(d, ("widget.PieceSlot", "widget.CardSlot"))))
+            decks += [DeckInfo(m.get("mapName") or "", d.get("name") or "", d.get("owningBoard") or "",
+                               int(_num(d, "x", 0)), int(_num(d, "y", 0)), int(_num(d, "width", 0, 0)),
+                               int(_num(d, "height", 0, 0)), (d.get("shuffle") or "Always") == "Always",
+                               tuple(c.get("gpid") or "" for c in _children(d, ("widget.PieceSlot", "widget.CardSlot"))))
                       for d in _children(m, "map.DrawPile")]
     protos = {}
     for p in root.iter():

@@ -24,6 +24,7 @@ class PlacedPiece:
     map: str
     x: int
     y: int
+    layers: tuple[tuple[str, str], ...] = ()  # (type, state) of its Layers (emb2): which face it shows
 
 
 def save_text(raw: bytes, where: str) -> str:
@@ -50,7 +51,11 @@ def save_text(raw: bytes, where: str) -> str:
         raise ImportFailed(f"{where}: cannot read its commands ({exc})") from None
 
 
-def placed_pieces(arc: ModuleArchive, file: str) -> list[PlacedPiece]:
+BoardLayout = dict[str, list[tuple[str, int, int, bool]]]  # map -> (board, column, row, reversed) of each board in use
+
+
+def placed_pieces(arc: ModuleArchive, file: str, layouts: BoardLayout | None = None) -> list[PlacedPiece]:
+    """The pieces a setup adds; `layouts` (if given) gets the boards each map uses and where (its BoardPicker)."""
     where = f"{arc.name}:{file}"
     text = save_text(arc.read(file, MAX_SAVE), where)
     try:
@@ -59,6 +64,18 @@ def placed_pieces(arc: ModuleArchive, file: str) -> list[PlacedPiece]:
         raise ImportFailed(f"{where}: {exc}") from None
     out: list[PlacedPiece] = []
     for cmd in commands:
+        head, _, rest = cmd.partition("\t")
+        if layouts is not None and head.endswith("BoardPicker") and not cmd.startswith("+/"):
+            f = split(rest, "\t")
+            boards = []
+            for i in range(0, len(f) - 2, 3):
+                name, _, rev = f[i].partition("/")
+                try:
+                    boards.append((name, int(f[i + 1]), int(f[i + 2]), rev == "rev"))
+                except ValueError:
+                    continue
+            layouts.setdefault(head[:-len("BoardPicker")], boards)
+            continue
         traits = piece_traits(cmd, where)
         if not traits:
             continue
@@ -72,7 +89,7 @@ def placed_pieces(arc: ModuleArchive, file: str) -> list[PlacedPiece]:
         except (IndexError, ValueError):
             continue
         out.append(PlacedPiece(state[3] if len(state) > 3 else "", fields[3] if len(fields) > 3 else "",
-                               state[0], x, y))
+                               state[0], x, y, tuple((t.type, t.state) for t in traits if t.prefix == "emb2;")))
         if len(out) > MAX_PIECES:
             raise ImportFailed(f"{where}: more than {MAX_PIECES} pieces: refused")
     return out

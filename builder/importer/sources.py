@@ -4,8 +4,8 @@ pieces stand (setups.py), with the list of what our sources cannot carry and why
 Choices (issue 33): the map is the first board with a hex grid (our games have one hex map);
 a palette piece whose widgets or prototypes name one roster side, and that no setup places
 twice, is a unit of that side; every other piece is a marker (a marker may be placed as often
-as its count).  Piece faces are drawn by the builder (a face may name an image, but the
-import does not take the module's counter art yet); the board keeps its art.  Zones named by
+as its count).  A piece's faces are the module's own images, shown as they are (importer/art.py
+says which); a piece with none is drawn by the builder from its name.  The board keeps its art.  Zones named by
 their own name become one-box tracks.
 """
 from __future__ import annotations
@@ -19,7 +19,9 @@ from builder.geometry import javagrid
 from builder.geometry.hexmap import HexMap
 from builder.geometry.roundtrip import misses, round_trip_fix
 from builder.geometry.sections import SectionedHexMap, SectionParams
-from builder.importer.modulefile import (SQUARE, BoardInfo, HexGridInfo, ModuleInfo, SlotInfo, SquareGridInfo,
+from builder.importer.art import ArtFiles, PieceArt, flipped, piece_art
+from builder.importer.modulefile import (SQUARE, BoardInfo, HexGridInfo, ModuleInfo, RegionGridInfo, SlotInfo,
+                                         SquareGridInfo,
                                          ZoneInfo)
 from builder.importer.setups import PlacedPiece
 
@@ -81,34 +83,6 @@ def _side_of(slot: SlotInfo, sides: list[str]) -> str | None:
     return found.pop() if len(found) == 1 else None
 
 
-MAX_CELLS = 400  # cells of one zone's square grid carried as tracks
-
-
-def _square_name(z: ZoneInfo, col: int, row: int) -> str:
-    _, _, zw, zh = z.bbox
-    loc, r, c = z.grid.name(col, row, (zw, zh))
-    fmt = z.fmt.replace("$gridLocation$", z.grid.fmt)  # a zone's format wraps its grid's
-    return fmt.replace("$gridLocation$", loc).replace("$row$", r).replace("$column$", c).replace("$name$", z.name)
-
-
-def _square_cells(z: ZoneInfo) -> dict[str, tuple[int, int, int, int]] | None:
-    """Each cell of a zone's square grid inside the zone's bounding box: its name -> (x, y, w, h)."""
-    g = z.grid
-    bx, by, bw, bh = z.bbox
-    c0, r0 = g.cell(bx, by)
-    c1, r1 = g.cell(bx + bw, by + bh)
-    if (c1 - c0 + 1) * (r1 - r0 + 1) > MAX_CELLS:
-        return None
-    out = {}
-    for c in range(c0, c1 + 1):
-        for r in range(r0, r1 + 1):
-            x0, x1 = max(bx, round(g.x0 + (c - 0.5) * g.dx)), min(bx + bw, round(g.x0 + (c + 0.5) * g.dx))
-            y0, y1 = max(by, round(g.y0 + (r - 0.5) * g.dy)), min(by + bh, round(g.y0 + (r + 0.5) * g.dy))
-            if x1 - x0 >= 1 and y1 - y0 >= 1:
-                out.setdefault(_square_name(z, c, r), (x0, y0, x1 - x0, y1 - y0))
-    return out or None
-
-
 def _sections(main: MainBoard, g: HexGridInfo) -> list[ZoneInfo]:
     """The zones of the main board that our map sections can hold: a rectangle with the map's
     grid, numbered as the map but for its offsets, its names a prefix of one or two capitals
@@ -156,12 +130,66 @@ PAST_EDGE = 40  # px of board kept beyond a piece set up past a board's edge
 MAP_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 ._-]{0,39}$")  # schema.OtherMap.id
 
 
+def _hex_yaml(name: str, area, g: HexGridInfo, fmt: str) -> dict:
+    """A hex grid besides the main map's, as map.yaml holds it (schema.HexGrid)."""
+    n = g.numbering
+    return {"name": name[:200] or "Grid", "area": list(area), "dx": g.grid.dx, "dy": g.grid.dy, "x0": g.grid.x0,
+            "y0": g.grid.y0, "sideways": g.grid.sideways, "location": fmt[:200],
+            "numbering": {"first": n.first, "sep": n.sep, "h_type": n.h_type, "v_type": n.v_type,
+                          "h_leading": n.h_leading, "v_leading": n.v_leading, "h_off": n.h_off, "v_off": n.v_off,
+                          "h_descend": n.h_descend, "v_descend": n.v_descend, "stagger": n.stagger}}
+
+
+def _region_yaml(name: str, area, g: RegionGridInfo, fmt: str) -> dict:
+    """Named points, as map.yaml holds them (schema.RegionGrid)."""
+    return {"name": name[:200] or "Regions", "area": list(area), "location": fmt[:200],
+            "regions": [{"name": n[:200] or "?", "at": [x, y]} for n, x, y in g.regions]}
+
+
+def _zone_grid(z: ZoneInfo) -> tuple[str, dict] | None:
+    """('squares' | 'hexes' | 'regions', its map.yaml entry) of a zone with a grid of its own, else None."""
+    fmt = z.fmt.replace("$gridLocation$", z.grid.fmt) if isinstance(
+        z.grid, (SquareGridInfo, HexGridInfo, RegionGridInfo)) else ""
+    if z.parent_grid:
+        return None
+    if isinstance(z.grid, RegionGridInfo):
+        return "regions", _region_yaml(z.name, z.bbox, z.grid, fmt)
+    if isinstance(z.grid, SquareGridInfo):
+        return "squares", _square_yaml(z.name, z.bbox, z.grid, fmt)
+    if isinstance(z.grid, HexGridInfo) and 1 < z.grid.grid.dx <= 2000 and 1 < z.grid.grid.dy <= 2000:
+        return "hexes", _hex_yaml(z.name, z.bbox, z.grid, fmt)
+    return None
+
+
+def _board_grids(m, b: BoardInfo, note) -> dict[str, list[dict]]:
+    """A further map's board's square and hex grids (its zones', then its own), as map.yaml holds them."""
+    out: dict[str, list[dict]] = {}
+    for z in b.zones:
+        got = _zone_grid(z)
+        if got is None:
+            what = "a grid with no region" if z.grid == SQUARE else "its parent's grid" if z.parent_grid else "no grid"
+            note(f"map {m.name!r}: zone {z.name!r} ({what}) is not carried over (zones of further maps are carried "
+                 "with a grid of their own); pieces keep their points")
+            continue
+        out.setdefault(got[0], []).append(got[1])
+    if isinstance(b.grid, SquareGridInfo):
+        out.setdefault("squares", []).append(_square_yaml(b.name, (0, 0, *b.size), b.grid, b.grid.fmt))
+    elif isinstance(b.grid, HexGridInfo):
+        out.setdefault("hexes", []).append(_hex_yaml(b.name, (0, 0, *b.size), b.grid, b.grid.fmt))
+    elif isinstance(b.grid, RegionGridInfo):
+        out.setdefault("regions", []).append(_region_yaml(b.name, (0, 0, *b.size), b.grid, b.grid.fmt))
+    elif b.grid is not None:
+        note(f"map {m.name!r}: board {b.name!r}'s region grid has no region; not carried over")
+    return out
+
+
 def _other_maps(mod: ModuleInfo, main: MainBoard | None, placed: dict[str, list[PlacedPiece]],
-                note) -> list[tuple[dict, str | None]]:
-    """The module's maps other than the main one, each with its first board and that board's square
-    grids (map.yaml `maps`), and the module's image of the board, if any.  A board is grown (at the
-    right and bottom) to hold every piece a setup puts on its map beyond its edge: VASSAL keeps such
-    pieces, and a board with no grid names every point alike."""
+                note, layouts: dict | None = None) -> list[tuple[dict, list[tuple[dict, str]]]]:
+    """The module's maps other than the main one, each with its boards in use (laid out as the first setup
+    that names them lays them out) and their square grids (map.yaml `maps`), with each board (its map.yaml
+    entry) that has an image in the module.  A map of one board is grown (at the right and bottom) to hold
+    every piece a setup puts on it beyond its edge: VASSAL keeps such pieces, and a board with no grid names
+    every point alike."""
     out, seen = [], {"Main Map"}  # builder/vassal/pieces.py MAP_ID: the main map's name in the rebuilt module
     for m in mod.maps:
         if main is not None and m.name == main.map:
@@ -169,44 +197,78 @@ def _other_maps(mod: ModuleInfo, main: MainBoard | None, placed: dict[str, list[
         if not m.boards:
             note(f"map {m.name!r}: no board; left out")
             continue
-        b = m.boards[0]
-        if len(m.boards) > 1:
-            note(f"map {m.name!r}: boards {', '.join(repr(x.name) for x in m.boards[1:])} left out (a map has one board)")
         if not MAP_NAME.match(m.name) or m.name in seen:
             note(f"map {m.name!r}: its name is taken or not one a map may have here (letters, digits, ' ._-', "
                  "at most 40); left out, with the pieces set up on it")
             continue
-        if b.size is None or not (200 <= b.size[0] <= 8000 and 200 <= b.size[1] <= 8000):
-            note(f"map {m.name!r}: its board's size {b.size} is outside what a board may be (200 to 8000 px a side); "
-                 "left out, with the pieces set up on it")
+        by_name = {x.name: x for x in m.boards}
+        layout = [(by_name[n], c, r) for n, c, r, _ in (layouts or {}).get(m.name, []) if n in by_name]
+        if any(rev for *_, rev in (layouts or {}).get(m.name, [])):
+            note(f"map {m.name!r}: a board a setup turns round (reversed) is carried unturned")
+        if not layout:  # no setup lays them out: VASSAL asks at a new game; here they stand in one row
+            layout = [(x, i, 0) for i, x in enumerate(m.boards)]
+            if len(m.boards) > 1:
+                note(f"map {m.name!r}: no setup lays out its {len(m.boards)} boards (VASSAL asks at a new game); "
+                     "they stand in one row, in the module's order")
+        layout.sort(key=lambda e: (e[2], e[1]))
+        if (layout[0][1], layout[0][2]) != (0, 0):
+            note(f"map {m.name!r}: its boards leave the top-left place empty; left out, with the pieces set up on it")
             continue
+        bad = [x.name for x, _, _ in layout if x.size is None or not (200 <= x.size[0] <= 8000 and 200 <= x.size[1] <= 8000)]
+        if bad:
+            note(f"map {m.name!r}: board(s) {', '.join(map(repr, bad))} of a size outside what a board may be (200 to "
+                 "8000 px a side, or unknown); the map is left out, with the pieces set up on it")
+            continue
+        unused = [x.name for x in m.boards if all(x is not y for y, _, _ in layout)]
+        if unused:
+            note(f"map {m.name!r}: board(s) {', '.join(map(repr, unused))} no setup uses are left out")
         seen.add(m.name)
-        here = [p for ps in placed.values() for p in ps if p.map == m.name]
-        w = max([b.size[0], *(p.x + PAST_EDGE for p in here if b.size[0] <= p.x < 8000 - PAST_EDGE)])
-        h = max([b.size[1], *(p.y + PAST_EDGE for p in here if b.size[1] <= p.y < 8000 - PAST_EDGE)])
-        if (w, h) != b.size:
-            note(f"map {m.name!r}: board {b.name!r} grown from {b.size[0]} x {b.size[1]} to {w} x {h} px (blank at the "
-                 "right and bottom) to hold the pieces a setup puts beyond its edge")
-        board = {"name": b.name[:200] or "Board", "width": w, "height": h}
-        if not b.image:
-            board["background"] = b.colour
-        squares = []
-        if isinstance(b.grid, SquareGridInfo):
-            squares.append(_square_yaml(b.name, (0, 0, *b.size), b.grid, b.grid.fmt))
-        elif b.grid is not None:
-            note(f"map {m.name!r}: its board's grid (not a square one) is not carried over; pieces keep their points")
-        for z in b.zones:
-            if isinstance(z.grid, SquareGridInfo) and not z.parent_grid:
-                squares.append(_square_yaml(z.name, z.bbox, z.grid, z.fmt.replace("$gridLocation$", z.grid.fmt)))
-            else:
-                note(f"map {m.name!r}: zone {z.name!r} is not carried over (only square-grid zones are, on further "
-                     "maps); pieces keep their points")
-        out.append(({"id": m.name, "name": m.name, "board": board, **({"squares": squares} if squares else {})},
-                    b.image))
+        b = layout[0][0]
+        w, h = b.size
+        if len(layout) == 1:
+            here = [p for ps in placed.values() for p in ps if p.map == m.name]
+            w = max([w, *(p.x + PAST_EDGE for p in here if b.size[0] <= p.x < 8000 - PAST_EDGE)])
+            h = max([h, *(p.y + PAST_EDGE for p in here if b.size[1] <= p.y < 8000 - PAST_EDGE)])
+            if (w, h) != b.size:
+                note(f"map {m.name!r}: board {b.name!r} grown from {b.size[0]} x {b.size[1]} to {w} x {h} px (blank at "
+                     "the right and bottom) to hold the pieces a setup puts beyond its edge")
+        boards = []
+        for x, c, r in layout:
+            entry = {"name": x.name[:200] or "Board", "width": w if x is b else x.size[0],
+                     "height": h if x is b else x.size[1]}
+            if not x.image:
+                entry["background"] = x.colour
+            if x is not b:
+                entry |= {"column": c, "row": r}
+            grids = _board_grids(m, x, note)
+            if x is not b:
+                entry |= grids
+            boards.append((entry, x.image, grids))
+        om = {"id": m.name, "name": m.name, "board": boards[0][0], **boards[0][2]}
+        if len(boards) > 1:
+            om["more_boards"] = [e for e, _, _ in boards[1:]]
+        out.append((om, [(e, image) for e, image, _ in boards if image]))
     return out
 
 
-def compose(mod: ModuleInfo, placed: dict[str, list[PlacedPiece]], src: str) -> Imported:
+def _fit_pieces(main: MainBoard, pieces: list[PlacedPiece]) -> tuple[int, int]:
+    """A board size that holds the whole hex (or cell) of every piece set up on it, within 8000 px."""
+    gx, gy = (main.grid.grid.dx, main.grid.grid.dy) if main.grid else (0.0, 0.0)
+    if main.grid and main.grid.grid.sideways:
+        gx, gy = gy, gx
+    w = max([DEFAULT_BOARD[0], *(math.ceil(p.x + gx) for p in pieces if 0 <= p.x < 8000)])
+    h = max([DEFAULT_BOARD[1], *(math.ceil(p.y + gy) for p in pieces if 0 <= p.y < 8000)])
+    return min(w, 8000), min(h, 8000)
+
+
+def _art_face(file: str) -> dict:
+    return {"file": file, "values": False, "exact": True}
+
+
+def compose(mod: ModuleInfo, placed: dict[str, list[PlacedPiece]], src: str, images: ArtFiles | None = None,
+            layouts: dict | None = None) -> Imported:
+    """`images`: the module's images, read as the pieces' faces name them (None: faces drawn by hexforge);
+    `layouts`: the boards each map uses and where (setups.BoardLayout)."""
     out = Imported()
     note = out.notes.append
     reason = REASON.format(src=src)
@@ -228,7 +290,13 @@ def compose(mod: ModuleInfo, placed: dict[str, list[PlacedPiece]], src: str) -> 
     # ---- board, grid, numbering ----
     board = main.board if main else None
     size = board.size if board and board.size else None
-    if size is None or not (200 <= size[0] <= 8000 and 200 <= size[1] <= 8000):
+    if size is None and board and board.image:  # its image is not in the module: a board that holds every set-up piece
+        fit = _fit_pieces(main, [p for ps in placed.values() for p in ps if p.map == main.map])
+        note(f"board {board.name!r}: its image {board.image!r} is not in the module; a plain {fit[0]} x {fit[1]} px "
+             "board stands in (large enough for every set-up piece's hex, at least "
+             f"{DEFAULT_BOARD[0]} x {DEFAULT_BOARD[1]})")
+        size, art = fit, False
+    elif size is None or not (200 <= size[0] <= 8000 and 200 <= size[1] <= 8000):
         if board:
             note(f"board {board.name!r}: size {size} is outside what a board may be (200 to 8000 px a side); "
                  f"a plain {DEFAULT_BOARD[0]} x {DEFAULT_BOARD[1]} board stands in, and its art is left out")
@@ -252,9 +320,13 @@ def compose(mod: ModuleInfo, placed: dict[str, list[PlacedPiece]], src: str) -> 
     if g is not None and (g.fmt != "$gridLocation$" or (main.zone and main.zone.fmt != "$gridLocation$")):
         note(f"hex names: the module formats them as {(main.zone.fmt if main.zone else g.fmt)!r}; our grids name a hex "
              "by its grid location alone, so names differ")
+    if g is not None and not g.numbered:
+        note("hex names: the module's hex grid has no numbering, so VASSAL names none of its points (a piece's "
+             "location is 'offboard'); our hexes need ids, so they are numbered as VASSAL's default numbering does")
     if g is None:
-        if main is not None and isinstance(main.board.grid, SquareGridInfo):
-            note("grid: the map has a square grid; it is carried as a square grid over the whole board (its cells keep "
+        if main is not None and isinstance(main.board.grid, (SquareGridInfo, RegionGridInfo)):
+            what = "a square grid" if isinstance(main.board.grid, SquareGridInfo) else "a region grid (named points)"
+            note(f"grid: the map has {what}; it is carried as such over the whole board (its cells keep "
                  "their names, pieces their points), over a hex grid of our own that no point reaches (a game has one)")
         elif main is None or not isinstance(main.board.grid, (HexGridInfo, type(None))):
             note("grid: the map has a square (or region) grid; our games are hex maps, so a hex grid of our own "
@@ -312,6 +384,10 @@ def compose(mod: ModuleInfo, placed: dict[str, list[PlacedPiece]], src: str) -> 
 
     # ---- zones: named ones become one-box tracks; the rest are listed ----
     tracks: dict[str, tuple[str, str]] = {}  # zone name -> (track id, box)
+    square_zones: list[ZoneInfo] = []  # zones of the main board carried as square or hex grids
+    main_squares: list[dict] = []
+    main_hexes: list[dict] = []
+    main_regions: list[dict] = []
     track_yaml = []
     tids: set[str] = set()
     for m in mod.maps:
@@ -333,48 +409,48 @@ def compose(mod: ModuleInfo, placed: dict[str, list[PlacedPiece]], src: str) -> 
                                        "boxes": [z.name[:200]], "zone_format": "{box}", **rec})
                     if len(z.polygon) != 4 or len({p[0] for p in z.polygon}) != 2:
                         note(f"zone {z.name!r}: its outline is not a rectangle; it is carried as its bounding box")
-                elif isinstance(z.grid, SquareGridInfo) and not z.parent_grid:
-                    cells = _square_cells(z)
-                    if cells is None:
-                        note(f"zone {z.name!r}: more than {MAX_CELLS} cells, or none; left out")
-                        continue
-                    for name, (x, y, cw, ch) in cells.items():
-                        if name in tracks:
-                            continue
-                        tid = _unique(slug(name), tids)
-                        tracks[name] = (tid, name[:200])
-                        track_yaml.append({"id": tid, "name": name[:200], "origin": [x, y], "box": [cw, ch],
-                                           "boxes": [name[:200]], "zone_format": "{box}", **rec})
-                    note(f"zone {z.name!r}: its square grid is carried as {len(cells)} one-box tracks, one per cell "
-                         "(named as the module names them); the grid itself is not")
+                elif _zone_grid(z) is not None:
+                    # a square or hex grid of its own: a grid over the zone's bounding box (schema.SquareGrid,
+                    # schema.HexGrid), its cells named as the module names them; pieces in it keep their points
+                    kind, entry = _zone_grid(z)
+                    square_zones.append(z)
+                    {"squares": main_squares, "hexes": main_hexes, "regions": main_regions}[kind].append(entry)
+                    if len(z.polygon) != 4 or len({p[0] for p in z.polygon}) != 2:
+                        note(f"zone {z.name!r}: its outline is not a rectangle; its grid covers its bounding box")
                 else:
-                    what = "a region grid" if z.grid == SQUARE else f"location format {z.fmt!r}" if z.grid is None else "a hex grid of its own"
+                    what = "a grid with no region" if z.grid == SQUARE else f"location format {z.fmt!r}" if z.grid is None else "its parent's grid"
                     note(f"zone {z.name!r} ({what}): our maps have one hex grid and named one-box zones; "
                          "it is left out, and pieces set up in it are listed below")
     if track_yaml:
         map_yaml["tracks"] = track_yaml
     whole = main.board.grid if main is not None and g is None and isinstance(main.board.grid, SquareGridInfo) else None
     if whole is not None:  # the board's own square grid: a zone over the whole board (schema.SquareGrid)
-        map_yaml["squares"] = [_square_yaml(main.board.name, (0, 0, w, h), whole, whole.fmt)]
-    other_maps, art_names = _other_maps(mod, main, placed, note), {out.art[0]} if out.art else set()
+        main_squares.append(_square_yaml(main.board.name, (0, 0, w, h), whole, whole.fmt))
+    whole_regions = main.board.grid if main is not None and g is None and isinstance(main.board.grid, RegionGridInfo) \
+        else None
+    if whole_regions is not None:  # the board's own region grid: named points over the whole board
+        main_regions.append(_region_yaml(main.board.name, (0, 0, w, h), whole_regions, whole_regions.fmt))
+    if main_squares:
+        map_yaml["squares"] = main_squares
+    if main_hexes:
+        map_yaml["hexes"] = main_hexes
+    if main_regions:
+        map_yaml["regions"] = main_regions
+    other_maps, art_names = _other_maps(mod, main, placed, note, layouts), {out.art[0]} if out.art else set()
     if other_maps:
         map_yaml["maps"] = [om for om, _ in other_maps]
-        for om, image in other_maps:
-            if image:
-                stem = "board-" + slug(om["id"], 30)
+        for om, arts in other_maps:
+            for i, (entry, image) in enumerate(arts):
+                stem = "board-" + slug(om["id"], 30) + (f"-{slug(entry['name'], 20)}" if entry is not om["board"] else "")
                 ext = image.rsplit(".", 1)[-1].lower() if "." in image else "png"
                 name = _unique(f"{stem}", art_names) + "." + (ext if ext in ("png", "jpg", "jpeg", "gif") else "png")
-                om["board"]["image"] = name
-                out.other_art.append((name, f"images/{image}", (om["board"]["width"], om["board"]["height"])))
+                entry["image"] = name
+                out.other_art.append((name, f"images/{image}", (entry["width"], entry["height"])))
     placed_maps = {om["id"] for om, _ in other_maps}
-    for on, deck, n in mod.decks:
-        if n:
-            note(f"map {on!r}: draw pile {deck!r} starts every game with {n} piece(s) of its own; the pile is not "
-                 "carried over (its pieces are, in the palette)")
     if main:
         extra_boards = [b.name for m in mod.maps if m.name == main.map for b in m.boards if b is not main.board]
         if extra_boards:
-            note(f"boards: {', '.join(repr(x) for x in extra_boards)} of map {main.map!r} left out (a map has one board)")
+            note(f"boards: {', '.join(repr(x) for x in extra_boards)} of map {main.map!r} left out (the main map has one board: its hexes and their ids are that board's)")
 
     def locate(p: PlacedPiece) -> tuple[str, str] | str:
         """('hex', id) or ('track', zone name) for a piece on the main board, or why it cannot be placed."""
@@ -386,17 +462,15 @@ def compose(mod: ModuleInfo, placed: dict[str, list[PlacedPiece]], src: str) -> 
             if javagrid.polygon_contains(z.polygon, p.x, p.y):
                 if z is main.zone or z in sections:
                     break
-                if isinstance(z.grid, SquareGridInfo):
-                    name = _square_name(z, *z.grid.cell(p.x, p.y))
-                    if name in tracks:
-                        return ("track", name)
-                elif z.name in tracks:
+                if z in square_zones:
+                    return ("point", (None, p.x, p.y))
+                if z.name in tracks:
                     return ("track", z.name)
                 return f"in zone {z.name!r}, which is not carried over"
         else:
             if main.zone is not None:
                 return f"at ({p.x}, {p.y}), outside every zone of map {main.map!r}"
-        if whole is not None:
+        if whole is not None or whole_regions is not None:
             return ("point", (None, p.x, p.y))
         if g is None:
             return "on a grid that is not carried over"
@@ -426,6 +500,8 @@ def compose(mod: ModuleInfo, placed: dict[str, list[PlacedPiece]], src: str) -> 
     uid_taken: set[str] = set()
     mid_taken: set[str] = set()
     refs: dict[int, tuple[str, str]] = {}  # slot -> ("unit" | "marker", id)
+    arts: dict[int, tuple[PieceArt, list[str]]] = {}  # slot -> its art, and its faces' files in the game's folder
+    art_left: dict[str, list[str]] = {}  # what of a piece's art is not carried -> the pieces
     sided = {id(s): _side_of(s, sides) for s in mod.slots}
     if not any(side and counts.get(id(s), 0) <= 1 for s in mod.slots for side in [sided[id(s)]]):
         # a game needs a unit: the first piece no setup places twice becomes one, of the first side
@@ -438,12 +514,26 @@ def compose(mod: ModuleInfo, placed: dict[str, list[PlacedPiece]], src: str) -> 
         name = (s.basic_name or s.name or f"Piece {i}").strip()[:200] or f"Piece {i}"
         side = sided[id(s)]
         placed_n = counts.get(id(s), 0)
+        pa = piece_art(s, mod.prototypes)
+        files = [f for f in (images.file(i) for i in pa.faces) if f] if images is not None else []
+        if len(files) < len(pa.faces):
+            files = files[:1] if pa.faces and images.by_image.get(pa.faces[0]) else []  # a back without its front: none
+        arts[id(s)] = (pa, files)
+        for i in pa.left:
+            art_left.setdefault(i, []).append(name)
         if side and placed_n <= 1:
-            uid = _unique(slug(name), uid_taken)
-            units.append({"id": uid, "name": name, "short": name[:10].strip() or "?", "formation": formations[side],
-                          "type": "piece", "steps": 1, **rec})
+            # our build names a unit's piece "NAME (FORMATION)": a module of ours imported again keeps its name
+            base = name[:-len(f" ({formations[side]})")] if name.endswith(f" ({formations[side]})") else name
+            uid = _unique(slug(base), uid_taken)
+            unit = {"id": uid, "name": base, "short": base[:10].strip() or "?", "formation": formations[side],
+                    "type": "piece", "steps": 2 if len(files) == 2 else 1, **rec}
+            if files:
+                unit["image"] = _art_face(files[0])
+            if len(files) == 2:
+                unit["image_reduced"] = _art_face(files[1])
+            units.append(unit)
             refs[id(s)] = ("unit", uid)
-            out.names[name] = f"{name} ({formations[side]})"
+            out.names[name] = f"{base} ({formations[side]})"
         else:
             mid = _unique(slug(name), mid_taken)
             count = max(1, placed_n)
@@ -453,7 +543,8 @@ def compose(mod: ModuleInfo, placed: dict[str, list[PlacedPiece]], src: str) -> 
             face = {"text": name[:14], "colour": COLOURS[sides.index(side) % len(COLOURS)] if side else "#e0e0e0"}
             if side:
                 face["side"] = side_ids[side]
-            markers.append({"id": mid, "name": name, "count": count, "faces": [face], **rec})
+            faces = [{**face, "image": _art_face(f)} for f in files] or [face]
+            markers.append({"id": mid, "name": name, "count": count, "faces": faces, **rec})
             refs[id(s)] = ("marker", mid)
             out.names[name] = name
             if side and placed_n > 1:
@@ -466,11 +557,50 @@ def compose(mod: ModuleInfo, placed: dict[str, list[PlacedPiece]], src: str) -> 
                       "formation": formations[sides[0]], "type": "piece", "steps": 1, **rec})
     traits_left = sorted({t.prefix.rstrip(";") for s in mod.slots for t in s.traits[:-1] if t.prefix != "prototype;"}
                          | {t.prefix.rstrip(";") for ts in mod.prototypes.values() for t in ts[:-1]})
-    note("piece art: every piece's face is drawn by hexforge from its name; the module's counter images are "
-         "not carried over (a face may name an image: see the README's designer's art)")
+    drawn = [(s.basic_name or s.name) for s in mod.slots if not arts[id(s)][1]]
+    if drawn:
+        shown = ", ".join(f"{k} x{v}" if v > 1 else k for k, v in Counter(drawn).items())
+        note(f"piece art: {len(drawn)} palette slot(s) name no image the module holds, so hexforge draws their faces "
+             f"from their names: {shown[:600]}")
+    if images is not None and images.missing:
+        note(f"piece art: {len(images.missing)} image(s) the pieces name are not image files of the module (missing, "
+             "or drawn by VASSAL from its Game Piece Image layouts), so there is nothing to copy: "
+             f"{', '.join(images.missing[:20])}{'...' if len(images.missing) > 20 else ''}")
+    if images is not None and images.converted:
+        note(f"piece art: {len(images.converted)} image(s) are not PNG files; each is carried as a PNG of the same "
+             f"pixels: {', '.join(images.converted[:20])}{'...' if len(images.converted) > 20 else ''}")
+    for image, who in art_left.items():
+        shown = ", ".join(f"{k} x{v}" if v > 1 else k for k, v in Counter(who).items())
+        note(f"piece art: image {image!r} (a Layer drawn over the face, a further level or a mask) is not carried: "
+             f"a face here is one image; pieces: {shown[:300]}")
     if traits_left:
         note(f"piece traits ({', '.join(traits_left[:20])}{'...' if len(traits_left) > 20 else ''}): "
              "behaviour is the builder's own (flip, report, delete...), not the module's")
+
+    # ---- draw piles, with the pieces each starts a new game with ----
+    decks_of = {om["id"]: om for om, _ in other_maps}
+    main_decks: list[dict] = []
+    for d in mod.decks:
+        on_main = main is not None and d.map == main.map
+        if not on_main and d.map not in decks_of:
+            note(f"map {d.map!r}: draw pile {d.name!r} is not carried over (its map is not); its pieces are in the palette")
+            continue
+        board_w, board_h = (w, h) if on_main else (decks_of[d.map]["board"]["width"], decks_of[d.map]["board"]["height"])
+        bw, bh = max(40, d.width + 16), max(40, d.height + 16)
+        x, y = max(0, min(d.x - bw // 2, board_w - bw)), max(0, min(d.y - bh // 2, board_h - bh))
+        slots = [by_gpid[g] for g in d.gpids if g in by_gpid]
+        pieces = [refs[id(s)][1] for s in slots]
+        if len(pieces) < len(d.gpids):
+            note(f"draw pile {d.name!r}: {len(d.gpids) - len(pieces)} of its slots have no piece; left out")
+        deck = {"name": d.name[:200] or "Draw pile", "origin": [x, y], "box": [bw, bh], "shuffle": d.shuffle,
+                **({"pieces": pieces} if pieces else {})}
+        (main_decks if on_main else decks_of[d.map].setdefault("decks", [])).append(deck)
+        if (x + bw // 2, y + bh // 2) != (d.x, d.y):
+            note(f"draw pile {d.name!r}: moved onto its board (its centre was at {d.x}, {d.y})")
+        if on_main and d.board and d.board != main.board.name or not on_main and d.board not in ("", decks_of[d.map]["board"]["name"]):
+            note(f"draw pile {d.name!r}: its board {d.board!r} is not carried over; it stands on the map's board")
+    if main_decks:
+        map_yaml["decks"] = main_decks
 
     # ---- scenarios ----
     scenarios: dict[str, dict] = {}
@@ -494,6 +624,8 @@ def compose(mod: ModuleInfo, placed: dict[str, list[PlacedPiece]], src: str) -> 
                 left.setdefault(where, []).append(p.name)
                 continue
             kind, ref = refs[id(s)]
+            pa, files = arts[id(s)]
+            back = len(files) == 2 and flipped(list(p.layers), pa.flip)
             if where[0] == "point":
                 on, x, y = where[1]
                 spot = {"map": on, "at": [x, y]} if on is not None else {"at": [x, y]}
@@ -503,9 +635,9 @@ def compose(mod: ModuleInfo, placed: dict[str, list[PlacedPiece]], src: str) -> 
                 spot = {"track": tracks[where[1]][0], "box": tracks[where[1]][1]}
             if kind == "unit":
                 used_units.add(ref)
-                us.append({"unit": ref, **spot})
+                us.append({"unit": ref, **spot, **({"reduced": True} if back else {})})
             else:
-                ms.append({"marker": ref, **spot})
+                ms.append({"marker": ref, **spot, **({"face": 2} if back else {})})
         for why, names in left.items():
             shown = ", ".join(f"{k} x{v}" if v > 1 else k for k, v in Counter(names).items())
             note(f"setup {setup.name!r}: {len(names)} piece(s) {why}; left out: {shown}")

@@ -93,6 +93,15 @@ def _terrain(col: Collector, game: Game, docs: dict[str, Located]) -> None:
     for i, m in enumerate(game.map.maps):
         if map_ids[m.id] > 1 or m.id == "Main Map":  # builder/vassal/pieces.py MAP_ID: the main map's name
             col.at(mdoc, ("maps", i, "id"), f"map id {m.id!r} is taken", "every map needs its own id (not 'Main Map')")
+        names = [m.board.name]
+        for j, b in enumerate(m.more_boards):
+            if b.name in names:
+                col.at(mdoc, ("maps", i, "more_boards", j, "name"), f"map {m.id}: a second board named {b.name!r}",
+                       "every board of a map needs its own name")
+            if (b.column, b.row) in [(0, 0), *((o.column, o.row) for o in m.more_boards[:j])]:
+                col.at(mdoc, ("maps", i, "more_boards", j), f"map {m.id}: board {b.name!r} at column {b.column}, "
+                       f"row {b.row}, where another board is", "give each board its own column and row")
+            names.append(b.name)
     tracks = Counter(t.id for t in game.map.tracks)
     for i, t in enumerate(game.map.tracks):
         if tracks[t.id] > 1:
@@ -209,7 +218,8 @@ def _place(col: Collector, game: Game, doc: Located, loc: tuple, item) -> None:
             return
         b = maps[item.map].board if item.map is not None else game.map.board
         x, y = item.at
-        if not (0 <= x < b.width and 0 <= y < b.height):
+        rects = maps[item.map].board_rects() if item.map is not None else [(b, 0, 0)]
+        if not any(0 <= x - bx < o.width and 0 <= y - by < o.height for o, bx, by in rects):
             col.at(doc, loc + ("at",), f"({x}, {y}) is off the board {b.name!r} ({b.width} x {b.height} px)",
                    "give a point of the board")
     elif item.hex is not None:
@@ -373,6 +383,17 @@ def _tables(col: Collector, game: Game, docs: dict[str, Located]) -> None:
             col.at(cdoc, ("data", "effects", code), f"no result {code!r} in the table", did_you_mean(str(code), sorted(codes)))
 
 
+def _deck_pieces(col: Collector, game: Game, mdoc: Located) -> None:
+    """A draw pile starts with counters of the game (map.yaml decks `pieces`)."""
+    known = [u.id for u in game.units] + list(game.markers)
+    piles = [(("decks", i), d) for i, d in enumerate(game.map.decks)]
+    piles += [(("maps", j, "decks", i), d) for j, m in enumerate(game.map.maps) for i, d in enumerate(m.decks)]
+    for at, deck in piles:
+        for k, key in enumerate(deck.pieces):
+            if key not in known:
+                col.at(mdoc, (*at, "pieces", k), f"no unit or marker {key!r}", did_you_mean(key, known))
+
+
 def check_references(col: Collector, game: Game, docs: dict[str, Located], failed: frozenset[str] | set[str] = frozenset()) -> None:
     """Every check whose files loaded; `failed` names the files that did not (not YAML, or no
     usable model left by their schema problems), whose checks are skipped (issue 16)."""
@@ -390,6 +411,8 @@ def check_references(col: Collector, game: Game, docs: dict[str, Located], faile
         _movement_classes(col, game, docs["terrain.yaml"])
     if loaded("game.yaml", *(rel for rel in docs if rel.startswith("tables/"))):
         _tables(col, game, docs)
+    if loaded("map.yaml", "units.yaml", "markers.yaml"):
+        _deck_pieces(col, game, docs["map.yaml"])
     if loaded("game.yaml", "map.yaml", "units.yaml", "markers.yaml"):
         for rel, doc in docs.items():
             if rel.startswith("scenarios/") and rel not in failed:

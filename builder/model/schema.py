@@ -261,6 +261,9 @@ class Deck(Strict):
     box: tuple[int, int] = (100, 80)
     shuffle: bool = True  # every draw takes a random piece
     rule: str | None = None
+    # the counters (unit or marker ids) the pile starts a new game with (an imported module's DrawPile, issue
+    # 33): the pile's own piece slots, so they are not in the palette
+    pieces: list[Ident] = []
 
 
 class SquareNumbering(Strict):
@@ -295,6 +298,57 @@ class SquareGrid(Strict):
     drawn: bool = False  # its lines drawn on the board (a board with no art of its own)
 
 
+class HexNumbering(SquareNumbering):
+    """VASSAL HexGridNumbering parameters, VASSAL's defaults (a further map's hex grid)."""
+
+    stagger: bool = True
+
+
+class HexGrid(Strict):
+    """A hex grid over `area` (x, y, w, h) of a board besides the map's own (an imported module's grid of a
+    further map, or of a zone, issue 33): a VASSAL Zone holding a HexGrid, its hexes named by `location`
+    (around `$gridLocation$`) as the numbering says; over the whole board it is the board's own grid.
+    Pieces on it are set by point (`at`)."""
+
+    name: Text
+    area: tuple[int, int, int, int]
+    dx: float = Field(gt=1, le=2000)
+    dy: float = Field(gt=1, le=2000)
+    x0: int = 0
+    y0: int = 0
+    sideways: bool = False
+    location: Annotated[str, StringConstraints(max_length=200)] = "$gridLocation$"
+    numbering: HexNumbering = Field(default_factory=HexNumbering)
+
+
+class Region(Strict):
+    name: Text
+    at: tuple[int, int]  # its point on the board
+
+
+class RegionGrid(Strict):
+    """Named points over `area` (x, y, w, h) of a board (an imported module's VASSAL RegionGrid, issue 33): a
+    point is named after the nearest region, as VASSAL's RegionGrid snaps, wrapped by `location`.  A VASSAL
+    Zone holding a RegionGrid; pieces on it are set by point (`at`)."""
+
+    name: Text
+    area: tuple[int, int, int, int]
+    location: Annotated[str, StringConstraints(max_length=200)] = "$gridLocation$"
+    regions: list[Region] = Field(min_length=1, max_length=5000)
+
+
+class MoreBoard(Board):
+    """A further board of a further map (an imported module's map of several boards, issue 33): at
+    `column`, `row` of the map's layout (its `board` is at 0, 0); VASSAL puts a board right of the boards
+    before it in its row and below those above it in its column.  Its square grids are its own."""
+
+    column: int = Field(default=0, ge=0, le=20)
+    row: int = Field(default=0, ge=0, le=20)
+    squares: list[SquareGrid] = []
+    hexes: list[HexGrid] = []
+    regions: list[RegionGrid] = []
+
+
 class OtherMap(Strict):
     """A further map window of the module (an imported module's deployment or dead-pile map,
     issue 33): its own board, with square grids if any; pieces are set on it by point (`at`)."""
@@ -303,6 +357,20 @@ class OtherMap(Strict):
     name: Text  # its toolbar button
     board: Board
     squares: list[SquareGrid] = []
+    hexes: list[HexGrid] = []  # hex grids on its board (zones, or the board's own)
+    regions: list[RegionGrid] = []  # named points on its board (zones, or the board's own)
+    decks: list[Deck] = []  # draw piles on its board
+    more_boards: list[MoreBoard] = []  # its further boards, each at its place in the map's layout
+
+    def board_rects(self) -> list[tuple[Board, int, int]]:
+        """Each board with its top-left point on the map (VASSAL's Map.getBoardBounds, no edge)."""
+        placed = [(self.board, 0, 0), *((b, b.column, b.row) for b in self.more_boards)]
+        out = []
+        for b, c, r in placed:
+            x = sum(o.width for o, oc, orow in placed if orow == r and oc < c)
+            y = sum(o.height for o, oc, orow in placed if oc == c and orow < r)
+            out.append((b, x, y))
+        return out
 
 
 class MapFile(Strict):
@@ -316,6 +384,8 @@ class MapFile(Strict):
     tracks: list[Track] = []
     decks: list[Deck] = []
     squares: list[SquareGrid] = []  # square grids on the board (each a zone over the hex grid)
+    hexes: list[HexGrid] = []  # hex grids of zones of their own on the board (over the map's hex grid)
+    regions: list[RegionGrid] = []  # named points of zones of their own on the board (over the map's hex grid)
     maps: list[OtherMap] = []  # further maps, each its own VASSAL Map
 
 
@@ -349,6 +419,15 @@ class FaceImage(Strict):
 
     file: ArtPath
     values: bool = True
+    # the file is the face as it is (an imported module's counter art, issue 33): the module holds
+    # its bytes unchanged, at its own size and shape, with no edge or values drawn (a PNG; values: false)
+    exact: bool = False
+
+    @model_validator(mode="after")
+    def _exact_is_a_png_alone(self):
+        if self.exact and (self.values or not self.file.lower().endswith(".png")):
+            raise ValueError("an exact face is a PNG shown as it is: give 'values: false' and a .png file")
+        return self
 
 
 # ---- units.yaml --------------------------------------------------------------------------

@@ -267,6 +267,24 @@ def all_faces(game: Game) -> list[FaceArt]:
     return out
 
 
+def face_image(game: Game, art: FaceArt) -> s.FaceImage | None:
+    """The designer's art of a unit's or a marker's face, if it has any."""
+    if art.kind == "unit":
+        return unit_image(next(u for u in game.units if u.id == art.ref), art.face == 2)
+    if art.kind == "marker":
+        return game.markers[art.ref].faces[art.face - 1].image
+    return None
+
+
+def exact_face_png(game: Game, art: FaceArt) -> bytes | None:
+    """The bytes of a face that is its art as it is (`exact`: an imported module's counter image,
+    issue 33), for the module to hold unchanged; None for a face hexforge draws."""
+    from builder.art import _read
+
+    image = face_image(game, art)
+    return _read(game.root, image.file) if image is not None and image.exact else None
+
+
 def draw_face(game: Game, art: FaceArt, px: int) -> Image.Image:
     if art.kind == "unit":
         unit = next(u for u in game.units if u.id == art.ref)

@@ -5,11 +5,12 @@ them, so the file is stable byte for byte.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from lxml import etree
 
 from builder.model.game import Game
+from builder.model.schema import HexGrid, RegionGrid
 from builder.vassal import pieces as p
 from builder.vassal.counters import LAYER_PROPERTY, CounterDef, counter_defs, layer_order, prototypes
 from builder.vassal.event_decks import add_event_windows, card_count
@@ -37,6 +38,7 @@ class ModulePlan:
     gpids: dict[str, str]  # counter key -> palette gpid
     help_files: list[tuple[str, str]]  # (title, archive path)
     setups: list[tuple[str, str]]  # (menu name, archive path)
+    deck_gpids: dict[str, int] = field(default_factory=dict)  # counter key -> its slots in draw piles so far
 
 
 def plan(game: Game, help_files, setups) -> ModulePlan:
@@ -88,7 +90,7 @@ def build_xml(pl: ModulePlan, extra1: str = "") -> bytes:
     for name, traits in prototypes(g).items():
         _el(protos, "module.PrototypeDefinition", p.add_piece(None, traits), description="", name=name)
     _map(root, pl)
-    _other_maps(root, g)
+    _other_maps(root, pl)
     if g.events:  # events.yaml: the Events window and each side's hand (event_decks.py)
         add_event_windows(root, g, _el, len(pl.defs) + 1)
     _palette(root, pl)
@@ -149,6 +151,10 @@ def _map(root, pl: ModulePlan) -> None:
             _el(zoned, "module.map.boardPicker.board.mapgrid.Zone", highlightProperty="", locationFormat="$name$",
                 name=g.zone_name(t.id, box), path=f"{x},{y};{x + w},{y};{x + w},{y + h};{x},{y + h}",
                 useHighlight=False, useParentGrid=False)
+    for hx in g.map.hexes:
+        _hex_zone(zoned, hx)
+    for rg in g.map.regions:
+        _region_zone(zoned, rg)
     for sq in g.map.squares:
         _square_zone(zoned, sq)
     gr, n = g.map.grid, g.map.numbering
@@ -214,12 +220,63 @@ def _map(root, pl: ModulePlan) -> None:
     _el(m, "module.map.HighlightLastMoved", color="255,0,0", enabled=True, thickness="2")
     _el(m, "module.properties.GlobalProperties")
     for deck in g.map.decks:
-        (x, y), (w, h) = deck.origin, deck.box
-        _el(m, "module.map.DrawPile", allowMultiple=False, allowSelect=False, canSave=False, color="0,0,0",
-            draw=True, drawFaceUp=True, expressionCounting=False, faceDown="Always", height=str(h - 16),
-            hotkeyOnEmpty=False, maxStack="10", name=deck.name, owningBoard=g.map.board.name,
-            reshufflable=False, reversible=False, shuffle="Always" if deck.shuffle else "Never",
-            width=str(w - 16), x=str(x + w // 2), y=str(y + h // 2))
+        _draw_pile(m, pl, deck, g.map.board.name)
+
+
+EXTRA_GPIDS = 100_000  # gpids of a draw pile's further copies of a counter
+
+
+def deck_pieces(g: Game) -> set[str]:
+    """The counters that start in a draw pile (map.yaml `decks` `pieces`): the pile's slots, not the palette's."""
+    return {k for d in [*g.map.decks, *(x for om in g.map.maps for x in om.decks)] for k in d.pieces}
+
+
+def _draw_pile(m, pl: ModulePlan, deck, board: str) -> None:
+    """A draw pile (VASSAL DrawPile) with the counters it starts a new game with, each a slot of its own."""
+    (x, y), (w, h) = deck.origin, deck.box
+    pile = _el(m, "module.map.DrawPile", allowMultiple=False, allowSelect=False, canSave=False, color="0,0,0",
+               draw=True, drawFaceUp=True, expressionCounting=False, faceDown="Always", height=str(h - 16),
+               hotkeyOnEmpty=False, maxStack="10", name=deck.name, owningBoard=board,
+               reshufflable=False, reversible=False, shuffle="Always" if deck.shuffle else "Never",
+               width=str(w - 16), x=str(x + w // 2), y=str(y + h // 2))
+    size = pl.game.info.counter.pixels
+    defs = {d.key: d for d in pl.defs}
+    for key in deck.pieces:
+        d = defs.get(key)
+        if d is None:
+            raise ValueError(f"draw pile {deck.name!r}: {key!r} is no unit or marker")
+        # the first copy has the counter's own gpid; a further copy one past the palette's and the event cards'
+        gpid = pl.gpids[key] if not pl.deck_gpids.get(key) else str(EXTRA_GPIDS + sum(pl.deck_gpids.values()))
+        pl.deck_gpids[key] = pl.deck_gpids.get(key, 0) + 1
+        _el(pile, "widget.PieceSlot", p.add_piece(None, d.with_gpid(gpid)), entryName=d.name, gpid=gpid,
+            height=str(size), width=str(size))
+
+
+def _hex_zone(zoned, hx) -> None:
+    """A hex grid (map.yaml `hexes`) as VASSAL holds one on part of a board: a Zone with a HexGrid."""
+    x, y, w, h = hx.area
+    zone = _el(zoned, "module.map.boardPicker.board.mapgrid.Zone", highlightProperty="", locationFormat=hx.location,
+               name=hx.name, path=f"{x},{y};{x + w},{y};{x + w},{y + h};{x},{y + h}", useHighlight=False,
+               useParentGrid=False)
+    grid = _el(zone, "module.map.boardPicker.board.HexGrid", color="0,0,0", cornersLegal=False, dotsVisible=False,
+               dx=repr(float(hx.dx)), dy=repr(float(hx.dy)), edgesLegal=False, sideways=hx.sideways, snapTo=True,
+               visible=False, x0=str(hx.x0), y0=str(hx.y0))
+    n = hx.numbering
+    _el(grid, "module.map.boardPicker.board.mapgrid.HexGridNumbering", color="0,0,0", first=n.first, fontSize="9",
+        hDescend=n.h_descend, hDrawOff="0", hLeading=str(n.h_leading), hOff=str(n.h_off), hType=n.h_type,
+        locationFormat="$gridLocation$", rotateText="0", sep=n.sep, stagger=n.stagger, vDescend=n.v_descend,
+        vDrawOff="0", vLeading=str(n.v_leading), vOff=str(n.v_off), vType=n.v_type, visible=False)
+
+
+def _region_zone(zoned, rg) -> None:
+    """Named points (map.yaml `regions`) as VASSAL holds them on part of a board: a Zone with a RegionGrid."""
+    x, y, w, h = rg.area
+    zone = _el(zoned, "module.map.boardPicker.board.mapgrid.Zone", highlightProperty="", locationFormat=rg.location,
+               name=rg.name, path=f"{x},{y};{x + w},{y};{x + w},{y + h};{x},{y + h}", useHighlight=False,
+               useParentGrid=False)
+    grid = _el(zone, "module.map.boardPicker.board.RegionGrid", fontsize="9", snapto=True, visible=False)
+    for r in rg.regions:
+        _el(grid, "module.map.boardPicker.board.Region", name=r.name, originx=str(r.at[0]), originy=str(r.at[1]))
 
 
 def _square_zone(zoned, sq) -> None:
@@ -247,7 +304,8 @@ def board_element(picker, b):
                reversible=False, width=str(b.width))
 
 
-def _other_maps(root, g: Game) -> None:
+def _other_maps(root, pl: ModulePlan) -> None:
+    g = pl.game
     """Each further map (map.yaml `maps`) as a Map window of its own, with a toolbar button."""
     for om in g.map.maps:
         m = _el(root, "module.Map", allowMultiple=False, backgroundcolor="255,255,255", buttonName=om.name,
@@ -261,12 +319,16 @@ def _other_maps(root, g: Game) -> None:
         picker = _el(m, "module.map.BoardPicker", addColumnText="Add column", addRowText="Add row",
                      boardPrompt="Select board", slotHeight="125", slotScale="0.2", slotWidth="350",
                      title="Choose Boards")
-        board = board_element(picker, om.board)
-        if om.squares:
-            zoned = _el(board, "module.map.boardPicker.board.ZonedGrid")
-            _el(zoned, "module.map.boardPicker.board.mapgrid.ZonedGridHighlighter")
-            for sq in om.squares:
-                _square_zone(zoned, sq)
+        for b, grids in [(om.board, [*om.hexes, *om.regions, *om.squares]),
+                         *((x, [*x.hexes, *x.regions, *x.squares]) for x in om.more_boards)]:
+            board = board_element(picker, b)
+            if grids:
+                zoned = _el(board, "module.map.boardPicker.board.ZonedGrid")
+                _el(zoned, "module.map.boardPicker.board.mapgrid.ZonedGridHighlighter")
+                # a grid over the whole board (the board's own) last: VASSAL's ZonedGrid asks the zones in order
+                for x in sorted(grids, key=lambda x: tuple(x.area) == (0, 0, b.width, b.height)):
+                    (_hex_zone if isinstance(x, HexGrid) else _region_zone if isinstance(x, RegionGrid)
+                     else _square_zone)(zoned, x)
         _el(m, "module.map.StackMetrics", bottom="40,0", disabled=False, down="37,0", exSepX="6", exSepY="18",
             top="38,0", unexSepX="3", unexSepY="5", up="39,0")
         for helper in ("ForwardToKeyBuffer", "Scroller", "ForwardToChatter", "MenuDisplayer", "MapCenterer",
@@ -275,6 +337,8 @@ def _other_maps(root, g: Game) -> None:
         _el(m, "module.map.CounterDetailViewer", delay="700", display="from all layers", hotkey="",
             minDisplayPieces="2", showgraph=True, showtext=True, version="3", zoomlevel="1.0")
         _el(m, "module.map.HighlightLastMoved", color="255,0,0", enabled=True, thickness="2")
+        for deck in om.decks:
+            _draw_pile(m, pl, deck, om.board.name)
 
 
 def _palette(root, pl: ModulePlan) -> None:
@@ -284,7 +348,10 @@ def _palette(root, pl: ModulePlan) -> None:
     tabs = _el(win, "widget.TabWidget", entryName="Counters")
     lists: dict[str, object] = {}
     panels: dict[tuple[str, str], object] = {}
+    in_decks = deck_pieces(pl.game)
     for d in pl.defs:
+        if d.key in in_decks:  # a draw pile's own slot (map.yaml decks `pieces`)
+            continue
         tab, panel = d.palette
         if tab not in lists:
             lists[tab] = _el(tabs, "widget.ListWidget", divider="200", entryName=tab, height="0", scale="1.0", width="0")

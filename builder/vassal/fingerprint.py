@@ -46,6 +46,7 @@ def geometry_fingerprint(game: Game) -> str:
     from builder.vassal.buildfile import build_xml, plan
 
     sizes = {x.name: (x.width, x.height) for x in [*(m.board for m in game.map.maps), game.map.board]}
+    sizes |= {b.name: (b.width, b.height, b.column, b.row) for m in game.map.maps for b in m.more_boards}
     return fingerprint_of(build_xml(plan(game, [], [])), sizes)
 
 

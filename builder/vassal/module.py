@@ -12,7 +12,7 @@ from builder.model.event_checks import card_name
 from builder.model.game import Game
 from builder.paths import inside
 from builder.render.event_cards import all_card_art, draw_board as draw_events_board, draw_card_art
-from builder.render.counters import FaceArt, all_faces, draw_face, draw_moved_flag
+from builder.render.counters import FaceArt, all_faces, draw_face, draw_moved_flag, exact_face_png
 from builder.render.fonts import draw_text, fit, font, wrap
 from builder.render.mapimage import render_map_png
 from builder.vassal.archive import zip_bytes_entries
@@ -201,7 +201,8 @@ def build_vmod(game: Game, step: Callable[[str], None] = lambda _: None,
     store of earlier builds (builder/incremental.py)."""
     step("counters")
     px = game.info.counter.pixels
-    images = [(f"images/{a.file}", face_png(a, lambda a=a: png(draw_face(game, a, px)))) for a in all_faces(game)]
+    images = [(f"images/{a.file}", face_png(a, lambda a=a: exact_face_png(game, a) or png(draw_face(game, a, px))))
+              for a in all_faces(game)]
     step("map")
     if game.map.board.image:  # the board's own art, kept as it is (issue 33: an imported module's map)
         art = board_art(game)
@@ -210,7 +211,8 @@ def build_vmod(game: Game, step: Callable[[str], None] = lambda _: None,
     else:
         board_png = board_png_of(lambda: map_png(game))
         board = [("images/map.png", board_png)]
-    board += [(f"images/{m.board.image}", board_art(game, m.board)) for m in game.map.maps if m.board.image]
+    board += [(f"images/{b.image}", board_art(game, b)) for m in game.map.maps for b in [m.board, *m.more_boards]
+              if b.image]
     images = [*board, ("images/about.png", _about(game)),
               (f"images/{MOVED_IMAGE}", png(draw_moved_flag()))] + images
     if game.chits:

@@ -122,8 +122,9 @@ def stack_command(stack_id: str, map_id: str, x: int, y: int, piece_ids: list[st
     return "+/" + join([stack_id, "stack", join([map_id, x, y, *piece_ids, f"@@{layer}"], ";")], "/")
 
 
-def board_picker_command(map_id: str, board: str) -> str:
-    return join([map_id + "BoardPicker", board, 0, 0], "\t")
+def board_picker_command(map_id: str, board: str, *more: tuple[str, int, int]) -> str:
+    """The boards a map uses: its board at column 0, row 0, and each further one (name, column, row)."""
+    return join([map_id + "BoardPicker", board, 0, 0, *(v for b in more for v in b)], "\t")
 
 
 def save_text(piece_commands: list[str], components: list[str]) -> str:

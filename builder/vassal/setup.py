@@ -86,7 +86,8 @@ def setup_save(pl: ModulePlan, sc: s.ScenarioFile) -> str:
         commands.append(stack_command(str(next_id), map_id, x, y, ids, layer))
         next_id += 1
     components = [board_picker_command(MAP_ID, pl.game.map.board.name)]
-    components += [board_picker_command(m.id, m.board.name) for m in pl.game.map.maps]
+    components += [board_picker_command(m.id, m.board.name, *((b.name, b.column, b.row) for b in m.more_boards))
+                   for m in pl.game.map.maps]
     tracker = tracker_command(pl.game, sc)
     return save_text(commands, components + ([tracker] if tracker else []))
 

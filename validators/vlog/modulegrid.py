@@ -122,13 +122,28 @@ class SquareGridSpec:
 
 
 @dataclass(frozen=True)
+class RegionGridSpec:
+    """A RegionGrid: a point is named after the nearest region (RegionGrid.doSnap; the first of equals)."""
+
+    regions: tuple[tuple[str, int, int], ...]
+
+    def name(self, x: int, y: int, size: tuple[int, int]) -> str | None:
+        best, out = None, None
+        for name, rx, ry in self.regions:
+            d = (x - rx) ** 2 + (y - ry) ** 2
+            if best is None or d < best:
+                best, out = d, name
+        return out
+
+
+@dataclass(frozen=True)
 class ZoneSpec:
     """A zone of a board: its outline and the grid (its own or the board's) that names points in it."""
 
     name: str
     polygon: list[tuple[int, int]]
     fmt: str
-    grid: HexGridSpec | SquareGridSpec | None
+    grid: HexGridSpec | SquareGridSpec | RegionGridSpec | None
     use_parent: bool
 
     @property
@@ -143,7 +158,7 @@ class BoardSpec:
 
     name: str
     size: tuple[int, int]
-    grid: HexGridSpec | SquareGridSpec | None
+    grid: HexGridSpec | SquareGridSpec | RegionGridSpec | None
     zones: tuple[ZoneSpec, ...] = ()
     # location() of points already asked: a batch worker keeps it across logs (issue 15);
     # bounded, so a log of endless distinct points cannot grow it without end
@@ -232,7 +247,7 @@ def _before(line: tuple[list[int], list[int]] | None, k: int) -> int:
     return 0 if line is None else line[1][bisect.bisect_left(line[0], k)]
 
 
-def _grid(e) -> HexGridSpec | SquareGridSpec | None:
+def _grid(e) -> HexGridSpec | SquareGridSpec | RegionGridSpec | None:
     if e is None:
         return None
     tag = e.tag.rsplit(".", 1)[-1]
@@ -246,7 +261,13 @@ def _grid(e) -> HexGridSpec | SquareGridSpec | None:
     if tag == "SquareGrid":
         return SquareGridSpec(_f(e, "dx", 48.0, MIN_CELL), _f(e, "dy", 48.0, MIN_CELL), _i(e, "x0"), _i(e, "y0"),
                               numbering, fmt)
+    if tag == "RegionGrid":
+        return RegionGridSpec(tuple((_s(r, "name"), _i(r, "originx"), _i(r, "originy"))
+                                    for r in e if isinstance(r.tag, str) and r.tag.endswith("board.Region")))
     return None
+
+
+GRIDS = ("HexGrid", "SquareGrid", "RegionGrid")
 
 
 def _children(e, suffix: str):
@@ -256,10 +277,10 @@ def _children(e, suffix: str):
 def _board(e, size: tuple[int, int]) -> BoardSpec:
     zoned = _children(e, "board.ZonedGrid")
     if not zoned:
-        grids = [c for c in e if isinstance(c.tag, str) and c.tag.endswith(("HexGrid", "SquareGrid"))]
+        grids = [c for c in e if isinstance(c.tag, str) and c.tag.endswith(GRIDS)]
         return BoardSpec(e.get("name", ""), size, _grid(grids[0] if grids else None))
     z = zoned[0]
-    background = next((c for c in z if isinstance(c.tag, str) and c.tag.endswith(("HexGrid", "SquareGrid"))), None)
+    background = next((c for c in z if isinstance(c.tag, str) and c.tag.endswith(GRIDS)), None)
     zones = []
     for ze in _children(z, "mapgrid.Zone"):
         pts = []
@@ -272,7 +293,7 @@ def _board(e, size: tuple[int, int]) -> BoardSpec:
                     continue
                 if -LIMIT <= pt[0] <= LIMIT and -LIMIT <= pt[1] <= LIMIT:
                     pts.append(pt)
-        grids = [c for c in ze if isinstance(c.tag, str) and c.tag.endswith(("HexGrid", "SquareGrid"))]
+        grids = [c for c in ze if isinstance(c.tag, str) and c.tag.endswith(GRIDS)]
         if pts:
             zones.append(ZoneSpec(_s(ze, "name"), pts, _s(ze, "locationFormat", "$name$"),
                                   _grid(grids[0] if grids else None), _b(ze, "useParentGrid")))
