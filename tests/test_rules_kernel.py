@@ -149,6 +149,53 @@ def test_a_rule_that_reports_a_number_it_does_not_declare_is_caught(planted):
         run(SLUG, game, path, [Liar])
 
 
+def test_a_hook_is_called_only_in_the_phases_a_rule_acts_in(planted):
+    game, path, _ = planted
+    heard: dict[str, list] = {"every": [], "VI": []}
+
+    class Every(Rule):
+        """Hears every move and flip."""
+
+        ids = ("4.1",)
+        name = "every"
+
+        def moved(self, e) -> None:
+            unit = self.board.unit_of(e.piece) is not None
+            heard[self.name].append((self.state.step, self.state.phase_id, e.piece.id, e.old.label, e.new.label, unit))
+
+        def flipped(self, e) -> None:
+            heard[self.name].append((self.state.step, self.state.phase_id, e.piece.id, "flip"))
+
+    class InVI(Every):
+        """Hears a unit's step from hex to hex only in Phase VI; other moves and flips in every phase."""
+
+        acts_in = {"unit_step": ("VI",)}
+        name = "VI"
+
+    run(SLUG, game, path, [Every, InVI])
+    hexes = game.geometry.ids
+
+    def unit_step(h):
+        return len(h) == 6 and h[5] and h[3] in hexes and h[4] in hexes
+
+    steps = [h for h in heard["every"] if unit_step(h)]
+    assert "VI" in {h[1] for h in steps} and {h[1] for h in steps} - {"VI"}  # units step in other phases too
+    assert any(len(h) == 4 for h in heard["every"]) and any(len(h) == 6 and not unit_step(h) for h in heard["every"])
+    assert heard["VI"] == [h for h in heard["every"] if not unit_step(h) or h[1] == "VI"]
+
+
+def test_a_rule_that_restricts_a_hook_that_is_no_event_is_refused(planted):
+    game, path, _ = planted
+
+    class Odd(Rule):
+        """Names a hook acts_in cannot restrict."""
+
+        ids = ("4.1",)
+        acts_in = {"phase_ended": ("VI",)}
+    with pytest.raises(TypeError, match="phase_ended"):
+        run(SLUG, game, path, [Odd])
+
+
 def test_the_audit_command_takes_only_and_skip(planted):
     game, path, report = planted
     result = runner.invoke(app, ["audit", SLUG, str(path), "--format", "json", "--only", "14", "--skip", "14.2"])

@@ -19,7 +19,7 @@ from dataclasses import replace
 
 from builder.model.game import Game
 from validators.kernel.auditor import BaseAuditor
-from validators.kernel.rule import Context, Rule, Tracker, needed
+from validators.kernel.rule import EVENT_HOOKS, Context, Rule, Tracker, needed
 from validators.kernel.selection import Selection
 from validators.kernel.state import GameState
 from validators.replay.board import Piece
@@ -52,6 +52,7 @@ class RulesAuditor(BaseAuditor):
         self.parts: list[Tracker] = [*self._trackers.values(), *self.rules]
         self._hooks: dict[str, list] = {}  # hook -> the bound methods of the parts that define it
         self._told: dict[str, list] = {}  # a tracker's fact (Tracker.tell) -> the methods that hear it
+        self._phased: frozenset[str] = frozenset()  # the hooks some part hears only in some phases (start)
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -85,13 +86,40 @@ class RulesAuditor(BaseAuditor):
             method(*args)
 
     def _listening(self, hook: str) -> list:
-        """The bound methods of the parts that have the hook (most hear a few events); for
-        UNIT_STEP, the `moved` of those that hear a unit's step from hex to hex."""
+        """The bound methods of the parts that have the hook (most hear a few events) and act on
+        it in the phase at hand (`acts_in`); for UNIT_STEP, the `moved` of those that hear a
+        unit's step from hex to hex."""
         name = "moved" if hook == UNIT_STEP else hook
+        step = hook == UNIT_STEP
+        here = (self.state.phase_id, self.state.phase_kind)
         methods = self._hooks[hook] = [getattr(p, name) for p in self.parts
                                        if getattr(type(p), name) is not getattr(Tracker, name)
-                                       and (hook != UNIT_STEP or p.hears_unit_steps)]
+                                       and (not step or p.hears_unit_steps)
+                                       and (not p.acts_in or (_acts(p.acts_in.get(name), here)
+                                                              and (not step or _acts(p.acts_in.get("unit_step"), here))))]
         return methods
+
+    def _phasing(self) -> frozenset[str]:
+        """The hooks some part hears only in some phases (`acts_in`, read once the parts have
+        started: a rule may work its phases out from its tables); their lists of methods are made
+        again whenever the phase changes."""
+        phased = set()
+        for p in self.parts:
+            wrong = set(p.acts_in).difference(EVENT_HOOKS)
+            if wrong:
+                raise TypeError(f"{type(p).__name__}.acts_in: {', '.join(sorted(wrong))} is not an event hook "
+                                f"({', '.join(sorted(EVENT_HOOKS))})")
+            phased.update(UNIT_STEP if h == "unit_step" else h for h in p.acts_in)
+        if "moved" in phased:
+            phased.add(UNIT_STEP)
+        return frozenset(phased)
+
+    def _rephase(self) -> None:
+        """The phase changed: the hooks heard only in some phases are listed again when next called."""
+        for hook in self._phased:
+            self._hooks.pop(hook, None)
+        if "before_step" in self._phased or "after_step" in self._phased:
+            self._every_step = (self._listening("before_step"), self._listening("after_step"))
 
     def _announce(self, fact: str, *args) -> None:
         methods = self._told.get(fact)
@@ -123,9 +151,10 @@ class RulesAuditor(BaseAuditor):
 
     # -- the hooks, passed on ----------------------------------------------------------------------
     def start(self) -> None:
-        self._every_step = (self._listening("before_step"), self._listening("after_step"))
         self._begin = self.state.opening = self.state.initial_phase()
         self._notify("start")
+        self._phased = self._phasing()
+        self._every_step = (self._listening("before_step"), self._listening("after_step"))
         self._sync()
 
     def before_step(self, step: Step) -> None:
@@ -147,6 +176,8 @@ class RulesAuditor(BaseAuditor):
     def on_turn(self, e: TurnChanged) -> None:
         self._notify("tracker_moving", e)
         self.state.follow(e)
+        if self._phased:
+            self._rephase()
         self._sync()
 
     def on_moved(self, e: Moved) -> None:
@@ -172,3 +203,8 @@ class RulesAuditor(BaseAuditor):
         self._notify("said", e)
         if d is not None:
             self._notify("declared", d)
+
+
+def _acts(phases: tuple[str, ...] | None, here: tuple[str | None, str | None]) -> bool:
+    """Whether a hook heard in `phases` (None: every phase) acts in the phase `here` (id, kind)."""
+    return phases is None or (here[0] is not None and here[0] in phases) or (here[1] is not None and here[1] in phases)

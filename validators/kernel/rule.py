@@ -58,6 +58,11 @@ class Context:
     follow_on: Callable[..., bool] | None = None  # the engine's is_follow_on (rules call Rule.is_follow_on)
 
 
+# the hooks `acts_in` may restrict to some phases: the replay's events and the two of every step
+EVENT_HOOKS = frozenset({"unit_step", "moved", "flipped", "added", "removed", "rolled", "said", "declared",
+                         "before_step", "after_step"})
+
+
 class Tracker:
     """Facts kept for rules, from the same hooks; reports nothing."""
 
@@ -65,6 +70,12 @@ class Tracker:
     # False: its `moved` does nothing for a unit stepping from hex to hex (the commonest event of
     # a log), so the engine does not call it for one
     hears_unit_steps: ClassVar[bool] = True
+    # the phases in which an event hook can act, by hook: {"unit_step": ("B", "D")} (each phase
+    # named by its `id` or its `kind` in the sequence table); the engine calls the hook in no
+    # other phase, nor before the first.  "unit_step" is `moved` for a unit stepping from hex to
+    # hex; the other keys are the event hooks (EVENT_HOOKS).  A hook not named hears every phase.
+    # Read once every part has started: a rule whose phases are its tables' sets it in `start`.
+    acts_in: ClassVar[Mapping[str, tuple[str, ...]]] = {}
 
     def __init__(self, ctx: Context):
         self.ctx = ctx

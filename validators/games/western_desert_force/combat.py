@@ -93,6 +93,7 @@ class CombatResolution(CombatResults):
         self._cb_stacking = StackingTable.from_data(stacking.data["stacking"]) if stacking else None
         self._cb_naval_turn: int | None = None
         self._cb_phase_reset()
+        self.acts_in = {"moved": tuple(self.combat_table.get("phases", ()))}  # in_combat_phase
 
     def _cb_phase_reset(self) -> None:
         self.combats = []

@@ -46,6 +46,7 @@ class ReplacementRules(WdfRule):
 
     ids = ('7.6', '7.61', '7.62', '7.63')
     needs = WdfRule.needs + (RandomEvents,)
+    acts_in = {"moved": (REPLACEMENTS,), "flipped": (REPLACEMENTS,)}
 
     def start(self) -> None:
         super().start()
