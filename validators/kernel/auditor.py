@@ -78,29 +78,30 @@ class BaseAuditor(BoardView):
     # -- dispatch ---------------------------------------------------------------------------
     def run(self) -> list[Finding]:
         self.start()
+        begin, before, dispatch, after = self.begin_step, self.before_step, self.dispatch, self.after_step
         for step, events in self.replayer.steps():
             self.step_index = step.index
-            self.begin_step(events)
-            self.before_step(step)
+            begin(events)
+            before(step)
             for e in events:
-                self.dispatch(e)
-            self.after_step(step)
+                dispatch(e)
+            after(step)
         self.finish()
         return self.findings
 
     def dispatch(self, e: Event) -> None:
-        if isinstance(e, Rolled):
-            side = self.dice_buttons.get(e.button)
-            if side:
-                name = self.game.sides[side].name if side in self.game.sides else side
-                self.dice_by_side[name] = self.dice_by_side.get(name, 0) + len(e.dice)
-        if isinstance(e, Moved):
+        if isinstance(e, Moved):  # most of a log's events (the two types are disjoint: the order is free)
             self._moving = e
             try:
                 self.on_moved(e)
             finally:
                 self._moving = None
             return
+        if isinstance(e, Rolled):
+            side = self.dice_buttons.get(e.button)
+            if side:
+                name = self.game.sides[side].name if side in self.game.sides else side
+                self.dice_by_side[name] = self.dice_by_side.get(name, 0) + len(e.dice)
         getattr(self, _HANDLERS[type(e)])(e)
 
     # hooks, overridden by games

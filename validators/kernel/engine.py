@@ -183,8 +183,10 @@ class RulesAuditor(BaseAuditor):
     def on_moved(self, e: Moved) -> None:
         self.state.moved(e)
         hexes = self.game.geometry.ids
-        step = e.old.label in hexes and e.new.label in hexes and self.unit_of(e.piece) is not None
-        self._notify(UNIT_STEP if step else "moved", e)
+        hook = UNIT_STEP if e.old.label in hexes and e.new.label in hexes and self.unit_of(e.piece) is not None else "moved"
+        methods = self._hooks.get(hook)  # _notify's work inline: the commonest event of a log
+        for method in self._listening(hook) if methods is None else methods:
+            method(e)
 
     def on_flipped(self, e: Flipped) -> None:
         self._notify("flipped", e)

@@ -213,7 +213,7 @@ class HQCombat(TobroukRule):
             self.hit_hexes.add(strike[1])
 
     def _hit(self, p: Piece, hex_id: str) -> None:
-        if p.properties().get("MarkerId", "") in HITS and self.state.phase_id in COMBATS:
+        if self.state.phase_id in COMBATS and p.properties().get("MarkerId", "") in HITS:
             self.hit_hexes.add(hex_id)
 
     def added(self, e: Added) -> None:

@@ -227,15 +227,19 @@ class IVTrack(TobroukRule):
         return label in self.hexes or label in self.track_boxes("cg")
 
     def moved(self, e: Moved) -> None:
-        if e.piece.properties().get("MarkerId") == "iv" and e.old.label != e.new.label:
+        old, new, hexes = e.old.label, e.new.label, self.hexes
+        if old != new and e.piece.properties().get("MarkerId") == "iv":
             self.iv_moved_at = self.state.step  # the act a finding of the window is reported at
-        if (gone := left_map(e, self.hexes)) is not None:
-            self._left_map(e.piece, gone)
-        self._hq_events()
+        if old in hexes and new not in hexes:  # left_map
+            self._left_map(e.piece, old)
+        if self.losses.removal is not None or self.losses.reentry is not None:
+            self._hq_events()
         u = self.unit_of(e.piece)
-        if u is not None and self._in_play(e.new.label) and not self._in_play(e.old.label):
+        if u is None:
+            return
+        if not (old in hexes and new in hexes) and self._in_play(new) and not self._in_play(old):
             self.unseen = True  # a family may have come into play: seen at the next unit's move onto a hex
-        if e.old.label == e.new.label or self.state.phase_id is None or u is None or e.new.label not in self.hexes:
+        if old == new or self.state.phase_id is None or new not in hexes:
             return
         if self.unseen:  # else every family in play was seen already
             self._see_families()

@@ -271,7 +271,7 @@ class Movement(TobroukRule):
         if new in self.units_view.enemy_hexes(side):
             self.find("7.1", f"{new} holds enemy combat units: opposing units never share a hex", e.piece)
             return
-        if rec.rapid or any(mid(m.piece) == "rapid" and m.new.label == new
+        if rec.rapid or any(m.new.label == new and mid(m.piece) == "rapid"
                             for m in self.board.step_moves):  # under the marker, or dragged with it
             self._check_rapid(e, side, rec, new)
         if new == rec.start:
