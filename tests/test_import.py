@@ -675,28 +675,37 @@ def test_the_boards_of_a_map_have_their_own_names_and_places(tmp_path):
     assert any("a second board named 'Pool'" in m for m in said) and any("where another board is" in m for m in said)
 
 
-def test_hex_grids_of_zones_and_further_maps_are_built_and_imported_back(tmp_path):
-    """map.yaml `hexes` (issue 33): a hex grid of a zone of the main map, and a further map's board's own hex
-    grid, each a VASSAL Zone with a HexGrid named as its numbering and location say; imported again, each is a
-    hex grid that names every point as before (was: left out, pieces kept their points unnamed)."""
+def _grids_game(tmp_path, main: str, dead: str, red: str, blue: str) -> Path:
+    """The two-map game with grids added to map.yaml (`main`: lines for the main map, `dead`: keys of the
+    further map 'Dead'), two counts of the first marker, and the meeting's red infantry set on Dead (`red`)
+    and the blue on the main map (`blue`) by point: the module built."""
     root = _two_map_game(tmp_path)
     text = (root / "markers.yaml").read_text(encoding="utf-8")
     (root / "markers.yaml").write_text(text.replace("count: 1", "count: 2", 1), encoding="utf-8")
     with (root / "map.yaml").open("a", encoding="utf-8") as f:
-        f.write('hexes:\n  - {name: Inset, area: [600, 300, 160, 120], dx: 30, dy: 34, x0: 610, y0: 310, '
-                'location: "I$gridLocation$", numbering: {h_off: 1, v_off: 1}}\n')
+        f.write(main)
     text = (root / "map.yaml").read_text(encoding="utf-8")
-    text = text.replace("    board: {name: Dead, width: 300, height: 200, background: \"#cccccc\"}\n",
-                        "    board: {name: Dead, width: 300, height: 200, background: \"#cccccc\"}\n"
-                        "    hexes: [{name: Dead hexes, area: [0, 0, 300, 200], dx: 40, dy: 46, x0: 20, y0: 23,"
-                        " sideways: true, location: \"D$gridLocation$\", numbering: {v_descend: true, stagger: false}}]\n")
-    (root / "map.yaml").write_text(text, encoding="utf-8")
+    board = "    board: {name: Dead, width: 300, height: 200, background: \"#cccccc\"}\n"
+    (root / "map.yaml").write_text(text.replace(board, board + dead), encoding="utf-8")
     sc = root / "scenarios" / "meeting.yaml"
     sc.write_text(sc.read_text(encoding="utf-8").replace('{unit: red-infantry, hex: "0503"}',
-                                                         '{unit: red-infantry, map: Dead, at: [100, 80]}')
-                  .replace('{unit: blue-infantry, hex: "0103"}', '{unit: blue-infantry, at: [675, 360]}'),
+                                                         f'{{unit: red-infantry, map: Dead, at: {red}}}')
+                  .replace('{unit: blue-infantry, hex: "0103"}', f'{{unit: blue-infantry, at: {blue}}}'),
                   encoding="utf-8")
-    vmod = build_game("two", root=tmp_path).outputs[0]
+    return build_game("two", root=tmp_path).outputs[0]
+
+
+def test_hex_grids_of_zones_and_further_maps_are_built_and_imported_back(tmp_path):
+    """map.yaml `hexes` (issue 33): a hex grid of a zone of the main map, and a further map's board's own hex
+    grid, each a VASSAL Zone with a HexGrid named as its numbering and location say; imported again, each is a
+    hex grid that names every point as before (was: left out, pieces kept their points unnamed)."""
+    vmod = _grids_game(
+        tmp_path,
+        'hexes:\n  - {name: Inset, area: [600, 300, 160, 120], dx: 30, dy: 34, x0: 610, y0: 310, '
+        'location: "I$gridLocation$", numbering: {h_off: 1, v_off: 1}}\n',
+        "    hexes: [{name: Dead hexes, area: [0, 0, 300, 200], dx: 40, dy: 46, x0: 20, y0: 23,"
+        " sideways: true, location: \"D$gridLocation$\", numbering: {v_descend: true, stagger: false}}]\n",
+        "[100, 80]", "[675, 360]")
     grids = read_vmod_grids(vmod)
     placed = dict((n, (mp, w)) for n, mp, w in at_start(vmod, setups(vmod)["Meeting engagement"], tmp_path))
     assert placed["Red Infantry (2)"][0] == "Dead" and placed["Red Infantry (2)"][1].startswith("D")
@@ -713,24 +722,13 @@ def test_region_grids_are_built_and_imported_back(tmp_path):
     """map.yaml `regions` (issue 33): named points (a VASSAL RegionGrid in a Zone: a point is named after the
     nearest region), on a zone of the main map and over a further map's whole board; imported again, each is
     a region grid that names every point as before (was: left out)."""
-    root = _two_map_game(tmp_path)
-    text = (root / "markers.yaml").read_text(encoding="utf-8")
-    (root / "markers.yaml").write_text(text.replace("count: 1", "count: 2", 1), encoding="utf-8")
-    with (root / "map.yaml").open("a", encoding="utf-8") as f:
-        f.write('regions:\n  - {name: Harbour, area: [600, 300, 160, 120], location: "Port of $gridLocation$", '
-                'regions: [{name: North quay, at: [640, 320]}, {name: South quay, at: [700, 400]}]}\n')
-    text = (root / "map.yaml").read_text(encoding="utf-8")
-    text = text.replace("    board: {name: Dead, width: 300, height: 200, background: \"#cccccc\"}\n",
-                        "    board: {name: Dead, width: 300, height: 200, background: \"#cccccc\"}\n"
-                        "    regions: [{name: Boxes, area: [0, 0, 300, 200], regions: [{name: Killed, at: [60, 50]},"
-                        " {name: Captured, at: [200, 60]}, {name: Routed, at: [150, 170]}]}]\n")
-    (root / "map.yaml").write_text(text, encoding="utf-8")
-    sc = root / "scenarios" / "meeting.yaml"
-    sc.write_text(sc.read_text(encoding="utf-8").replace('{unit: red-infantry, hex: "0503"}',
-                                                         '{unit: red-infantry, map: Dead, at: [190, 70]}')
-                  .replace('{unit: blue-infantry, hex: "0103"}', '{unit: blue-infantry, at: [690, 390]}'),
-                  encoding="utf-8")
-    vmod = build_game("two", root=tmp_path).outputs[0]
+    vmod = _grids_game(
+        tmp_path,
+        'regions:\n  - {name: Harbour, area: [600, 300, 160, 120], location: "Port of $gridLocation$", '
+        'regions: [{name: North quay, at: [640, 320]}, {name: South quay, at: [700, 400]}]}\n',
+        "    regions: [{name: Boxes, area: [0, 0, 300, 200], regions: [{name: Killed, at: [60, 50]},"
+        " {name: Captured, at: [200, 60]}, {name: Routed, at: [150, 170]}]}]\n",
+        "[190, 70]", "[690, 390]")
     placed = dict((n, (mp, w)) for n, mp, w in at_start(vmod, setups(vmod)["Meeting engagement"], tmp_path))
     assert placed["Red Infantry (2)"] == ("Dead", "Captured")
     assert placed["Blue Infantry (1)"] == ("Main Map", "Port of South quay")

@@ -27,7 +27,7 @@ from validators.replay.replayer import Added, Flipped, Moved, Removed, Replayer,
 from validators.vlog.reader import Step
 
 
-UNIT_STEP = "moved: a unit's step"  # `moved` of a unit from hex to hex (Tracker.hears_unit_steps)
+UNIT_STEP = "moved: a unit's step"  # `moved` of a unit from hex to hex (acts_in's "unit_step")
 
 
 class RulesAuditor(BaseAuditor):
@@ -87,14 +87,13 @@ class RulesAuditor(BaseAuditor):
 
     def _listening(self, hook: str) -> list:
         """The bound methods of the parts that have the hook (most hear a few events) and act on
-        it in the phase at hand (`acts_in`); for UNIT_STEP, the `moved` of those that hear a
-        unit's step from hex to hex."""
+        it in the phase at hand (`acts_in`; for UNIT_STEP, their `moved` where "unit_step" allows it
+        too)."""
         name = "moved" if hook == UNIT_STEP else hook
         step = hook == UNIT_STEP
         here = (self.state.phase_id, self.state.phase_kind)
         methods = self._hooks[hook] = [getattr(p, name) for p in self.parts
                                        if getattr(type(p), name) is not getattr(Tracker, name)
-                                       and (not step or p.hears_unit_steps)
                                        and (not p.acts_in or (_acts(p.acts_in.get(name), here)
                                                               and (not step or _acts(p.acts_in.get("unit_step"), here))))]
         return methods

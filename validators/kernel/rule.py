@@ -67,13 +67,12 @@ class Tracker:
     """Facts kept for rules, from the same hooks; reports nothing."""
 
     needs: ClassVar[tuple[type[Tracker], ...]] = ()
-    # False: its `moved` does nothing for a unit stepping from hex to hex (the commonest event of
-    # a log), so the engine does not call it for one
-    hears_unit_steps: ClassVar[bool] = True
     # the phases in which an event hook can act, by hook: {"unit_step": ("B", "D")} (each phase
     # named by its `id` or its `kind` in the sequence table); the engine calls the hook in no
     # other phase, nor before the first.  "unit_step" is `moved` for a unit stepping from hex to
-    # hex; the other keys are the event hooks (EVENT_HOOKS).  A hook not named hears every phase.
+    # hex (`{"unit_step": ()}`: never, for a part whose `moved` reads markers, or units coming onto
+    # the map and leaving it); the other keys are the event hooks (EVENT_HOOKS).  A hook not named
+    # hears every phase.
     # Read once every part has started: a rule whose phases are its tables' sets it in `start`.
     acts_in: ClassVar[Mapping[str, tuple[str, ...]]] = {}
 

@@ -39,7 +39,7 @@ class AirDeployment(Rule):
     ids = ("19.2",)
     covers = ("4.1",)
     needs = (Boxes,)
-    hears_unit_steps = False
+    acts_in = {"unit_step": ()}
 
     def start(self) -> None:
         self.boxes = self.ctx.get(Boxes)

@@ -35,7 +35,7 @@ class ArrivalRolls(Rule):
 
     ids = ("26.2",)
     needs = (Arrivals, MoraleChecks)
-    hears_unit_steps = False  # only a unit leaving the waiting track is judged
+    acts_in = {"unit_step": ()}  # only a unit leaving the waiting track is judged
 
     def start(self) -> None:
         self.arrivals = self.ctx.get(Arrivals)

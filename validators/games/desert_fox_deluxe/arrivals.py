@@ -29,7 +29,7 @@ from validators.replay.replayer import Moved
 class Arrivals(Tracker):
     """The card's reinforcement lines, the track they wait on, and which units have arrived."""
 
-    hears_unit_steps = False  # a unit stepping from hex to hex leaves no waiting box
+    acts_in = {"unit_step": ()}  # a unit stepping from hex to hex leaves no waiting box
 
     def start(self) -> None:
         card = self.state.card
@@ -60,7 +60,7 @@ class Reinforcements(Rule):
     ids = ("7.0", "7.1")
     covers = ("22.1", "24.1", "24.2", "26.2")
     needs = (Arrivals,)
-    hears_unit_steps = False  # only an arrival (Arrivals.just_arrived) is judged
+    acts_in = {"unit_step": ()}  # only an arrival (Arrivals.just_arrived) is judged
 
     def moved(self, e: Moved) -> None:
         arrivals = self.ctx.get(Arrivals)

@@ -16,7 +16,7 @@ SIDE_TRACKS = {"axis-boxes": "axis", "allied-boxes": "allied"}
 class Boxes(Tracker):
     """Location name -> (track id, box name) for every box of map.yaml's tracks (keeps no facts)."""
 
-    hears_unit_steps = False
+    acts_in = {"unit_step": ()}
 
     def start(self) -> None:
         self.where: dict[str, tuple[str, str]] = {}

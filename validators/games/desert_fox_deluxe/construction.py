@@ -33,7 +33,7 @@ class Construction(Rule):
 
     ids = ("18.1",)
     needs = (Forces,)
-    hears_unit_steps = False  # only a piece brought onto the map is judged
+    acts_in = {"unit_step": ()}  # only a piece brought onto the map is judged
 
     def start(self) -> None:
         self.forces = self.ctx.get(Forces)

@@ -37,7 +37,7 @@ class MetTracks(Rule):
 
     ids = ("22.2",)
     needs = (Boxes,)
-    hears_unit_steps = False
+    acts_in = {"unit_step": ()}
 
     def start(self) -> None:
         self.boxes = self.ctx.get(Boxes)

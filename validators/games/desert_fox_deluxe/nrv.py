@@ -31,7 +31,7 @@ class NileRiverValley(Rule):
 
     ids = ("22.1",)
     needs = (Boxes,)
-    hears_unit_steps = False
+    acts_in = {"unit_step": ()}
 
     def start(self) -> None:
         self.boxes = self.ctx.get(Boxes)

@@ -31,7 +31,7 @@ class OasisTrack(Rule):
 
     ids = ("16.2",)
     needs = (Boxes,)
-    hears_unit_steps = False
+    acts_in = {"unit_step": ()}
 
     def start(self) -> None:
         self.boxes = self.ctx.get(Boxes)

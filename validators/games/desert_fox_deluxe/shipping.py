@@ -36,7 +36,7 @@ class Shipping(Rule):
 
     ids = ("20.0",)
     needs = (Boxes,)
-    hears_unit_steps = False
+    acts_in = {"unit_step": ()}
 
     def start(self) -> None:
         self.boxes = self.ctx.get(Boxes)

@@ -28,7 +28,7 @@ class MonthlySupport(Rule):
 
     ids = ("24.1", "24.2")
     needs = (Boxes,)
-    hears_unit_steps = False
+    acts_in = {"unit_step": ()}
 
     def start(self) -> None:
         self.boxes = self.ctx.get(Boxes)

@@ -31,7 +31,7 @@ class WithdrawalRefitPoints(Rule):
 
     ids = ("7.4",)
     covers = ("24.2",)
-    hears_unit_steps = False
+    acts_in = {"unit_step": ()}
 
     def start(self) -> None:
         card = self.state.card

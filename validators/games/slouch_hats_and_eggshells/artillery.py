@@ -38,7 +38,7 @@ class FiredArtillery(Rule):
     ids = ("11.13", "11.18")
     covers = ("3.43",)
     needs = (Forces, Combats)
-    hears_unit_steps = False
+    acts_in = {"unit_step": ()}
 
     def start(self) -> None:
         self.forces, self.combats = self.ctx.get(Forces), self.ctx.get(Combats)

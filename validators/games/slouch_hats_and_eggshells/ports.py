@@ -42,7 +42,7 @@ class PortLevels(Rule):
 
     ids = ("7.34", "7.35", "13.2", "13.23", "19.15")
     needs = (Forces,)
-    hears_unit_steps = False
+    acts_in = {"unit_step": ()}
 
     def start(self) -> None:
         self.forces = self.ctx.get(Forces)

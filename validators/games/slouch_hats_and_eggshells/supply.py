@@ -40,7 +40,7 @@ class GeneralSupply(Rule):
     ids = ("6.3",)
     covers = ("6.23", "6.45", "6.46")
     needs = (Forces, MoveCosts)
-    hears_unit_steps = False
+    acts_in = {"unit_step": ()}
 
     def start(self) -> None:
         self.forces, self.costs = self.ctx.get(Forces), self.ctx.get(MoveCosts)

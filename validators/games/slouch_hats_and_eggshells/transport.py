@@ -33,7 +33,7 @@ class Transport(Rule):
 
     ids = ("7.0", "7.13", "19.14")
     needs = (Forces,)
-    hears_unit_steps = False  # it reads units leaving boxes and naval markers
+    acts_in = {"unit_step": ()}  # it reads units leaving boxes and naval markers
 
     def start(self) -> None:
         self.forces = self.ctx.get(Forces)

@@ -60,7 +60,7 @@ class SuddenVictory(Rule):
 
     ids = ("18.2",)
     needs = (Forces,)
-    hears_unit_steps = False
+    acts_in = {"unit_step": ()}
 
     def start(self) -> None:
         self.forces = self.ctx.get(Forces)

@@ -21,7 +21,7 @@ from validators.replay.board import Piece
 class ArtilleryMarkers(TobroukTracker):
     """The HQ (or, for an old marker naming none, the HQs) each artillery marker belongs to."""
 
-    hears_unit_steps = False
+    acts_in = {"unit_step": ()}
 
     def __init__(self, ctx):
         super().__init__(ctx)

@@ -98,7 +98,7 @@ class Fire(TobroukRule):
     other shifts and modifiers); a coordinated shot has a partner firing at the same target."""
 
     covers = ("5.2", "5.6", "5.8", "5.9")
-    hears_unit_steps = False  # its `moved` reads markers, and units coming or going
+    acts_in = {"unit_step": ()}  # its `moved` reads markers, and units coming or going
 
     @classmethod
     def ids_in(cls, game) -> tuple[str, ...]:
@@ -351,7 +351,7 @@ class Morale(TobroukRule):
     the T marker off, a failure puts a Retreat marker in its place."""
 
     ids = ("6.2",)
-    hears_unit_steps = False
+    acts_in = {"unit_step": ()}
 
     def start(self) -> None:
         self.morale_t = self.tables["morale"]

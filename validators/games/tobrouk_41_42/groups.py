@@ -46,7 +46,7 @@ class CombatGroupRules(TobroukRule):
 
     ids = ("4.2", "7.31", "7.32", "7.33")
     needs = (Units, CombatGroups, Moves, SupplyLines)
-    hears_unit_steps = False
+    acts_in = {"unit_step": ()}
 
     def start(self) -> None:
         self.cgs, self.moves, self.lines = self.ctx.get(CombatGroups), self.ctx.get(Moves), self.ctx.get(SupplyLines)

@@ -35,7 +35,7 @@ class Losses(TobroukRule):
     and no unit without one loses a step; judged when the combat phase ends."""
 
     ids = ("6.1",)
-    hears_unit_steps = False
+    acts_in = {"unit_step": ()}
 
     def new_phase(self) -> None:
         self.hits: dict[str, int] = {}  # hex -> steps the T1/T2 markers placed there call for

@@ -42,7 +42,7 @@ class Modes(TobroukRule):
     enemy; artillery after a choice of 4 MP, within 3 hexes of an HQ, at most 2 a hex."""
 
     ids = ("4.2", "4.3", "5.4")
-    hears_unit_steps = False
+    acts_in = {"unit_step": ()}
     needs = (Units, ArtilleryMarkers)
 
     def added(self, e: Added) -> None:

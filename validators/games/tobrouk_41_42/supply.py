@@ -315,7 +315,7 @@ class Supply(TobroukRule):
     ids = ("3.1", "3.3", "3.6", "3.7")
     covers = ("3.8",)
     needs = (SupplyLines,)
-    hears_unit_steps = False
+    acts_in = {"unit_step": ()}
 
     def start(self) -> None:
         self.lines = self.ctx.get(SupplyLines)

@@ -44,7 +44,7 @@ class SequenceOfPlay(TobroukRule):
 
     ids = ("2", "2.22", "2.23", "2.24", "2.25", "8.2")
     covers = ("2.21",)
-    hears_unit_steps = False
+    acts_in = {"unit_step": ()}
 
     def start(self) -> None:
         self.chosen: dict[str, int] = {}  # side -> MP chosen in this pair's maneuver

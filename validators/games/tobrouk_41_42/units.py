@@ -236,7 +236,7 @@ class CombatGroups(Tracker):
     """The Combat Groups of tables/combat-groups.yaml: their display boxes and where each counter
     stands (the last hex it stood in, once it left the map)."""
 
-    hears_unit_steps = False
+    acts_in = {"unit_step": ()}
 
     def __init__(self, ctx: Context):
         super().__init__(ctx)

@@ -30,7 +30,7 @@ class Wrecks(TobroukRule):
     Wreck marker in its hex."""
 
     ids = ("4.41",)
-    hears_unit_steps = False
+    acts_in = {"unit_step": ()}
 
     def new_phase(self) -> None:
         self.wreck_due: dict[str, Piece] = {}  # hex -> the first unit whose loss there calls for a wreck

@@ -95,7 +95,7 @@ class DepotRules(WdfRule):
 
     ids = ("7.11", "7.12", "7.13", "7.14", "7.15", "7.16", "4.0")
     needs = WdfRule.needs + (Roads, DepotLosses)
-    hears_unit_steps = False  # its `moved` reads the depot markers
+    acts_in = {"unit_step": ()}  # its `moved` reads the depot markers
 
     def start(self) -> None:
         super().start()

@@ -92,7 +92,7 @@ class ReserveRules(WdfRule):
     ids = ('7.4', '7.7', '7.8')
     covers = ('13.7',)
     needs = WdfRule.needs + (Roads, Reserve)
-    hears_unit_steps = False  # its `moved` reads units and leaders leaving a turn's box or entering the Reserve Box
+    acts_in = {"unit_step": ()}  # its `moved` reads units and leaders leaving a turn's box or entering the Reserve Box
 
     def start(self) -> None:
         super().start()

@@ -21,7 +21,7 @@ class StackingRules(WdfRule):
     """9.2: at most 4 stacking points a hex when a phase ends; reinforcements on their entry hex aside (7.7)."""
 
     ids = ('9.2',)
-    hears_unit_steps = False  # its `moved` reads units coming onto the map (7.7)
+    acts_in = {"unit_step": ()}  # its `moved` reads units coming onto the map (7.7)
 
     def start(self) -> None:
         super().start()
