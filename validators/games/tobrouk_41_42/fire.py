@@ -49,13 +49,12 @@ Choices:
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from validators.games.tobrouk_41_42.artillery import ArtilleryMarkers
 from validators.games.tobrouk_41_42.state import COMBATS, FIRE, MANEUVERS
 from validators.games.tobrouk_41_42.movement import Moves
 from validators.games.tobrouk_41_42.units import HITS, TobroukRule, Units, left_map, mid
 from validators.kernel.declarations import Declared
+from validators.record import Record
 from validators.replay.board import Piece
 from validators.replay.replayer import Added, Moved, Removed, Rolled
 
@@ -67,28 +66,38 @@ def fire_side(rule: TobroukRule, e: Rolled, kind: str) -> str | None:
     return rule.side_ids.get(e.button.split(" ")[0]) if " " in e.button and e.button.endswith(kind) else None
 
 
-@dataclass
-class Shot:
-    firer: Piece | None = None
-    firer_hex: str | None = None
-    target: Piece | None = None
-    target_hex: str | None = None
-    coordinated: bool = False
-    expected: str | None = None  # '-', 'T', 'T1', 'T2' once rolled
-    rommel: str | None = None  # the result with Rommel's +2 (12.3), when he may give it to this shot
-    why: str = ""
-    placed: list[str] = field(default_factory=list)  # hit markers put in the target's hex after the die
-    placed_at: int | None = None  # the step of the last of them (the act a wrong result is reported at)
+class Shot(Record):
+    """One unit's fire: who fires at whom, and what the die and the markers said (a plain record:
+    validators/record.py says why not a dataclass)."""
+
+    __slots__ = ("firer", "firer_hex", "target", "target_hex", "coordinated", "expected", "rommel", "why",
+                 "placed", "placed_at")
+
+    def __init__(self, firer: Piece | None = None, firer_hex: str | None = None, target: Piece | None = None,
+                 target_hex: str | None = None, coordinated: bool = False, expected: str | None = None,
+                 rommel: str | None = None, why: str = "", placed: list[str] | None = None,
+                 placed_at: int | None = None):
+        self.firer, self.firer_hex, self.target, self.target_hex = firer, firer_hex, target, target_hex
+        self.coordinated = coordinated
+        self.expected = expected  # '-', 'T', 'T1', 'T2' once rolled
+        self.rommel = rommel  # the result with Rommel's +2 (12.3), when he may give it to this shot
+        self.why = why
+        self.placed = [] if placed is None else placed  # hit markers put in the target's hex after the die
+        self.placed_at = placed_at  # the step of the last of them (the act a wrong result is reported at)
 
 
-@dataclass
-class MoraleRoll:
-    side: str
-    total: int
-    hexes: dict  # hex -> (units, modifier, why) as they stood at the roll
-    hex: str | None = None  # the hex whose markers answered the roll
-    passed: bool = True
-    at: int | None = None  # the step of the answer (the T taken off, a Retreat marker put down): the act
+class MoraleRoll(Record):
+    """A side's morale roll and how the markers answered it (a plain record, as `Shot`)."""
+
+    __slots__ = ("side", "total", "hexes", "hex", "passed", "at")
+
+    def __init__(self, side: str, total: int, hexes: dict, hex: str | None = None, passed: bool = True,
+                 at: int | None = None):
+        self.side, self.total = side, total
+        self.hexes = hexes  # hex -> (units, modifier, why) as they stood at the roll
+        self.hex = hex  # the hex whose markers answered the roll
+        self.passed = passed
+        self.at = at  # the step of the answer (the T taken off, a Retreat marker put down): the act
 
 
 class Fire(TobroukRule):

@@ -50,12 +50,12 @@ arose meanwhile could have offset it.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
 
 from validators.games.tobrouk_41_42.hqs import HQLosses
 from validators.games.tobrouk_41_42.reserves import ReserveGroups
 from validators.games.tobrouk_41_42.state import MANEUVERS, box_value
 from validators.games.tobrouk_41_42.units import WRECKS, TobroukRule, Units, left_map
+from validators.record import Record
 from validators.replay.board import Piece
 from validators.replay.replayer import Added, Moved, Removed, Rolled, Said
 
@@ -64,13 +64,15 @@ TOBROUK = "2013"
 DATA_NOTE = " (loss points, objectives and the Tobrouk camp rest on reconstructed data)"
 
 
-@dataclass
-class Credit:
-    toward: int  # +1 towards the Commonwealth, -1 towards the Axis
-    spaces: int
-    turn: int
-    why: str
-    phase_only: bool = False  # good only in the phase it arose in (a reserve's move paid for, 11.2j)
+class Credit(Record):
+    """Spaces the I/V marker may move for one reason (a plain record: validators/record.py)."""
+
+    __slots__ = ("toward", "spaces", "turn", "why", "phase_only")
+
+    def __init__(self, toward: int, spaces: int, turn: int, why: str, phase_only: bool = False):
+        self.toward = toward  # +1 towards the Commonwealth, -1 towards the Axis
+        self.spaces, self.turn, self.why = spaces, turn, why
+        self.phase_only = phase_only  # good only in the phase it arose in (a reserve's move paid for, 11.2j)
 
 
 class IVTrack(TobroukRule):

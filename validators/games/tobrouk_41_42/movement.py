@@ -37,17 +37,17 @@ Choices:
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING
 
 from validators.games.tobrouk_41_42.state import COMBATS, MANEUVERS
 from validators.games.tobrouk_41_42.units import CombatGroups, TobroukRule, Units, mid
 from validators.kernel.movement import mp, search, show_mp
 from validators.kernel.rule import Tracker
+from validators.record import Record
 from validators.replay.board import Piece
 from validators.replay.replayer import Moved
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (an audit never needs it: issue 36)
 if TYPE_CHECKING:  # the schema is for annotations: an audit runs on the plain model (plain.py)
     from builder.model import schema as s
 
@@ -55,11 +55,14 @@ if TYPE_CHECKING:  # the schema is for annotations: an audit runs on the plain m
 MINEFIELDS = frozenset({"mines-light", "mines-heavy", "camp"})  # minefield hexsides a breach opens (4.43)
 
 
-@dataclass
-class MoveRecord:
-    start: str
-    rapid: bool
-    exhausted: bool  # an RE marker: out of supply (4.2d)
+class MoveRecord(Record):
+    """Where a unit's move of this maneuver began, and what its start hex's markers said."""
+
+    __slots__ = ("start", "rapid", "exhausted")
+
+    def __init__(self, start: str, rapid: bool, exhausted: bool):
+        self.start, self.rapid = start, rapid
+        self.exhausted = exhausted  # an RE marker: out of supply (4.2d)
 
 
 class Moves(Tracker):
