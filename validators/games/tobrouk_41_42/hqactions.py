@@ -83,8 +83,11 @@ class HQActions(TobroukRule):
     def moved(self, e: Moved) -> None:
         old, new = e.old.label, e.new.label
         geo = self.hexes
-        if e.piece.id in self.reorganised and old in geo and new in geo and old != new and self.state.phase_id in MANEUVERS:
-            self.find("4.42", f"{e.piece.name} was reorganised in this maneuver: it may not move at all (4.42c)", e.piece)
+        if old in geo and new in geo:  # a step on the map (the commonest move): it neither leaves nor arrives
+            if e.piece.id in self.reorganised and old != new and self.state.phase_id in MANEUVERS:
+                self.find("4.42", f"{e.piece.name} was reorganised in this maneuver: it may not move at all (4.42c)",
+                          e.piece)
+            return
         if (gone := left_map(e, geo)) is not None:
             self._gone(e.piece, gone)
         if old != new and new in geo and old not in geo:

@@ -53,13 +53,16 @@ DISSOLVABLE = frozenset({"hq-tobrouk"})  # 3.8d
 
 
 class HQLosses(TobroukTracker):
-    """HQs eliminated (the turn of each) and re-entering: `removal` and `reentry` are the event's;
-    `retreat_seen`: the I/V marker stood on a general-retreat box (8.1) when a phase began
-    (`retreat_was`: before this phase began)."""
+    """HQs eliminated (the turn of each) and re-entering: `removal` and `reentry` are those of the
+    event `heard` (`losses_at`); `retreat_seen`: the I/V marker stood on a general-retreat box (8.1)
+    when a phase began (`retreat_was`: before this phase began)."""
+
+    acts_in = {"unit_step": ()}  # a unit's step from hex to hex neither removes an HQ nor brings one back
 
     def __init__(self, ctx):
         super().__init__(ctx)
         self.eliminated: dict[str, int] = {}  # unit id -> turn it was eliminated
+        self.heard: object = None  # the last event heard: the one `removal` and `reentry` belong to
         self.removal: tuple[Piece, str] | None = None  # (HQ, hex) eliminated by the event heard
         self.removal_open: str | None = None  # a hex that removal's HQ could have left by (6.5e): not encircled
         self.reentry: tuple[Piece, str | None, str, int] | None = None  # (HQ, from, hex, turn eliminated)
@@ -71,12 +74,18 @@ class HQLosses(TobroukTracker):
         if self.box_of("iv", "iv") in self.tables.get("victory", {}).get("general_retreat_boxes", ()):
             self.retreat_seen = True
 
+    def losses_at(self, e) -> bool:
+        """Whether the event `e` eliminated an HQ or brought one back (`removal`, `reentry`).  A
+        unit's step from hex to hex (the commonest event of a log) is not heard, so the facts kept
+        are those of the last event heard, and they are `e`'s only when that event is `e`."""
+        return self.heard is e and (self.removal is not None or self.reentry is not None)
+
     def added(self, e: Added) -> None:
-        self.removal = self.reentry = None
+        self.heard, self.removal, self.reentry = e, None, None
         self._arrives(e.piece, None, e.where.label)
 
     def moved(self, e: Moved) -> None:
-        self.removal = self.reentry = None
+        self.heard, self.removal, self.reentry = e, None, None
         u = self.unit_of(e.piece)
         if e.old.label == e.new.label or u is None or u.type != "hq":
             return
@@ -87,7 +96,7 @@ class HQLosses(TobroukTracker):
             self._removed(e.piece, e.old.label)
 
     def removed(self, e: Removed) -> None:
-        self.removal = self.reentry = None
+        self.heard, self.removal, self.reentry = e, None, None
         u = self.unit_of(e.piece)
         if u is not None and u.type == "hq" and e.where is not None and e.where.label in self.hexes:
             self._removed(e.piece, e.where.label)
@@ -218,25 +227,29 @@ class HQCombat(TobroukRule):
 
     def added(self, e: Added) -> None:
         self._hit(e.piece, e.where.label)
-        self._arrived()
+        if self.losses.losses_at(e):
+            self._arrived()
 
     def moved(self, e: Moved) -> None:
         if e.old.label == e.new.label:
             return
-        self._hit(e.piece, e.new.label)
         u = self.unit_of(e.piece)
-        if u is not None and u.type == "hq" and e.new.label in self.hexes:
+        if u is None:  # a marker (a unit's piece has no MarkerId)
+            self._hit(e.piece, e.new.label)
+        elif u.type == "hq" and e.new.label in self.hexes:
             self.hq_hexes.setdefault(e.piece.id, set()).add(e.new.label)
             if self.state.phase_id in COMBATS and e.old.label in self.hexes:
                 first = self.displaced.get(e.piece.id)
                 start = first[0] if first else e.old.label
                 threatened = first[1] if first else self.under_fire(e.old.label, self.side_id(e.piece))
                 self.displaced[e.piece.id] = (start, threatened, self.state.step)
-        self._arrived()
-        self._removed()
+        if self.losses.losses_at(e):
+            self._arrived()
+            self._removed()
 
     def removed(self, e: Removed) -> None:
-        self._removed()
+        if self.losses.losses_at(e):
+            self._removed()
 
     def _removed(self) -> None:
         if self.losses.removal is None:

@@ -230,13 +230,13 @@ class IVTrack(TobroukRule):
 
     def moved(self, e: Moved) -> None:
         old, new, hexes = e.old.label, e.new.label, self.hexes
-        if old != new and e.piece.properties().get("MarkerId") == "iv":
+        u = self.unit_of(e.piece)
+        if u is None and old != new and e.piece.properties().get("MarkerId") == "iv":  # (a unit has no MarkerId)
             self.iv_moved_at = self.state.step  # the act a finding of the window is reported at
         if old in hexes and new not in hexes:  # left_map
             self._left_map(e.piece, old)
-        if self.losses.removal is not None or self.losses.reentry is not None:
+        if self.losses.losses_at(e):
             self._hq_events()
-        u = self.unit_of(e.piece)
         if u is None:
             return
         if not (old in hexes and new in hexes) and self._in_play(new) and not self._in_play(old):
@@ -248,7 +248,8 @@ class IVTrack(TobroukRule):
         self._unit_arrives(e.piece, u, self.side_id(e.piece), e.new.label)
 
     def added(self, e: Added) -> None:
-        self._hq_events()
+        if self.losses.losses_at(e):
+            self._hq_events()
         u = self.unit_of(e.piece)
         if u is not None and self._in_play(e.where.label):
             self.unseen = True
@@ -257,7 +258,8 @@ class IVTrack(TobroukRule):
             self._unit_arrives(e.piece, u, self.side_id(e.piece), e.where.label)
 
     def removed(self, e: Removed) -> None:
-        self._hq_events()
+        if self.losses.losses_at(e):
+            self._hq_events()
         if (gone := left_map(e, self.hexes)) is not None:
             self._left_map(e.piece, gone)
 
@@ -275,11 +277,10 @@ class IVTrack(TobroukRule):
         if u.id in self.costly and not self.costly_paid:
             self.costly_paid = True
             self.credit(1, 1, "the Littorio division's arrival (11.2g)")
-        if side not in self.occupied_at_turn or not self.is_cu(p):
+        occupied = self.occupied_at_turn.get(side)
+        if occupied is None or hex_id in occupied or not self.is_cu(p):
             return
-        if hex_id in self.occupied_at_turn[side]:
-            return
-        self.occupied_at_turn[side].add(hex_id)  # counted once a turn
+        occupied.add(hex_id)  # counted once a turn
         toward = -self.toward_opponent(side)
         if hex_id == TOBROUK:
             self.credit(toward, 2, "Tobrouk captured (9.4a)")

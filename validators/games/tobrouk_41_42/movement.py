@@ -80,6 +80,7 @@ class Moves(Tracker):
         self.left_cg: str | None = None  # the CG hex a unit just left its display for (a move within a phase)
         self.from_cg: MoveRecord | None = None  # the move that leaving opened in its side's maneuver
         self._steps: dict = {}  # (class, rapid, out of supply) -> its step callback
+        self._movers: dict[str, tuple] = {}  # piece id -> (its state, mover())
         self.zoc_mp = mp(self.mv["enter_enemy_zoc"]["mp"])
         self.breach_less = mp(self.tec.get("breached_minefield", {}).get("less", 0))
         self._breaches_now()
@@ -106,6 +107,14 @@ class Moves(Tracker):
     def mover_side(self, p: Piece) -> str | None:
         return self.board.side_id(p) if self.board.unit_of(p) else self.units_view.cg_side.get(mid(p))
 
+    def mover(self, p: Piece) -> tuple:
+        """(unit, movement class, side) of a piece, worked out again only when its state changes:
+        Moves and Movement both ask at every step of a unit, the commonest event of a log."""
+        found = self._movers.get(p.id)
+        if found is None or found[0] is not p.state:
+            found = self._movers[p.id] = (p.state, (self.board.unit_of(p), self.move_class(p), self.mover_side(p)))
+        return found[1]
+
     def record(self, p: Piece, start: str, at_start: bool = True) -> MoveRecord:
         ids = {mid(q) for q in (self.board.stood_in(start) if at_start else self.board.pieces_in(start))}
         rec = self.moves[p.id] = MoveRecord(start, "rapid" in ids, "re" in ids)
@@ -129,11 +138,13 @@ class Moves(Tracker):
         return a in self.breaches or b in self.breaches
 
     def moved(self, e: Moved) -> None:
-        if mid(e.piece) == "breach":
+        p = e.piece
+        u, cls, side = self.mover(p)
+        if u is None and mid(p) == "breach":  # (a unit's piece has no MarkerId)
             self._breaches_now()
         self.left_cg = self.from_cg = None
         geo, st = self.game.geometry.ids, self.state
-        old, new, p = e.old.label, e.new.label, e.piece
+        old, new = e.old.label, e.new.label
         if old in self.cgs.box and self.units_view.is_cu(p) and new in geo and st.phase_id is not None:
             at = self.cgs.on_map(self.cgs.box[old]) or self.cgs.hex.get(self.cgs.box[old])
             if at is not None and new != at:
@@ -143,10 +154,8 @@ class Moves(Tracker):
             return
         if old not in geo or new not in geo or old == new or st.phase_id not in MANEUVERS:
             return
-        side = self.mover_side(p)
-        u = self.board.unit_of(p)
-        if self.move_class(p) is None or side is None or (st.maneuvering() not in (None, side)
-                                                          and (u is None or u.id not in self.units_view.free_movers)):
+        if cls is None or side is None or (st.maneuvering() not in (None, side)
+                                           and (u is None or u.id not in self.units_view.free_movers)):
             return
         if p.id not in self.moves:
             self.record(p, old)
@@ -241,24 +250,23 @@ class Movement(TobroukRule):
         old, new = e.old.label, e.new.label
         if old not in self.hexes or new not in self.hexes or old == new:
             return
-        cls = moves.move_class(p)
-        side = moves.mover_side(p)
+        u, cls, side = moves.mover(p)
         if cls is None or side is None or self.state.phase_id is None:
             return
-        u = self.unit_of(p)
         if self._may_move(e, u, side) and self.state.phase_id in MANEUVERS:
             self._check_path(e, u, side, cls, moves.moves[p.id], new)
 
     def _may_move(self, e: Moved, u: s.Unit | None, side: str) -> bool:
         """2.22: units move in their side's maneuver; retreats (6.3) and HQ displacements (6.5)
         in a combat phase."""
-        name = self.side_names[side]
         free = u is not None and u.id in self.free_movers
         if self.state.phase_id in MANEUVERS:
-            if self.maneuvering() not in (None, side) and (self.retreating(e.old.label)
-                                                           or self.units_view.stood_retreating(e.old.label)):
+            if self.maneuvering() in (None, side):
+                return True  # its own maneuver: nearly every move of a log
+            if self.retreating(e.old.label) or self.units_view.stood_retreating(e.old.label):
                 return False  # a retreat after an air strike (5.5f): retreats.py judges it
-            if self.maneuvering() not in (None, side) and not free:
+            if not free:
+                name = self.side_names[side]
                 self.find("2.22", f"{'an' if name[0] in 'AEIOU' else 'a'} {name} unit moved in the "
                           f"{self.side_name(self.maneuvering())} player's maneuver ({self.state.phase})", e.piece)
                 return False

@@ -49,6 +49,7 @@ class OptionalCounters(TobroukRule):
         self.commandos = 0
         self.rommel_killable = False
         self.lrdg_gone = False
+        self.watched = frozenset((self.hecker, self.rommel, self.lrdg))  # the units `moved` judges (see there)
         super().start()
 
     def new_phase(self) -> None:
@@ -101,12 +102,15 @@ class OptionalCounters(TobroukRule):
                           f"{self.reconstructed('movement', 'terrain-effects')}", p, None, hex_id)
 
     def moved(self, e: Moved) -> None:
+        uid = self.uid(e.piece)
+        if uid not in self.watched:  # every case below is Group Hecker's, Rommel's or the LRDG's: the other
+            return  # moves, nearly all of a log's, are passed at once
         if (gone := left_map(e, self.hexes)) is not None:
             self._left_map(e.piece, gone)
         st = self.state
         if e.old.label == e.new.label or st.phase_id is None:
             return
-        uid, geo = self.uid(e.piece), self.hexes
+        geo = self.hexes
         if uid == self.lrdg and st.phase_id in COMBATS and e.old.label in geo and e.new.label in geo:
             self.lrdg_moved = ((self.lrdg_moved or (e.old.label,))[0], st.step)
         if uid == self.hecker and self.breached_in == (st.turn, st.pair, st.phase_id) \

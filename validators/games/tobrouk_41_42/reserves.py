@@ -118,6 +118,8 @@ class Reserves(TobroukRule):
         self.west_cols = self._west_columns()
         self.restriction_lifted: set[str] = set()  # restrictions' rules no longer in force
         self.area_col = self.scenario_value("area_from_column")
+        self.area_from = int(self.area_col) if self.area_col else None
+        self.hq_restrictions = [r for r in self.restrictions if r.get("units_of_hq")]  # what _restriction judges
         self.pending_moves: dict[str, tuple[Piece, str, str, int]] = {}  # piece id -> (piece, from, to, first step)
         self.been_on_map = {u.id for p in self.units_on_map() if (u := self.unit_of(p))}  # first entries only
 
@@ -181,17 +183,18 @@ class Reserves(TobroukRule):
     def moved(self, e: Moved) -> None:
         if e.old.label == e.new.label:
             return
-        if e.piece.properties().get("MarkerId") == "iv":
-            self._iv_moved(e)
-            return
         u = self.unit_of(e.piece)
-        if u is None or self.state.phase_id is None:
+        if u is None:
+            if e.piece.properties().get("MarkerId") == "iv":  # (a unit's piece has no MarkerId)
+                self._iv_moved(e)
+            return
+        if self.state.phase_id is None:
             return
         geo = self.hexes
         old, new = e.old.label, e.new.label
         if new not in geo:
             return
-        if self.area_col and int(new[2:]) < int(self.area_col):
+        if self.area_from is not None and int(new[2:]) < self.area_from:
             self.find(self.rg.card_rule, f"{e.piece.name} entered {new}: the {self.state.scenario} scenario is played on "
                       f"the east half of the map, hex columns {self.area_col} and up", e.piece)
         entering = old not in geo
@@ -201,12 +204,12 @@ class Reserves(TobroukRule):
             self.been_on_map.add(u.id)
             if self._entry(e.piece, u.id, new):
                 return  # one act, one finding
-        own = self.state.phase_id in MANEUVERS and self.maneuvering() in (None, self.side_id(e.piece))
-        if u.id in self.rg.group_of and (entering or own):
+        if u.id in self.rg.group_of and (entering or self.state.phase_id in MANEUVERS
+                                         and self.maneuvering() in (None, self.side_id(e.piece))):  # its own maneuver
             first = self.pending_moves.get(e.piece.id)
             self.pending_moves[e.piece.id] = (e.piece, first[1] if first else old, new,
                                               first[3] if first else self.state.step)
-        if not entering and self.state.phase_id in MANEUVERS:
+        if not entering and self.hq_restrictions and self.state.phase_id in MANEUVERS:
             self._restriction(e, u, old, new)
 
     def added(self, e: Added) -> None:
@@ -282,8 +285,8 @@ class Reserves(TobroukRule):
         return hex_id in found and found.cost[hex_id] <= allowance  # the gate hex itself is not costed
 
     def _restriction(self, e: Moved, u, old: str, new: str) -> None:
-        for r in self.restrictions:
-            if r.get("rule", "") in self.restriction_lifted or not r.get("units_of_hq"):
+        for r in self.hq_restrictions:
+            if r.get("rule", "") in self.restriction_lifted:
                 continue
             hq = r["units_of_hq"]
             if u.hq != hq and u.id != hq:

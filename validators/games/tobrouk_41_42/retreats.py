@@ -47,13 +47,15 @@ class Retreats(TobroukRule):
     def moved(self, e: Moved) -> None:
         if not self._retreat_phase():
             return
-        geo = self.hexes
-        if mid(e.piece) == "retreat" and e.old.label not in geo and e.new.label in geo:
-            self.placed[e.piece.id] = e.new.label
-        if (self.is_cu(e.piece) and e.old.label in geo and e.new.label in geo
-                and e.old.label != e.new.label and (self.state.phase_id in COMBATS or self.side_id(e.piece) != self.maneuvering())
-                and (self.units_view.stood_retreating(e.old.label) or self.retreating(e.old.label))):
-            self.retreats.setdefault(e.piece.id, e.old.label)
+        geo, old, new = self.hexes, e.old.label, e.new.label
+        if old not in geo:
+            if new in geo and mid(e.piece) == "retreat":
+                self.placed[e.piece.id] = new
+        elif (new in geo and old != new
+              and (self.state.phase_id in COMBATS or self.side_id(e.piece) != self.maneuvering())  # (the cheap tests first:
+              and self.is_cu(e.piece)  # a maneuvering side's own steps, most of a log's, stop here)
+              and (self.units_view.stood_retreating(old) or self.retreating(old))):
+            self.retreats.setdefault(e.piece.id, old)
 
     def _retreat_phase(self) -> bool:
         """Retreats follow the fire (C, E) and an air strike (B, D: the struck side's units, 5.5f)."""
