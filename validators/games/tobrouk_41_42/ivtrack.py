@@ -231,6 +231,12 @@ class IVTrack(TobroukRule):
     def moved(self, e: Moved) -> None:
         old, new, hexes = e.old.label, e.new.label, self.hexes
         u = self.unit_of(e.piece)
+        if u is not None and old in hexes and new in hexes:  # a unit's step, the commonest event: no marker,
+            if old != new and self.state.phase_id is not None:  # nothing leaves the map, HQLosses does not hear it
+                if self.unseen:
+                    self._see_families()
+                self._unit_arrives(e.piece, u, self.side_id(e.piece), new)
+            return
         if u is None and old != new and e.piece.properties().get("MarkerId") == "iv":  # (a unit has no MarkerId)
             self.iv_moved_at = self.state.step  # the act a finding of the window is reported at
         if old in hexes and new not in hexes:  # left_map

@@ -282,8 +282,7 @@ class Movement(TobroukRule):
         if new in self.units_view.enemy_hexes(side):
             self.find("7.1", f"{new} holds enemy combat units: opposing units never share a hex", e.piece)
             return
-        if rec.rapid or any(m.new.label == new and mid(m.piece) == "rapid"
-                            for m in self.board.step_moves):  # under the marker, or dragged with it
+        if rec.rapid or self._rapid_along(e, new):
             self._check_rapid(e, side, rec, new)
         if new == rec.start:
             return  # back where it began: no cost, and no contact entered (_check_contact)
@@ -312,6 +311,13 @@ class Movement(TobroukRule):
             self.find("4.1", f"cost {show_mp(cost)} MP for a {cls} unit{mode} via {'-'.join(path)}{surcharge} > {why}"
                       f"{note}", e.piece, rec.start, path=path)
         self._check_contact(e, u, side, rec, new, contact)
+
+    def _rapid_along(self, e: Moved, new: str) -> bool:
+        """A Rapid Movement marker dragged into `new` in the same step (with the unit's stack)."""
+        for m in self.board.step_moves:
+            if m is not e and m.new.label == new and mid(m.piece) == "rapid":  # (e's piece is no marker)
+                return True
+        return False
 
     def _check_rapid(self, e: Moved, side: str, rec: MoveRecord, new: str) -> None:
         """4.2c': a unit in rapid movement may not end a move next to an enemy unit, judged at each

@@ -40,12 +40,13 @@ class Stacking(TobroukRule):
     def new_phase(self) -> None:
         self.entered: dict[str, int] = {}  # hex -> the step a piece last came into it in the phase
 
-    def moved(self, e: Moved | Added) -> None:
-        where = e.new if isinstance(e, Moved) else e.where
+    def moved(self, e: Moved) -> None:
         if self.state.phase_id in MANEUVERS and (self.unit_of(e.piece) is not None or mid(e.piece) in self.cg_side):
-            self.entered[where.label] = self.state.step
+            self.entered[e.new.label] = self.state.step
 
-    added = moved
+    def added(self, e: Added) -> None:
+        if self.state.phase_id in MANEUVERS and (self.unit_of(e.piece) is not None or mid(e.piece) in self.cg_side):
+            self.entered[e.where.label] = self.state.step
 
     def phase_ended(self, pid: str) -> None:
         if pid in MANEUVERS:

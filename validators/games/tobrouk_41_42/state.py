@@ -27,6 +27,7 @@ MANEUVERS = ("B", "D")
 COMBATS = ("C", "E")
 FIRE = {"Declare firer": "firer", "Declare target": "target", "Coordinated fire": "coordinated"}  # game.yaml
 MP_MARKERS = {"mp-axis": "axis", "mp-cw": "commonwealth"}
+MP_MARKER_OF = {side: marker for marker, side in MP_MARKERS.items()}  # side id -> its MP marker
 
 
 def scenario_rules(cards: dict, scenario: str | None) -> dict:
@@ -61,6 +62,7 @@ class TobroukState(GameState):
         self.mp_start: dict[str, int] = {}  # side -> MP box when the phase began
         self.line: tuple | None = None  # (declaration, name, location) of the chat line being heard
         self._at: dict = {}  # (track, map, x, y) -> the box of the track there (box_of)
+        self._mp_at: dict = {}  # (MP marker, map, x, y) -> mp_box there
         self._boxes: dict[str, dict[str, str]] = {}  # track -> its boxes by location name (track_boxes)
 
     def find_scenario(self) -> str | None:
@@ -160,8 +162,16 @@ class TobroukState(GameState):
         return self._at[key]
 
     def mp_box(self, side: str) -> int | None:
-        box = self.box_of({"axis": "mp-axis", "commonwealth": "mp-cw"}[side], "mp")
-        return int(box) if box is not None and box.isdigit() else None
+        """The MP box the side's marker stands in, kept by place: asked at every step of a unit."""
+        marker = MP_MARKER_OF[side]
+        p = self.board.marker(marker)
+        if p is None:
+            return None
+        key = (marker, p.map, p.x, p.y)
+        if key not in self._mp_at:
+            box = self.box_of(marker, "mp")
+            self._mp_at[key] = int(box) if box is not None and box.isdigit() else None
+        return self._mp_at[key]
 
     def maneuver_mp(self, side: str) -> int:
         """MP chosen for the side's maneuver in progress: how far its MP marker moved in the phase."""

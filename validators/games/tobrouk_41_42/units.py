@@ -57,8 +57,10 @@ class Units(Tracker):
         self.no_zoc = frozenset([lrdg["unit"]] if lrdg.get("unit") else ())  # 12.4: the LRDG has no ZoC
         self.free_movers = {lrdg["unit"]: int(lrdg.get("mp", 5))} if lrdg.get("unit") else {}  # 12.4: its own MP
         self.moves_of = {side: 0 for side in self.board.side_names}  # side -> changes to its units so far
-        self._by_side: dict = {}  # (question, side) -> (moves_of[enemy] when answered, answer)
+        self._zoc: dict[str, tuple] = {}  # side -> (moves_of[enemy] when answered, enemy_zoc(side))
+        self._enemy_at: dict[str, tuple] = {}  # side -> (moves_of[enemy] when answered, enemy_hexes(side))
         self._cg_pieces: tuple[int, list[Piece]] = (-1, [])  # (board roster, cg_pieces())
+        self._hq_ids: tuple[int, frozenset[str]] = (-1, frozenset())  # (board roster, ids of the HQ pieces)
         self._kinds: dict[str, tuple] = {}  # piece id -> (its state, what _changes reads of it)
         self._reach: dict[str, tuple[str, ...]] = {}  # hex -> _zoc_reach()
 
@@ -105,15 +107,6 @@ class Units(Tracker):
         rules as `line_said`: the other lines, most of a log's, concern none of them."""
         if self.state.line is not None:
             self.tell("line_said", e)
-
-    def of_side(self, make, side: str, enemy: str):
-        """`make(side)`, kept while no unit of `enemy` (and no Retreat marker) changes: what the
-        enemy's units alone decide, asked at every move of the side."""
-        key = (make.__name__, side)  # a name, not the bound method: no reference cycle through self
-        found = self._by_side.get(key)
-        if found is None or found[0] != self.moves_of[enemy]:
-            found = self._by_side[key] = (self.moves_of[enemy], make(side))
-        return found[1]
 
     def memo(self, key, make):
         """`make()`, kept while the board stays as it is: what several rules, or several phase ends
@@ -181,8 +174,12 @@ class Units(Tracker):
         return self.game.hexside_features.get(hexside_key(a, b), frozenset())
 
     def enemy_zoc(self, side: str) -> set[str]:
-        """Hexes next to a non-retreating enemy CU (see Choices)."""
-        return self.of_side(self._enemy_zoc, side, self.board.other_side[side])
+        """Hexes next to a non-retreating enemy CU (see Choices).  Asked at every step of the side's
+        units: kept while no unit of the enemy (and no Retreat marker) changes (`moves_of`)."""
+        now, kept = self.moves_of[self.board.other_side[side]], self._zoc.get(side)
+        if kept is None or kept[0] != now:
+            kept = self._zoc[side] = (now, self._enemy_zoc(side))
+        return kept[1]
 
     def _enemy_zoc(self, side: str) -> set[str]:
         enemy, b = self.board.other_side[side], self.board
@@ -213,17 +210,29 @@ class Units(Tracker):
         return any(b.unit_of(p) and b.side_id(p) == enemy for p in (b.pieces_in(hex_id) if pieces is None else pieces))
 
     def enemy_hexes(self, side: str) -> frozenset[str]:
-        """Hexes holding the other side's combat units (7.1: never entered)."""
-        return self.of_side(self._enemy_hexes, side, self.board.other_side[side])
+        """Hexes holding the other side's combat units (7.1: never entered), kept as `enemy_zoc`."""
+        now, kept = self.moves_of[self.board.other_side[side]], self._enemy_at.get(side)
+        if kept is None or kept[0] != now:
+            kept = self._enemy_at[side] = (now, self._enemy_hexes(side))
+        return kept[1]
 
     def _enemy_hexes(self, side: str) -> frozenset[str]:
         enemy, is_cu = self.board.other_side[side], self.is_cu
         return frozenset(h for h, ps in self.board.unit_hexes(enemy).items() if any(is_cu(p) for p in ps))
 
     def hqs_on_map(self) -> list[Piece]:
-        """The HQ counters on the map (not Rommel)."""
-        b = self.board
-        return self.memo("hqs", lambda: [p for p in b.units_on_map() if b.unit_of(p).type == "hq"])
+        """The HQ counters on the map (not Rommel), in the board's order (`by_hex`)."""
+        return self.memo("hqs", self._hqs_on_map)
+
+    def _hqs_on_map(self) -> list[Piece]:
+        """Asked at every phase end: the HQ pieces are listed again only when a piece comes or goes
+        (a piece's unit is fixed in the module), and the board's pieces are told apart by id alone."""
+        b, board = self.board, self.board.replayer.board
+        if self._hq_ids[0] != board.roster:
+            self._hq_ids = (board.roster, frozenset(p.id for p in board.pieces.values()
+                                                    if (u := b.unit_of(p)) is not None and u.type == "hq"))
+        hqs = self._hq_ids[1]
+        return [p for ps in b.by_hex().values() for p in ps if p.id in hqs]
 
     def unit_piece_on_map(self, unit_id: str) -> Piece | None:
         return self.memo(("unit", unit_id), lambda: next((p for ps in self.board.by_hex().values() for p in ps
