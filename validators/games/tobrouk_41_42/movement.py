@@ -253,7 +253,10 @@ class Movement(TobroukRule):
         u, cls, side = moves.mover(p)
         if cls is None or side is None or self.state.phase_id is None:
             return
-        if self._may_move(e, u, side) and self.state.phase_id in MANEUVERS:
+        phase = self.state.phase_id
+        if phase in MANEUVERS and self.maneuvering() in (None, side):  # its own maneuver (_may_move's first case,
+            self._check_path(e, u, side, cls, moves.moves[p.id], new)  # written out: nearly every step of a log)
+        elif self._may_move(e, u, side) and phase in MANEUVERS:
             self._check_path(e, u, side, cls, moves.moves[p.id], new)
 
     def _may_move(self, e: Moved, u: s.Unit | None, side: str) -> bool:
@@ -289,7 +292,8 @@ class Movement(TobroukRule):
         zoc, allowance = self.enemy_zoc(side), self.free_movers.get(u.id if u else "", self.maneuver_mp(side))
         contact = new in zoc
         if self._direct_within(cls, rec, new, contact, allowance):
-            self._check_contact(e, u, side, rec, new, contact)
+            if contact:  # (_check_contact judges only a move into contact: most steps are spared the call)
+                self._check_contact(e, u, side, rec, new, contact)
             return
         geo, note, allowance = self.geo, self.reconstructed("movement", "terrain-effects"), Fraction(allowance)
         found = self.moves.path(cls, rec, side, new, zoc)

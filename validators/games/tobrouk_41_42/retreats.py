@@ -45,6 +45,8 @@ class Retreats(TobroukRule):
             self.placed[e.piece.id] = e.where.label
 
     def moved(self, e: Moved) -> None:
+        if not self.units_view.retreat_markers():
+            return  # no Retreat marker on the board (most steps of a game): no retreat to follow, none placed
         if not self._retreat_phase():
             return
         geo, old, new = self.hexes, e.old.label, e.new.label

@@ -61,6 +61,7 @@ class Units(Tracker):
         self._enemy_at: dict[str, tuple] = {}  # side -> (moves_of[enemy] when answered, enemy_hexes(side))
         self._cg_pieces: tuple[int, list[Piece]] = (-1, [])  # (board roster, cg_pieces())
         self._hq_ids: tuple[int, frozenset[str]] = (-1, frozenset())  # (board roster, ids of the HQ pieces)
+        self._retreat_markers: tuple[int, list[Piece]] = (-1, [])  # (board roster, retreat_markers())
         self._kinds: dict[str, tuple] = {}  # piece id -> (its state, what _changes reads of it)
         self._reach: dict[str, tuple[str, ...]] = {}  # hex -> _zoc_reach()
 
@@ -72,7 +73,8 @@ class Units(Tracker):
         changed: set[str] = set()
         for c in step.commands:
             if isinstance(c, PIECE_COMMANDS):
-                self._memo = {}
+                if self._memo:
+                    self._memo = {}
                 if not self._changes(c.id, changed):
                     changed = set(self.moves_of)
                     break
@@ -125,6 +127,14 @@ class Units(Tracker):
             self._cg_pieces = (board.roster, [p for p in board.pieces.values() if mid(p) in self.cg_side])
         return self._cg_pieces[1]
 
+    def retreat_markers(self) -> list[Piece]:
+        """The Retreat markers on the board, anywhere, listed again only when a piece comes or goes
+        (a marker's id is fixed in the module): most of a game has none, and then no hex has one."""
+        board = self.board.replayer.board
+        if self._retreat_markers[0] != board.roster:
+            self._retreat_markers = (board.roster, [p for p in board.pieces.values() if mid(p) == "retreat"])
+        return self._retreat_markers[1]
+
     def combat_units(self, hex_id: str, side: str | None = None) -> list[Piece]:
         """Combat units (no HQ, no Rommel) of a side in a hex."""
         b = self.board
@@ -154,11 +164,15 @@ class Units(Tracker):
 
     def retreating(self, hex_id: str) -> bool:
         """A Retreat marker on its front face (the back says reorganised, 4.42c)."""
+        if not self.retreat_markers():
+            return False  # asked for every hex of the enemy's units (enemy_zoc): spared when none is out
         return any(p.properties().get("MarkerId") == "retreat" and p.layer_level("Face") in (0, 1)
                    for p in self.board.pieces_in(hex_id))
 
     def stood_retreating(self, hex_id: str) -> bool:
         """A Retreat marker in the hex when the step began (a dragged stack takes its own along)."""
+        if not self.retreat_markers():
+            return False
         return any(p.properties().get("MarkerId") == "retreat" for p in self.board.stood_in(hex_id))
 
     def value(self, u: s.Unit, p: Piece, what: str):
