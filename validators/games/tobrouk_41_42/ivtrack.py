@@ -102,6 +102,7 @@ class IVTrack(TobroukRule):
         self.costly = {u for r in (self.rg.scenario_value("reinforcements") or []) if r.get("cost_if_axis_ahead")
                        for u in r.get("units", ())}
         self.costly_paid = False
+        self.credited_units = self.costly | set(self.rg.groups_of)  # units whose arrival may earn a credit (_unit_arrives)
         self.repairs = {s: [0, 0] for s in self.side_names}  # side -> [declared, wreck markers taken off]
         self.repair_credits = {s: 0 for s in self.side_names}
         self.root = self._roots()
@@ -235,7 +236,9 @@ class IVTrack(TobroukRule):
             if old != new and self.state.phase_id is not None:  # nothing leaves the map, HQLosses does not hear it
                 if self.unseen:
                     self._see_families()
-                self._unit_arrives(e.piece, u, self.side_id(e.piece), new)
+                side = self.side_id(e.piece)
+                if u.id in self.credited_units or new not in self.occupied_at_turn.get(side, ()):
+                    self._unit_arrives(e.piece, u, side, new)  # else it has nothing to credit (most steps)
             return
         if u is None and old != new and e.piece.properties().get("MarkerId") == "iv":  # (a unit has no MarkerId)
             self.iv_moved_at = self.state.step  # the act a finding of the window is reported at

@@ -285,7 +285,7 @@ class Movement(TobroukRule):
         if new in self.units_view.enemy_hexes(side):
             self.find("7.1", f"{new} holds enemy combat units: opposing units never share a hex", e.piece)
             return
-        if rec.rapid or self._rapid_along(e, new):
+        if rec.rapid or (len(self.board.step_moves) > 1 and self._rapid_along(e, new)):  # (a marker moved with it)
             self._check_rapid(e, side, rec, new)
         if new == rec.start:
             return  # back where it began: no cost, and no contact entered (_check_contact)
