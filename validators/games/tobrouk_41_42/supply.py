@@ -48,7 +48,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from builder.geometry.hexmap import hexside_key
-from validators.games.tobrouk_41_42.units import ZOC_CLOSED, TobroukRule, TobroukTracker
+from validators.games.tobrouk_41_42.units import ZOC_CLOSED, TobroukRule, TobroukTracker, mid
 from validators.replay.board import Piece
 from validators.replay.replayer import Added, Moved, TurnChanged
 
@@ -114,13 +114,15 @@ class SupplyLines(TobroukTracker):
         return self.memo(("supply forbidden", side, mode), lambda: self._forbidden(side, mode))
 
     def _forbidden(self, side: str, mode: str) -> set[str]:
+        """Worked out at every phase A, for each side and mode: read from the enemy's units by hex,
+        which the board keeps (`unit_hexes`), and its few CG counters, not from every piece."""
         enemy = self.other_side[side]
+        holders = dict(self.board.unit_hexes(enemy))  # hex -> the enemy's pieces there (a copy: CGs join it)
+        for p in self.units_view.cg_pieces():
+            if self.cg_side[mid(p)] == enemy and (h := self.hex_of(p)):
+                holders[h] = [*holders.get(h, ()), p]
         out: set[str] = set()
-        for h, ps in self.by_hex().items():
-            mine = [p for p in ps if self.unit_of(p) and self.side_id(p) == enemy
-                    or self.cg_side.get(p.properties().get("MarkerId", "")) == enemy]
-            if not mine:
-                continue
+        for h, mine in holders.items():
             out.add(h)
             fighting = [p for p in mine if (self.is_cu(p) and self.unit_of(p).id not in self.no_zoc) or not self.unit_of(p)]
             if not fighting or (self.retreating(h) and (mode == LENIENT or len(fighting) == 1)):
@@ -219,11 +221,13 @@ class SupplyLines(TobroukTracker):
             if ok:
                 reached[p.id] = reach
         cus: dict[str, set[str]] = {}
-        for h, ps in self.by_hex().items():
+        for h, ps in self.board.unit_hexes(side).items():  # the side's units by hex, in by_hex's order
+            near = None
             for p in ps:
-                if not self.is_cu(p) or self.side_id(p) != side:
+                if not self.is_cu(p):
                     continue
-                near = h in src or any(n in src and passable(n, h) for n in self.game.geometry.neighbours(h))
+                if near is None:  # the hex's, worked out once for its units
+                    near = h in src or any(n in src and passable(n, h) for n in self.game.geometry.neighbours(h))
                 cus[p.id] = {"source"} if near else {q.id for q in hqs if q.id in reached and h in reached[q.id]}
         return hq_ok, cus
 
