@@ -146,6 +146,7 @@ class HQCombat(TobroukRule):
         self.sources.setdefault("commonwealth", set()).update({"2013", *self.tables.get("minefields", {}).get(
             "tobrouk_fortified_camp", [])})
         self.hit_hexes: set[str] = set()  # hexes shot at or hit in the phase
+        self._rings: dict[str, tuple[str, ...]] = {}  # hex -> _ring(hex)
         super().start()
 
     def new_phase(self) -> None:
@@ -278,12 +279,17 @@ class HQCombat(TobroukRule):
             self.find("6.5", f"{p.name} re-entered at {hex_id}: an eliminated HQ re-enters on a friendly supply source "
                       "hex (6.5f, 3.2)", p, old, hex_id, side=name)
 
+    def _ring(self, h: str) -> tuple[str, ...]:
+        """The neighbours of `h` off the sea: the map's alone, listed once (asked at every phase end)."""
+        found = self._rings.get(h)
+        if found is None:
+            found = self._rings[h] = tuple(n for n in self.geo.neighbours(h) if self.game.hex_terrain.get(n) != "sea")
+        return found
+
     def _encircled_now(self) -> list[tuple[Piece, str]]:
         """(HQ, its hex) of each HQ whose every neighbour off the sea holds an enemy unit."""
-        def ring(h: str) -> list[str]:
-            return [n for n in self.geo.neighbours(h) if self.game.hex_terrain.get(n) != "sea"]
-        return [(p, h) for p in self.hqs_on_map() if (h := self.hex_of(p)) and ring(h)
-                and all(self.enemy_in(n, self.side_id(p)) for n in ring(h))]
+        return [(p, h) for p in self.hqs_on_map() if (h := self.hex_of(p)) and (ring := self._ring(h))
+                and all(self.enemy_in(n, self.side_id(p)) for n in ring)]
 
     def _check_encircled(self, combat: bool) -> None:
         """Encircled HQs seen when a combat phase ends are reported if still there, still encircled,

@@ -75,12 +75,15 @@ class Stacking(TobroukRule):
         sides = [mover] if mover else list(self.side_names)
         crowded = {h for side in sides for h, ps in self.board.unit_hexes(side).items() if len(ps) > 1}
         index, hex_of = self.by_hex(), self.hex_of
-        judged = crowded.union(h for p in self.units_view.cg_pieces() if (h := hex_of(p)))  # no other hex has a case
+        cg_hexes = {h for p in self.units_view.cg_pieces() if (h := hex_of(p))}
+        judged = crowded | cg_hexes  # no other hex has a case
         for h in sorted(judged):
             ps = index.get(h)
             if ps is None:
                 continue
-            cg = next((p for p in reversed(ps) if mid(p) in self.cg_side), None)  # the last CG counter there
+            cg = None  # the last CG counter there (only a hex of cg_hexes has one)
+            if h in cg_hexes:
+                cg = next((p for p in reversed(ps) if mid(p) in self.cg_side), None)
             owner = self.cg_side[mid(cg)] if cg is not None else None
             if cg is not None and any(self.unit_of(p) for p in ps) and mover in (None, owner):
                 out.append(("7.31", f"the Combat Group counter {cg.name} shares {h} with other units: a CG "
