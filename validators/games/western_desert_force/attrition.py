@@ -12,23 +12,22 @@ limit (6 Allied; 4 Axis, 2 with Allied Naval Support), so exactly the excess of 
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from validators.games.western_desert_force.base import WdfRule
+from validators.record import Record
 from validators.replay.board import Piece
 
 ATTRITION = "attrition"
 
 
-@dataclass
-class Attrited:
+class Attrited(Record):
     """One combat unit as the Attrition Phase began."""
 
-    piece: Piece
-    hex: str
-    steps: int
-    status: str | None  # supply_status: 'main', 'limited', None
-    connected: bool  # a path of any length to its source (8.3)
+    __slots__ = ("piece", "hex", "steps", "status", "connected")
+
+    def __init__(self, piece: Piece, hex: str, steps: int, status: str | None, connected: bool):
+        self.piece, self.hex, self.steps = piece, hex, steps
+        self.status = status  # supply_status: 'main', 'limited', None
+        self.connected = connected  # a path of any length to its source (8.3)
 
 
 class AttritionRules(WdfRule):

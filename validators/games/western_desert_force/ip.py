@@ -22,27 +22,26 @@ Choices:
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from validators.games.western_desert_force.state import ROLES
 from validators.kernel.declarations import Declared
 from validators.games.western_desert_force.combat_state import CombatView
 from validators.games.western_desert_force.base import WdfRule
 from validators.games.western_desert_force.movement import MOVEMENT, Moves
+from validators.record import Record
 from validators.replay.board import Piece
 from validators.replay.replayer import Added, Flipped, Moved
 
 COMBAT_KINDS = ("combat", "exploitation-combat")
 
 
-@dataclass
-class IPRecord:
+class IPRecord(Record):
     """One IP marker on the map."""
 
-    hex: str
-    side: str | None
-    built_turn: int | None
-    holders: set[str] = field(default_factory=set)  # units that built or upgraded it this phase: may not move
+    __slots__ = ("hex", "side", "built_turn", "holders")
+
+    def __init__(self, hex: str, side: str | None, built_turn: int | None, holders: set[str] | None = None):
+        self.hex, self.side, self.built_turn = hex, side, built_turn
+        self.holders = set() if holders is None else holders  # units that built or upgraded it this phase: may not move
 
 
 class ImprovedPositionRules(WdfRule):

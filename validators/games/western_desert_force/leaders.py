@@ -21,25 +21,26 @@ leaders in the order their checks arose.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from validators.games.western_desert_force.events import RandomEvents
 from validators.games.western_desert_force.base import WdfRule
 from validators.kernel.rule import Tracker
+from validators.record import Record
 from validators.replay.replayer import Added, Moved, Removed, Rolled
 
 LEADER_LAYER = "Leader"
 
 
-@dataclass
-class Check:
+class Check(Record):
     """One leader's casualty check (13.6)."""
 
-    leader: object  # Piece
-    hex: str
-    face: int  # 1 primary, 2 secondary, when the check arose
-    worst: int  # the highest roll that makes him a casualty: 1 or 3 (6: a random event's casualty)
-    roll: int | None = None
+    __slots__ = ("leader", "hex", "face", "worst", "roll")
+
+    def __init__(self, leader, hex: str, face: int, worst: int, roll: int | None = None):
+        self.leader = leader  # his Piece
+        self.hex = hex
+        self.face = face  # 1 primary, 2 secondary, when the check arose
+        self.worst = worst  # the highest roll that makes him a casualty: 1 or 3 (6: a random event's casualty)
+        self.roll = roll
 
 
 class CasualtyChecks(Tracker):

@@ -21,7 +21,6 @@ Choices:
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
@@ -35,6 +34,7 @@ from validators.games.western_desert_force.supply import Supply
 from validators.kernel.rule import Tracker
 from validators.kernel.movement import Blocked, Reach, search, show_mp
 from validators.kernel.zoc import ZocMove
+from validators.record import Record
 from validators.replay.board import Piece
 from validators.replay.replayer import Moved
 
@@ -47,12 +47,14 @@ COMBAT_KINDS = ("combat", "exploitation-combat")
 Problem = tuple  # (rule, message, path)
 
 
-@dataclass
-class MoveRecord:
+class MoveRecord(Record):
     """One unit's move in the current Movement Phase."""
 
-    start: str  # where it stood when the phase began
-    supplied: bool  # when it began to move (8.2)
+    __slots__ = ("start", "supplied")
+
+    def __init__(self, start: str, supplied: bool):
+        self.start = start  # where it stood when the phase began
+        self.supplied = supplied  # when it began to move (8.2)
 
 
 class Moves(Reads, Tracker):
@@ -307,7 +309,8 @@ class Moves(Reads, Tracker):
         if isinstance(self.supply.chart.entry_cost(new, cls), Blocked):
             return self._no_path(unit, cls, start, new, zoc, blocked)  # no search proves what the hex says
         units = self.supply.chart.units(cls)
-        step = replace(zoc, exempt_cost=zoc.exempt_cost * self.supply.chart.scale).wrap(units) if zoc else units
+        step = ZocMove(zoc.ezoc, zoc.negated, zoc.exempt, zoc.exempt_cost * self.supply.chart.scale,
+                       zoc.forbidden).wrap(units) if zoc else units
         found = self._search(start, (cls, zoc), step, stop=zoc.stops() if zoc else (), blocked=blocked, goal=new)
         if new not in found:
             return self._no_path(unit, cls, start, new, zoc, blocked)
