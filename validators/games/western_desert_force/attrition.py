@@ -22,12 +22,11 @@ ATTRITION = "attrition"
 class Attrited(Record):
     """One combat unit as the Attrition Phase began."""
 
-    __slots__ = ("piece", "hex", "steps", "status", "connected")
+    __slots__ = ("piece", "hex", "steps", "status")
 
-    def __init__(self, piece: Piece, hex: str, steps: int, status: str | None, connected: bool):
+    def __init__(self, piece: Piece, hex: str, steps: int, status: str | None):
         self.piece, self.hex, self.steps = piece, hex, steps
         self.status = status  # supply_status: 'main', 'limited', None
-        self.connected = connected  # a path of any length to its source (8.3)
 
 
 class AttritionRules(WdfRule):
@@ -41,6 +40,7 @@ class AttritionRules(WdfRule):
         self.elim = self.supply.supply_table["eliminated"]
         self._attrition: list[Attrited] = []
         self._excess = 0
+        self._blocked: frozenset[str] = frozenset()  # what blocked a path to the source as the phase began
 
     def steps_left(self, p: Piece) -> int:
         return 1 if self.board.unit_of(p).steps == 1 or self.board.reduced(p) else 2
@@ -49,10 +49,12 @@ class AttritionRules(WdfRule):
         kind, side = self.phase_kind, self.active_side
         if kind == ATTRITION and side:
             self._attrition = []
-            connected = self.supply.source_connected(side)
+            # the path of any length to the source (8.3) is traced only for a unit eliminated, from
+            # the board as the phase began: a search over the whole map, and most phases eliminate none
+            self._blocked = self.supply.blocked_for_supply(side)
             for hex_id, pieces in self.supply.unit_hexes(side).items():
-                status, linked = self.supply.supply_status(hex_id, side), hex_id in connected
-                self._attrition += [Attrited(p, hex_id, self.steps_left(p), status, linked) for p in pieces]
+                status = self.supply.supply_status(hex_id, side)
+                self._attrition += [Attrited(p, hex_id, self.steps_left(p), status) for p in pieces]
             dependent = sum(1 for a in self._attrition if a.status == "limited")
             self._excess = max(0, dependent - self.supply.limited_capacity(side))
 
@@ -94,10 +96,11 @@ class AttritionRules(WdfRule):
                       f"the units only Tobruk can supply lose a step, {limited_losses} did", side=self.supply.side_name(side))
 
     def _check_box(self, a: Attrited, side: str, zone: str | None) -> None:
-        kind = "recoverable" if a.connected else "permanent"
+        connected = a.hex in self.supply.source_connected(side, self._blocked)
+        kind = "recoverable" if connected else "permanent"
         box = self.elim[kind].format(side=self.supply.side_name(side))
         if zone != box:
-            why = ("it has a path to its source" if a.connected else
+            why = ("it has a path to its source" if connected else
                    "no path of any length joins it to its source free of enemy units and enemy ZOCs")
             message = f"eliminated by attrition in {a.hex}: {why}, so it goes to the {box} box, not {zone or 'out of play'}"
             self.find(self.elim.get("rule", "8.3"), message, a.piece, a.hex, zone)

@@ -83,10 +83,11 @@ class FortressRules(WdfRule):
                 self.fort_due[marker] += 1
 
     def after_step(self, step: Step) -> None:
+        kind = self.state.phase_kind  # read once: asked after every step
         for marker in self.fortress_specs:
             now, before = self.fortress_level(marker), self.fort_level[marker]
             self.fort_level[marker] = now
-            if self.phase_kind is None:  # the set-up: who holds the fortress when play begins
+            if kind is None:  # the set-up: who holds the fortress when play begins
                 self._set_up_control(marker)
                 continue
             if before is None or now == before:

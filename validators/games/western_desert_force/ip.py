@@ -80,7 +80,7 @@ class ImprovedPositionRules(WdfRule):
 
     # -- events ---------------------------------------------------------------------------------
     def moved(self, e: Moved) -> None:
-        geo = self.game.geometry
+        geo = self.game.geometry.ids
         old, new = e.old.label, e.new.label
         if self._is_ip(e.piece):
             if new in geo and old not in geo:
@@ -90,9 +90,11 @@ class ImprovedPositionRules(WdfRule):
             elif new in geo and e.piece.id in self.ips:
                 self.ips[e.piece.id].hex = new
             return
-        if old == new and new in geo and self.phase_kind == MOVEMENT:
+        if self.state.phase_kind != MOVEMENT:
+            return
+        if old == new and new in geo:
             self._reordered_into_ip(e.piece, new)
-        if old in geo and new in geo and old != new and self.phase_kind == MOVEMENT and self.board.unit_of(e.piece):
+        if self.ips and old in geo and new in geo and old != new and self.board.unit_of(e.piece):
             for rec in self.ips.values():
                 if e.piece.id in rec.holders:
                     rec.holders.discard(e.piece.id)

@@ -52,6 +52,8 @@ class CasualtyChecks(Tracker):
     def start(self) -> None:
         self.events = self.ctx.get(RandomEvents)
         self.checks: dict[str, Check] = {}  # leader piece id -> his check this phase
+        self._leaders: tuple[int, list] = (-1, [])  # (board roster, every leader's piece)
+        self._spots: tuple[list, set[str]] = ([], set())  # (the leaders' positions, the hexes they are in)
 
     def phase_started(self, pid: str) -> None:
         self.checks = {}  # the phase before was judged when it ended
@@ -63,6 +65,21 @@ class CasualtyChecks(Tracker):
 
     def _leaders_in(self, hex_id: str, side: str | None) -> list:
         return [p for p in self.board.leaders_in(hex_id) if self.board.side_id(p) == side]
+
+    def _leader_hexes(self) -> set[str]:
+        """The hexes a leader is in, kept while every leader stands where he stood: asked at every
+        move (an enemy unit entering a leader's hex), and a few positions compared cost less than
+        finding each leader's hex.  A piece is a leader by its LeaderId, fixed in the module."""
+        board = self.board.replayer.board
+        roster, leaders = self._leaders
+        if roster != board.roster:
+            leader_of = self.board.leader_of
+            roster, leaders = self._leaders = (board.roster, [p for p in board.pieces.values() if leader_of(p)])
+        where = [(p.map, p.x, p.y) for p in leaders]
+        if where != self._spots[0]:
+            hex_of = self.board.hex_of
+            self._spots = (where, {h for p in leaders if (h := hex_of(p)) is not None})
+        return self._spots[1]
 
     def _need(self, leader, hex_id: str, worst: int) -> None:
         c = self.checks.get(leader.id)
@@ -85,15 +102,15 @@ class CasualtyChecks(Tracker):
 
     # -- triggers -------------------------------------------------------------------------------
     def moved(self, e: Moved) -> None:
-        kind = self.state.phase_kind
-        if kind is None or not self.board.unit_of(e.piece):
+        kind, old, new = self.state.phase_kind, e.old.label, e.new.label
+        if kind is None or old == new or not self.board.unit_of(e.piece):
             return
-        geo, side = self.game.geometry, self.board.side_id(e.piece)
-        old, new = e.old.label, e.new.label
-        if old in geo and new not in geo and kind in ("combat", "exploitation-combat"):
-            self._lost_from(old, side)
-        if new in geo and new != old:
-            enemy = self.board.other_side.get(side)
+        geo = self.game.geometry.ids
+        if new not in geo:
+            if old in geo and kind in ("combat", "exploitation-combat"):
+                self._lost_from(old, self.board.side_id(e.piece))
+        elif new in self._leader_hexes():
+            enemy = self.board.other_side.get(self.board.side_id(e.piece))
             for leader in self._leaders_in(new, enemy):
                 self._need(leader, new, 3)  # an enemy unit enters the leader's hex
 

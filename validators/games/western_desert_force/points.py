@@ -189,7 +189,8 @@ class PointsRules(WdfRule):
             self._asp_moved(e.piece, e.old.label, e.new.label)
         elif mid == "ip":
             self._ip_built(e.old.label, e.new.label)
-        self._depot_losses()
+        if self.losses.taken is not None or self.losses.cut_off is not None:
+            self._depot_losses()
 
     def added(self, e: Added) -> None:
         if e.piece.properties().get("MarkerId") == "ip":

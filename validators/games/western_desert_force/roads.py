@@ -29,6 +29,7 @@ class Roads(Tracker):
         self.supply = self.ctx.get(Supply)
         self.depot_sources: dict[str, str] = dict(self.tables.get("supply", {}).get("sources", {}))
         self.enemy_of = {a: b for a in g.sides for b in g.sides if a != b}
+        self._depots = {s: DEPOT.format(side=s) for s in g.sides}  # side -> its depot's marker id (asked at every move)
         self.road_zones = self._read_zones()
         self.road_links: dict[str, set[str]] = {}
         self._reach: dict[tuple[str, frozenset[str]], frozenset[str]] = {}  # (source, blocked) -> road_reach
@@ -47,7 +48,7 @@ class Roads(Tracker):
         return out
 
     def depot_hex(self, side: str) -> str | None:
-        p = self.board.marker(DEPOT.format(side=side))
+        p = self.board.marker(self._depots.get(side) or DEPOT.format(side=side))
         return self.board.hex_of(p) if p is not None else None
 
     def depot_is_moved(self, side: str) -> bool:
