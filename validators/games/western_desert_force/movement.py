@@ -184,7 +184,7 @@ class Moves(Reads, Tracker):
         """9.0: no unit enters an enemy combat unit's hex; 13.4: no leader enters the enemy
         leader's or depot's hex."""
         enemy = self.board.other_side[side]
-        units = self.supply.unit_hexes(enemy).get(new)
+        units = self.board.unit_hexes(enemy).get(new)  # side ids: the board's own answer (asked at every step)
         if units:
             names = ", ".join(q.name for q in units)
             return "9.0", f"{new} holds enemy combat units ({names}): no unit may enter it", ()
@@ -281,14 +281,14 @@ class Moves(Reads, Tracker):
         the enemy leader or depot: `_blocked`), and the enemy ZOC (9.31: not from one enemy ZOC hex
         into another no friendly unit but itself holds) unless it is exempt."""
         enemy = self.board.other_side[side]
-        if isinstance(self.supply.chart.step(a, b, cls), Blocked) or b in self.supply.unit_hexes(enemy):
+        if isinstance(self.supply.chart.step(a, b, cls), Blocked) or b in self.board.unit_hexes(enemy):
             return False
         if unit is None and b in self._leader_bans(side):
             return False
         if unit is None or self._unit_class(unit)[1]:
             return True
         ezoc = self.supply.ezoc(side)
-        return a not in ezoc or b not in ezoc or any(q.id != p.id for q in self.supply.unit_hexes(side).get(b, ()))
+        return a not in ezoc or b not in ezoc or any(q.id != p.id for q in self.board.unit_hexes(side).get(b, ()))
 
     def zoc_exempt(self, unit: s.Unit) -> bool:
         """9.31: all armor, German motorized and German recon units (unit-classes.yaml)."""

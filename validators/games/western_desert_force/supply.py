@@ -70,7 +70,7 @@ class Supply(Tracker):
         """Hexes in the zone of control of the enemies of `side` (9.3: every combat unit's but
         battalions'; leaders and depots are not units)."""
         side = self.sid(side)
-        enemies = self.unit_hexes(self.board.other_side[side])
+        enemies = self.board.unit_hexes(self.board.other_side[side])  # a side id: no sid() (asked at every step)
         kept = self._ezoc.get(side)
         if kept is None or kept[0] is not enemies:
             no_zoc = self.classes.get("no_zoc_sizes", ())
