@@ -53,7 +53,7 @@ class CasualtyChecks(Tracker):
         self.events = self.ctx.get(RandomEvents)
         self.checks: dict[str, Check] = {}  # leader piece id -> his check this phase
         self._leaders: tuple[int, list] = (-1, [])  # (board roster, every leader's piece)
-        self._spots: tuple[list, set[str]] = ([], set())  # (the leaders' positions, the hexes they are in)
+        self._spots: tuple[list, dict[str, list]] = ([], {})  # (the leaders' positions, hex -> the leaders in it)
 
     def phase_started(self, pid: str) -> None:
         self.checks = {}  # the phase before was judged when it ended
@@ -66,9 +66,9 @@ class CasualtyChecks(Tracker):
     def _leaders_in(self, hex_id: str, side: str | None) -> list:
         return [p for p in self.board.leaders_in(hex_id) if self.board.side_id(p) == side]
 
-    def _leader_hexes(self) -> set[str]:
-        """The hexes a leader is in, kept while every leader stands where he stood: asked at every
-        move (an enemy unit entering a leader's hex), and a few positions compared cost less than
+    def _leader_hexes(self) -> dict[str, list]:
+        """The leaders by hex, kept while every leader stands where he stood: asked at every move
+        (an enemy unit entering a leader's hex), and a few positions compared cost less than
         finding each leader's hex.  A piece is a leader by its LeaderId, fixed in the module."""
         board = self.board.replayer.board
         roster, leaders = self._leaders
@@ -78,7 +78,12 @@ class CasualtyChecks(Tracker):
         where = [(p.map, p.x, p.y) for p in leaders]
         if where != self._spots[0]:
             hex_of = self.board.hex_of
-            self._spots = (where, {h for p in leaders if (h := hex_of(p)) is not None})
+            spots: dict[str, list] = {}
+            for p in leaders:
+                h = hex_of(p)
+                if h is not None:
+                    spots.setdefault(h, []).append(p)
+            self._spots = (where, spots)
         return self._spots[1]
 
     def _need(self, leader, hex_id: str, worst: int) -> None:
@@ -109,9 +114,15 @@ class CasualtyChecks(Tracker):
         if new not in geo:
             if old in geo and kind in ("combat", "exploitation-combat"):
                 self._lost_from(old, self.board.side_id(e.piece))
-        elif new in self._leader_hexes():
+        else:
+            here = self._leader_hexes().get(new)
+            if not here:
+                return
             enemy = self.board.other_side.get(self.board.side_id(e.piece))
-            for leader in self._leaders_in(new, enemy):
+            leaders = [p for p in here if self.board.side_id(p) == enemy]
+            if len(leaders) > 1:
+                leaders = self._leaders_in(new, enemy)  # in the hex's order: the order of their checks
+            for leader in leaders:
                 self._need(leader, new, 3)  # an enemy unit enters the leader's hex
 
     def removed(self, e: Removed) -> None:
