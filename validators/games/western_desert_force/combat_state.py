@@ -17,7 +17,7 @@ A unit that retreated into a hex attacked later in the phase adds nothing (10.26
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (an audit never needs it: issue 36)
 
 from builder.geometry.hexmap import hexside_key
 from validators.games.western_desert_force.supply import Supply
