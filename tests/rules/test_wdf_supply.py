@@ -102,6 +102,24 @@ def test_8_3_example_3_attrition_of_a_unit_on_the_road_west_of_tobruk(play, wdf)
     assert [(f.rule, f.piece) for f in found] == [("8.3", found[0].piece)] and "unsupplied in 2406" in found[0].message
 
 
+def test_8_3_a_unit_eliminated_by_attrition_goes_to_the_box_its_path_to_the_source_gives(play, wdf):
+    """8.3: the unsupplied unit on the road west of Tobruk, reduced already, is eliminated by
+    attrition; a path of any length (round Tobruk's ZOC, through the desert) still joins 2406 to
+    Alexandria, so it goes to the Recoverable Eliminated box, not the Permanent one."""
+    def script(w, box):
+        axis_off(w, keep=("61sir",))
+        to_reserve(w, keep=["4ind-5"])
+        w.move("4ind-5", "2406")
+        w.flip("4ind-5")  # reduced in the set-up
+        w.turn(1, "Allied Attrition")
+        w.move("4ind-5", box)
+        w.turn(1, "Axis Depot Removal")
+    assert play(lambda w: script(w, "Allied Recoverable Eliminated")) == []
+    found = play(lambda w: script(w, "Allied Permanent Eliminated"))
+    assert [f.rule for f in found] == ["8.3"] and "it has a path to its source" in found[0].message
+    assert "goes to the Allied Recoverable Eliminated box, not Allied Permanent Eliminated" in found[0].message
+
+
 def test_8_4_tobruk_supplies_its_holder(after, wdf):
     tobruk = next(p.hex for p in wdf[0].map.places if p.name == "Tobruk")
 

@@ -12,23 +12,21 @@ limit (6 Allied; 4 Axis, 2 with Allied Naval Support), so exactly the excess of 
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from validators.games.western_desert_force.base import WdfRule
+from validators.record import Record
 from validators.replay.board import Piece
 
 ATTRITION = "attrition"
 
 
-@dataclass
-class Attrited:
+class Attrited(Record):
     """One combat unit as the Attrition Phase began."""
 
-    piece: Piece
-    hex: str
-    steps: int
-    status: str | None  # supply_status: 'main', 'limited', None
-    connected: bool  # a path of any length to its source (8.3)
+    __slots__ = ("piece", "hex", "steps", "status")
+
+    def __init__(self, piece: Piece, hex: str, steps: int, status: str | None):
+        self.piece, self.hex, self.steps = piece, hex, steps
+        self.status = status  # supply_status: 'main', 'limited', None
 
 
 class AttritionRules(WdfRule):
@@ -42,6 +40,7 @@ class AttritionRules(WdfRule):
         self.elim = self.supply.supply_table["eliminated"]
         self._attrition: list[Attrited] = []
         self._excess = 0
+        self._blocked: frozenset[str] = frozenset()  # what blocked a path to the source as the phase began
 
     def steps_left(self, p: Piece) -> int:
         return 1 if self.board.unit_of(p).steps == 1 or self.board.reduced(p) else 2
@@ -50,10 +49,12 @@ class AttritionRules(WdfRule):
         kind, side = self.phase_kind, self.active_side
         if kind == ATTRITION and side:
             self._attrition = []
-            connected = self.supply.source_connected(side)
+            # the path of any length to the source (8.3) is traced only for a unit eliminated, from
+            # the board as the phase began: a search over the whole map, and most phases eliminate none
+            self._blocked = self.supply.blocked_for_supply(side)
             for hex_id, pieces in self.supply.unit_hexes(side).items():
-                status, linked = self.supply.supply_status(hex_id, side), hex_id in connected
-                self._attrition += [Attrited(p, hex_id, self.steps_left(p), status, linked) for p in pieces]
+                status = self.supply.supply_status(hex_id, side)
+                self._attrition += [Attrited(p, hex_id, self.steps_left(p), status) for p in pieces]
             dependent = sum(1 for a in self._attrition if a.status == "limited")
             self._excess = max(0, dependent - self.supply.limited_capacity(side))
 
@@ -95,10 +96,11 @@ class AttritionRules(WdfRule):
                       f"the units only Tobruk can supply lose a step, {limited_losses} did", side=self.supply.side_name(side))
 
     def _check_box(self, a: Attrited, side: str, zone: str | None) -> None:
-        kind = "recoverable" if a.connected else "permanent"
+        connected = a.hex in self.supply.source_connected(side, self._blocked)
+        kind = "recoverable" if connected else "permanent"
         box = self.elim[kind].format(side=self.supply.side_name(side))
         if zone != box:
-            why = ("it has a path to its source" if a.connected else
+            why = ("it has a path to its source" if connected else
                    "no path of any length joins it to its source free of enemy units and enemy ZOCs")
             message = f"eliminated by attrition in {a.hex}: {why}, so it goes to the {box} box, not {zone or 'out of play'}"
             self.find(self.elim.get("rule", "8.3"), message, a.piece, a.hex, zone)

@@ -17,42 +17,46 @@ A unit that retreated into a hex attacked later in the phase adds nothing (10.26
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (an audit never needs it: issue 36)
 
 from builder.geometry.hexmap import hexside_key
 from validators.games.western_desert_force.supply import Supply
 from validators.kernel.combat import Combat
 from validators.kernel.movement import Blocked, TerrainChart
 from validators.kernel.rule import Tracker
+from validators.record import Record
 from validators.replay.board import Piece
 
 if TYPE_CHECKING:  # the schema is for annotations: an audit runs on the plain model (plain.py)
     from builder.model import schema as s
 
 
-@dataclass
-class UnitCS:
-    piece: str
-    name: str
-    hex: str
-    printed: int
-    mods: list[tuple[int, str]]
-    unsupplied: bool
-    final: int
-    hit_on: int
+class UnitCS(Record):
+    """One unit's final Combat Strength and how it came (10.11-10.13)."""
+
+    __slots__ = ("piece", "name", "hex", "printed", "mods", "unsupplied", "final", "hit_on")
+
+    def __init__(self, piece: str, name: str, hex: str, printed: int, mods: list[tuple[int, str]], unsupplied: bool,
+                 final: int, hit_on: int):
+        self.piece, self.name, self.hex, self.printed, self.mods = piece, name, hex, printed, mods
+        self.unsupplied, self.final, self.hit_on = unsupplied, final, hit_on
 
     def explain(self) -> str:
         text = f"{self.name} {self.printed}" + "".join(f" {v:+d} {why}" for v, why in self.mods)
         return text + (" halved (unsupplied)" if self.unsupplied else "") + f" = {self.final}"
 
 
-@dataclass
-class SideStrength:
-    units: list[UnitCS] = field(default_factory=list)
-    stacks: list[tuple[str, int, str]] = field(default_factory=list)  # (hex, value, why)
-    leaders: dict[str, int] = field(default_factory=dict)  # leader name -> dice
-    reconstructed: bool = False  # some value comes from reconstructed sources
+class SideStrength(Record):
+    """A side's final Combat Strength in one combat: its units, stack modifiers and leaders."""
+
+    __slots__ = ("units", "stacks", "leaders", "reconstructed")
+
+    def __init__(self, units: list[UnitCS] | None = None, stacks: list[tuple[str, int, str]] | None = None,
+                 leaders: dict[str, int] | None = None, reconstructed: bool = False):
+        self.units = [] if units is None else units
+        self.stacks = [] if stacks is None else stacks  # (hex, value, why)
+        self.leaders = {} if leaders is None else leaders  # leader name -> dice
+        self.reconstructed = reconstructed  # some value comes from reconstructed sources
 
     @property
     def total(self) -> int:
@@ -72,20 +76,26 @@ class SideStrength:
         return "; ".join(parts) or "no unit"
 
 
-@dataclass
 class DesertCombat(Combat):
-    phase_kind: str = "combat"
-    ap_spent: bool = False
-    ap_refunded: bool = False
-    asp_spent: int = 0
-    major: bool = False  # a Major Offensive attack (7.91)
-    passengers: set[str] = field(default_factory=set)  # retreated into a defending hex this phase (10.26)
-    strength: dict[str, SideStrength] = field(default_factory=dict)
-    retreat_len: dict[str, int] = field(default_factory=dict)  # piece -> hexes retreated
-    advances: dict[str, list[str]] = field(default_factory=dict)  # piece -> hexes of its advance, start first
-    overwhelmed: bool = False
-    naval: bool = False  # naval ground support used (15.0)
-    reported: set[tuple] = field(default_factory=set)
+    """The kernel's record of a combat, with what this game adds: its phase, the points spent on it,
+    each side's final strength, retreats and advances.  Its own fields are set here (the kernel's
+    `Combat` sets the others)."""
+
+    __slots__ = ("phase_kind", "ap_spent", "ap_refunded", "asp_spent", "major", "passengers", "strength",
+                 "retreat_len", "advances", "overwhelmed", "naval", "reported")
+
+    def __init__(self, number: int, attacker: str, defender: str, *, declared_at: int = 0, phase_kind: str = "combat"):
+        super().__init__(number, attacker, defender, declared_at=declared_at)
+        self.phase_kind = phase_kind
+        self.ap_spent, self.ap_refunded, self.asp_spent = False, False, 0
+        self.major = False  # a Major Offensive attack (7.91)
+        self.passengers: set[str] = set()  # retreated into a defending hex this phase (10.26)
+        self.strength: dict[str, SideStrength] = {}
+        self.retreat_len: dict[str, int] = {}  # piece -> hexes retreated
+        self.advances: dict[str, list[str]] = {}  # piece -> hexes of its advance, start first
+        self.overwhelmed = False
+        self.naval = False  # naval ground support used (15.0)
+        self.reported: set[tuple] = set()
 
     @property
     def bombardment_only(self) -> bool:

@@ -51,14 +51,15 @@ class DepotLosses(Tracker):
 
     def moved(self, e: Moved) -> None:
         self.taken = self.cut_off = None
-        mid, geo = e.piece.properties().get("MarkerId", ""), self.game.geometry
-        if e.old.label == e.new.label:
+        old, new = e.old.label, e.new.label
+        if old == new:
             return
+        mid, geo = e.piece.properties().get("MarkerId", ""), self.game.geometry.ids
         if mid.startswith("depot-"):
-            if e.new.label not in geo:
-                self._removed(mid[len("depot-"):], e.old.label if e.old.label in geo else None)
-        elif e.new.label in geo:
-            self._entered(e.piece, e.new.label)
+            if new not in geo:
+                self._removed(mid[len("depot-"):], old if old in geo else None)
+        elif new in geo:
+            self._entered(e.piece, new)
 
     def added(self, e: Added) -> None:
         self.taken = self.cut_off = None
@@ -74,7 +75,7 @@ class DepotLosses(Tracker):
     def _entered(self, p: Piece, hex_id: str) -> None:
         """7.14: an enemy combat unit entering the depot's hex captures it."""
         side = self.board.side_id(p)
-        if self.board.unit_of(p) is None or side is None or self.state.phase_kind is None:
+        if side is None or self.state.phase_kind is None or self.board.unit_of(p) is None:
             return
         other = self.roads.enemy_of.get(side)
         if other and other not in self.captured and self.roads.depot_hex(other) == hex_id:

@@ -40,6 +40,7 @@ class FortressRules(WdfRule):
         self.fort_due: dict[str, int] = {m: 0 for m in self.fortress_specs}  # levels the status must still drop (+) or rise (-)
         self.fort_control: dict[str, str | None] = {}
         self._levels: dict[str, tuple] = {}  # marker -> (its piece, state and position; fortress_level)
+        self._fortress_hexes = {f["hex"] for f in self.fortress_specs.values()}  # a move elsewhere changes no control
         start = self.tables.get("victory", {}).get("control_at_start", {})
         for m, f in self.fortress_specs.items():
             self.fort_control[m] = self.board.side_ids.get(start.get(f["place"], ""), start.get(f["place"]))
@@ -50,10 +51,15 @@ class FortressRules(WdfRule):
 
     def fortress_level(self, marker: str) -> int:
         """0 intact, 1 reduced, ..., `_floor` destroyed (16.1); kept while the marker stays as it
-        is (asked after every step)."""
+        is (asked after every step: the piece found last, still on the board with the same state
+        and position, is the one `board.marker` would find again, so it is not asked)."""
+        kept = self._levels.get(marker)
+        if kept is not None and kept[0] is not None:
+            m, state, map_id, x, y = kept[0]
+            if m.state is state and m.x == x and m.y == y and m.map == map_id and self.board.replayer.board.pieces.get(m.id) is m:
+                return kept[1]
         m = self.board.marker(marker)
         now = None if m is None else (m, m.state, m.map, m.x, m.y)
-        kept = self._levels.get(marker)
         if kept is None or kept[0] != now:
             kept = self._levels[marker] = (now, self._level(marker, m))
         return kept[1]
@@ -74,6 +80,8 @@ class FortressRules(WdfRule):
 
     def moved(self, e: Moved) -> None:
         new = e.new.label
+        if new not in self._fortress_hexes:
+            return
         for marker, f in self.fortress_specs.items():
             if new != f["hex"] or e.old.label == new or not self.board.unit_of(e.piece):
                 continue
@@ -83,10 +91,11 @@ class FortressRules(WdfRule):
                 self.fort_due[marker] += 1
 
     def after_step(self, step: Step) -> None:
+        kind = self.state.phase_kind  # read once: asked after every step
         for marker in self.fortress_specs:
             now, before = self.fortress_level(marker), self.fort_level[marker]
             self.fort_level[marker] = now
-            if self.phase_kind is None:  # the set-up: who holds the fortress when play begins
+            if kind is None:  # the set-up: who holds the fortress when play begins
                 self._set_up_control(marker)
                 continue
             if before is None or now == before:

@@ -22,27 +22,26 @@ Choices:
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from validators.games.western_desert_force.state import ROLES
 from validators.kernel.declarations import Declared
 from validators.games.western_desert_force.combat_state import CombatView
 from validators.games.western_desert_force.base import WdfRule
 from validators.games.western_desert_force.movement import MOVEMENT, Moves
+from validators.record import Record
 from validators.replay.board import Piece
 from validators.replay.replayer import Added, Flipped, Moved
 
 COMBAT_KINDS = ("combat", "exploitation-combat")
 
 
-@dataclass
-class IPRecord:
+class IPRecord(Record):
     """One IP marker on the map."""
 
-    hex: str
-    side: str | None
-    built_turn: int | None
-    holders: set[str] = field(default_factory=set)  # units that built or upgraded it this phase: may not move
+    __slots__ = ("hex", "side", "built_turn", "holders")
+
+    def __init__(self, hex: str, side: str | None, built_turn: int | None, holders: set[str] | None = None):
+        self.hex, self.side, self.built_turn = hex, side, built_turn
+        self.holders = set() if holders is None else holders  # units that built or upgraded it this phase: may not move
 
 
 class ImprovedPositionRules(WdfRule):
@@ -81,7 +80,7 @@ class ImprovedPositionRules(WdfRule):
 
     # -- events ---------------------------------------------------------------------------------
     def moved(self, e: Moved) -> None:
-        geo = self.game.geometry
+        geo = self.game.geometry.ids
         old, new = e.old.label, e.new.label
         if self._is_ip(e.piece):
             if new in geo and old not in geo:
@@ -91,9 +90,11 @@ class ImprovedPositionRules(WdfRule):
             elif new in geo and e.piece.id in self.ips:
                 self.ips[e.piece.id].hex = new
             return
-        if old == new and new in geo and self.phase_kind == MOVEMENT:
+        if self.state.phase_kind != MOVEMENT:
+            return
+        if old == new and new in geo:
             self._reordered_into_ip(e.piece, new)
-        if old in geo and new in geo and old != new and self.phase_kind == MOVEMENT and self.board.unit_of(e.piece):
+        if self.ips and old in geo and new in geo and old != new and self.board.unit_of(e.piece):
             for rec in self.ips.values():
                 if e.piece.id in rec.holders:
                     rec.holders.discard(e.piece.id)

@@ -21,25 +21,26 @@ leaders in the order their checks arose.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from validators.games.western_desert_force.events import RandomEvents
 from validators.games.western_desert_force.base import WdfRule
 from validators.kernel.rule import Tracker
+from validators.record import Record
 from validators.replay.replayer import Added, Moved, Removed, Rolled
 
 LEADER_LAYER = "Leader"
 
 
-@dataclass
-class Check:
+class Check(Record):
     """One leader's casualty check (13.6)."""
 
-    leader: object  # Piece
-    hex: str
-    face: int  # 1 primary, 2 secondary, when the check arose
-    worst: int  # the highest roll that makes him a casualty: 1 or 3 (6: a random event's casualty)
-    roll: int | None = None
+    __slots__ = ("leader", "hex", "face", "worst", "roll")
+
+    def __init__(self, leader, hex: str, face: int, worst: int, roll: int | None = None):
+        self.leader = leader  # his Piece
+        self.hex = hex
+        self.face = face  # 1 primary, 2 secondary, when the check arose
+        self.worst = worst  # the highest roll that makes him a casualty: 1 or 3 (6: a random event's casualty)
+        self.roll = roll
 
 
 class CasualtyChecks(Tracker):
@@ -51,6 +52,8 @@ class CasualtyChecks(Tracker):
     def start(self) -> None:
         self.events = self.ctx.get(RandomEvents)
         self.checks: dict[str, Check] = {}  # leader piece id -> his check this phase
+        self._leaders: tuple[int, list] = (-1, [])  # (board roster, every leader's piece)
+        self._spots: tuple[list, dict[str, list]] = ([], {})  # (the leaders' positions, hex -> the leaders in it)
 
     def phase_started(self, pid: str) -> None:
         self.checks = {}  # the phase before was judged when it ended
@@ -62,6 +65,26 @@ class CasualtyChecks(Tracker):
 
     def _leaders_in(self, hex_id: str, side: str | None) -> list:
         return [p for p in self.board.leaders_in(hex_id) if self.board.side_id(p) == side]
+
+    def _leader_hexes(self) -> dict[str, list]:
+        """The leaders by hex, kept while every leader stands where he stood: asked at every move
+        (an enemy unit entering a leader's hex), and a few positions compared cost less than
+        finding each leader's hex.  A piece is a leader by its LeaderId, fixed in the module."""
+        board = self.board.replayer.board
+        roster, leaders = self._leaders
+        if roster != board.roster:
+            leader_of = self.board.leader_of
+            roster, leaders = self._leaders = (board.roster, [p for p in board.pieces.values() if leader_of(p)])
+        where = [(p.map, p.x, p.y) for p in leaders]
+        if where != self._spots[0]:
+            hex_of = self.board.hex_of
+            spots: dict[str, list] = {}
+            for p in leaders:
+                h = hex_of(p)
+                if h is not None:
+                    spots.setdefault(h, []).append(p)
+            self._spots = (where, spots)
+        return self._spots[1]
 
     def _need(self, leader, hex_id: str, worst: int) -> None:
         c = self.checks.get(leader.id)
@@ -84,16 +107,22 @@ class CasualtyChecks(Tracker):
 
     # -- triggers -------------------------------------------------------------------------------
     def moved(self, e: Moved) -> None:
-        kind = self.state.phase_kind
-        if kind is None or not self.board.unit_of(e.piece):
+        kind, old, new = self.state.phase_kind, e.old.label, e.new.label
+        if kind is None or old == new or not self.board.unit_of(e.piece):
             return
-        geo, side = self.game.geometry, self.board.side_id(e.piece)
-        old, new = e.old.label, e.new.label
-        if old in geo and new not in geo and kind in ("combat", "exploitation-combat"):
-            self._lost_from(old, side)
-        if new in geo and new != old:
-            enemy = self.board.other_side.get(side)
-            for leader in self._leaders_in(new, enemy):
+        geo = self.game.geometry.ids
+        if new not in geo:
+            if old in geo and kind in ("combat", "exploitation-combat"):
+                self._lost_from(old, self.board.side_id(e.piece))
+        else:
+            here = self._leader_hexes().get(new)
+            if not here:
+                return
+            enemy = self.board.other_side.get(self.board.side_id(e.piece))
+            leaders = [p for p in here if self.board.side_id(p) == enemy]
+            if len(leaders) > 1:
+                leaders = self._leaders_in(new, enemy)  # in the hex's order: the order of their checks
+            for leader in leaders:
                 self._need(leader, new, 3)  # an enemy unit enters the leader's hex
 
     def removed(self, e: Removed) -> None:

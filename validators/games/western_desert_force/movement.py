@@ -21,9 +21,8 @@ Choices:
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import TYPE_CHECKING
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (an audit never needs it: issue 36)
 
 from validators.games.western_desert_force.state import ROLES
 from validators.kernel.declarations import Declared
@@ -35,6 +34,7 @@ from validators.games.western_desert_force.supply import Supply
 from validators.kernel.rule import Tracker
 from validators.kernel.movement import Blocked, Reach, search, show_mp
 from validators.kernel.zoc import ZocMove
+from validators.record import Record
 from validators.replay.board import Piece
 from validators.replay.replayer import Moved
 
@@ -47,12 +47,14 @@ COMBAT_KINDS = ("combat", "exploitation-combat")
 Problem = tuple  # (rule, message, path)
 
 
-@dataclass
-class MoveRecord:
+class MoveRecord(Record):
     """One unit's move in the current Movement Phase."""
 
-    start: str  # where it stood when the phase began
-    supplied: bool  # when it began to move (8.2)
+    __slots__ = ("start", "supplied")
+
+    def __init__(self, start: str, supplied: bool):
+        self.start = start  # where it stood when the phase began
+        self.supplied = supplied  # when it began to move (8.2)
 
 
 class Moves(Reads, Tracker):
@@ -78,6 +80,7 @@ class Moves(Reads, Tracker):
         self._searched: dict[tuple, Reach] = {}  # the latest searches, by what they depend on (_search)
         self._allowances: dict[tuple, tuple] = {}  # allowance() by all it depends on
         self._exempt_cost = Fraction(self.move_table["ezoc"]["exempt_cost"])
+        self._classes: dict[str | None, tuple] = {}  # unit id -> _unit_class()
 
     # -- hooks ------------------------------------------------------------------------------
     def phase_started(self, pid: str) -> None:
@@ -124,7 +127,7 @@ class Moves(Reads, Tracker):
             self.find("4.0", f"{self.phase} is not a Movement Phase: units move only in their side's Regular and "
                       "Exploitation Movement Phases", p, old, new)
             return
-        if side != self.active_side:
+        if side != self.state.phase_side:
             active = self.supply.side_name(self.active_side)
             self.find("9.0", f"only {active} units move in the {self.phase} Phase", p, old, new)
             return
@@ -140,22 +143,22 @@ class Moves(Reads, Tracker):
                       new: str) -> Problem | None:
         if new == rec.start:
             return None
-        declared = self._declared.get(p.id)
-        if self.phase_kind == EXPLOITATION:
+        declared, kind = self._declared.get(p.id), self.state.phase_kind
+        if kind == EXPLOITATION:
             if p.id in self.sea_transferred:
                 return "9.7", "a unit that used Sea Transfer this turn may not use Exploitation Movement", ()
             if declared == "strategic movement":
                 return "9.4", "Strategic Movement is made only in the Regular Movement Phase", ()
-        if declared == "sea transfer" and self.phase_kind == MOVEMENT and self._sea_route(rec.start, new):
+        if declared == "sea transfer" and kind == MOVEMENT and self._sea_route(rec.start, new):
             return self._entry_problem(p, leader, side, new) or self._sea_transfer_problem(p, side)
         entry = self._entry_problem(p, leader, side, new)
         if entry:
             return entry
-        if declared == "strategic movement" and self.phase_kind == MOVEMENT:
+        if declared == "strategic movement" and kind == MOVEMENT:
             self.strategic_movers.add(p.id)
             return self._strategic_problem(p, unit, side, rec, new)
         normal = self.normal_problem(p, unit, side, rec, new)
-        if normal and self.phase_kind == MOVEMENT and self._strategic_problem(p, unit, side, rec, new, True) is None:
+        if normal and kind == MOVEMENT and self._strategic_problem(p, unit, side, rec, new, True) is None:
             self.strategic_movers.add(p.id)  # detected: only a Strategic Movement fits (9.4)
             return None
         return normal
@@ -181,7 +184,7 @@ class Moves(Reads, Tracker):
         """9.0: no unit enters an enemy combat unit's hex; 13.4: no leader enters the enemy
         leader's or depot's hex."""
         enemy = self.board.other_side[side]
-        units = self.supply.unit_hexes(enemy).get(new)
+        units = self.board.unit_hexes(enemy).get(new)  # side ids: the board's own answer (asked at every step)
         if units:
             names = ", ".join(q.name for q in units)
             return "9.0", f"{new} holds enemy combat units ({names}): no unit may enter it", ()
@@ -206,6 +209,16 @@ class Moves(Reads, Tracker):
     def class_spec(self, unit: s.Unit | None) -> dict:
         return self.supply.classes["types"][unit.type] if unit else self.supply.classes["leader"]
 
+    def _unit_class(self, unit: s.Unit | None) -> tuple[str, bool | None]:
+        """(movement class, zoc_exempt; None for a leader) of a unit, from unit-classes.yaml and its
+        formation: fixed for the match, so kept (asked at every step)."""
+        key = unit.id if unit else None
+        found = self._classes.get(key)
+        if found is None:
+            found = self._classes[key] = (self.class_spec(unit)["movement_class"],
+                                          self.zoc_exempt(unit) if unit else None)
+        return found
+
     def printed_ma(self, unit: s.Unit | None) -> int:
         return unit.ma if unit else int(self.supply.classes["leader"]["ma"])
 
@@ -221,9 +234,9 @@ class Moves(Reads, Tracker):
         worked out once for all it depends on."""
         level = self._level_spec(unit, side)
         offensive = None
-        if self.phase_kind == EXPLOITATION:
+        if self.state.phase_kind == EXPLOITATION:
             offensive = "major" if self.view.major_offensive(side) else "normal"
-        key = (self.printed_ma(unit), unit.type if unit else None, level and level[0], offensive, supplied,
+        key = (unit.ma if unit else None, unit.type if unit else None, level and level[0], offensive, supplied,
                self._entering_ip)
         found = self._allowances.get(key)
         if found is None:
@@ -268,14 +281,14 @@ class Moves(Reads, Tracker):
         the enemy leader or depot: `_blocked`), and the enemy ZOC (9.31: not from one enemy ZOC hex
         into another no friendly unit but itself holds) unless it is exempt."""
         enemy = self.board.other_side[side]
-        if isinstance(self.supply.chart.step(a, b, cls), Blocked) or b in self.supply.unit_hexes(enemy):
+        if isinstance(self.supply.chart.step(a, b, cls), Blocked) or b in self.board.unit_hexes(enemy):
             return False
         if unit is None and b in self._leader_bans(side):
             return False
-        if unit is None or self.zoc_exempt(unit):
+        if unit is None or self._unit_class(unit)[1]:
             return True
         ezoc = self.supply.ezoc(side)
-        return a not in ezoc or b not in ezoc or any(q.id != p.id for q in self.supply.unit_hexes(side).get(b, ()))
+        return a not in ezoc or b not in ezoc or any(q.id != p.id for q in self.board.unit_hexes(side).get(b, ()))
 
     def zoc_exempt(self, unit: s.Unit) -> bool:
         """9.31: all armor, German motorized and German recon units (unit-classes.yaml)."""
@@ -286,7 +299,7 @@ class Moves(Reads, Tracker):
 
     def normal_problem(self, p: Piece, unit: s.Unit | None, side: str, rec: MoveRecord, new: str) -> Problem | None:
         """9.0, 9.1, 9.31, 9.5, 9.6, 8.2, 12.2: what is wrong with a normal move (None: nothing)."""
-        self._entering_ip = self.phase_kind == MOVEMENT and rec.start != new and self.view.ip_over(p) is not None
+        self._entering_ip = self.state.phase_kind == MOVEMENT and rec.start != new and self.view.ip_over(p) is not None
         try:
             return self._normal_problem(p, unit, side, rec, new)
         finally:
@@ -296,18 +309,19 @@ class Moves(Reads, Tracker):
         stages = self.allowance(unit, side, rec.supplied)
         allowance = stages[-1][0]
         some = allowance.numerator > 0  # a Fraction's sign (its denominator is positive): no Fraction compare
-        if allowance.numerator == 0 and self.phase_kind == EXPLOITATION:
+        if allowance.numerator == 0 and self.state.phase_kind == EXPLOITATION:
             what = unit.type if unit else "leader"
             why = f"{what} units do not move in the Exploitation Movement Phase of a Normal Offensive"
             return self.move_table["exploitation"]["rule"], why + self.state.reconstructed("unit-classes"), ()
-        cls, start = self.class_spec(unit)["movement_class"], rec.start
+        cls, start = self._unit_class(unit)[0], rec.start
         if some and self.game.geometry.adjacent(start, new) and self._may_step(p, unit, side, cls, start, new):
             return None  # 9.0: a unit may always move one hex (no search: it would find this step)
         zoc, blocked = self.zoc_move(p, unit, side), self._blocked(unit, side)
         if isinstance(self.supply.chart.entry_cost(new, cls), Blocked):
             return self._no_path(unit, cls, start, new, zoc, blocked)  # no search proves what the hex says
         units = self.supply.chart.units(cls)
-        step = replace(zoc, exempt_cost=zoc.exempt_cost * self.supply.chart.scale).wrap(units) if zoc else units
+        step = ZocMove(zoc.ezoc, zoc.negated, zoc.exempt, zoc.exempt_cost * self.supply.chart.scale,
+                       zoc.forbidden).wrap(units) if zoc else units
         found = self._search(start, (cls, zoc), step, stop=zoc.stops() if zoc else (), blocked=blocked, goal=new)
         if new not in found:
             return self._no_path(unit, cls, start, new, zoc, blocked)

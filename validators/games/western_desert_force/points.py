@@ -29,13 +29,13 @@ Choices:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from validators.games.western_desert_force.depot import DepotLosses
 from validators.games.western_desert_force.events import RandomEvents
 from validators.games.western_desert_force.base import WdfRule
 from validators.games.western_desert_force.roads import Roads
 from validators.kernel.rule import Tracker
+from validators.record import Record
 from validators.replay.board import Piece
 from validators.kernel.tables import by_turn, parse_range
 from validators.replay.replayer import Added, Flipped, Moved, Removed, Rolled
@@ -53,29 +53,24 @@ def column_for(columns: list[dict], side: str, value: int, heading: str) -> int 
     return None
 
 
-@dataclass
-class Expected:
+class Expected(Record):
     """An AP change the rules have made due: to a value (`to`) or by an amount (`by`)."""
 
-    rule: str
-    why: str
-    to: int | None = None
-    by: int = 0
+    __slots__ = ("rule", "why", "to", "by")
+
+    def __init__(self, rule: str, why: str, to: int | None = None, by: int = 0):
+        self.rule, self.why, self.to, self.by = rule, why, to, by
 
 
-@dataclass
-class Segment:
+class Segment(Record):
     """What an Organization segment saw: the AP total when it began, the roll, the ASPs."""
 
-    ap: int | None
-    spent: int = 0
-    roll: int | None = None
-    expected: int | None = None
-    why: str = ""
-    level: str | None = None
-    surprise_rolled: bool = False
-    ips: int = 0
-    drops: int = 0
+    __slots__ = ("ap", "spent", "roll", "expected", "why", "level", "surprise_rolled", "ips", "drops")
+
+    def __init__(self, ap: int | None, spent: int = 0, roll: int | None = None, expected: int | None = None,
+                 why: str = "", level: str | None = None, surprise_rolled: bool = False, ips: int = 0, drops: int = 0):
+        self.ap, self.spent, self.roll, self.expected, self.why, self.level = ap, spent, roll, expected, why, level
+        self.surprise_rolled, self.ips, self.drops = surprise_rolled, ips, drops
 
 
 class Organization(Tracker):
@@ -194,7 +189,8 @@ class PointsRules(WdfRule):
             self._asp_moved(e.piece, e.old.label, e.new.label)
         elif mid == "ip":
             self._ip_built(e.old.label, e.new.label)
-        self._depot_losses()
+        if self.losses.taken is not None or self.losses.cut_off is not None:
+            self._depot_losses()
 
     def added(self, e: Added) -> None:
         if e.piece.properties().get("MarkerId") == "ip":

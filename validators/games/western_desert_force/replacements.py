@@ -20,24 +20,25 @@ Choices:
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
-
 from validators.games.western_desert_force.events import RandomEvents
 from validators.games.western_desert_force.base import WdfRule
+from validators.record import Record
 from validators.replay.board import Piece
 from validators.replay.replayer import Flipped, Moved
 
 REPLACEMENTS = "replacements"
 
 
-@dataclass
-class Use:
+class Use(Record):
     """One unit given replacements this segment."""
 
-    piece: Piece
-    where: str  # hex or box where it stood when restored, or the box it returned from
-    returned: bool  # back from the Recoverable Eliminated box
-    ok_on_map: bool | None = None  # supplied and out of EZOC when the segment began (units on the map)
+    __slots__ = ("piece", "where", "returned", "ok_on_map")
+
+    def __init__(self, piece: Piece, where: str, returned: bool, ok_on_map: bool | None = None):
+        self.piece = piece
+        self.where = where  # hex or box where it stood when restored, or the box it returned from
+        self.returned = returned  # back from the Recoverable Eliminated box
+        self.ok_on_map = ok_on_map  # supplied and out of EZOC when the segment began (units on the map)
 
 
 class ReplacementRules(WdfRule):

@@ -29,6 +29,8 @@ class Roads(Tracker):
         self.supply = self.ctx.get(Supply)
         self.depot_sources: dict[str, str] = dict(self.tables.get("supply", {}).get("sources", {}))
         self.enemy_of = {a: b for a in g.sides for b in g.sides if a != b}
+        self._depots = {s: DEPOT.format(side=s) for s in g.sides}  # side -> its depot's marker id (asked at every move)
+        self._depot_at: dict[str, tuple] = {}  # side -> (its depot's piece, state, map, x, y; its hex): depot_hex
         self.road_zones = self._read_zones()
         self.road_links: dict[str, set[str]] = {}
         self._reach: dict[tuple[str, frozenset[str]], frozenset[str]] = {}  # (source, blocked) -> road_reach
@@ -47,8 +49,21 @@ class Roads(Tracker):
         return out
 
     def depot_hex(self, side: str) -> str | None:
-        p = self.board.marker(DEPOT.format(side=side))
-        return self.board.hex_of(p) if p is not None else None
+        """The hex of the side's depot (None: off the map or none); asked at every move (a depot
+        captured, 7.14), so the piece found last, still on the board with the same state and
+        position, is not looked for again (`board.marker` would find that one)."""
+        kept = self._depot_at.get(side)
+        if kept is not None:
+            p, state, map_id, x, y, h = kept
+            if p.state is state and p.x == x and p.y == y and p.map == map_id and self.board.replayer.board.pieces.get(p.id) is p:
+                return h
+        p = self.board.marker(self._depots.get(side) or DEPOT.format(side=side))
+        if p is None:
+            self._depot_at.pop(side, None)
+            return None
+        h = self.board.hex_of(p)
+        self._depot_at[side] = (p, p.state, p.map, p.x, p.y, h)
+        return h
 
     def depot_is_moved(self, side: str) -> bool:
         p = self.board.marker(DEPOT.format(side=side))

@@ -70,7 +70,7 @@ class Supply(Tracker):
         """Hexes in the zone of control of the enemies of `side` (9.3: every combat unit's but
         battalions'; leaders and depots are not units)."""
         side = self.sid(side)
-        enemies = self.unit_hexes(self.board.other_side[side])
+        enemies = self.board.unit_hexes(self.board.other_side[side])  # a side id: no sid() (asked at every step)
         kept = self._ezoc.get(side)
         if kept is None or kept[0] is not enemies:
             no_zoc = self.classes.get("no_zoc_sizes", ())
@@ -156,9 +156,10 @@ class Supply(Tracker):
         p = self.board.marker(spec.get("marker", ""))
         return p is not None and p.map is not None and self.board.where(p) not in spec.get("idle_zones", ())
 
-    def source_connected(self, side: str) -> set[str]:
+    def source_connected(self, side: str, blocked: frozenset[str] | None = None) -> set[str]:
         """Hexes with a path of any length to the side's own source free of enemy units and
-        un-negated enemy ZOCs and of terrain prohibited to motorized units (8.3, 10.21)."""
+        un-negated enemy ZOCs and of terrain prohibited to motorized units (8.3, 10.21); `blocked`:
+        those hexes as `blocked_for_supply` gave them earlier (the board as a phase began)."""
         side = self.sid(side)
         cls = self.supply_table["overland"]["movement_class"]
         step, neighbours = self.chart.cost(cls), self.game.geometry.neighbours
@@ -169,7 +170,7 @@ class Supply(Tracker):
             if found is None:
                 found = ways[b] = tuple(a for a in neighbours(b) if step(a, b) is not None)
             return found
-        blocked = self.blocked_for_supply(side)
+        blocked = self.blocked_for_supply(side) if blocked is None else blocked
         return _kept(self._kept, ("connected", side, blocked), lambda: connected(
             into, [self.supply_table["sources"][side]], None, blocked))
 

@@ -140,7 +140,7 @@ class VictoryRules(WdfRule):
 
     # -- play after the end ----------------------------------------------------------------
     def moved(self, e: Moved) -> None:
-        if e.old.label != e.new.label and e.piece.properties().get("Kind") in ("unit", "leader"):
+        if self.game_over is not None and e.old.label != e.new.label and e.piece.properties().get("Kind") in ("unit", "leader"):
             self._play_after_end(e.piece)
 
     def rolled(self, e: Rolled) -> None:
