@@ -7,10 +7,10 @@ Undo steps carry their inverse commands, so applying them restores the earlier b
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
 from builder.vassal.pieces import PieceTooDeep, Trait, unchain
 from builder.vassal.sequence import join, split
+from validators.record import Record
 from validators.vlog.commands import AddPiece, ChangePiece, Command, MovePiece, RemovePiece
 from validators.vlog.container import LogFormatError
 
@@ -18,23 +18,33 @@ from validators.vlog.container import LogFormatError
 STACK_NORMAL = "L"  # Immobilized: the stacking option that lets a piece stack
 
 
-@dataclass
-class Piece:
-    """A piece on the replayed board: its definition, state and place."""
+class Piece(Record):
+    """A piece on the replayed board: its definition, state and place.
 
-    id: str
-    type: str
-    state: str
-    map: str | None = None
-    x: int = 0
-    y: int = 0
-    stack: str | None = None  # id of the Stack holding it
-    _parsed: tuple = field(default=(None, None, []), repr=False, compare=False)
-    _props: tuple = field(default=(None, {}), repr=False, compare=False)
-    # Another maker's piece read as ours (issue 33, validators/replay/identity.py): our piece's
-    # Marker properties laid over its own, and our name for it
-    identity: dict[str, str] | None = field(default=None, repr=False, compare=False)
-    known_as: str | None = field(default=None, repr=False, compare=False)
+    Equal by id, type, state, map, point and stack, and shown with those (as the dataclass it
+    was); the parsed traits and properties it keeps, and the identity another maker's piece is
+    given, take no part."""
+
+    __slots__ = ("id", "type", "state", "map", "x", "y", "stack", "_parsed", "_props", "identity", "known_as")
+    _FIELDS = ("id", "type", "state", "map", "x", "y", "stack")  # what __eq__ and __repr__ read
+
+    def __init__(self, id: str, type: str, state: str, map: str | None = None, x: int = 0, y: int = 0,
+                 stack: str | None = None, _parsed: tuple = (None, None, []), _props: tuple = (None, {}),
+                 identity: dict[str, str] | None = None, known_as: str | None = None):
+        self.id, self.type, self.state, self.map, self.x, self.y = id, type, state, map, x, y
+        self.stack = stack  # id of the Stack holding it
+        self._parsed, self._props = _parsed, _props  # (type, state, traits), (traits, properties): kept
+        # Another maker's piece read as ours (issue 33, validators/replay/identity.py): our piece's
+        # Marker properties laid over its own, and our name for it
+        self.identity, self.known_as = identity, known_as
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return all(getattr(self, f) == getattr(other, f) for f in self._FIELDS)
+
+    def __repr__(self) -> str:
+        return f"Piece({', '.join(f'{f}={getattr(self, f)!r}' for f in self._FIELDS)})"
 
     @property
     def traits(self) -> list[Trait]:
@@ -116,16 +126,16 @@ def _layer_name(t: Trait, name: str) -> str:
     return name + parts[1] if parts[0] == "" else parts[0] + name
 
 
-@dataclass
-class Stack:
+class Stack(Record):
     """A stack of pieces at one point of a map."""
 
-    id: str
-    map: str | None
-    x: int
-    y: int
-    children: list[str] = field(default_factory=list)
-    deck: bool = False  # a draw pile: pieces dropped on it join it even when it is empty
+    __slots__ = ("id", "map", "x", "y", "children", "deck")
+
+    def __init__(self, id: str, map: str | None, x: int, y: int, children: list[str] | None = None,
+                 deck: bool = False):
+        self.id, self.map, self.x, self.y = id, map, x, y
+        self.children = [] if children is None else children
+        self.deck = deck  # a draw pile: pieces dropped on it join it even when it is empty
 
 
 def _position(state: str) -> tuple[str | None, int, int]:

@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 
 from builder.vassal.sequence import split
-from validators.record import Record
+from validators.record import FrozenRecord, Record
 from validators.replay.board import Board, Piece
 from validators.vlog.commands import AddPiece, ChangePiece, Chat, MovePiece, RemovePiece, Turn
 from validators.vlog.modulegrid import OFFBOARD, MapSpec
@@ -21,14 +20,14 @@ from validators.vlog.reader import GameRecord, Step
 _DICE = re.compile(r"^\*{2,3} (?P<name>.+?) = (?P<result>-?\d{1,9}(?:,-?\d{1,9})*) \*\*\*\s*(?:<|&lt;)(?P<player>.*?)(?:>|&gt;)\s*$")
 
 
-@dataclass(frozen=True)
-class Where:
+class Where(FrozenRecord):
     """Where a piece stands: its map, point and the name there (hex, zone or deck)."""
 
-    map: str | None
-    x: int
-    y: int
-    label: str  # hex label, zone or deck name, or "offboard"
+    __slots__ = ("map", "x", "y", "label")
+
+    def __init__(self, map: str | None, x: int, y: int, label: str):
+        for name, value in (("map", map), ("x", x), ("y", y), ("label", label)):  # label: hex label, zone
+            object.__setattr__(self, name, value)  # or deck name, or "offboard"
 
 
 class Moved(Record):

@@ -10,11 +10,11 @@ from __future__ import annotations
 import gc
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from builder.vassal.savefile import ESC, MAX_DEPTH, CommandTreeError
 from builder.vassal.sequence import split
+from validators.record import FrozenRecord, Record
 from validators.vlog.commands import Command, UndoMarker, Unknown, parse
 from validators.vlog.container import LogFormatError, SavedGame, read_saved_game
 
@@ -27,23 +27,26 @@ MAX_COMMANDS = 2_000_000
 MAX_STEPS = 500_000
 
 
-@dataclass(slots=True)
-class Step:
+class Step(Record):
     """One logged action; read, never changed (plain slots: ten thousand of them are made per
-    long log, and a frozen dataclass costs several times as much to make)."""
+    long log, and a frozen record costs several times as much to make)."""
 
-    index: int  # 1-based position among the logged steps
-    commands: tuple[Command, ...]
-    null_entries: int  # LOG\tnull entries skipped, as VASSAL skips them
-    is_undo: bool = False  # the step undoes an earlier one (an UNDO start marker)
+    __slots__ = ("index", "commands", "null_entries", "is_undo")
+
+    def __init__(self, index: int, commands: tuple[Command, ...], null_entries: int, is_undo: bool = False):
+        self.index = index  # 1-based position among the logged steps
+        self.commands = commands
+        self.null_entries = null_entries  # LOG\tnull entries skipped, as VASSAL skips them
+        self.is_undo = is_undo  # the step undoes an earlier one (an UNDO start marker)
 
 
-@dataclass(frozen=True)
-class GameRecord:
-    source: SavedGame
-    setup: tuple[Command, ...]
-    steps: tuple[Step, ...]
-    unknown: tuple[str, ...] = field(default=())
+class GameRecord(FrozenRecord):
+    __slots__ = ("source", "setup", "steps", "unknown")
+
+    def __init__(self, source: SavedGame, setup: tuple[Command, ...], steps: tuple[Step, ...],
+                 unknown: tuple[str, ...] = ()):
+        for name, value in (("source", source), ("setup", setup), ("steps", steps), ("unknown", unknown)):
+            object.__setattr__(self, name, value)
 
     @property
     def is_log(self) -> bool:
