@@ -166,14 +166,14 @@ class Board:
 
     def apply(self, c: Command) -> None:
         self.version += 1
-        if isinstance(c, AddPiece):
+        if isinstance(c, MovePiece):  # the commonest first (the types are disjoint: the order is free)
+            self._move(c)
+        elif isinstance(c, AddPiece):
             self._add(c)
         elif isinstance(c, RemovePiece):
             self._remove(c.id)
         elif isinstance(c, ChangePiece):
             self._change(c)
-        elif isinstance(c, MovePiece):
-            self._move(c)
 
     # -- commands ---------------------------------------------------------------------------
     def _add(self, c: AddPiece) -> None:
@@ -248,8 +248,9 @@ class Board:
         self._merge_at_point(p)
         if c.new_under is None and p.stack:  # no piece named underneath: to the bottom
             children = self.stacks[p.stack].children
-            children.remove(p.id)
-            children.insert(0, p.id)
+            if children[0] != p.id:  # (a stack just made for it has it there already)
+                children.remove(p.id)
+                children.insert(0, p.id)
 
     # -- helpers ----------------------------------------------------------------------------
     def _local_id(self) -> str:
@@ -329,14 +330,17 @@ class Board:
         else a new local Stack (`stackOrPlacePiece`); a piece that does not stack stays alone."""
         if self.no_stack(p):
             return
-        target = self._stack_at(p.map, p.x, p.y, self.layer_of(p))
+        key = (p.map, p.x, p.y)
+        # most moves end on a point with no stack and no other piece: nothing to look through
+        target = self._stack_at(p.map, p.x, p.y, self.layer_of(p)) if key in self._stacks_at else None
         if target is not None:
             target.children.append(p.id)  # on top (`merge(stack, p)` merges onto its top piece)
             p.stack = target.id
             return
-        alone = next((self.pieces[i] for i in self.at.get((p.map, p.x, p.y), ()) if i != p.id
+        here = self.at.get(key, ())
+        alone = next((self.pieces[i] for i in here if i != p.id
                       and self.pieces[i].stack is None and not self.no_stack(self.pieces[i])
-                      and self.layer_of(self.pieces[i]) == self.layer_of(p)), None)
+                      and self.layer_of(self.pieces[i]) == self.layer_of(p)), None) if len(here) > 1 else None
         if alone is not None:
             self._merge(alone, p)
         else:

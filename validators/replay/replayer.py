@@ -180,7 +180,7 @@ class Replayer:
         events: list[Event] = []
         for c in step.commands:
             if isinstance(c, MovePiece):
-                events += self._move(c)
+                self._move(c, events)
             elif isinstance(c, Chat):  # the next most common (types are disjoint: the order is free)
                 roll = parse_dice(c.text)
                 events.append(roll if roll else Said(c.text))
@@ -203,15 +203,24 @@ class Replayer:
                 self.board.apply(c)
         return events
 
-    def _move(self, c: MovePiece) -> list[Event]:
-        if c.id in self.board.stacks:
-            ids = list(self.board.stacks[c.id].children)
-        else:
-            ids = [c.id]
-        before = {i: self.piece_where(self.board.pieces[i]) for i in ids if i in self.board.pieces}
-        self.board.apply(c)
-        return [Moved(self.board.pieces[i], old, self.piece_where(self.board.pieces[i]), c.player)
-                for i, old in before.items() if i in self.board.pieces]
+    def _move(self, c: MovePiece, events: list[Event]) -> None:
+        """The Moved events of a move, appended to `events`: one per piece it carries.  A move
+        stays on the board (pieces are only added and removed by their own commands), so a
+        piece found before it is there after it."""
+        board = self.board
+        if c.id not in board.stacks:  # one piece (most moves): no list of the pieces carried
+            p = board.pieces.get(c.id)
+            if p is None:
+                board.apply(c)
+                return
+            old = self.where(p.map, p.x, p.y)
+            board.apply(c)
+            events.append(Moved(p, old, self.where(p.map, p.x, p.y), c.player))
+            return
+        pieces = board.pieces  # a stack: each piece it carries, once
+        before = {i: (pieces[i], self.piece_where(pieces[i])) for i in board.stacks[c.id].children if i in pieces}
+        board.apply(c)
+        events += [Moved(p, old, self.piece_where(p), c.player) for p, old in before.values()]
 
     def _change(self, c: ChangePiece) -> list[Event]:
         p = self.board.pieces[c.id]
