@@ -25,7 +25,7 @@ class Piece(Record):
     was); the parsed traits and properties it keeps, and the identity another maker's piece is
     given, take no part."""
 
-    __slots__ = ("id", "type", "state", "map", "x", "y", "stack", "_parsed", "_props", "identity", "known_as")
+    __slots__ = ("id", "type", "state", "map", "x", "y", "stack", "_parsed", "_props", "identity", "known_as", "seen")
     _FIELDS = ("id", "type", "state", "map", "x", "y", "stack")  # what __eq__ and __repr__ read
 
     def __init__(self, id: str, type: str, state: str, map: str | None = None, x: int = 0, y: int = 0,
@@ -37,6 +37,9 @@ class Piece(Record):
         # Another maker's piece read as ours (issue 33, validators/replay/identity.py): our piece's
         # Marker properties laid over its own, and our name for it
         self.identity, self.known_as = identity, known_as
+        # what a view of the board (validators/kernel/board_view.py) last worked out about the piece,
+        # kept on it for that view: asked hundreds of thousands of times in a long log
+        self.seen: tuple | None = None
 
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):
