@@ -29,11 +29,12 @@ class Piece(Record):
     _FIELDS = ("id", "type", "state", "map", "x", "y", "stack")  # what __eq__ and __repr__ read
 
     def __init__(self, id: str, type: str, state: str, map: str | None = None, x: int = 0, y: int = 0,
-                 stack: str | None = None, _parsed: tuple = (None, None, []), _props: tuple = (None, {}),
+                 stack: str | None = None, _parsed: tuple = (None, None, []), _props: tuple = (None, None, None, {}),
                  identity: dict[str, str] | None = None, known_as: str | None = None):
         self.id, self.type, self.state, self.map, self.x, self.y = id, type, state, map, x, y
         self.stack = stack  # id of the Stack holding it
-        self._parsed, self._props = _parsed, _props  # (type, state, traits), (traits, properties): kept
+        self._parsed = _parsed  # (type, state, traits), kept
+        self._props = _props  # (state, type, traits, properties), kept
         # Another maker's piece read as ours (issue 33, validators/replay/identity.py): our piece's
         # Marker properties laid over its own, and our name for it
         self.identity, self.known_as = identity, known_as
@@ -68,19 +69,20 @@ class Piece(Record):
 
     def properties(self) -> dict[str, str]:
         """Marker-trait properties (fixed properties such as Side or UnitId)."""
-        parsed = self._parsed  # issue 15: the hot path (unit_of, side_of) skips the traits property
-        if parsed[2] is self._props[0] and parsed[0] is self.type and parsed[1] is self.state:
-            return self._props[1]
+        kept = self._props  # issue 15: the hot path (unit_of, side_of) skips the traits property
+        if kept[0] is self.state and kept[1] is self.type:
+            return kept[3]
         traits = self.traits
-        if self._props[0] is traits:
-            return self._props[1]
-        out: dict[str, str] = {}
-        for t in traits:
-            if t.prefix == "mark;":
-                out.update(zip(split(t.type[5:], ","), split(t.state, ",")))
-        if self.identity:
-            out.update(self.identity)
-        self._props = (traits, out)
+        if kept[2] is traits:  # a state of the same traits again
+            out = kept[3]
+        else:
+            out = {}
+            for t in traits:
+                if t.prefix == "mark;":
+                    out.update(zip(split(t.type[5:], ","), split(t.state, ",")))
+            if self.identity:
+                out.update(self.identity)
+        self._props = (self.state, self.type, traits, out)
         return out
 
     def layer_level(self, layer: str) -> int:
