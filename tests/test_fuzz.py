@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from builder.vassal.pieces import unchain
-from builder.vassal.savefile import ESC, deobfuscate, obfuscate
+from builder.vassal.savefile import ESC, CommandTreeError, decode_tree, deobfuscate, leaves, obfuscate
 from builder.vassal.sequence import join, split
 from validators.vlog.commands import Command, parse
 from validators.vlog.container import LogFormatError, SavedGame, read_saved_game
@@ -26,7 +26,7 @@ from validators.vlog.modulegrid import (
     ModuleFormatError,
     read_module_grids,
 )
-from validators.vlog.reader import GameRecord, parse_record
+from validators.vlog.reader import GameRecord, _top_nodes, parse_record
 from tests.conftest import needs_realdata
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
@@ -125,6 +125,25 @@ _tree_text = st.one_of(
     st.builds(lambda body, k: "begin_save" + ESC + "\\" * k + ESC + body + ESC + "end_save", st.text(), st.integers(0, 80)),
     st.builds(lambda k, leaf: "begin_save" + ESC + "'" * k + leaf + "'" * k + ESC + "end_save", st.integers(0, 80), st.text()),
 )
+
+
+_escapes = st.lists(st.sampled_from(["a", "b", "'", "\\", ESC, "\\" + ESC, "\\\\" + ESC, "'" + ESC, ESC + "'",
+                                      "LOG\tnull"]), max_size=16).map("".join)
+
+
+@PROPS
+@given(st.one_of(_escapes, _tree_text))
+def test_the_readers_nodes_are_the_command_trees(text):
+    """The reader's nodes and leaves (read from one split of the whole text) are exactly the
+    top-level nodes of `decode_tree` and their leaves, escaped and quoted ESCs included."""
+    try:
+        tree = decode_tree(text)
+    except CommandTreeError:
+        with pytest.raises(CommandTreeError):
+            _top_nodes(text)
+        return
+    top = [tree] if isinstance(tree, str) else tree
+    assert _top_nodes(text) == [(True, [n]) if isinstance(n, str) else (False, leaves(n)) for n in top]
 
 
 @PROPS

@@ -21,3 +21,20 @@ class Record:
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({', '.join(f'{f}={getattr(self, f)!r}' for f in self.__slots__)})"
+
+
+class FrozenRecord(Record):
+    """A plain slotted record that cannot be changed once made, and so can be a key: hashed by its
+    fields, as a dataclass with `frozen` is.  A subclass sets its fields with `object.__setattr__`
+    in its own `__init__`."""
+
+    __slots__ = ()
+
+    def __hash__(self) -> int:
+        return hash(tuple(getattr(self, f) for f in self.__slots__))
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"cannot assign to field {name!r} of {type(self).__name__} (read-only)")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"cannot delete field {name!r} of {type(self).__name__} (read-only)")

@@ -37,6 +37,7 @@ class BoardView:
         self._stale: set[str] = set()  # hexes whose list in _index waits to be rebuilt
         self._on_map: tuple[int, list[Piece]] = (-1, [])  # (board version, units_on_map())
         self._whos: dict[str, tuple] = {}  # piece id -> _who()
+        self._who_mark = object()  # this view's own, in the answers of _who it keeps on the pieces
         self.step_events: list = []  # the events of the step being audited, in log order
         self.step_moves: list[Moved] = []  # of those, the moves
         self._step_start: dict[str, str] = {}  # piece id -> where it stood when the step began
@@ -59,29 +60,34 @@ class BoardView:
             self._step_start.setdefault(m.piece.id, m.old.label)
 
     def _who(self, p: Piece) -> tuple:
-        """(state, unit, Side property, side id, leader) of a piece, worked out again only when its
-        state changes: rules ask several times for each piece an event names (issue 29)."""
+        """(state, unit, Side property, side id, leader, this view's mark) of a piece, worked out
+        again only when its state changes: rules ask several times for each piece an event names
+        (issue 29).  Kept by piece id, and on the piece itself (`Piece.seen`), where the three
+        below read it without a look-up.  The mark, not the view, tells whose answer it is: a
+        piece holding its view would make a reference cycle, which an audit must not leave."""
         found = self._whos.get(p.id)
         if found is None or found[0] is not p.state:
             props = p.properties()
             side = props.get("Side")
             found = self._whos[p.id] = (p.state, self.units.get(props.get("UnitId", "")), side,
-                                        self.side_ids.get(side or ""), self.game.leaders.get(props.get("LeaderId", "")))
+                                        self.side_ids.get(side or ""), self.game.leaders.get(props.get("LeaderId", "")),
+                                        self._who_mark)
+        p.seen = found
         return found
 
-    # the three below are asked hundreds of thousands of times in a long log: each reads the kept
-    # answer itself and calls _who only when the piece's state changed
+    # the three below are asked hundreds of thousands of times in a long log: each reads the
+    # answer kept on the piece (made for its state by this view) and calls _who only when there is none
     def unit_of(self, p: Piece) -> s.Unit | None:
-        found = self._whos.get(p.id)
-        return found[1] if found is not None and found[0] is p.state else self._who(p)[1]
+        found = p.seen
+        return found[1] if found is not None and found[0] is p.state and found[5] is self._who_mark else self._who(p)[1]
 
     def side_of(self, p: Piece) -> str | None:
-        found = self._whos.get(p.id)
-        return found[2] if found is not None and found[0] is p.state else self._who(p)[2]
+        found = p.seen
+        return found[2] if found is not None and found[0] is p.state and found[5] is self._who_mark else self._who(p)[2]
 
     def side_id(self, p: Piece) -> str | None:
-        found = self._whos.get(p.id)
-        return found[3] if found is not None and found[0] is p.state else self._who(p)[3]
+        found = p.seen
+        return found[3] if found is not None and found[0] is p.state and found[5] is self._who_mark else self._who(p)[3]
 
     def side_name(self, side: str | None) -> str | None:
         return self.side_names.get(side or "")

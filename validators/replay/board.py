@@ -7,10 +7,10 @@ Undo steps carry their inverse commands, so applying them restores the earlier b
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
 from builder.vassal.pieces import PieceTooDeep, Trait, unchain
 from builder.vassal.sequence import join, split
+from validators.record import Record
 from validators.vlog.commands import AddPiece, ChangePiece, Command, MovePiece, RemovePiece
 from validators.vlog.container import LogFormatError
 
@@ -18,23 +18,37 @@ from validators.vlog.container import LogFormatError
 STACK_NORMAL = "L"  # Immobilized: the stacking option that lets a piece stack
 
 
-@dataclass
-class Piece:
-    """A piece on the replayed board: its definition, state and place."""
+class Piece(Record):
+    """A piece on the replayed board: its definition, state and place.
 
-    id: str
-    type: str
-    state: str
-    map: str | None = None
-    x: int = 0
-    y: int = 0
-    stack: str | None = None  # id of the Stack holding it
-    _parsed: tuple = field(default=(None, None, []), repr=False, compare=False)
-    _props: tuple = field(default=(None, {}), repr=False, compare=False)
-    # Another maker's piece read as ours (issue 33, validators/replay/identity.py): our piece's
-    # Marker properties laid over its own, and our name for it
-    identity: dict[str, str] | None = field(default=None, repr=False, compare=False)
-    known_as: str | None = field(default=None, repr=False, compare=False)
+    Equal by id, type, state, map, point and stack, and shown with those (as the dataclass it
+    was); the parsed traits and properties it keeps, and the identity another maker's piece is
+    given, take no part."""
+
+    __slots__ = ("id", "type", "state", "map", "x", "y", "stack", "_parsed", "_props", "identity", "known_as", "seen")
+    _FIELDS = ("id", "type", "state", "map", "x", "y", "stack")  # what __eq__ and __repr__ read
+
+    def __init__(self, id: str, type: str, state: str, map: str | None = None, x: int = 0, y: int = 0,
+                 stack: str | None = None, _parsed: tuple = (None, None, []), _props: tuple = (None, None, None, {}),
+                 identity: dict[str, str] | None = None, known_as: str | None = None):
+        self.id, self.type, self.state, self.map, self.x, self.y = id, type, state, map, x, y
+        self.stack = stack  # id of the Stack holding it
+        self._parsed = _parsed  # (type, state, traits), kept
+        self._props = _props  # (state, type, traits, properties), kept
+        # Another maker's piece read as ours (issue 33, validators/replay/identity.py): our piece's
+        # Marker properties laid over its own, and our name for it
+        self.identity, self.known_as = identity, known_as
+        # what a view of the board (validators/kernel/board_view.py) last worked out about the piece,
+        # kept on it for that view: asked hundreds of thousands of times in a long log
+        self.seen: tuple | None = None
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return all(getattr(self, f) == getattr(other, f) for f in self._FIELDS)
+
+    def __repr__(self) -> str:
+        return f"Piece({', '.join(f'{f}={getattr(self, f)!r}' for f in self._FIELDS)})"
 
     @property
     def traits(self) -> list[Trait]:
@@ -55,19 +69,20 @@ class Piece:
 
     def properties(self) -> dict[str, str]:
         """Marker-trait properties (fixed properties such as Side or UnitId)."""
-        parsed = self._parsed  # issue 15: the hot path (unit_of, side_of) skips the traits property
-        if parsed[2] is self._props[0] and parsed[0] is self.type and parsed[1] is self.state:
-            return self._props[1]
+        kept = self._props  # issue 15: the hot path (unit_of, side_of) skips the traits property
+        if kept[0] is self.state and kept[1] is self.type:
+            return kept[3]
         traits = self.traits
-        if self._props[0] is traits:
-            return self._props[1]
-        out: dict[str, str] = {}
-        for t in traits:
-            if t.prefix == "mark;":
-                out.update(zip(split(t.type[5:], ","), split(t.state, ",")))
-        if self.identity:
-            out.update(self.identity)
-        self._props = (traits, out)
+        if kept[2] is traits:  # a state of the same traits again
+            out = kept[3]
+        else:
+            out = {}
+            for t in traits:
+                if t.prefix == "mark;":
+                    out.update(zip(split(t.type[5:], ","), split(t.state, ",")))
+            if self.identity:
+                out.update(self.identity)
+        self._props = (self.state, self.type, traits, out)
         return out
 
     def layer_level(self, layer: str) -> int:
@@ -116,16 +131,16 @@ def _layer_name(t: Trait, name: str) -> str:
     return name + parts[1] if parts[0] == "" else parts[0] + name
 
 
-@dataclass
-class Stack:
+class Stack(Record):
     """A stack of pieces at one point of a map."""
 
-    id: str
-    map: str | None
-    x: int
-    y: int
-    children: list[str] = field(default_factory=list)
-    deck: bool = False  # a draw pile: pieces dropped on it join it even when it is empty
+    __slots__ = ("id", "map", "x", "y", "children", "deck")
+
+    def __init__(self, id: str, map: str | None, x: int, y: int, children: list[str] | None = None,
+                 deck: bool = False):
+        self.id, self.map, self.x, self.y = id, map, x, y
+        self.children = [] if children is None else children
+        self.deck = deck  # a draw pile: pieces dropped on it join it even when it is empty
 
 
 def _position(state: str) -> tuple[str | None, int, int]:
@@ -156,14 +171,14 @@ class Board:
 
     def apply(self, c: Command) -> None:
         self.version += 1
-        if isinstance(c, AddPiece):
+        if isinstance(c, MovePiece):  # the commonest first (the types are disjoint: the order is free)
+            self._move(c)
+        elif isinstance(c, AddPiece):
             self._add(c)
         elif isinstance(c, RemovePiece):
             self._remove(c.id)
         elif isinstance(c, ChangePiece):
             self._change(c)
-        elif isinstance(c, MovePiece):
-            self._move(c)
 
     # -- commands ---------------------------------------------------------------------------
     def _add(self, c: AddPiece) -> None:
@@ -238,8 +253,9 @@ class Board:
         self._merge_at_point(p)
         if c.new_under is None and p.stack:  # no piece named underneath: to the bottom
             children = self.stacks[p.stack].children
-            children.remove(p.id)
-            children.insert(0, p.id)
+            if children[0] != p.id:  # (a stack just made for it has it there already)
+                children.remove(p.id)
+                children.insert(0, p.id)
 
     # -- helpers ----------------------------------------------------------------------------
     def _local_id(self) -> str:
@@ -319,14 +335,17 @@ class Board:
         else a new local Stack (`stackOrPlacePiece`); a piece that does not stack stays alone."""
         if self.no_stack(p):
             return
-        target = self._stack_at(p.map, p.x, p.y, self.layer_of(p))
+        key = (p.map, p.x, p.y)
+        # most moves end on a point with no stack and no other piece: nothing to look through
+        target = self._stack_at(p.map, p.x, p.y, self.layer_of(p)) if key in self._stacks_at else None
         if target is not None:
             target.children.append(p.id)  # on top (`merge(stack, p)` merges onto its top piece)
             p.stack = target.id
             return
-        alone = next((self.pieces[i] for i in self.at.get((p.map, p.x, p.y), ()) if i != p.id
+        here = self.at.get(key, ())
+        alone = next((self.pieces[i] for i in here if i != p.id
                       and self.pieces[i].stack is None and not self.no_stack(self.pieces[i])
-                      and self.layer_of(self.pieces[i]) == self.layer_of(p)), None)
+                      and self.layer_of(self.pieces[i]) == self.layer_of(p)), None) if len(here) > 1 else None
         if alone is not None:
             self._merge(alone, p)
         else:

@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 
 from builder.vassal.sequence import split
-from validators.record import Record
+from validators.record import FrozenRecord, Record
 from validators.replay.board import Board, Piece
 from validators.vlog.commands import AddPiece, ChangePiece, Chat, MovePiece, RemovePiece, Turn
 from validators.vlog.modulegrid import OFFBOARD, MapSpec
@@ -21,14 +20,14 @@ from validators.vlog.reader import GameRecord, Step
 _DICE = re.compile(r"^\*{2,3} (?P<name>.+?) = (?P<result>-?\d{1,9}(?:,-?\d{1,9})*) \*\*\*\s*(?:<|&lt;)(?P<player>.*?)(?:>|&gt;)\s*$")
 
 
-@dataclass(frozen=True)
-class Where:
+class Where(FrozenRecord):
     """Where a piece stands: its map, point and the name there (hex, zone or deck)."""
 
-    map: str | None
-    x: int
-    y: int
-    label: str  # hex label, zone or deck name, or "offboard"
+    __slots__ = ("map", "x", "y", "label")
+
+    def __init__(self, map: str | None, x: int, y: int, label: str):
+        for name, value in (("map", map), ("x", x), ("y", y), ("label", label)):  # label: hex label, zone
+            object.__setattr__(self, name, value)  # or deck name, or "offboard"
 
 
 class Moved(Record):
@@ -181,7 +180,7 @@ class Replayer:
         events: list[Event] = []
         for c in step.commands:
             if isinstance(c, MovePiece):
-                events += self._move(c)
+                self._move(c, events)
             elif isinstance(c, Chat):  # the next most common (types are disjoint: the order is free)
                 roll = parse_dice(c.text)
                 events.append(roll if roll else Said(c.text))
@@ -204,15 +203,24 @@ class Replayer:
                 self.board.apply(c)
         return events
 
-    def _move(self, c: MovePiece) -> list[Event]:
-        if c.id in self.board.stacks:
-            ids = list(self.board.stacks[c.id].children)
-        else:
-            ids = [c.id]
-        before = {i: self.piece_where(self.board.pieces[i]) for i in ids if i in self.board.pieces}
-        self.board.apply(c)
-        return [Moved(self.board.pieces[i], old, self.piece_where(self.board.pieces[i]), c.player)
-                for i, old in before.items() if i in self.board.pieces]
+    def _move(self, c: MovePiece, events: list[Event]) -> None:
+        """The Moved events of a move, appended to `events`: one per piece it carries.  A move
+        stays on the board (pieces are only added and removed by their own commands), so a
+        piece found before it is there after it."""
+        board = self.board
+        if c.id not in board.stacks:  # one piece (most moves): no list of the pieces carried
+            p = board.pieces.get(c.id)
+            if p is None:
+                board.apply(c)
+                return
+            old = self.where(p.map, p.x, p.y)
+            board.apply(c)
+            events.append(Moved(p, old, self.where(p.map, p.x, p.y), c.player))
+            return
+        pieces = board.pieces  # a stack: each piece it carries, once
+        before = {i: (pieces[i], self.piece_where(pieces[i])) for i in board.stacks[c.id].children if i in pieces}
+        board.apply(c)
+        events += [Moved(p, old, self.piece_where(p), c.player) for p, old in before.values()]
 
     def _change(self, c: ChangePiece) -> list[Event]:
         p = self.board.pieces[c.id]

@@ -16,7 +16,6 @@ from __future__ import annotations
 import io
 import zipfile
 from collections import Counter
-from dataclasses import dataclass, field
 from itertools import product
 from pathlib import Path
 
@@ -47,15 +46,23 @@ DECK_TYPE = ("deck;{draw};{color};{width};{height};{faceDown};{shuffle};{allowMu
              "Deck Saved;Load Deck;;Deck Loaded;false;")  # Deck.getType, reshuffle unset, English texts
 
 
-@dataclass(eq=False)
 class Cmd:
-    """A VASSAL Command: its encoding (None: no encoder, logged as `LOG\\tnull`), its inverse, subs."""
+    """A VASSAL Command: its encoding (None: no encoder, logged as `LOG\\tnull`), its inverse, subs.
+    Compared by identity (a plain slotted class, not a dataclass: see validators/record.py)."""
 
-    text: str | None = None
-    inv: str | None = None  # encoding of myUndoCommand
-    prop: tuple[str, str, str | None, str | None] | None = None  # persistent property (piece, key, old, new)
-    null: bool = False  # NullCommand, or a ChangePiece whose states are equal
-    subs: list[Cmd] = field(default_factory=list)
+    __slots__ = ("text", "inv", "prop", "null", "subs")
+
+    def __init__(self, text: str | None = None, inv: str | None = None,
+                 prop: tuple[str, str, str | None, str | None] | None = None, null: bool = False,
+                 subs: list[Cmd] | None = None):
+        self.text = text
+        self.inv = inv  # encoding of myUndoCommand
+        self.prop = prop  # persistent property (piece, key, old, new)
+        self.null = null  # NullCommand, or a ChangePiece whose states are equal
+        self.subs = [] if subs is None else subs
+
+    def __repr__(self) -> str:
+        return f"Cmd({', '.join(f'{f}={getattr(self, f)!r}' for f in self.__slots__)})"
 
     def is_null(self) -> bool:
         return self.null and all(s.is_null() for s in self.subs)

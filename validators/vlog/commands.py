@@ -1,125 +1,133 @@
 """Typed VASSAL commands, parsed from one leaf of the command tree (vassal-formats.md §4.5-4.7).
 
-Field orders are VASSAL's.  The records are plain slotted dataclasses, read and never changed
-once parsed: a frozen dataclass costs several times as much to make, and a long log is tens
-of thousands of them (issue 15).  Anything no known prefix claims becomes `Unknown`: kept and
-reported, never fatal, exactly as VASSAL ignores a string no encoder claims.
+Field orders are VASSAL's.  The records are plain slotted records (validators/record.py: equal
+by value, shown with their fields), read and never changed once parsed: a frozen dataclass
+costs several times as much to make, and a long log is tens of thousands of them (issue 15);
+written out rather than made by `dataclass`, whose machinery cost every audit start-up time.
+Anything no known prefix claims becomes `Unknown`: kept and reported, never fatal, exactly as
+VASSAL ignores a string no encoder claims.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from builder.vassal.sequence import split
+from validators.record import Record
 
 
-@dataclass(slots=True)
-class AddPiece:
-    id: str | None
-    type: str
-    state: str
+class AddPiece(Record):
+    __slots__ = ("id", "type", "state")
+
+    def __init__(self, id: str | None, type: str, state: str):
+        self.id, self.type, self.state = id, type, state
 
 
-@dataclass(slots=True)
-class RemovePiece:
-    id: str
+class RemovePiece(Record):
+    __slots__ = ("id",)
+
+    def __init__(self, id: str):
+        self.id = id
 
 
-@dataclass(slots=True)
-class ChangePiece:
-    id: str
-    new_state: str
-    old_state: str | None
+class ChangePiece(Record):
+    __slots__ = ("id", "new_state", "old_state")
+
+    def __init__(self, id: str, new_state: str, old_state: str | None):
+        self.id, self.new_state, self.old_state = id, new_state, old_state
 
 
-@dataclass(slots=True)
-class MovePiece:
-    id: str
-    new_map: str | None
-    new_x: int
-    new_y: int
-    new_under: str | None
-    old_map: str | None
-    old_x: int
-    old_y: int
-    old_under: str | None
-    player: str | None
+class MovePiece(Record):
+    __slots__ = ("id", "new_map", "new_x", "new_y", "new_under", "old_map", "old_x", "old_y", "old_under", "player")
+
+    def __init__(self, id: str, new_map: str | None, new_x: int, new_y: int, new_under: str | None,
+                 old_map: str | None, old_x: int, old_y: int, old_under: str | None, player: str | None):
+        self.id, self.new_map, self.new_x, self.new_y, self.new_under = id, new_map, new_x, new_y, new_under
+        self.old_map, self.old_x, self.old_y, self.old_under, self.player = old_map, old_x, old_y, old_under, player
 
 
-@dataclass(slots=True)
-class Chat:
-    text: str
+class Chat(Record):
+    __slots__ = ("text",)
+
+    def __init__(self, text: str):
+        self.text = text
 
 
-@dataclass(slots=True)
-class PlayerJoin:
-    user: str
-    name: str
-    side: str
+class PlayerJoin(Record):
+    __slots__ = ("user", "name", "side")
+
+    def __init__(self, user: str, name: str, side: str):
+        self.user, self.name, self.side = user, name, side
 
 
-@dataclass(slots=True)
-class PlayerRemove:
-    user: str
+class PlayerRemove(Record):
+    __slots__ = ("user",)
+
+    def __init__(self, user: str):
+        self.user = user
 
 
-@dataclass(slots=True)
-class BoardPicker:
-    map_id: str
-    boards: tuple[tuple[str, bool, int, int], ...]  # name, reversed, column, row
+class BoardPicker(Record):
+    __slots__ = ("map_id", "boards")
+
+    def __init__(self, map_id: str, boards: tuple[tuple[str, bool, int, int], ...]):
+        self.map_id, self.boards = map_id, boards  # boards: (name, reversed, column, row) each
 
 
-@dataclass(slots=True)
-class Turn:
-    tracker: str
-    state: str
+class Turn(Record):
+    __slots__ = ("tracker", "state")
+
+    def __init__(self, tracker: str, state: str):
+        self.tracker, self.state = tracker, state
 
 
-@dataclass(slots=True)
-class PropertyChange:
-    name: str
-    old: str
-    new: str
-    container: str
+class PropertyChange(Record):
+    __slots__ = ("name", "old", "new", "container")
+
+    def __init__(self, name: str, old: str, new: str, container: str):
+        self.name, self.old, self.new, self.container = name, old, new, container
 
 
-@dataclass(slots=True)
-class PropertyRestore:
-    name: str
-    value: str
-    container: str
+class PropertyRestore(Record):
+    __slots__ = ("name", "value", "container")
+
+    def __init__(self, name: str, value: str, container: str):
+        self.name, self.value, self.container = name, value, container
 
 
-@dataclass(slots=True)
-class SpecialDice:
+class SpecialDice(Record):
     """A Special Dice button's results (`SHOW_RESULTS`): button name and the face indexes rolled."""
 
-    name: str
-    results: tuple[str, ...]
+    __slots__ = ("name", "results")
+
+    def __init__(self, name: str, results: tuple[str, ...]):
+        self.name, self.results = name, results
 
 
-@dataclass(slots=True)
-class UndoMarker:
-    start: bool
+class UndoMarker(Record):
+    __slots__ = ("start",)
+
+    def __init__(self, start: bool):
+        self.start = start
 
 
-@dataclass(slots=True)
-class Marker:
+class Marker(Record):
     """Framing and bookkeeping with no effect on the board (begin/end save, at-start marker, notes...)."""
 
-    kind: str
-    text: str = ""
+    __slots__ = ("kind", "text")
+
+    def __init__(self, kind: str, text: str = ""):
+        self.kind, self.text = kind, text
 
 
-@dataclass(slots=True)
-class Unknown:
-    text: str
+class Unknown(Record):
+    __slots__ = ("text",)
+
+    def __init__(self, text: str):
+        self.text = text
 
 
 Command = (AddPiece | RemovePiece | ChangePiece | MovePiece | Chat | PlayerJoin | PlayerRemove | BoardPicker
            | Turn | PropertyChange | PropertyRestore | SpecialDice | UndoMarker | Marker | Unknown)
 
 _MARKERS = {"begin_save": "begin_save", "end_save": "end_save", "SETUP_STACK\t": "setup_stack"}
-_PIECE_PREFIXES = frozenset(("+/", "-/", "D/", "M/"))
 _NOTES = ("NOTES\t", "PNOTES\t", "PNOTE\t", "SNOTE\t")
 
 
@@ -139,11 +147,21 @@ def _null(s: str | None) -> str | None:
 
 def parse(text: str) -> Command:
     """One leaf command, by its prefix.  No two prefixes claim the same text, so the order is
-    free: the commands a log is mostly made of come first."""
-    if text[:2] in _PIECE_PREFIXES:
-        return _piece_command(text)
-    if text.startswith("CHAT"):
+    free: the commands a log is mostly made of come first, each told by comparing its first two
+    characters (issue 29: a long log is tens of thousands of them)."""
+    kind = text[:2]
+    if kind == "M/":
+        return _move(text[2:])
+    if kind == "CH" and text.startswith("CHAT"):
         return Chat(text[4:])
+    if kind == "+/":
+        f = _fields(text[2:]) + ["", "", ""]
+        return AddPiece(_null(f[0]), f[1], f[2])
+    if kind == "D/":
+        f = _fields(text[2:])
+        return ChangePiece(f[0], f[1] if len(f) > 1 else "", f[2] if len(f) > 2 else None)
+    if kind == "-/":
+        return RemovePiece(text[2:])
     if text.startswith("MutableProperty\t"):
         f = split(text, "\t") + ["", "", "", ""]
         return PropertyChange(f[1], f[2], f[3], f[4])
@@ -175,26 +193,27 @@ def parse(text: str) -> Command:
     return Unknown(text)
 
 
-def _piece_command(text: str) -> Command:
-    kind, body = text[:2], text[2:]
-    if kind == "-/":
-        return RemovePiece(body)
-    f = split(body, "/")
-    if kind == "+/":
-        f += ["", "", ""]
-        return AddPiece(_null(f[0]), f[1], f[2])
-    if kind == "D/":
-        return ChangePiece(f[0], f[1] if len(f) > 1 else "", f[2] if len(f) > 2 else None)
-    if len(f) < 10:
-        f += [""] * (10 - len(f))
-    i, mp, x, y, under, old_mp, old_x, old_y, old_under, player = f[:10]
+def _fields(body: str) -> list[str]:
+    """`split(body, "/")`: one `str.split` when there is no backslash or quote to decode (nearly
+    every piece command)."""
+    return body.split("/") if "\\" not in body and "'" not in body else split(body, "/")
+
+
+def _move(body: str) -> MovePiece:
+    f = _fields(body)
+    if len(f) != 10:
+        f = (f + [""] * 10)[:10]
+    i, mp, x, y, under, old_mp, old_x, old_y, old_under, player = f
     try:  # the four numbers at once (a move is most of a log's commands); any bad one: each alone
         nx, ny, ox, oy = int(x), int(y), int(old_x), int(old_y)
     except ValueError:
         nx, ny, ox, oy = _int(x), _int(y), _int(old_x), _int(old_y)
-    return MovePiece(i, None if mp in _NULLS else mp, nx, ny, None if under in _NULLS else under,
-                     None if old_mp in _NULLS else old_mp, ox, oy,
-                     None if old_under in _NULLS else old_under, None if player in _NULLS else player)
+    # `_null` of each text field, written out: no call and no hash of the field (a hot path)
+    return MovePiece(i, None if mp == "" or mp == "null" else mp, nx, ny,
+                     None if under == "" or under == "null" else under,
+                     None if old_mp == "" or old_mp == "null" else old_mp, ox, oy,
+                     None if old_under == "" or old_under == "null" else old_under,
+                     None if player == "" or player == "null" else player)
 
 
 def _board_picker(text: str) -> BoardPicker:

@@ -12,10 +12,10 @@ import io
 import lzma
 import zipfile
 import zlib
-from dataclasses import dataclass
 from pathlib import Path
 
 from builder.vassal.savefile import Deobfuscator, ObfuscationError
+from validators.record import FrozenRecord
 
 MAX_TEXT = 128 * 1024 * 1024  # largest savedGame we inflate (bytes); the largest real log's is 0.6 MB
 ZIP_ERRORS = (zipfile.BadZipFile, zlib.error, lzma.LZMAError, EOFError, OSError, NotImplementedError, RuntimeError,
@@ -29,11 +29,14 @@ class LogFormatError(Exception):
     """The file cannot be read as a VASSAL save or log; the message says why in one line."""
 
 
-@dataclass(frozen=True)
-class SavedGame:
-    path: str
-    text: str
-    metadata: dict[str, str]
+class SavedGame(FrozenRecord):
+    """A save or log's path, its decoded command text and its metadata (`save.*`, `module.*`)."""
+
+    __slots__ = ("path", "text", "metadata")
+
+    def __init__(self, path: str, text: str, metadata: dict[str, str]):
+        for name, value in (("path", path), ("text", text), ("metadata", metadata)):
+            object.__setattr__(self, name, value)
 
 
 def _metadata(z: zipfile.ZipFile) -> dict[str, str]:

@@ -10,11 +10,11 @@ from __future__ import annotations
 import gc
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from builder.vassal.savefile import ESC, MAX_DEPTH, CommandTreeError
 from builder.vassal.sequence import split
+from validators.record import FrozenRecord, Record
 from validators.vlog.commands import Command, UndoMarker, Unknown, parse
 from validators.vlog.container import LogFormatError, SavedGame, read_saved_game
 
@@ -27,23 +27,26 @@ MAX_COMMANDS = 2_000_000
 MAX_STEPS = 500_000
 
 
-@dataclass(slots=True)
-class Step:
+class Step(Record):
     """One logged action; read, never changed (plain slots: ten thousand of them are made per
-    long log, and a frozen dataclass costs several times as much to make)."""
+    long log, and a frozen record costs several times as much to make)."""
 
-    index: int  # 1-based position among the logged steps
-    commands: tuple[Command, ...]
-    null_entries: int  # LOG\tnull entries skipped, as VASSAL skips them
-    is_undo: bool = False  # the step undoes an earlier one (an UNDO start marker)
+    __slots__ = ("index", "commands", "null_entries", "is_undo")
+
+    def __init__(self, index: int, commands: tuple[Command, ...], null_entries: int, is_undo: bool = False):
+        self.index = index  # 1-based position among the logged steps
+        self.commands = commands
+        self.null_entries = null_entries  # LOG\tnull entries skipped, as VASSAL skips them
+        self.is_undo = is_undo  # the step undoes an earlier one (an UNDO start marker)
 
 
-@dataclass(frozen=True)
-class GameRecord:
-    source: SavedGame
-    setup: tuple[Command, ...]
-    steps: tuple[Step, ...]
-    unknown: tuple[str, ...] = field(default=())
+class GameRecord(FrozenRecord):
+    __slots__ = ("source", "setup", "steps", "unknown")
+
+    def __init__(self, source: SavedGame, setup: tuple[Command, ...], steps: tuple[Step, ...],
+                 unknown: tuple[str, ...] = ()):
+        for name, value in (("source", source), ("setup", setup), ("steps", steps), ("unknown", unknown)):
+            object.__setattr__(self, name, value)
 
     @property
     def is_log(self) -> bool:
@@ -78,25 +81,24 @@ def _step(index: int, node_leaves: list[str]) -> Step:
     for leaf in node_leaves:
         if leaf == LOG_NULL:  # most leaves of a real step (issue 36: the parse's hot loop)
             nulls += 1
-            continue
-        if not leaf.startswith(LOG):
-            texts = (leaf,)  # pre-3.x or hand-written logs: accept the bare command
-        else:
-            payload = leaf[4:]  # len(LOG)
-            if payload == "null":
-                nulls += 1
-                continue
-            if ESC in payload or payload[:1] == "'":
-                texts = []
-                _leaves(payload, texts)
-            else:
-                texts = (payload,)  # no sub-commands: _leaves would give it back whole
-        for text in texts:
-            if text:  # an empty leaf is VASSAL's null command: nothing to keep
-                c = parse(text)
+        elif leaf[:4] == LOG and ESC not in leaf and leaf[4:5] != "'":
+            if len(leaf) > 4:  # one command (nearly every leaf); an empty one is VASSAL's null command
+                c = parse(leaf[4:])
                 cmds.append(c)
-                if type(c) is UndoMarker and c.start:
+                if type(c) is UndoMarker and c.start:  # the step undoes an earlier one
                     undo = True
+        else:
+            if not leaf.startswith(LOG):
+                texts = [leaf]  # pre-3.x or hand-written logs: accept the bare command
+            else:
+                texts = []
+                _leaves(leaf[4:], texts)  # sub-commands, or a payload in quotes
+            for text in texts:
+                if text:  # an empty leaf is VASSAL's null command: nothing to keep
+                    c = parse(text)
+                    cmds.append(c)
+                    if type(c) is UndoMarker and c.start:
+                        undo = True
     return Step(index, tuple(cmds), nulls, undo)
 
 
@@ -125,9 +127,40 @@ def parse_record(saved: SavedGame) -> GameRecord:
         raise LogFormatError(f"{saved.path}: {exc}") from None
 
 
+_MARKS = "\x00\x01\x02\x03\ufffe\uffff"  # stand-ins for an escaped ESC: characters a log should never hold
+
+
 def _top_nodes(text: str) -> list[tuple[bool, list[str]]]:
     """The top-level nodes of `decode_tree(text)`, each as (is a leaf, its leaves).  The raw
-    text of each node is dropped on return, as decode_tree drops it."""
+    text of each node is dropped on return, as decode_tree drops it.
+
+    Why it is written this way: a log is a top level of steps, each a node of LOG leaves, and
+    splitting it level by level (`_top_nodes_by_level`) was a third of the decode.  Here a
+    character the text lacks stands in for every escaped ESC; the top level is then one
+    `str.split` at ESC, and a node's leaves one `split` at the stand-in.  A node where that
+    would not give decode_tree's leaves (an ESC escaped twice: nested deeper; a quote, which a
+    token may be wrapped in) is read the general way, from its top-level token."""
+    mark = next((c for c in _MARKS if c not in text), None)
+    if mark is None or ESC not in text or text[:1] == "'":
+        return _top_nodes_by_level(text)
+    deeper = "\\" + mark  # an ESC escaped twice, once the stand-in is in
+    nodes: list[tuple[bool, list[str]]] = []
+    for node in text.replace("\\" + ESC, mark).split(ESC):
+        if "'" in node or deeper in node:
+            token = node.replace(mark, ESC)
+            if len(token) > 1 and token[0] == "'" and token[-1] == "'":
+                token = token[1:-1]
+            out: list[str] = []
+            nodes.append((_leaves(token, out, 1), out))
+        elif mark in node:
+            nodes.append((False, node.split(mark)))
+        else:
+            nodes.append((True, [node]))
+    return nodes
+
+
+def _top_nodes_by_level(text: str) -> list[tuple[bool, list[str]]]:
+    """`_top_nodes` the general way: the top level split, then each node split in turn."""
     if ESC not in text and not (len(text) > 1 and text[0] == "'" and text[-1] == "'"):
         return [(True, [text])]
     toks = split(text, ESC)
