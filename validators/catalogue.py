@@ -7,7 +7,6 @@ a rule the catalogue does not hold gets no text rather than its parent's.
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 
 from builder.model.game import Game
 from validators.findings import Finding
@@ -34,7 +33,7 @@ def rule_text(game: Game, number: str) -> str | None:
 def with_rule_texts(game: Game, findings: list[Finding]) -> list[Finding]:
     """Each finding with the text of its rule (findings whose rule is not catalogued unchanged)."""
     known = entries(game)
-    return [replace(f, rule_text=known[f.rule].text) if f.rule in known and f.rule_text is None else f
+    return [f.replace(rule_text=known[f.rule].text) if f.rule in known and f.rule_text is None else f
             for f in findings]
 
 

@@ -89,7 +89,5 @@ def plain(value: object, _seen: dict[int, tuple[object, object]] | None = None) 
 
 def plain_game(game):
     """`game` (a `Game`) with every model in it copied as records (`plain`)."""
-    from dataclasses import fields, replace
-
     seen: dict[int, tuple[object, object]] = {}
-    return replace(game, **{f.name: plain(getattr(game, f.name), seen) for f in fields(game) if f.init})
+    return game.replace(**{f: plain(getattr(game, f), seen) for f in game._fields})

@@ -9,21 +9,21 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
 
+from builder.record import FrozenRecord
 from validators.replay.board import Piece
 
 _PROPERTY = re.compile(r"\$(\w+)\$")
 
 
-@dataclass(frozen=True, slots=True)
-class Declared:
-    """A declaration made on a unit: which one (game.yaml's `name`), the unit, and where it was."""
+class Declared(FrozenRecord):
+    """A declaration made on a unit: which one (game.yaml's `name`), the unit, where it was (the
+    location the line names: a hex id, or a box's name) and the rule game.yaml gives it."""
 
-    name: str
-    piece: Piece
-    where: str  # the location the line names: a hex id, or a box's name
-    rule: str  # the rule game.yaml gives the declaration
+    __slots__ = _fields = ("name", "piece", "where", "rule")
+
+    def __init__(self, name: str, piece: Piece, where: str, rule: str):
+        self._set_fields(name, piece, where, rule)
 
 
 def pattern(template: str) -> re.Pattern:
