@@ -37,7 +37,9 @@ class Reach(FrozenRecord):
     __slots__ = _fields = ("start", "cost", "prev")
 
     def __init__(self, start: str, cost: dict[str, Fraction], prev: dict[str, str]):
-        self._set_fields(start, cost, prev)
+        object.__setattr__(self, "start", start)  # one a search, often one a step: no _set_fields loop
+        object.__setattr__(self, "cost", cost)
+        object.__setattr__(self, "prev", prev)
 
     def __contains__(self, hex_id: object) -> bool:
         return hex_id in self.cost
@@ -141,7 +143,8 @@ class Blocked(FrozenRecord):
     __slots__ = _fields = ("rule", "why")
 
     def __init__(self, rule: str, why: str):
-        self._set_fields(rule, why)
+        object.__setattr__(self, "rule", rule)  # may be one a step a search looks at: no _set_fields loop
+        object.__setattr__(self, "why", why)
 
 
 class TerrainChart:

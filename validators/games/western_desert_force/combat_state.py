@@ -72,20 +72,25 @@ class SideStrength:
         return "; ".join(parts) or "no unit"
 
 
-@dataclass
 class DesertCombat(Combat):
-    phase_kind: str = "combat"
-    ap_spent: bool = False
-    ap_refunded: bool = False
-    asp_spent: int = 0
-    major: bool = False  # a Major Offensive attack (7.91)
-    passengers: set[str] = field(default_factory=set)  # retreated into a defending hex this phase (10.26)
-    strength: dict[str, SideStrength] = field(default_factory=dict)
-    retreat_len: dict[str, int] = field(default_factory=dict)  # piece -> hexes retreated
-    advances: dict[str, list[str]] = field(default_factory=dict)  # piece -> hexes of its advance, start first
-    overwhelmed: bool = False
-    naval: bool = False  # naval ground support used (15.0)
-    reported: set[tuple] = field(default_factory=set)
+    """A combat of this game (the kernel's Combat, a plain record, and what only this game's has)."""
+
+    __slots__ = ("phase_kind", "ap_spent", "ap_refunded", "asp_spent", "major", "passengers", "strength", "retreat_len",
+                 "advances", "overwhelmed", "naval", "reported")
+
+    def __init__(self, number: int, attacker: str, defender: str, declared_at: int = 0, phase_kind: str = "combat"):
+        super().__init__(number, attacker, defender, declared_at=declared_at)
+        self.phase_kind = phase_kind
+        self.ap_spent = self.ap_refunded = False
+        self.asp_spent = 0
+        self.major = False  # a Major Offensive attack (7.91)
+        self.passengers: set[str] = set()  # retreated into a defending hex this phase (10.26)
+        self.strength: dict[str, SideStrength] = {}
+        self.retreat_len: dict[str, int] = {}  # piece -> hexes retreated
+        self.advances: dict[str, list[str]] = {}  # piece -> hexes of its advance, start first
+        self.overwhelmed = False
+        self.naval = False  # naval ground support used (15.0)
+        self.reported: set[tuple] = set()
 
     @property
     def bombardment_only(self) -> bool:

@@ -21,7 +21,7 @@ Choices:
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
@@ -307,7 +307,7 @@ class Moves(Reads, Tracker):
         if isinstance(self.supply.chart.entry_cost(new, cls), Blocked):
             return self._no_path(unit, cls, start, new, zoc, blocked)  # no search proves what the hex says
         units = self.supply.chart.units(cls)
-        step = replace(zoc, exempt_cost=zoc.exempt_cost * self.supply.chart.scale).wrap(units) if zoc else units
+        step = zoc.replace(exempt_cost=zoc.exempt_cost * self.supply.chart.scale).wrap(units) if zoc else units
         found = self._search(start, (cls, zoc), step, stop=zoc.stops() if zoc else (), blocked=blocked, goal=new)
         if new not in found:
             return self._no_path(unit, cls, start, new, zoc, blocked)
