@@ -6,8 +6,6 @@ a rule the catalogue does not hold gets no text rather than its parent's.
 """
 from __future__ import annotations
 
-import json
-
 from builder.model.game import Game
 from validators.findings import Finding
 
@@ -75,6 +73,8 @@ def as_json(game: Game) -> str:
              for r in entries(game).values()]
     doc = {"game": game.slug, "title": game.info.title, "source": game.rules.source if game.rules else None,
            "counts": counts(game), "rules": rules}
+    import json  # only here: an audit never writes the catalogue (start-up, issue 29)
+
     return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
 
 

@@ -43,7 +43,10 @@ class Declarations:
     """Matches a chat line against every declaration's template."""
 
     def __init__(self, declarations: Iterable):
-        self.patterns = [(d, pattern(d.report)) for d in declarations if "$PieceName$" in d.report]
+        # (declaration, its expression): each expression compiled only when a line first holds
+        # its needle (compiling them all cost every audit's start-up; most logs use a few)
+        self.patterns: list[tuple[object, re.Pattern | None]] = [(d, None) for d in declarations
+                                                                 if "$PieceName$" in d.report]
         # the longest literal part of each template: a line without it cannot match (most chat
         # lines are dice reports and talk, so the expressions are seldom run)
         self.needles = [max(_PROPERTY.split(d.report)[::2], key=len).strip() for d, _ in self.patterns]
@@ -55,9 +58,12 @@ class Declarations:
         line = text.strip()
         if not self._any.search(line):
             return None
-        for (d, p), needle in zip(self.patterns, self.needles):
+        for i, ((d, p), needle) in enumerate(zip(self.patterns, self.needles)):
             if needle not in line:
                 continue
+            if p is None:
+                p = pattern(d.report)
+                self.patterns[i] = (d, p)
             m = p.match(line)
             if m:
                 return d, m["piecename"], m.groupdict().get("location") or ""

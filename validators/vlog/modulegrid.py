@@ -138,11 +138,17 @@ class RegionGridSpec(FrozenRecord):
 class ZoneSpec(FrozenRecord):
     """A zone of a board: its outline and the grid (its own or the board's) that names points in it."""
 
-    __slots__ = _fields = ("name", "polygon", "fmt", "grid", "use_parent")
+    _fields = ("name", "polygon", "fmt", "grid", "use_parent")
+    __slots__ = (*_fields, "bounds")
 
     def __init__(self, name: str, polygon: list[tuple[int, int]], fmt: str,
                  grid: HexGridSpec | SquareGridSpec | RegionGridSpec | None, use_parent: bool):
         self._set_fields(name, polygon, fmt, grid, use_parent)
+        # (x0, y0, x1, y1): the box polygon_contains first tests a point against, worked out once
+        # here rather than at every look-up (a board tries each zone in turn: a set-up of a few
+        # hundred pieces tried thousands); not a field (made from `polygon`)
+        xs, ys = [p[0] for p in polygon], [p[1] for p in polygon]
+        object.__setattr__(self, "bounds", (min(xs), min(ys), max(xs), max(ys)) if polygon else (0, 0, 0, 0))
 
     @property
     def size(self) -> tuple[int, int]:
@@ -174,7 +180,8 @@ class BoardSpec(FrozenRecord):
 
     def _location(self, x: int, y: int) -> str | None:
         for z in self.zones:
-            if javagrid.polygon_contains(z.polygon, x, y):
+            x0, y0, x1, y1 = z.bounds  # polygon_contains's own first test, without its work
+            if x0 <= x < x1 and y0 <= y < y1 and javagrid.polygon_contains(z.polygon, x, y):
                 g = self.grid if z.use_parent else z.grid
                 size = self.size if z.use_parent else z.size
                 return _fmt(z.fmt, (g.name(x, y, size) or "") if g else "", name=z.name)
