@@ -12,9 +12,9 @@ import io
 import lzma
 import zipfile
 import zlib
+from dataclasses import dataclass
 from pathlib import Path
 
-from builder.record import FrozenRecord
 from builder.vassal.savefile import Deobfuscator, ObfuscationError
 
 MAX_TEXT = 128 * 1024 * 1024  # largest savedGame we inflate (bytes); the largest real log's is 0.6 MB
@@ -29,13 +29,11 @@ class LogFormatError(Exception):
     """The file cannot be read as a VASSAL save or log; the message says why in one line."""
 
 
-class SavedGame(FrozenRecord):
-    """A save or log's command text, and its metadata (savedata and moduledata's fields)."""
-
-    __slots__ = _fields = ("path", "text", "metadata")
-
-    def __init__(self, path: str, text: str, metadata: dict[str, str]):
-        self._set_fields(path, text, metadata)
+@dataclass(frozen=True)
+class SavedGame:
+    path: str
+    text: str
+    metadata: dict[str, str]
 
 
 def _metadata(z: zipfile.ZipFile) -> dict[str, str]:
