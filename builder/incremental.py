@@ -32,6 +32,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from builder.paths import inside
+from builder.record import FrozenRecord
 
 BUILDER = Path(__file__).resolve().parent
 MAGIC = b"hexforge-build-cache 1\n"
@@ -169,6 +170,8 @@ def _canon(x):
         x = x.model_dump(mode="python")
     elif is_dataclass(x) and not isinstance(x, type):
         x = asdict(x)
+    elif isinstance(x, FrozenRecord):  # a record (ChitSpec) as asdict gave it when it was a dataclass
+        x = {f: getattr(x, f) for f in x._fields}
     if isinstance(x, dict):
         return [[_canon(k), _canon(v)] for k, v in sorted(x.items(), key=lambda kv: repr(kv[0]))]
     if isinstance(x, (list, tuple)):

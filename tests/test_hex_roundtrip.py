@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import math
 import re
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -75,7 +74,7 @@ OLD_BOARD, OLD_H_OFF = (1440, 1100), -4
 
 
 def _old_bravery(geo: HexMap) -> HexMap:
-    return HexMap(geo.grid, replace(geo.numbering, h_off=OLD_H_OFF), OLD_BOARD, geo.area)
+    return HexMap(geo.grid, geo.numbering.replace(h_off=OLD_H_OFF), OLD_BOARD, geo.area)
 
 
 def test_the_old_bravery_grid_sends_every_id_one_hex_off_as_the_engine_did(game):
@@ -132,7 +131,7 @@ def _apply(geo: HexMap, fix: str) -> HexMap:
     changes = dict(re.findall(r"(board\.\w+|numbering\.\w+) \S+ -> (-?\d+)", fix))
     w = int(changes.get("board.width", geo.board[0]))
     h = int(changes.get("board.height", geo.board[1]))
-    n = replace(geo.numbering, h_off=int(changes.get("numbering.h_off", geo.numbering.h_off)),
+    n = geo.numbering.replace(h_off=int(changes.get("numbering.h_off", geo.numbering.h_off)),
                 v_off=int(changes.get("numbering.v_off", geo.numbering.v_off)))
     return HexMap(geo.grid, n, (w, h), geo.area)
 
@@ -148,7 +147,7 @@ def test_location_formats_and_bad_coordinates():
     assert location_point(g, n, 1600, 1200, "0506") == location_point(g, n, 1600, 1200, "Hex 05/06",
                                                                       fmt="Hex $column$/$row$")
     assert location_name(g, n, 1600, 1200, *location_point(g, n, 1600, 1200, "0506")) == "0506"
-    alpha = replace(n, h_type="A", first="V", sep="-")
+    alpha = n.replace(h_type="A", first="V", sep="-")
     p = location_point(g, alpha, 1600, 1200, "06-E")
     assert location_name(g, alpha, 1600, 1200, *p) == "06-E"
     for bad in ("", "5", "05x06", "0506 "):

@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import re
 import zipfile
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -101,7 +100,7 @@ def test_their_hexes_are_found_on_a_scan_at_another_resolution(game, made, k):
 
 def test_another_print_is_refused_not_guessed(game):
     theirs = _scanned_at(1.0)
-    theirs.boards["Crusader"] = replace(theirs.boards["Crusader"], size=(1440, 800))
+    theirs.boards["Crusader"] = theirs.boards["Crusader"].replace(size=(1440, 800))
     with pytest.raises(GeometryMismatch, match="not the same print"):
         by_geometry(theirs, module_grids(game)["Main Map"])
 
@@ -113,7 +112,7 @@ def test_the_committed_map_is_what_map_pieces_writes(game, made):
 def _through_map(game, log: str):
     m = load(MAP, game)
     return audit_file(game, ENGINE / f"{log}.vlog", renamed(read_vmod_grids(OTHER), m),
-                      module=replace(module_id(OTHER), pieces=identity(m, game)))
+                      module=module_id(OTHER).replace(pieces=identity(m, game)))
 
 
 def _seen(report):

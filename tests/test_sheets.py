@@ -1,7 +1,6 @@
 """Counter sheets (issue 3): the PDF is read back and measured against the sources and the layout."""
 from __future__ import annotations
 
-import dataclasses
 import io
 from collections import Counter as Tally
 
@@ -285,7 +284,7 @@ def test_same_sources_give_the_same_bytes(game, default_pdf):
 
 
 def test_impossible_print_settings_in_the_sources_are_named(game):
-    bad = dataclasses.replace(game, info=game.info.model_copy(
+    bad = game.replace(info=game.info.model_copy(
         update={"print": game.info.print.model_copy(update={"margin": "140mm"})}))
     with pytest.raises(SheetError, match=r"game.yaml print.margin: 140mm leaves no room"):
         sheet_options(bad)

@@ -6,9 +6,6 @@ a rule the catalogue does not hold gets no text rather than its parent's.
 """
 from __future__ import annotations
 
-import json
-from dataclasses import replace
-
 from builder.model.game import Game
 from validators.findings import Finding
 
@@ -34,7 +31,7 @@ def rule_text(game: Game, number: str) -> str | None:
 def with_rule_texts(game: Game, findings: list[Finding]) -> list[Finding]:
     """Each finding with the text of its rule (findings whose rule is not catalogued unchanged)."""
     known = entries(game)
-    return [replace(f, rule_text=known[f.rule].text) if f.rule in known and f.rule_text is None else f
+    return [f.replace(rule_text=known[f.rule].text) if f.rule in known and f.rule_text is None else f
             for f in findings]
 
 
@@ -76,6 +73,8 @@ def as_json(game: Game) -> str:
              for r in entries(game).values()]
     doc = {"game": game.slug, "title": game.info.title, "source": game.rules.source if game.rules else None,
            "counts": counts(game), "rules": rules}
+    import json  # only here: an audit never writes the catalogue (start-up, issue 29)
+
     return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
 
 

@@ -265,8 +265,6 @@ def _written_with(module: Path | None, pieces: Path | None = None, game=None):
     locations and pieces read as ours.  Exit 2 when either cannot be read."""
     if module is None:
         return None
-    from dataclasses import replace
-
     from validators.written_with import module_id
     from validators.vlog.container import LogFormatError
     from validators.vlog.modulegrid import ModuleFormatError, read_vmod_grids
@@ -289,7 +287,7 @@ def _written_with(module: Path | None, pieces: Path | None = None, game=None):
     except PieceMapError as exc:
         err.print(str(exc), markup=False, emoji=False)
         raise typer.Exit(2)
-    return renamed(grids, m), replace(mid, pieces=identity(m, game))
+    return renamed(grids, m), mid.replace(pieces=identity(m, game))
 
 
 @app.command("map-pieces")

@@ -141,12 +141,10 @@ def dump(path: Path, module: Path | None = None, expect_module: str | None = Non
 
         raise LogFormatError(f"{path}: a log of module {logged!r}, not {expect_module!r}")
     if expect_geometry and module is not None:  # --game: the game's build reads the positions
-        from dataclasses import replace
-
         from validators.written_with import check_geometry, module_id
 
         check_geometry(str(path), record.source.metadata, expect_module or view.name,
-                       replace(module_id(module), what="this build"), module.parent / "releases")
+                       module_id(module).replace(what="this build"), module.parent / "releases")
     replayer = Replayer(record, grids)
     undone = undo_pairs(record)
     takes_back = {u: s for s, u in undone.items()}

@@ -4,31 +4,30 @@ so later checks must see the real board (style.md principle 5).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
+from builder.record import FrozenRecord
 from validators.record import Record
 
 
-@dataclass(frozen=True)
-class Finding:
+class Finding(FrozenRecord):
     """One act against a rule: where in the log, who, and the rule's words."""
 
-    step: int  # 1-based index of the logged step (0: the starting position)
-    turn: int | None
-    side: str | None  # the side that acted, when known
-    piece: str | None  # piece name as VASSAL shows it
-    from_hex: str | None
-    to_hex: str | None
-    rule: str  # rulebook number, e.g. "6.1.4"
-    message: str  # explanation with the numbers, e.g. "cost 3.5 MP via 0605-0606-0607 > MA 3"
-    kind: str = "violation"  # violation | event (e.g. a decisive victory, 13.1)
-    path: tuple[str, ...] = field(default=())  # hexes of the move, outlined on the map (validators/view)
-    phase: str | None = None
-    rule_text: str | None = None  # the rule's short text from the game's catalogue (rules.yaml)
+    __slots__ = _fields = ("step", "turn", "side", "piece", "from_hex", "to_hex", "rule", "message", "kind", "path",
+                           "phase", "rule_text")
+
+    def __init__(self, step: int, turn: int | None, side: str | None, piece: str | None, from_hex: str | None,
+                 to_hex: str | None, rule: str, message: str, kind: str = "violation", path: tuple[str, ...] = (),
+                 phase: str | None = None, rule_text: str | None = None):
+        # step: 1-based index of the logged step (0: the starting position); side: the side that
+        # acted, when known; piece: its name as VASSAL shows it; rule: the rulebook number
+        # ("6.1.4"); message: the explanation with the numbers ("cost 3.5 MP via 0605-0606-0607 >
+        # MA 3"); kind: violation | event (a decisive victory, 13.1); path: the move's hexes,
+        # outlined on the map (validators/view); rule_text: the rule's short text from the game's
+        # catalogue (rules.yaml)
+        self._set_fields(step, turn, side, piece, from_hex, to_hex, rule, message, kind, path, phase, rule_text)
 
     def to_json(self) -> dict:
         """The fields in declaration order, from_hex/to_hex last as "from"/"to" (the order
-        `asdict` and two pops gave; written out because `asdict` deep-copies every field)."""
+        `asdict` and two pops gave when Finding was a dataclass)."""
         return {"step": self.step, "turn": self.turn, "side": self.side, "piece": self.piece,
                 "rule": self.rule, "message": self.message, "kind": self.kind, "path": list(self.path),
                 "phase": self.phase, "rule_text": self.rule_text, "from": self.from_hex, "to": self.to_hex}

@@ -1,10 +1,14 @@
 """Audit reports as text or JSON (the HTML report is the page of `hexforge view`: validators/view/page.py)."""
 from __future__ import annotations
 
-import json
-from json.encoder import encode_basestring
-
 from validators.findings import AuditReport
+
+# json's own C string encoder, taken without importing the json package (its decoder and scanner
+# too): an audit only writes (start-up, issue 29); json.dumps is imported where it is needed
+try:
+    from _json import encode_basestring
+except ImportError:  # a Python built without it
+    from json.encoder import encode_basestring
 
 
 def as_text(r: AuditReport) -> str:
@@ -47,6 +51,8 @@ def dumps(doc: object) -> str:
     try:
         _write(doc, "\n", out)
     except _Unsupported:
+        import json
+
         return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
     out.append("\n")
     return "".join(out)

@@ -8,23 +8,22 @@ metadata (builder/vassal/fingerprint.py), which the engine copies into every sav
 from __future__ import annotations
 
 import zipfile
-from dataclasses import dataclass
 from pathlib import Path
 
+from builder.record import FrozenRecord
 from builder.vassal.fingerprint import fingerprint_in
 from validators.replay.identity import PieceIdentity
 from validators.vlog.container import ZIP_ERRORS, LogFormatError, top_fields
 
 
-@dataclass(frozen=True)
-class ModuleId:
+class ModuleId(FrozenRecord):
     """The module a log is read with: its version, its geometry fingerprint (None: none
     recorded) and what to call it in a message ("this build", or the --module file)."""
 
-    version: str
-    fingerprint: str | None
-    what: str
-    pieces: PieceIdentity | None = None  # another maker's module: its pieces as ours (--pieces)
+    __slots__ = _fields = ("version", "fingerprint", "what", "pieces")
+
+    def __init__(self, version: str, fingerprint: str | None, what: str, pieces: PieceIdentity | None = None):
+        self._set_fields(version, fingerprint, what, pieces)  # pieces: another maker's module's, as ours (--pieces)
 
 
 def module_id(vmod: Path) -> ModuleId:

@@ -7,25 +7,24 @@ location name VASSAL shows (see `javagrid`).  Labels are the identity used every
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from functools import cached_property
 
 from builder.geometry import javagrid
 from builder.geometry.javagrid import GridParams, NumberingParams
+from builder.record import FrozenRecord
 
 # Neighbour offsets of raw cells (column-major, odd columns shifted down: "odd-q").
 _EVEN_COL = ((0, -1), (0, 1), (-1, -1), (-1, 0), (1, -1), (1, 0))
 _ODD_COL = ((0, -1), (0, 1), (-1, 0), (-1, 1), (1, 0), (1, 1))
 
 
-@dataclass(frozen=True)
-class Hexside:
+class Hexside(FrozenRecord):
     """The edge shared by two adjacent hexes, as a segment in board pixels."""
 
-    a: str
-    b: str
-    p1: tuple[float, float]
-    p2: tuple[float, float]
+    __slots__ = _fields = ("a", "b", "p1", "p2")
+
+    def __init__(self, a: str, b: str, p1: tuple[float, float], p2: tuple[float, float]):
+        self._set_fields(a, b, p1, p2)
 
     @property
     def key(self) -> tuple[str, str]:
@@ -37,14 +36,15 @@ def hexside_key(a: str, b: str) -> tuple[str, str]:
     return (a, b) if a <= b else (b, a)
 
 
-@dataclass(frozen=True)
-class HexMap:
+class HexMap(FrozenRecord):
     """Every hex whose outline lies inside `area` (x, y, w, h) of a board of `board` size."""
 
-    grid: GridParams
-    numbering: NumberingParams
-    board: tuple[int, int]
-    area: tuple[int, int, int, int]
+    _fields = ("grid", "numbering", "board", "area")
+    __slots__ = (*_fields, "__dict__")  # __dict__: the cached properties
+
+    def __init__(self, grid: GridParams, numbering: NumberingParams, board: tuple[int, int],
+                 area: tuple[int, int, int, int]):
+        self._set_fields(grid, numbering, board, area)
 
     # -- construction -------------------------------------------------------------------
     @cached_property

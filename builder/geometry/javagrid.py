@@ -13,7 +13,8 @@ from __future__ import annotations
 import math
 import struct
 import re
-from dataclasses import dataclass
+
+from builder.record import FrozenRecord
 
 _FLOAT = struct.Struct("f")
 
@@ -35,32 +36,26 @@ def _round_f64(v: float) -> int:
     return int(math.floor(v + 0.5))
 
 
-@dataclass(frozen=True)
-class GridParams:
+class GridParams(FrozenRecord):
     """The attributes of VASSAL's HexGrid (dx, dy, x0, y0, sideways)."""
 
-    dx: float
-    dy: float
-    x0: int
-    y0: int
-    sideways: bool = False
+    __slots__ = _fields = ("dx", "dy", "x0", "y0", "sideways")
+
+    def __init__(self, dx: float, dy: float, x0: int, y0: int, sideways: bool = False):
+        self._set_fields(dx, dy, x0, y0, sideways)
 
 
-@dataclass(frozen=True)
-class NumberingParams:
+class NumberingParams(FrozenRecord):
     """The attributes of VASSAL's HexGridNumbering that decide a location name."""
 
-    first: str = "H"
-    sep: str = ""
-    h_type: str = "N"
-    v_type: str = "N"
-    h_leading: int = 1
-    v_leading: int = 1
-    h_off: int = 1
-    v_off: int = 1
-    h_descend: bool = False
-    v_descend: bool = False
-    stagger: bool = True
+    __slots__ = _fields = ("first", "sep", "h_type", "v_type", "h_leading", "v_leading", "h_off", "v_off",
+                           "h_descend", "v_descend", "stagger")
+
+    def __init__(self, first: str = "H", sep: str = "", h_type: str = "N", v_type: str = "N",
+                 h_leading: int = 1, v_leading: int = 1, h_off: int = 1, v_off: int = 1,
+                 h_descend: bool = False, v_descend: bool = False, stagger: bool = True):
+        self._set_fields(first, sep, h_type, v_type, h_leading, v_leading, h_off, v_off, h_descend, v_descend,
+                         stagger)
 
 
 def raw_centre(g: GridParams, nx: int, ny: int) -> tuple[int, int]:

@@ -10,7 +10,7 @@ that fixes it, so every game inherits the check.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 from builder.geometry import javagrid
@@ -80,7 +80,7 @@ def round_trip_fix(geo: HexMap) -> tuple[tuple[int, int], int, int] | None:
                      key=lambda d: abs(d[0]) + abs(d[1]))
     for board in boards:
         for dh, dv in offsets:
-            trial = HexMap(g, replace(n, h_off=n.h_off + dh, v_off=n.v_off + dv), board, geo.area)
+            trial = HexMap(g, n.replace(h_off=n.h_off + dh, v_off=n.v_off + dv), board, geo.area)
             try:
                 same = trial.labels == geo.labels and all(trial.centre(x) == geo.centre(x) for x in geo.labels)
             except ValueError:  # the trial numbering gives two hexes one id

@@ -9,19 +9,21 @@ zone's descending numbering counts from the zone's own bounding box (Zone.getSiz
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 from builder.geometry import javagrid
 from builder.geometry.hexmap import HexMap, Hexside
-from builder.geometry.javagrid import NumberingParams
+from builder.geometry.javagrid import GridParams, NumberingParams
+from builder.record import FrozenRecord
 
 
-@dataclass(frozen=True)
-class SectionParams:
-    prefix: str
-    area: tuple[int, int, int, int]  # x, y, w, h: the zone's rectangle
-    numbering: NumberingParams
+class SectionParams(FrozenRecord):
+    """One map section: its hex ids' prefix, its zone's rectangle (x, y, w, h), its numbering."""
+
+    __slots__ = _fields = ("prefix", "area", "numbering")
+
+    def __init__(self, prefix: str, area: tuple[int, int, int, int], numbering: NumberingParams):
+        self._set_fields(prefix, area, numbering)
 
     @property
     def polygon(self) -> list[tuple[int, int]]:
@@ -32,7 +34,6 @@ class SectionParams:
         return javagrid.polygon_contains(self.polygon, x, y)
 
 
-@dataclass(frozen=True)
 class SectionedHexMap(HexMap):
     """A HexMap whose labels come from the section (zone) holding each hex centre.
 
@@ -42,7 +43,12 @@ class SectionedHexMap(HexMap):
     it: VASSAL's getLocation of the alias (Send-To-Location, a set-up by hex id) reaches the
     same hex, so sources may use either id the rulebook prints."""
 
-    sections: tuple[SectionParams, ...] = field(default=())
+    __slots__ = ("sections",)
+    _fields = (*HexMap._fields, "sections")
+
+    def __init__(self, grid: GridParams, numbering: NumberingParams, board: tuple[int, int],
+                 area: tuple[int, int, int, int], sections: tuple[SectionParams, ...] = ()):
+        self._set_fields(grid, numbering, board, area, sections)
 
     def section_at(self, x: float, y: float) -> SectionParams | None:
         return next((s for s in self.sections if s.contains(x, y)), None)
@@ -135,13 +141,12 @@ def zone_numbering(lattice: SectionedHexMap, section: SectionParams, area: tuple
         return n
     lc, lr = lattice._cells[first]
     x, y = javagrid.raw_centre(g, lc + shift[0], lr + shift[1])
-    zero = replace(n, h_off=0, v_off=0)
+    zero = n.replace(h_off=0, v_off=0)
     c0, r0 = javagrid.numbered_cell(zero, javagrid.location_name(g, zero, area[2], area[3], x, y))
     c1, r1 = javagrid.numbered_cell(zero, first[len(section.prefix):])
-    return replace(n, h_off=c1 - c0, v_off=r1 - r0)
+    return n.replace(h_off=c1 - c0, v_off=r1 - r0)
 
 
-@dataclass(frozen=True)
 class PlacedHexMap(SectionedHexMap):
     """Sections drawn on the board apart from where they lie in the game's lattice (issue 35:
     Desert Fox's six maps packed on a compact board instead of the staircase of the coast).
@@ -153,8 +158,13 @@ class PlacedHexMap(SectionedHexMap):
     they share), with the numbering that gives every hex its id there.  Ids, aliases, neighbours
     and distances are the lattice's; centres, outlines and VASSAL's names are the board's."""
 
-    lattice: SectionedHexMap | None = None
-    shifts: tuple[tuple[str, int, int], ...] = ()
+    __slots__ = ("lattice", "shifts")
+    _fields = (*SectionedHexMap._fields, "lattice", "shifts")
+
+    def __init__(self, grid: GridParams, numbering: NumberingParams, board: tuple[int, int],
+                 area: tuple[int, int, int, int], sections: tuple[SectionParams, ...] = (),
+                 lattice: SectionedHexMap | None = None, shifts: tuple[tuple[str, int, int], ...] = ()):
+        self._set_fields(grid, numbering, board, area, sections, lattice, shifts)
 
     @cached_property
     def _shift(self) -> dict[str, tuple[int, int]]:

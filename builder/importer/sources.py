@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from builder.geometry import javagrid
 from builder.geometry.hexmap import HexMap
@@ -91,7 +91,7 @@ def _sections(main: MainBoard, g: HexGridInfo) -> list[ZoneInfo]:
     for z in main.board.zones:
         zg = z.grid
         if (isinstance(zg, HexGridInfo) and zg.grid == g.grid and zg.fmt == "$gridLocation$"
-                and replace(zg.numbering, h_off=g.numbering.h_off, v_off=g.numbering.v_off) == g.numbering
+                and zg.numbering.replace(h_off=g.numbering.h_off, v_off=g.numbering.v_off) == g.numbering
                 and re.fullmatch(r"[A-Z]{1,2}\$gridLocation\$", z.fmt) and not z.parent_grid
                 and len(z.polygon) == 4 and len({x for x, _ in z.polygon}) == 2 and len({y for _, y in z.polygon}) == 2):
             out.append(z)
@@ -113,7 +113,7 @@ def _board_numbering(g, n, zone: ZoneInfo, board: tuple[int, int]):
     else:
         dh = cols(zw) - cols(w) if n.h_descend else 0
         dv = rows(zh) - rows(h) if n.v_descend else 0
-    return replace(n, h_off=n.h_off + dh, v_off=n.v_off + dv)
+    return n.replace(h_off=n.h_off + dh, v_off=n.v_off + dv)
 
 
 def _square_yaml(name: str, area, g: SquareGridInfo, fmt: str) -> dict:
@@ -358,7 +358,7 @@ def compose(mod: ModuleInfo, placed: dict[str, list[PlacedPiece]], src: str, ima
                  "board fixes it; `hexforge build` will refuse the map until map.yaml's numbering is mended")
         else:
             (w2, h2), dh, dv = fix
-            numbering = replace(numbering, h_off=numbering.h_off + dh, v_off=numbering.v_off + dv)
+            numbering = numbering.replace(h_off=numbering.h_off + dh, v_off=numbering.v_off + dv)
             note(f"board: {w} x {h} px grown to {w2} x {h2} (the new strip {'of art ' if art else ''}is blank, at the "
                  f"right and bottom) with the numbering's offsets changed by {dh}, {dv}: in the module VASSAL sends "
                  "a hex id to a neighbouring hex (getLocation disagrees with locationName on this grid), which our "

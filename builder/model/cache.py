@@ -3,13 +3,14 @@ YAML parse, the schema validation and the cross-file checks (issue 15).
 
 The cache is a pickle of the `Game` that `load._load_game` built from the same bytes: it is used
 only when its key matches, and the key covers everything the model is made from, namely every
-file under the game's folder (names and bytes), the code that builds the model (builder/model
-and builder/geometry: names, sizes and modification times, the test Python's import itself makes
-before it runs a module's byte code, so that a key never reads the code: issue 36), the Python
-and pydantic versions, and the folder's path (the model records it).  A stale, truncated or corrupt file is ignored, the game
-is loaded afresh and the file rewritten (atomically); a game with source problems is never
-cached, so its problems are reported on every run.  Beside it the cache keeps the model's
-plain copy (`load_game(root, plain=True)`, plain.py), which an audit reads without pydantic.
+file under the game's folder (names and bytes), the code that builds the model (builder/model,
+builder/geometry and builder/record.py: names, sizes and modification times, the test Python's
+import itself makes before it runs a module's byte code, so that a key never reads the code:
+issue 36), the Python and pydantic versions, and the folder's path (the model records it).  A
+stale, truncated or corrupt file is ignored, the game is loaded afresh and the file rewritten
+(atomically); a game with source problems is never cached, so its problems are reported on every
+run.  Beside it the cache keeps the model's plain copy (`load_game(root, plain=True)`,
+plain.py), which an audit reads without pydantic.
 
 Where: `generated/.cache/models/<slug>.model.pickle` (and `.plain.pickle`) for a game in the
 project's `sources/`; other folders (tests' copies) are not cached.  HEXFORGE_MODEL_CACHE=off
@@ -49,6 +50,7 @@ def digest(payload: bytes) -> bytes:
     h.update(payload)
     return h.hexdigest().encode()
 _CODE = ("model", "geometry")  # builder/ subpackages whose code shapes the cached objects
+_RECORD = "record.py"  # and the base of their records (how they pickle)
 
 
 def _files(top: str, suffix: str = "") -> list[tuple[str, bool]]:
@@ -107,6 +109,7 @@ def cache_key(root: Path, code: tuple[Path, ...] = ()) -> bytes:
     builder = Path(__file__).resolve().parents[1]
     for sub in _CODE:
         _feed_code(h, builder, _files(str(builder / sub), ".py"))
+    _feed_code(h, builder, [(str(builder / _RECORD), False)])
     for path in code:
         if path.is_dir():
             _feed_code(h, path.parent, _files(str(path), ".py"))

@@ -1,48 +1,47 @@
 """The compiled game: validated source files plus the lookups every back end needs."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
 from builder.geometry import HexMap
 from builder.geometry.hexmap import hexside_key
+from builder.record import FrozenRecord
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (an audit never needs it: issue 36)
 if TYPE_CHECKING:  # the schema is for annotations: an audit runs on the plain model (plain.py)
     from builder.model import schema as s
 
 
-@dataclass(frozen=True)
-class ChitSpec:
+class ChitSpec(FrozenRecord):
     """One kind of activation chit (rule 2.1.3 in Bravery in the Sand)."""
 
-    id: str
-    name: str
-    text: str
-    nationality: str
-    stripe: str
-    count: int
-    formation: str | None
+    __slots__ = _fields = ("id", "name", "text", "nationality", "stripe", "count", "formation")
+
+    def __init__(self, id: str, name: str, text: str, nationality: str, stripe: str, count: int,  # noqa: A002
+                 formation: str | None):
+        self._set_fields(id, name, text, nationality, stripe, count, formation)
 
 
-@dataclass(frozen=True)
-class Game:
-    """The whole validated game: every source file's model and the lookups built from them."""
+class Game(FrozenRecord):
+    """The whole validated game: every source file's model and the lookups built from them.
 
-    slug: str
-    root: Path
-    info: s.GameFile
-    terrain: s.TerrainFile
-    map: s.MapFile
-    map_terrain: s.MapTerrainFile
-    units_file: s.UnitsFile
-    markers_file: s.MarkersFile
-    scenarios: dict[str, s.ScenarioFile]
-    tables: dict[str, s.TableFile]
-    geometry: HexMap = field(repr=False)
-    rules: s.RulesFile | None = field(default=None, repr=False)  # rules.yaml, the catalogue (optional)
-    events: s.EventsFile | None = field(default=None, repr=False)  # events.yaml, event decks and hands (optional)
+    A frozen record (builder/record.py); the lookups below are cached properties."""
+
+    _fields = ("slug", "root", "info", "terrain", "map", "map_terrain", "units_file", "markers_file", "scenarios",
+               "tables", "geometry", "rules", "events")
+    __slots__ = (*_fields, "__dict__")  # __dict__: the cached lookups
+
+    def __init__(self, slug: str, root: Path, info: s.GameFile, terrain: s.TerrainFile, map: s.MapFile,  # noqa: A002
+                 map_terrain: s.MapTerrainFile, units_file: s.UnitsFile, markers_file: s.MarkersFile,
+                 scenarios: dict[str, s.ScenarioFile], tables: dict[str, s.TableFile], geometry: HexMap,
+                 rules: s.RulesFile | None = None, events: s.EventsFile | None = None):
+        # rules: rules.yaml, the catalogue (optional); events: events.yaml, event decks and hands (optional)
+        self._set_fields(slug, root, info, terrain, map, map_terrain, units_file, markers_file, scenarios, tables,
+                         geometry, rules, events)
+
+    def __repr__(self) -> str:  # the model is large: its name says which
+        return f"Game(slug={self.slug!r}, root={self.root!r})"
 
     # ---- tables ------------------------------------------------------------------------
     def table(self, kind: str) -> s.TableFile | None:

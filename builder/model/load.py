@@ -7,7 +7,7 @@ rest; only a file with nothing usable left skips the checks that read it.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -122,7 +122,7 @@ def _geometry(col: Collector, m: s.MapFile, doc: Located) -> HexMap | None:
                                 n.h_off, n.v_off, n.h_descend, n.v_descend, n.stagger)
     grid = GridParams(g.dx, g.dy, g.x0, g.y0, g.sideways)
     if m.sections:  # map sections with ids of their own (schema.Section)
-        sections = tuple(SectionParams(x.prefix, x.area, replace(numbering, h_off=x.h_off, v_off=x.v_off))
+        sections = tuple(SectionParams(x.prefix, x.area, numbering.replace(h_off=x.h_off, v_off=x.v_off))
                          for x in m.sections)
         geo = SectionedHexMap(grid, numbering, (m.board.width, m.board.height), g.area, sections)
         if any(x.at is not None or any(x.trim) for x in m.sections) or m.lattice is not None:

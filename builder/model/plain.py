@@ -14,6 +14,7 @@ model value by value and audits an engine log of every game on both.
 from __future__ import annotations
 
 _CLASSES: dict[tuple[str, tuple[str, ...]], type] = {}
+_SETTERS: dict[type, tuple] = {}  # a record class -> the `__set__` of each of its fields' slots, in order
 
 
 class Record:
@@ -56,10 +57,18 @@ def record_class(name: str, fields: tuple[str, ...]) -> type:
 
 
 def _record(name: str, fields: tuple[str, ...], values: tuple) -> Record:
-    """A record from its pickled form (`Record.__reduce__`)."""
-    rec = object.__new__(record_class(name, fields))
-    for f, v in zip(fields, values):
-        object.__setattr__(rec, f, v)
+    """A record from its pickled form (`Record.__reduce__`).
+
+    Each field is set through its slot's own `__set__` (assignment is refused): an audit's model
+    load makes a thousand or two records of a dozen fields, and `object.__setattr__` looked
+    each slot up by name again (a third of the load; issue 29)."""
+    cls = record_class(name, fields)
+    setters = _SETTERS.get(cls)
+    if setters is None:
+        setters = _SETTERS[cls] = tuple(cls.__dict__[f].__set__ for f in fields)
+    rec = object.__new__(cls)
+    for set_field, v in zip(setters, values):
+        set_field(rec, v)
     return rec
 
 
@@ -89,7 +98,5 @@ def plain(value: object, _seen: dict[int, tuple[object, object]] | None = None) 
 
 def plain_game(game):
     """`game` (a `Game`) with every model in it copied as records (`plain`)."""
-    from dataclasses import fields, replace
-
     seen: dict[int, tuple[object, object]] = {}
-    return replace(game, **{f.name: plain(getattr(game, f.name), seen) for f in fields(game) if f.init})
+    return game.replace(**{f: plain(getattr(game, f), seen) for f in game._fields})

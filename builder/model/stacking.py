@@ -13,7 +13,8 @@ data (the `stacking` entry of a game's table; one shape for every game with poin
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+
+from builder.record import FrozenRecord
 
 
 _VALUES = ("sp", "sp_per_step", "count", "rule")  # what a rule gives; the other keys match
@@ -29,14 +30,15 @@ def unit_attrs(game, unit, reduced: bool = False) -> dict[str, object]:
             "now": max(1, full - 1) if reduced else full}
 
 
-@dataclass(frozen=True)
-class StackingTable:
-    limit: int
-    default: int
-    points: tuple[Mapping, ...]
-    free: Mapping
-    terrain_limits: Mapping[str, int] = field(default_factory=dict)
-    default_per_step: int | None = None
+class StackingTable(FrozenRecord):
+    """A `stacking` table's points and limits (the module docstring shows its data)."""
+
+    __slots__ = _fields = ("limit", "default", "points", "free", "terrain_limits", "default_per_step")
+
+    def __init__(self, limit: int, default: int, points: tuple[Mapping, ...], free: Mapping,
+                 terrain_limits: Mapping[str, int] | None = None, default_per_step: int | None = None):
+        self._set_fields(limit, default, points, free, {} if terrain_limits is None else terrain_limits,
+                         default_per_step)
 
     @classmethod
     def from_data(cls, data: Mapping) -> StackingTable:
@@ -73,8 +75,7 @@ class StackingTable:
         return max(0, self.total(units) - self.limit_in(terrain))
 
 
-@dataclass(frozen=True)
-class StackingCombinations:
+class StackingCombinations(FrozenRecord):
     """Stacking by kinds of unit rather than points (Tobrouk 41-42 7.1): a hex's units must fill
     the slots of one combination.
 
@@ -88,10 +89,11 @@ class StackingCombinations:
       at_most: {tank: 1}              # most units of a type in one hex, whatever the combination
     """
 
-    combinations: tuple[Mapping, ...]
-    kinds: Mapping[str, Mapping]
-    not_counted: frozenset[str]
-    at_most: Mapping[str, int]
+    __slots__ = _fields = ("combinations", "kinds", "not_counted", "at_most")
+
+    def __init__(self, combinations: tuple[Mapping, ...], kinds: Mapping[str, Mapping], not_counted: frozenset[str],
+                 at_most: Mapping[str, int]):
+        self._set_fields(combinations, kinds, not_counted, at_most)
 
     @classmethod
     def from_data(cls, data: Mapping) -> StackingCombinations:

@@ -6,9 +6,9 @@ A piece is a chain of traits, outermost first, ending with the BasicPiece.  Each
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cached_property
 
+from builder.record import FrozenRecord
 from builder.vassal.sequence import join, split
 
 BASIC = "piece;"
@@ -18,12 +18,15 @@ DELETE_KEY = "68,130"  # Ctrl+D
 CTRL = 130
 
 
-@dataclass(frozen=True)
-class Trait:
+class Trait(FrozenRecord):
     """One trait of a piece definition: its type and its state."""
 
-    type: str
-    state: str = ""
+    _fields = ("type", "state")
+    __slots__ = (*_fields, "__dict__")  # __dict__: the cached properties
+
+    def __init__(self, type: str, state: str = ""):  # noqa: A002 - VASSAL's word for it
+        object.__setattr__(self, "type", type)  # one a trait of every piece a log adds: no _set_fields loop
+        object.__setattr__(self, "state", state)
 
     @cached_property  # asked for every trait of a piece on every stacking and property look
     def prefix(self) -> str:

@@ -10,7 +10,6 @@ is a follow-on of the first and is not reported again.
 """
 from __future__ import annotations
 
-from dataclasses import replace
 from builder.model.game import Game
 from validators.findings import Finding
 from validators.kernel.board_view import BoardView
@@ -73,7 +72,7 @@ class BaseAuditor(BoardView):
         move, i = first
         f = self.findings[i]
         if move is self._moving and message not in f.message:
-            self.findings[i] = replace(f, message=f"{f.message}; {message}")
+            self.findings[i] = f.replace(message=f"{f.message}; {message}")
 
     # -- dispatch ---------------------------------------------------------------------------
     def run(self) -> list[Finding]:

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from itertools import pairwise
 
 from builder.geometry import HexMap
+from builder.record import FrozenRecord
+from validators.record import Record
 
 
 def hits(dice: Iterable[int], hit_on: int, per_hit: int = 1) -> int:
@@ -47,30 +48,38 @@ def odds_column(columns: Iterable[str], attack, defense) -> int:
     return max((i for i, (x, y) in enumerate(ratios) if attack * y >= defense * x), default=-1)
 
 
-@dataclass(frozen=True)
-class Roll:
-    side: str
-    group: str  # what the dice are for, as the game names its dice groups
-    dice: tuple[int, ...]
-    hits: int
+class Roll(FrozenRecord):
+    """One roll of a combat: the side, what the dice are for (as the game names its dice
+    groups), the dice and the hits they scored."""
+
+    __slots__ = _fields = ("side", "group", "dice", "hits")
+
+    def __init__(self, side: str, group: str, dice: tuple[int, ...], hits: int):
+        self._set_fields(side, group, dice, hits)
 
 
-@dataclass
-class Combat:
+class Combat(Record):
     """One combat resolution: declared participants, dice, losses and moves afterwards."""
 
-    number: int  # 1, 2, ... within the phase
-    attacker: str  # side ids
-    defender: str
-    attackers: dict[str, str] = field(default_factory=dict)  # piece id -> hex it attacks from
-    defenders: dict[str, str] = field(default_factory=dict)  # piece id -> hex it defends in
-    rolls: list[Roll] = field(default_factory=list)
-    steps: dict[str, int] = field(default_factory=dict)  # side -> steps lost since the dice
-    lost_by: dict[str, int] = field(default_factory=dict)  # piece id -> steps it lost
-    eliminated: set[str] = field(default_factory=set)
-    trails: dict[str, list[str]] = field(default_factory=dict)  # piece id -> hexes since the dice, start first
-    declared_at: int = 0  # step of the first declaration
-    resolved_at: int | None = None  # step of the first dice
+    __slots__ = ("number", "attacker", "defender", "attackers", "defenders", "rolls", "steps", "lost_by", "eliminated",
+                 "trails", "declared_at", "resolved_at")
+
+    def __init__(self, number: int, attacker: str, defender: str, attackers: dict[str, str] | None = None,
+                 defenders: dict[str, str] | None = None, rolls: list[Roll] | None = None,
+                 steps: dict[str, int] | None = None, lost_by: dict[str, int] | None = None,
+                 eliminated: set[str] | None = None, trails: dict[str, list[str]] | None = None,
+                 declared_at: int = 0, resolved_at: int | None = None):
+        self.number = number  # 1, 2, ... within the phase
+        self.attacker, self.defender = attacker, defender  # side ids
+        self.attackers = {} if attackers is None else attackers  # piece id -> hex it attacks from
+        self.defenders = {} if defenders is None else defenders  # piece id -> hex it defends in
+        self.rolls = [] if rolls is None else rolls
+        self.steps = {} if steps is None else steps  # side -> steps lost since the dice
+        self.lost_by = {} if lost_by is None else lost_by  # piece id -> steps it lost
+        self.eliminated = set() if eliminated is None else eliminated
+        self.trails = {} if trails is None else trails  # piece id -> hexes since the dice, start first
+        self.declared_at = declared_at  # step of the first declaration
+        self.resolved_at = resolved_at  # step of the first dice
 
     @property
     def attacked_hexes(self) -> set[str]:

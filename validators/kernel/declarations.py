@@ -9,21 +9,21 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
 
+from builder.record import FrozenRecord
 from validators.replay.board import Piece
 
 _PROPERTY = re.compile(r"\$(\w+)\$")
 
 
-@dataclass(frozen=True, slots=True)
-class Declared:
-    """A declaration made on a unit: which one (game.yaml's `name`), the unit, and where it was."""
+class Declared(FrozenRecord):
+    """A declaration made on a unit: which one (game.yaml's `name`), the unit, where it was (the
+    location the line names: a hex id, or a box's name) and the rule game.yaml gives it."""
 
-    name: str
-    piece: Piece
-    where: str  # the location the line names: a hex id, or a box's name
-    rule: str  # the rule game.yaml gives the declaration
+    __slots__ = _fields = ("name", "piece", "where", "rule")
+
+    def __init__(self, name: str, piece: Piece, where: str, rule: str):
+        self._set_fields(name, piece, where, rule)
 
 
 def pattern(template: str) -> re.Pattern:
@@ -43,7 +43,10 @@ class Declarations:
     """Matches a chat line against every declaration's template."""
 
     def __init__(self, declarations: Iterable):
-        self.patterns = [(d, pattern(d.report)) for d in declarations if "$PieceName$" in d.report]
+        # (declaration, its expression): each expression compiled only when a line first holds
+        # its needle (compiling them all cost every audit's start-up; most logs use a few)
+        self.patterns: list[tuple[object, re.Pattern | None]] = [(d, None) for d in declarations
+                                                                 if "$PieceName$" in d.report]
         # the longest literal part of each template: a line without it cannot match (most chat
         # lines are dice reports and talk, so the expressions are seldom run)
         self.needles = [max(_PROPERTY.split(d.report)[::2], key=len).strip() for d, _ in self.patterns]
@@ -55,9 +58,12 @@ class Declarations:
         line = text.strip()
         if not self._any.search(line):
             return None
-        for (d, p), needle in zip(self.patterns, self.needles):
+        for i, ((d, p), needle) in enumerate(zip(self.patterns, self.needles)):
             if needle not in line:
                 continue
+            if p is None:
+                p = pattern(d.report)
+                self.patterns[i] = (d, p)
             m = p.match(line)
             if m:
                 return d, m["piecename"], m.groupdict().get("location") or ""

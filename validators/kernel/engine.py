@@ -15,7 +15,6 @@ registry - and so the catalogue's `code` - true to the code.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import replace
 
 from builder.model.game import Game
 from validators.kernel.auditor import BaseAuditor
@@ -142,7 +141,7 @@ class RulesAuditor(BaseAuditor):
         before = len(self.findings)
         self.find(number, message, piece, from_hex, to_hex, path, kind, side)
         if at is not None and len(self.findings) > before:
-            self.findings[-1] = replace(self.findings[-1], step=at)
+            self.findings[-1] = self.findings[-1].replace(step=at)
 
     def is_follow_on(self, piece: Piece, rule: str) -> bool:
         self._sync()

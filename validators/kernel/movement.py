@@ -21,23 +21,25 @@ from __future__ import annotations
 import heapq
 import math
 from collections.abc import Callable, Container, Iterable, Mapping
-from dataclasses import dataclass, field
 from fractions import Fraction
 
 from builder.geometry.hexmap import hexside_key
 from builder.model.game import Game
+from builder.record import FrozenRecord
 
 StepCost = Callable[[str, str], "Fraction | None"]  # cost of moving a -> b (adjacent); None: prohibited
 
 
 # -- the search ------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Reach:
+class Reach(FrozenRecord):
     """What one search found: the cheapest cost of every hex reached, and how."""
 
-    start: str
-    cost: dict[str, Fraction]
-    prev: dict[str, str] = field(repr=False)
+    __slots__ = _fields = ("start", "cost", "prev")
+
+    def __init__(self, start: str, cost: dict[str, Fraction], prev: dict[str, str]):
+        object.__setattr__(self, "start", start)  # one a search, often one a step: no _set_fields loop
+        object.__setattr__(self, "cost", cost)
+        object.__setattr__(self, "prev", prev)
 
     def __contains__(self, hex_id: object) -> bool:
         return hex_id in self.cost
@@ -135,12 +137,14 @@ def show_mp(x: Fraction) -> str:
     return f"{whole} {part}" if whole else part
 
 
-@dataclass(frozen=True)
-class Blocked:
+class Blocked(FrozenRecord):
     """Why a step is prohibited: the rule and the terrain."""
 
-    rule: str
-    why: str
+    __slots__ = _fields = ("rule", "why")
+
+    def __init__(self, rule: str, why: str):
+        object.__setattr__(self, "rule", rule)  # may be one a step a search looks at: no _set_fields loop
+        object.__setattr__(self, "why", why)
 
 
 class TerrainChart:

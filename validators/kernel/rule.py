@@ -23,12 +23,11 @@ A game package lists its rules explicitly, as yamllint lists its rules:
 """
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 
 from builder.model.game import Game
+from builder.record import FrozenRecord
 from validators.kernel.board_view import BoardView
 from validators.replay.board import Piece
 from validators.replay.replayer import Added, Flipped, Moved, Removed, Rolled, Said, TurnChanged
@@ -44,18 +43,18 @@ if TYPE_CHECKING:  # annotations only
     T = TypeVar("T", bound="Tracker")
 
 
-@dataclass(frozen=True)
-class Context:
-    """What a rule may read, and the one way it reports."""
+class Context(FrozenRecord):
+    """What a rule may read, and the one way it reports: `tables` (table id -> its data), `get`
+    (the shared instance of a tracker, made once per audit), `report` (the engine's find: rules
+    call Rule.find), `announce` (a tracker's own fact, to the parts that hear it: Tracker.tell),
+    `follow_on` (the engine's is_follow_on: rules call Rule.is_follow_on)."""
 
-    game: Game
-    board: BoardView
-    state: GameState
-    tables: Mapping[str, Any]  # table id -> its data
-    get: Callable[[type[T]], T]  # the shared instance of a tracker (made once per audit)
-    report: Callable[..., None]  # the engine's find (rules call Rule.find)
-    announce: Callable[..., None] | None = None  # a tracker's own fact, to the parts that hear it (Tracker.tell)
-    follow_on: Callable[..., bool] | None = None  # the engine's is_follow_on (rules call Rule.is_follow_on)
+    __slots__ = _fields = ("game", "board", "state", "tables", "get", "report", "announce", "follow_on")
+
+    def __init__(self, game: Game, board: BoardView, state: GameState, tables: Mapping[str, Any],
+                 get: Callable[[type[T]], T], report: Callable[..., None], announce: Callable[..., None] | None = None,
+                 follow_on: Callable[..., bool] | None = None):
+        self._set_fields(game, board, state, tables, get, report, announce, follow_on)
 
 
 # the hooks `acts_in` may restrict to some phases: the replay's events and the two of every step
@@ -153,6 +152,8 @@ class Rule(Tracker):
     @classmethod
     def code(cls) -> str:
         """Where the rule is written, as the catalogue names it: "validators/.../x.py:Class"."""
+        import inspect  # only here: `hexforge rules` asks, an audit never does (start-up, issue 29)
+
         path = Path(inspect.getfile(cls)).resolve()
         parts = path.parts
         at = len(parts) - 1 - parts[::-1].index("validators")

@@ -7,7 +7,8 @@ all of them are skipped; its findings are kept when their own number is selected
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+
+from builder.record import FrozenRecord
 
 
 def under(number: str, top: str) -> bool:
@@ -18,12 +19,13 @@ def under(number: str, top: str) -> bool:
     return number == top or number.startswith(top + ".")
 
 
-@dataclass(frozen=True)
-class Selection:
+class Selection(FrozenRecord):
     """Which rules an audit runs and reports (--only, --skip)."""
 
-    only: tuple[str, ...] = ()
-    skip: tuple[str, ...] = ()
+    __slots__ = _fields = ("only", "skip")
+
+    def __init__(self, only: tuple[str, ...] = (), skip: tuple[str, ...] = ()):
+        self._set_fields(only, skip)
 
     @classmethod
     def of(cls, only: Iterable[str] = (), skip: Iterable[str] = ()) -> Selection:

@@ -17,16 +17,20 @@ from __future__ import annotations
 import heapq
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from fractions import Fraction
 
+from builder.record import FrozenRecord
 from validators.kernel.movement import Blocked, StepCost, TerrainChart, _whole, search
 
 
-@dataclass(frozen=True)
-class Leg:
-    feature: str  # hexside feature the leg follows (e.g. "road")
-    max_steps: int | None = None  # hexes entered along it; None: any number
+class Leg(FrozenRecord):
+    """One leg of a supply path: the hexside feature it follows ("road") and the most hexes it
+    enters along it (None: any number)."""
+
+    __slots__ = _fields = ("feature", "max_steps")
+
+    def __init__(self, feature: str, max_steps: int | None = None):
+        self._set_fields(feature, max_steps)
 
 
 class SupplyNet:

@@ -15,9 +15,9 @@ game's tables.  `ZocMove` turns the common movement effects into a step callback
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from fractions import Fraction
 
+from builder.record import FrozenRecord
 from validators.kernel.movement import StepCost
 
 
@@ -31,13 +31,20 @@ def zone_of_control(holders: Iterable[str], neighbours: Callable[[str], Iterable
     return out
 
 
-@dataclass(frozen=True)
-class ZocMove:
-    ezoc: frozenset[str]  # hexes in the enemy's ZOC
-    negated: frozenset[str]  # of those, hexes holding a friendly unit
-    exempt: bool = False
-    exempt_cost: Fraction = Fraction(1)
-    forbidden: bool = False
+class ZocMove(FrozenRecord):
+    """The enemy zones of control one move meets: `ezoc` the hexes in them, `negated` those of
+    them holding a friendly unit; an `exempt` unit pays `exempt_cost` to enter one instead of
+    stopping; a `forbidden` move may not enter one at all."""
+
+    __slots__ = _fields = ("ezoc", "negated", "exempt", "exempt_cost", "forbidden")
+
+    def __init__(self, ezoc: frozenset[str], negated: frozenset[str], exempt: bool = False,
+                 exempt_cost: Fraction = Fraction(1), forbidden: bool = False):
+        object.__setattr__(self, "ezoc", ezoc)  # one a unit's move: no _set_fields loop
+        object.__setattr__(self, "negated", negated)
+        object.__setattr__(self, "exempt", exempt)
+        object.__setattr__(self, "exempt_cost", exempt_cost)
+        object.__setattr__(self, "forbidden", forbidden)
 
     @property
     def live(self) -> frozenset[str]:

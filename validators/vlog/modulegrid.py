@@ -11,13 +11,13 @@ import io
 import math
 import zipfile
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from builder.vassal.sequence import split
 
 from builder.geometry import javagrid
 from builder.geometry.javagrid import GridParams, NumberingParams
+from builder.record import FrozenRecord
 from validators.vlog.container import ZIP_ERRORS, ZIP_METHODS, LogFormatError
 
 B = "VASSAL.build.module.map.boardPicker."
@@ -80,13 +80,13 @@ def _fmt(fmt: str, grid_location: str, row: str = "", column: str = "", name: st
             .replace("$name$", name))
 
 
-@dataclass(frozen=True)
-class HexGridSpec:
+class HexGridSpec(FrozenRecord):
     """A board's hex grid and how its hexes are named."""
 
-    params: GridParams
-    numbering: NumberingParams | None
-    fmt: str
+    __slots__ = _fields = ("params", "numbering", "fmt")
+
+    def __init__(self, params: GridParams, numbering: NumberingParams | None, fmt: str):
+        self._set_fields(params, numbering, fmt)
 
     def name(self, x: int, y: int, size: tuple[int, int]) -> str | None:
         if self.numbering is None:
@@ -94,16 +94,13 @@ class HexGridSpec:
         return _fmt(self.fmt, javagrid.location_name(self.params, self.numbering, size[0], size[1], x, y))
 
 
-@dataclass(frozen=True)
-class SquareGridSpec:
+class SquareGridSpec(FrozenRecord):
     """A board's square grid and how its cells are named."""
 
-    dx: float
-    dy: float
-    x0: int
-    y0: int
-    numbering: NumberingParams | None
-    fmt: str
+    __slots__ = _fields = ("dx", "dy", "x0", "y0", "numbering", "fmt")
+
+    def __init__(self, dx: float, dy: float, x0: int, y0: int, numbering: NumberingParams | None, fmt: str):
+        self._set_fields(dx, dy, x0, y0, numbering, fmt)
 
     def name(self, x: int, y: int, size: tuple[int, int]) -> str | None:
         n = self.numbering
@@ -121,11 +118,13 @@ class SquareGridSpec:
         return _fmt(self.fmt, loc, r, c)
 
 
-@dataclass(frozen=True)
-class RegionGridSpec:
+class RegionGridSpec(FrozenRecord):
     """A RegionGrid: a point is named after the nearest region (RegionGrid.doSnap; the first of equals)."""
 
-    regions: tuple[tuple[str, int, int], ...]
+    __slots__ = _fields = ("regions",)
+
+    def __init__(self, regions: tuple[tuple[str, int, int], ...]):
+        self._set_fields(regions)
 
     def name(self, x: int, y: int, size: tuple[int, int]) -> str | None:
         best, out = None, None
@@ -136,15 +135,20 @@ class RegionGridSpec:
         return out
 
 
-@dataclass(frozen=True)
-class ZoneSpec:
+class ZoneSpec(FrozenRecord):
     """A zone of a board: its outline and the grid (its own or the board's) that names points in it."""
 
-    name: str
-    polygon: list[tuple[int, int]]
-    fmt: str
-    grid: HexGridSpec | SquareGridSpec | RegionGridSpec | None
-    use_parent: bool
+    _fields = ("name", "polygon", "fmt", "grid", "use_parent")
+    __slots__ = (*_fields, "bounds")
+
+    def __init__(self, name: str, polygon: list[tuple[int, int]], fmt: str,
+                 grid: HexGridSpec | SquareGridSpec | RegionGridSpec | None, use_parent: bool):
+        self._set_fields(name, polygon, fmt, grid, use_parent)
+        # (x0, y0, x1, y1): the box polygon_contains first tests a point against, worked out once
+        # here rather than at every look-up (a board tries each zone in turn: a set-up of a few
+        # hundred pieces tried thousands); not a field (made from `polygon`)
+        xs, ys = [p[0] for p in polygon], [p[1] for p in polygon]
+        object.__setattr__(self, "bounds", (min(xs), min(ys), max(xs), max(ys)) if polygon else (0, 0, 0, 0))
 
     @property
     def size(self) -> tuple[int, int]:
@@ -152,17 +156,19 @@ class ZoneSpec:
         return max(xs) - min(xs), max(ys) - min(ys)
 
 
-@dataclass(frozen=True)
-class BoardSpec:
+class BoardSpec(FrozenRecord):
     """A board: its size, grid and zones; names the location of a point."""
 
-    name: str
-    size: tuple[int, int]
-    grid: HexGridSpec | SquareGridSpec | RegionGridSpec | None
-    zones: tuple[ZoneSpec, ...] = ()
-    # location() of points already asked: a batch worker keeps it across logs (issue 15);
-    # bounded, so a log of endless distinct points cannot grow it without end
-    _memo: dict = field(default_factory=dict, init=False, repr=False, compare=False)
+    _fields = ("name", "size", "grid", "zones")
+    __slots__ = (*_fields, "_memo")
+
+    def __init__(self, name: str, size: tuple[int, int], grid: HexGridSpec | SquareGridSpec | RegionGridSpec | None,
+                 zones: tuple[ZoneSpec, ...] = ()):
+        self._set_fields(name, size, grid, zones)
+        # location() of points already asked (not a field: neither compared nor pickled): a
+        # batch worker keeps it across logs (issue 15); bounded, so a log of endless distinct
+        # points cannot grow it without end
+        object.__setattr__(self, "_memo", {})
 
     def location(self, x: int, y: int) -> str | None:
         got = self._memo.get((x, y), self)
@@ -174,25 +180,40 @@ class BoardSpec:
 
     def _location(self, x: int, y: int) -> str | None:
         for z in self.zones:
-            if javagrid.polygon_contains(z.polygon, x, y):
+            x0, y0, x1, y1 = z.bounds  # polygon_contains's own first test, without its work
+            if x0 <= x < x1 and y0 <= y < y1 and javagrid.polygon_contains(z.polygon, x, y):
                 g = self.grid if z.use_parent else z.grid
                 size = self.size if z.use_parent else z.size
                 return _fmt(z.fmt, (g.name(x, y, size) or "") if g else "", name=z.name)
         return self.grid.name(x, y, self.size) if self.grid else None
 
 
-@dataclass
 class MapSpec:
-    """A map of the module: its boards and where each lies, its decks and layers."""
+    """A map of the module: its boards and where each lies, its decks and layers.
 
-    name: str
-    edge: tuple[int, int]
-    boards: dict[str, BoardSpec]
-    decks: list[tuple[str, str, int, int]] = field(default_factory=list)  # name, board, x, y
-    placement: dict[str, tuple[int, int]] = field(default_factory=dict)  # board -> (column, row)
-    layers: tuple[str, tuple[str, ...]] | None = None  # Game Piece Layers: (piece property, layer order)
+    Equal to a map of its own type with equal fields, shown with its fields, never a key (as the
+    dataclass it was); written out because a dataclass costs start-up (builder/record.py)."""
 
-    _layout_cache: tuple | None = field(default=None, init=False, repr=False, compare=False)
+    _fields: tuple[str, ...] = ("name", "edge", "boards", "decks", "placement", "layers")
+    __slots__ = (*_fields, "_layout_cache")
+    __hash__ = None
+
+    def __init__(self, name: str, edge: tuple[int, int], boards: dict[str, BoardSpec],
+                 decks: list[tuple[str, str, int, int]] | None = None, placement: dict[str, tuple[int, int]] | None = None,
+                 layers: tuple[str, tuple[str, ...]] | None = None):
+        self.name, self.edge, self.boards = name, edge, boards
+        self.decks = [] if decks is None else decks  # (name, board, x, y)
+        self.placement = {} if placement is None else placement  # board -> (column, row)
+        self.layers = layers  # Game Piece Layers: (piece property, layer order)
+        self._layout_cache: tuple | None = None
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return all(getattr(self, f) == getattr(other, f) for f in self._fields)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({', '.join(f'{f}={getattr(self, f)!r}' for f in self._fields)})"
 
     def origin(self, board: str) -> tuple[int, int]:
         """Top-left of a board: the edge plus the widths of the boards in use left of it in its

@@ -81,7 +81,6 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field
 
 from validators.games.desert_fox_deluxe.movement import MoveCosts
 from validators.games.desert_fox_deluxe.state import ATTACK, TARGET
@@ -89,6 +88,7 @@ from validators.games.desert_fox_deluxe.units import Forces
 from validators.kernel.declarations import Declared
 from validators.kernel.movement import search
 from validators.kernel.rule import Rule
+from validators.record import Record
 from validators.replay.board import Piece
 from validators.replay.replayer import Added, Flipped, Moved, Removed, Rolled
 
@@ -108,24 +108,30 @@ class _Stops:
         return self.test(h)
 
 
-@dataclass
-class Fight:
-    side: str  # attacker side id
-    attackers: dict[str, str] = field(default_factory=dict)  # piece id -> hex
-    targets: dict[str, str] = field(default_factory=dict)
-    dice: tuple[int, ...] | None = None
-    window: dict[str, list[tuple[int, int, str | None]]] = field(default_factory=dict)  # 'attacker'/'defender' -> results
-    points: dict[str, int] = field(default_factory=dict)  # piece id -> step points at the roll
-    lost: dict[str, int] = field(default_factory=dict)  # piece id -> step points lost since the roll
-    moved: dict[str, int] = field(default_factory=dict)  # defender piece id -> the step of its last retreat move
-    what: str = ""  # the odds and column, for the messages
-    over: dict[str, int] = field(default_factory=dict)  # role -> the step its losses passed the table's most
-    advanced: set[str] = field(default_factory=set)  # attackers of a CF above 0 that advanced (14.8)
-    escorted: dict[str, tuple[str, int]] = field(default_factory=dict)  # MSU or 0-CF unit -> (hex, step) it advanced
-    destroyed: int = 0  # defending step points sent to the Destroyed Box (14.8: the capture roll's bound)
-    into: set[str] = field(default_factory=set)  # hexes attackers advanced into
-    early: dict[str, int] = field(default_factory=dict)  # role -> the step a unit of it retreated or advanced
-    # before its side had lost what every result of the window gives (14.5 d-e, 14.1 step 7)
+class Fight(Record):
+    """One combat: the attackers and targets, the dice and what followed them."""
+
+    __slots__ = ("side", "attackers", "targets", "dice", "window", "points", "lost", "moved", "what", "over",
+                 "advanced", "escorted", "destroyed", "into", "early")
+
+    def __init__(self, side: str):
+        self.side = side  # attacker side id
+        self.attackers: dict[str, str] = {}  # piece id -> hex
+        self.targets: dict[str, str] = {}
+        self.dice: tuple[int, ...] | None = None
+        self.window: dict[str, list[tuple[int, int, str | None]]] = {}  # 'attacker'/'defender' -> results
+        self.points: dict[str, int] = {}  # piece id -> step points at the roll
+        self.lost: dict[str, int] = {}  # piece id -> step points lost since the roll
+        self.moved: dict[str, int] = {}  # defender piece id -> the step of its last retreat move
+        self.what = ""  # the odds and column, for the messages
+        self.over: dict[str, int] = {}  # role -> the step its losses passed the table's most
+        self.advanced: set[str] = set()  # attackers of a CF above 0 that advanced (14.8)
+        self.escorted: dict[str, tuple[str, int]] = {}  # MSU or 0-CF unit -> (hex, step) it advanced
+        self.destroyed = 0  # defending step points sent to the Destroyed Box (14.8: the capture roll's bound)
+        self.into: set[str] = set()  # hexes attackers advanced into
+        # role -> the step a unit of it retreated or advanced before its side had lost what every
+        # result of the window gives (14.5 d-e, 14.1 step 7)
+        self.early: dict[str, int] = {}
 
 
 class Combat(Rule):

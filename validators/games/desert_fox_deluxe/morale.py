@@ -38,12 +38,11 @@ Choices (a false alarm costs more than a miss):
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from validators.games.desert_fox_deluxe.state import MORALE_CHECK
 from validators.games.desert_fox_deluxe.units import SUPPLY, Forces
 from validators.kernel.declarations import Declared
 from validators.kernel.rule import Rule, Tracker
+from validators.record import Record
 from validators.replay.board import Piece
 from validators.replay.replayer import Added, Moved, Removed, Rolled
 
@@ -52,19 +51,18 @@ ALWAYS_FAILS = 6  # 8.1 Important
 NO_SUM = frozenset({"airborne", "desert-raider"}) | SUPPLY
 
 
-@dataclass
-class Check:
-    piece: Piece
-    side: str
-    kind: str  # the phase kind when declared
-    phase: str
-    turn: int | None
-    die: int | None = None
-    fails: bool = False
-    why: str = ""
-    due: int = 0  # phase ends still allowed before it is reported
-    met: bool = False
-    face: int | None = None  # the Step layer at the roll
+class Check(Record):
+    """One morale check a unit owes: when it was declared, and its roll once made."""
+
+    __slots__ = ("piece", "side", "kind", "phase", "turn", "die", "fails", "why", "due", "met", "face")
+
+    def __init__(self, piece: Piece, side: str, kind: str, phase: str, turn: int | None, die: int | None = None,
+                 fails: bool = False, why: str = "", due: int = 0, met: bool = False, face: int | None = None):
+        self.piece, self.side, self.phase, self.turn = piece, side, phase, turn
+        self.kind = kind  # the phase kind when declared
+        self.die, self.fails, self.why, self.met = die, fails, why, met
+        self.due = due  # phase ends still allowed before it is reported
+        self.face = face  # the Step layer at the roll
 
 
 class MoraleChecks(Tracker):

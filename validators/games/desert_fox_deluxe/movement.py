@@ -81,7 +81,6 @@ from __future__ import annotations
 
 import heapq
 import math
-from dataclasses import dataclass
 from fractions import Fraction
 
 from builder.geometry.hexmap import hexside_key
@@ -91,6 +90,7 @@ from validators.games.desert_fox_deluxe.units import EZOC_EXEMPT, NOT_GROUND, SU
 from validators.kernel.declarations import Declared
 from validators.kernel.movement import mp, mp_scale, search, show_mp
 from validators.kernel.rule import Rule, Tracker
+from validators.record import Record
 from validators.replay.board import Piece
 from validators.replay.replayer import Moved, Removed, Rolled
 
@@ -103,15 +103,19 @@ SURPRISE_RMA = 6  # 6.2: the 2nd player's reacting motorized units not in reserv
 DUMPS_AND_BASES = SUPPLY - {"msu"}  # not costed: carried by an MSU (13.7), or not moved
 
 
-@dataclass
-class MoveRecord:
-    start: str
-    road_march: bool = False
-    status: str | None = None  # "disrupted", "OGS" or "isolated" when the move began (13.2.2), surely
-    may_react: bool = True  # in a Reaction Phase: within two hexes of an enemy unit, or in reserve (13.5)
-    reserve: bool = False  # in reserve when the move began (13.6)
-    hq: bool = False  # stacked with a friendly HQ when the move began (15.6)
-    trucked: bool = False  # moved with a friendly MSU in this Movement Phase (13.7 truck lift)
+class MoveRecord(Record):
+    """A unit's move in the phase: where it began and what it began as."""
+
+    __slots__ = ("start", "road_march", "status", "may_react", "reserve", "hq", "trucked")
+
+    def __init__(self, start: str, road_march: bool = False, status: str | None = None, may_react: bool = True,
+                 reserve: bool = False, hq: bool = False, trucked: bool = False):
+        self.start, self.road_march = start, road_march
+        self.status = status  # "disrupted", "OGS" or "isolated" when the move began (13.2.2), surely
+        self.may_react = may_react  # in a Reaction Phase: within two hexes of an enemy unit, or in reserve (13.5)
+        self.reserve = reserve  # in reserve when the move began (13.6)
+        self.hq = hq  # stacked with a friendly HQ when the move began (15.6)
+        self.trucked = trucked  # moved with a friendly MSU in this Movement Phase (13.7 truck lift)
 
 
 class MoveCosts(Tracker):

@@ -61,7 +61,6 @@ the combat closes (`Combat._close`).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from fractions import Fraction
 
 from validators.games.slouch_hats_and_eggshells.events import EventMarkers
@@ -71,6 +70,7 @@ from validators.kernel.combat import distance_from, odds_column, retreat_path
 from validators.kernel.declarations import Declared
 from validators.kernel.movement import Blocked
 from validators.kernel.rule import Rule, Tracker
+from validators.record import Record
 from validators.replay.board import Piece
 from validators.replay.replayer import Flipped, Moved, Removed, Rolled
 
@@ -79,14 +79,15 @@ ARMOR = "armor"  # 10.51 (see the docstring)
 ROLES = (ATTACKER, DEFENDER, ARTILLERY, SUPPLY)
 
 
-@dataclass
-class Result:
-    a: int = 0
-    d: int = 0
-    ar: bool = False
-    dr: bool = False
-    de: bool = False
-    special: str | None = None  # 'attacker' | 'defender'
+class Result(Record):
+    """One result of the Combat Results Table: steps lost by each side, retreats, elimination."""
+
+    __slots__ = ("a", "d", "ar", "dr", "de", "special")
+
+    def __init__(self, a: int = 0, d: int = 0, ar: bool = False, dr: bool = False, de: bool = False,
+                 special: str | None = None):
+        self.a, self.d, self.ar, self.dr, self.de = a, d, ar, dr, de
+        self.special = special  # 'attacker' | 'defender'
 
     @classmethod
     def parse(cls, text: str) -> Result:
@@ -104,33 +105,39 @@ class Result:
         return r
 
 
-@dataclass
-class SHCombat:
-    attacker: str
-    defender: str
-    attackers: dict[str, str] = field(default_factory=dict)  # piece id -> hex it attacks from
-    defender_hex: str | None = None
-    defenders: dict[str, str] = field(default_factory=dict)  # counted defenders -> hex
-    passengers: set[str] = field(default_factory=set)  # retreated into the hex earlier (12.35)
-    artillery: dict[str, tuple[str, str]] = field(default_factory=dict)  # piece -> (hex, side)
-    supplied: set[str] = field(default_factory=set)
-    more_hexes: set[str] = field(default_factory=set)  # further Defender Hexes declared before the die
-    dice: int = 0
-    air: set[str] = field(default_factory=set)  # air/naval marker ids moved in for support
-    die: int | None = None
-    faults: list[tuple] = field(default_factory=list)  # (rule, message, piece, from, to) found at the die
-    below_minimum: bool = False  # 10.31
-    results: dict[str, Result] = field(default_factory=dict)  # possible result text -> parsed
-    nominal: str | None = None
-    odds: str = ""
-    steps: dict[str, int] = field(default_factory=dict)  # side -> steps at the die
-    stacking: dict[str, int] = field(default_factory=dict)
-    lost: dict[str, int] = field(default_factory=dict)  # piece -> steps lost
-    boxes: dict[str, str] = field(default_factory=dict)  # piece -> box it went to
-    trails: dict[str, list[str]] = field(default_factory=dict)  # piece -> hexes since the die
-    retreat_zoc: frozenset[str] | None = None  # the attacker's ZOC when the defender began to retreat (12.4)
-    left: dict[str, list[tuple[int, str]]] = field(default_factory=dict)  # side -> (step, piece) of each unit that moved
-    # off while it had lost no step (12.21: a unit that retreats instead of taking the loss)
+class SHCombat(Record):
+    """One combat: who attacks and defends where, the support, the die and what followed."""
+
+    __slots__ = ("attacker", "defender", "attackers", "defender_hex", "defenders", "passengers", "artillery",
+                 "supplied", "more_hexes", "dice", "air", "die", "faults", "below_minimum", "results", "nominal",
+                 "odds", "steps", "stacking", "lost", "boxes", "trails", "retreat_zoc", "left")
+
+    def __init__(self, attacker: str, defender: str):
+        self.attacker, self.defender = attacker, defender
+        self.attackers: dict[str, str] = {}  # piece id -> hex it attacks from
+        self.defender_hex: str | None = None
+        self.defenders: dict[str, str] = {}  # counted defenders -> hex
+        self.passengers: set[str] = set()  # retreated into the hex earlier (12.35)
+        self.artillery: dict[str, tuple[str, str]] = {}  # piece -> (hex, side)
+        self.supplied: set[str] = set()
+        self.more_hexes: set[str] = set()  # further Defender Hexes declared before the die
+        self.dice = 0
+        self.air: set[str] = set()  # air/naval marker ids moved in for support
+        self.die: int | None = None
+        self.faults: list[tuple] = []  # (rule, message, piece, from, to) found at the die
+        self.below_minimum = False  # 10.31
+        self.results: dict[str, Result] = {}  # possible result text -> parsed
+        self.nominal: str | None = None
+        self.odds = ""
+        self.steps: dict[str, int] = {}  # side -> steps at the die
+        self.stacking: dict[str, int] = {}
+        self.lost: dict[str, int] = {}  # piece -> steps lost
+        self.boxes: dict[str, str] = {}  # piece -> box it went to
+        self.trails: dict[str, list[str]] = {}  # piece -> hexes since the die
+        self.retreat_zoc: frozenset[str] | None = None  # the attacker's ZOC when the defender began to retreat (12.4)
+        # side -> (step, piece) of each unit that moved off while it had lost no step (12.21: a
+        # unit that retreats instead of taking the loss)
+        self.left: dict[str, list[tuple[int, str]]] = {}
 
     def side_of(self, pid: str) -> str | None:
         if pid in self.attackers:

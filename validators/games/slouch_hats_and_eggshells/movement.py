@@ -39,9 +39,8 @@ Choices:
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import TYPE_CHECKING
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (an audit never needs it: issue 36)
 
 from validators.games.slouch_hats_and_eggshells.combat import Combats
 from validators.games.slouch_hats_and_eggshells.events import EventMarkers
@@ -50,6 +49,7 @@ from validators.games.slouch_hats_and_eggshells.units import Forces, MoveCosts
 from validators.kernel.declarations import Declared
 from validators.kernel.movement import Blocked, search, show_mp
 from validators.kernel.rule import Rule
+from validators.record import Record
 from validators.replay.board import Piece
 from validators.replay.replayer import Moved
 
@@ -63,12 +63,16 @@ SUPPLY_UNITS = ("msu-", "dump-", "large-dump-")  # non-combat units (6.13b): an 
 MODE_RULE = {"motor pool": "9.51", "infiltration": "9.61", "strategic movement": "9.21", "rail movement": "9.42"}
 
 
-@dataclass
-class MoveRecord:
-    start: str
-    modes: set[str] = field(default_factory=set)
-    unsupplied: bool = False
-    ends: list[str] = field(default_factory=list)  # where its earlier drags of the phase ended
+class MoveRecord(Record):
+    """A unit's move in the phase: where it began, the modes it declared, whether it lacked supply."""
+
+    __slots__ = ("start", "modes", "unsupplied", "ends")
+
+    def __init__(self, start: str, modes: set[str] | None = None, unsupplied: bool = False,
+                 ends: list[str] | None = None):
+        self.start, self.unsupplied = start, unsupplied
+        self.modes = set() if modes is None else modes
+        self.ends = [] if ends is None else ends  # where its earlier drags of the phase ended
 
 
 class Movement(Rule):
