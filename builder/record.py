@@ -1,11 +1,15 @@
-"""A plain frozen record: what `@dataclass(frozen=True)` gave the classes an audit imports,
-written out once rather than generated for each class.
+"""Plain records: what `@dataclass` (`Record`) and `@dataclass(frozen=True)` (`FrozenRecord`)
+gave the classes an audit imports, written out once rather than generated for each class.
 
 Why: `dataclass` generates each method's source and compiles it when the module is imported,
 and imports inspect, ast and dis to do so; for the classes an audit imports that was about half
-of a short audit's imports (issue 29).  validators/record.py is the same for records that change.
+of a short audit's imports (issues 36 and 29).
 
-A subclass names its fields, in the order its `__init__` takes them, in `_fields` (usually also
+`Record`: a subclass lists its fields in `__slots__` and sets them in its own `__init__`; it
+compares equal to a record of its own type with equal fields and shows them in its repr, and is
+never a key (as a dataclass with `eq` and not `frozen`).
+
+`FrozenRecord`: a subclass names its fields, in the order its `__init__` takes them, in `_fields` (usually also
 its `__slots__`; a class with cached properties adds "__dict__" to its slots), and its `__init__`
 sets them with `self._set_fields(...)` (or, where speed counts, each with `object.__setattr__`,
 as a frozen dataclass does).  It then compares equal to a record of its own type with equal
@@ -13,6 +17,21 @@ fields, hashes by them, shows them in its repr, refuses assignment, pickles and 
 `__init__`, and `replace(**changes)` makes a changed copy (as `dataclasses.replace`).
 """
 from __future__ import annotations
+
+
+class Record:
+    """The base of a plain slotted record that may change (see the module docstring)."""
+
+    __slots__ = ()
+    __hash__ = None  # compared by value, never a key (as a dataclass with eq and not frozen)
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return all(getattr(self, f) == getattr(other, f) for f in self.__slots__)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({', '.join(f'{f}={getattr(self, f)!r}' for f in self.__slots__)})"
 
 
 class FrozenRecord:

@@ -18,7 +18,7 @@ from validators.budget import DEFAULT_SECONDS, OutOfTime, cpu_budget
 from validators.findings import AuditReport
 from validators.games import rules_for
 from validators.kernel.selection import Selection
-from validators.record import Record
+from builder.record import Record
 from validators.report import dumps
 from validators.vlog.container import LogFormatError
 from validators.written_with import ModuleId

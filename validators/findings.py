@@ -5,7 +5,7 @@ so later checks must see the real board (style.md principle 5).
 from __future__ import annotations
 
 from builder.record import FrozenRecord
-from validators.record import Record
+from builder.record import Record
 
 
 class Finding(FrozenRecord):

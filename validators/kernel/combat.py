@@ -13,7 +13,7 @@ from itertools import pairwise
 
 from builder.geometry import HexMap
 from builder.record import FrozenRecord
-from validators.record import Record
+from builder.record import Record
 
 
 def hits(dice: Iterable[int], hit_on: int, per_hit: int = 1) -> int:

@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 from builder.vassal.pieces import PieceTooDeep, Trait, unchain
 from builder.vassal.sequence import join, split
-from validators.record import Record
+from builder.record import Record
 from validators.vlog.commands import AddPiece, ChangePiece, Command, MovePiece, RemovePiece
 from validators.vlog.container import LogFormatError
 

@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable, Iterator
 
 from builder.vassal.sequence import split
-from validators.record import FrozenRecord, Record
+from builder.record import FrozenRecord, Record
 from validators.replay.board import Board, Piece
 from validators.vlog.commands import AddPiece, ChangePiece, Chat, MovePiece, RemovePiece, Turn
 from validators.vlog.modulegrid import OFFBOARD, MapSpec
@@ -23,11 +23,14 @@ _DICE = re.compile(r"^\*{2,3} (?P<name>.+?) = (?P<result>-?\d{1,9}(?:,-?\d{1,9})
 class Where(FrozenRecord):
     """Where a piece stands: its map, point and the name there (hex, zone or deck)."""
 
-    __slots__ = ("map", "x", "y", "label")
+    _fields = __slots__ = ("map", "x", "y", "label")
 
     def __init__(self, map: str | None, x: int, y: int, label: str):
-        for name, value in (("map", map), ("x", x), ("y", y), ("label", label)):  # label: hex label, zone
-            object.__setattr__(self, name, value)  # or deck name, or "offboard"
+        setattr_ = object.__setattr__  # made at every move: the fields set directly (builder/record.py)
+        setattr_(self, "map", map)
+        setattr_(self, "x", x)
+        setattr_(self, "y", y)
+        setattr_(self, "label", label)  # a hex label, zone or deck name, or "offboard"
 
 
 class Moved(Record):

@@ -48,7 +48,7 @@ DECK_TYPE = ("deck;{draw};{color};{width};{height};{faceDown};{shuffle};{allowMu
 
 class Cmd:
     """A VASSAL Command: its encoding (None: no encoder, logged as `LOG\\tnull`), its inverse, subs.
-    Compared by identity (a plain slotted class, not a dataclass: see validators/record.py)."""
+    Compared by identity (a plain slotted class, not a dataclass: see builder/record.py)."""
 
     __slots__ = ("text", "inv", "prop", "null", "subs")
 

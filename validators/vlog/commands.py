@@ -1,6 +1,6 @@
 """Typed VASSAL commands, parsed from one leaf of the command tree (vassal-formats.md §4.5-4.7).
 
-Field orders are VASSAL's.  The records are plain slotted records (validators/record.py: equal
+Field orders are VASSAL's.  The records are plain slotted records (builder/record.py: equal
 by value, shown with their fields), read and never changed once parsed: a frozen dataclass
 costs several times as much to make, and a long log is tens of thousands of them (issue 15);
 written out rather than made by `dataclass`, whose machinery cost every audit start-up time.
@@ -10,7 +10,7 @@ VASSAL ignores a string no encoder claims.
 from __future__ import annotations
 
 from builder.vassal.sequence import split
-from validators.record import Record
+from builder.record import Record
 
 
 class AddPiece(Record):

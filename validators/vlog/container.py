@@ -15,7 +15,7 @@ import zlib
 from pathlib import Path
 
 from builder.vassal.savefile import Deobfuscator, ObfuscationError
-from validators.record import FrozenRecord
+from builder.record import FrozenRecord
 
 MAX_TEXT = 128 * 1024 * 1024  # largest savedGame we inflate (bytes); the largest real log's is 0.6 MB
 ZIP_ERRORS = (zipfile.BadZipFile, zlib.error, lzma.LZMAError, EOFError, OSError, NotImplementedError, RuntimeError,
@@ -32,11 +32,10 @@ class LogFormatError(Exception):
 class SavedGame(FrozenRecord):
     """A save or log's path, its decoded command text and its metadata (`save.*`, `module.*`)."""
 
-    __slots__ = ("path", "text", "metadata")
+    _fields = __slots__ = ("path", "text", "metadata")
 
     def __init__(self, path: str, text: str, metadata: dict[str, str]):
-        for name, value in (("path", path), ("text", text), ("metadata", metadata)):
-            object.__setattr__(self, name, value)
+        self._set_fields(path, text, metadata)
 
 
 def _metadata(z: zipfile.ZipFile) -> dict[str, str]:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from builder.vassal.savefile import ESC, MAX_DEPTH, CommandTreeError
 from builder.vassal.sequence import split
-from validators.record import FrozenRecord, Record
+from builder.record import FrozenRecord, Record
 from validators.vlog.commands import Command, UndoMarker, Unknown, parse
 from validators.vlog.container import LogFormatError, SavedGame, read_saved_game
 
@@ -41,12 +41,11 @@ class Step(Record):
 
 
 class GameRecord(FrozenRecord):
-    __slots__ = ("source", "setup", "steps", "unknown")
+    _fields = __slots__ = ("source", "setup", "steps", "unknown")
 
     def __init__(self, source: SavedGame, setup: tuple[Command, ...], steps: tuple[Step, ...],
                  unknown: tuple[str, ...] = ()):
-        for name, value in (("source", source), ("setup", setup), ("steps", steps), ("unknown", unknown)):
-            object.__setattr__(self, name, value)
+        self._set_fields(source, setup, steps, unknown)
 
     @property
     def is_log(self) -> bool:

@@ -88,7 +88,7 @@ from validators.games.desert_fox_deluxe.units import Forces
 from validators.kernel.declarations import Declared
 from validators.kernel.movement import search
 from validators.kernel.rule import Rule
-from validators.record import Record
+from builder.record import Record
 from validators.replay.board import Piece
 from validators.replay.replayer import Added, Flipped, Moved, Removed, Rolled
 

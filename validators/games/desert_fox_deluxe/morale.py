@@ -42,7 +42,7 @@ from validators.games.desert_fox_deluxe.state import MORALE_CHECK
 from validators.games.desert_fox_deluxe.units import SUPPLY, Forces
 from validators.kernel.declarations import Declared
 from validators.kernel.rule import Rule, Tracker
-from validators.record import Record
+from builder.record import Record
 from validators.replay.board import Piece
 from validators.replay.replayer import Added, Moved, Removed, Rolled
 

@@ -90,7 +90,7 @@ from validators.games.desert_fox_deluxe.units import EZOC_EXEMPT, NOT_GROUND, SU
 from validators.kernel.declarations import Declared
 from validators.kernel.movement import mp, mp_scale, search, show_mp
 from validators.kernel.rule import Rule, Tracker
-from validators.record import Record
+from builder.record import Record
 from validators.replay.board import Piece
 from validators.replay.replayer import Moved, Removed, Rolled
 

@@ -70,7 +70,7 @@ from validators.kernel.combat import distance_from, odds_column, retreat_path
 from validators.kernel.declarations import Declared
 from validators.kernel.movement import Blocked
 from validators.kernel.rule import Rule, Tracker
-from validators.record import Record
+from builder.record import Record
 from validators.replay.board import Piece
 from validators.replay.replayer import Flipped, Moved, Removed, Rolled
 

@@ -49,7 +49,7 @@ from validators.games.slouch_hats_and_eggshells.units import Forces, MoveCosts
 from validators.kernel.declarations import Declared
 from validators.kernel.movement import Blocked, search, show_mp
 from validators.kernel.rule import Rule
-from validators.record import Record
+from builder.record import Record
 from validators.replay.board import Piece
 from validators.replay.replayer import Moved
 

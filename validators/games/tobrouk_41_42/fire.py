@@ -54,7 +54,7 @@ from validators.games.tobrouk_41_42.state import COMBATS, FIRE, MANEUVERS
 from validators.games.tobrouk_41_42.movement import Moves
 from validators.games.tobrouk_41_42.units import HITS, TobroukRule, Units, left_map, mid
 from validators.kernel.declarations import Declared
-from validators.record import Record
+from builder.record import Record
 from validators.replay.board import Piece
 from validators.replay.replayer import Added, Moved, Removed, Rolled
 
@@ -68,7 +68,7 @@ def fire_side(rule: TobroukRule, e: Rolled, kind: str) -> str | None:
 
 class Shot(Record):
     """One unit's fire: who fires at whom, and what the die and the markers said (a plain record:
-    validators/record.py says why not a dataclass)."""
+    builder/record.py says why not a dataclass)."""
 
     __slots__ = ("firer", "firer_hex", "target", "target_hex", "coordinated", "expected", "rommel", "why",
                  "placed", "placed_at")

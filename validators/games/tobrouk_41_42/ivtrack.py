@@ -55,7 +55,7 @@ from validators.games.tobrouk_41_42.hqs import HQLosses
 from validators.games.tobrouk_41_42.reserves import ReserveGroups
 from validators.games.tobrouk_41_42.state import MANEUVERS, box_value
 from validators.games.tobrouk_41_42.units import WRECKS, TobroukRule, Units, left_map
-from validators.record import Record
+from builder.record import Record
 from validators.replay.board import Piece
 from validators.replay.replayer import Added, Moved, Removed, Rolled, Said
 
@@ -65,7 +65,7 @@ DATA_NOTE = " (loss points, objectives and the Tobrouk camp rest on reconstructe
 
 
 class Credit(Record):
-    """Spaces the I/V marker may move for one reason (a plain record: validators/record.py)."""
+    """Spaces the I/V marker may move for one reason (a plain record: builder/record.py)."""
 
     __slots__ = ("toward", "spaces", "turn", "why", "phase_only")
 

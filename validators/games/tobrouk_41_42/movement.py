@@ -43,7 +43,7 @@ from validators.games.tobrouk_41_42.state import COMBATS, MANEUVERS
 from validators.games.tobrouk_41_42.units import CombatGroups, TobroukRule, Units, mid
 from validators.kernel.movement import mp, search, show_mp
 from validators.kernel.rule import Tracker
-from validators.record import Record
+from builder.record import Record
 from validators.replay.board import Piece
 from validators.replay.replayer import Moved
 

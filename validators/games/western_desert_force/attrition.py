@@ -13,7 +13,7 @@ limit (6 Allied; 4 Axis, 2 with Allied Naval Support), so exactly the excess of 
 from __future__ import annotations
 
 from validators.games.western_desert_force.base import WdfRule
-from validators.record import Record
+from builder.record import Record
 from validators.replay.board import Piece
 
 ATTRITION = "attrition"

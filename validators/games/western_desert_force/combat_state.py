@@ -24,7 +24,7 @@ from validators.games.western_desert_force.supply import Supply
 from validators.kernel.combat import Combat
 from validators.kernel.movement import Blocked, TerrainChart
 from validators.kernel.rule import Tracker
-from validators.record import Record
+from builder.record import Record
 from validators.replay.board import Piece
 
 if TYPE_CHECKING:  # the schema is for annotations: an audit runs on the plain model (plain.py)

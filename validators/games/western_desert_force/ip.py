@@ -27,7 +27,7 @@ from validators.kernel.declarations import Declared
 from validators.games.western_desert_force.combat_state import CombatView
 from validators.games.western_desert_force.base import WdfRule
 from validators.games.western_desert_force.movement import MOVEMENT, Moves
-from validators.record import Record
+from builder.record import Record
 from validators.replay.board import Piece
 from validators.replay.replayer import Added, Flipped, Moved
 

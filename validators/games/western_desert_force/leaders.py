@@ -24,7 +24,7 @@ from __future__ import annotations
 from validators.games.western_desert_force.events import RandomEvents
 from validators.games.western_desert_force.base import WdfRule
 from validators.kernel.rule import Tracker
-from validators.record import Record
+from builder.record import Record
 from validators.replay.replayer import Added, Moved, Removed, Rolled
 
 LEADER_LAYER = "Leader"

@@ -34,7 +34,7 @@ from validators.games.western_desert_force.supply import Supply
 from validators.kernel.rule import Tracker
 from validators.kernel.movement import Blocked, Reach, search, show_mp
 from validators.kernel.zoc import ZocMove
-from validators.record import Record
+from builder.record import Record
 from validators.replay.board import Piece
 from validators.replay.replayer import Moved
 

@@ -35,7 +35,7 @@ from validators.games.western_desert_force.events import RandomEvents
 from validators.games.western_desert_force.base import WdfRule
 from validators.games.western_desert_force.roads import Roads
 from validators.kernel.rule import Tracker
-from validators.record import Record
+from builder.record import Record
 from validators.replay.board import Piece
 from validators.kernel.tables import by_turn, parse_range
 from validators.replay.replayer import Added, Flipped, Moved, Removed, Rolled

@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 from validators.games.western_desert_force.events import RandomEvents
 from validators.games.western_desert_force.base import WdfRule
-from validators.record import Record
+from builder.record import Record
 from validators.replay.board import Piece
 from validators.replay.replayer import Flipped, Moved
 
