@@ -24,21 +24,30 @@ class Record:
 
     __slots__ = ()
     __hash__ = None  # compared by value, never a key (as a dataclass with eq and not frozen)
+    _fields: tuple[str, ...] = ()  # what equality and repr read (see __init_subclass__)
+
+    def __init_subclass__(cls, **kwargs) -> None:
+        """A subclass's fields are its `__slots__`, unless it names them in `_fields`: a record
+        whose slots also keep answers it worked out (a replayed piece's parsed traits) leaves those
+        out of equality and repr."""
+        super().__init_subclass__(**kwargs)
+        if "_fields" not in cls.__dict__:
+            cls._fields = getattr(cls, "__slots__", ())
 
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):
             return NotImplemented
-        return all(getattr(self, f) == getattr(other, f) for f in self.__slots__)
+        return all(getattr(self, f) == getattr(other, f) for f in self._fields)
 
     def __repr__(self) -> str:
-        return f"{type(self).__name__}({', '.join(f'{f}={getattr(self, f)!r}' for f in self.__slots__)})"
+        return f"{type(self).__name__}({', '.join(f'{f}={getattr(self, f)!r}' for f in self._fields)})"
 
 
-class FrozenRecord:
-    """The base of a plain frozen record (see the module docstring)."""
+class FrozenRecord(Record):
+    """The base of a plain frozen record (see the module docstring); its subclasses name their
+    `_fields`, in the order __init__ takes them."""
 
     __slots__ = ()
-    _fields: tuple[str, ...] = ()  # the fields, in the order __init__ takes them
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"cannot assign to field {name!r} of a {type(self).__name__} (frozen)")
@@ -61,9 +70,6 @@ class FrozenRecord:
 
     def __hash__(self) -> int:
         return hash(self._values())
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}({', '.join(f'{f}={getattr(self, f)!r}' for f in self._fields)})"
 
     def __reduce__(self):
         """Pickled (and copied) as its class and fields, made again by its own __init__; a record

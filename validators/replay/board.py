@@ -26,7 +26,7 @@ class Piece(Record):
     given, take no part."""
 
     __slots__ = ("id", "type", "state", "map", "x", "y", "stack", "_parsed", "_props", "identity", "known_as", "seen")
-    _FIELDS = ("id", "type", "state", "map", "x", "y", "stack")  # what __eq__ and __repr__ read
+    _fields = ("id", "type", "state", "map", "x", "y", "stack")  # what __eq__ and __repr__ read
 
     def __init__(self, id: str, type: str, state: str, map: str | None = None, x: int = 0, y: int = 0,
                  stack: str | None = None, _parsed: tuple = (None, None, []), _props: tuple = (None, None, None, {}),
@@ -41,14 +41,6 @@ class Piece(Record):
         # what a view of the board (validators/kernel/board_view.py) last worked out about the piece,
         # kept on it for that view: asked hundreds of thousands of times in a long log
         self.seen: tuple | None = None
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, f) == getattr(other, f) for f in self._FIELDS)
-
-    def __repr__(self) -> str:
-        return f"Piece({', '.join(f'{f}={getattr(self, f)!r}' for f in self._FIELDS)})"
 
     @property
     def traits(self) -> list[Trait]:

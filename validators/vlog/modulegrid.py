@@ -17,7 +17,7 @@ from builder.vassal.sequence import split
 
 from builder.geometry import javagrid
 from builder.geometry.javagrid import GridParams, NumberingParams
-from builder.record import FrozenRecord
+from builder.record import FrozenRecord, Record
 from validators.vlog.container import ZIP_ERRORS, ZIP_METHODS, LogFormatError
 
 B = "VASSAL.build.module.map.boardPicker."
@@ -188,15 +188,12 @@ class BoardSpec(FrozenRecord):
         return self.grid.name(x, y, self.size) if self.grid else None
 
 
-class MapSpec:
-    """A map of the module: its boards and where each lies, its decks and layers.
+class MapSpec(Record):
+    """A map of the module: its boards and where each lies, its decks and layers (a record:
+    builder/record.py; the layout it works out takes no part in equality)."""
 
-    Equal to a map of its own type with equal fields, shown with its fields, never a key (as the
-    dataclass it was); written out because a dataclass costs start-up (builder/record.py)."""
-
-    _fields: tuple[str, ...] = ("name", "edge", "boards", "decks", "placement", "layers")
+    _fields = ("name", "edge", "boards", "decks", "placement", "layers")
     __slots__ = (*_fields, "_layout_cache")
-    __hash__ = None
 
     def __init__(self, name: str, edge: tuple[int, int], boards: dict[str, BoardSpec],
                  decks: list[tuple[str, str, int, int]] | None = None, placement: dict[str, tuple[int, int]] | None = None,
@@ -206,14 +203,6 @@ class MapSpec:
         self.placement = {} if placement is None else placement  # board -> (column, row)
         self.layers = layers  # Game Piece Layers: (piece property, layer order)
         self._layout_cache: tuple | None = None
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, f) == getattr(other, f) for f in self._fields)
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}({', '.join(f'{f}={getattr(self, f)!r}' for f in self._fields)})"
 
     def origin(self, board: str) -> tuple[int, int]:
         """Top-left of a board: the edge plus the widths of the boards in use left of it in its
